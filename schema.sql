@@ -1,0 +1,1 @@
+-- ggdesk schema: filled by the durable store.

@@ -1,0 +1,190 @@
+//! Adjudication when game time runs out: reading sheets, Net Reading Score, Aliwalas value
+//! of the pieces, Total Adjudication Score, all in exact hundredths.
+
+use crate::rules::{BySide, Position, Rank, Side, Square};
+use std::fmt;
+
+/// An exact amount in hundredths (`57.45` is `Hundredths(5745)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Hundredths(pub i64);
+
+impl Hundredths {
+    /// The nearest `f64`, for JSON output only.
+    pub fn as_f64(self) -> f64 {
+        self.0 as f64 / 100.0
+    }
+}
+
+impl fmt::Display for Hundredths {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let abs = self.0.unsigned_abs();
+        write!(f, "{sign}{}.{:02}", abs / 100, abs % 100)
+    }
+}
+
+/// The Aliwalas value of one piece.
+pub fn aliwalas_value(rank: Rank) -> Hundredths {
+    Hundredths(rank.aliwalas_value())
+}
+
+/// One player's reading of the opponent's remaining pieces: enemy square → rank. A square
+/// not named is an abstention.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Hash)]
+pub struct ReadingSheet {
+    pub readings: Vec<(Square, Rank)>,
+}
+
+impl ReadingSheet {
+    pub fn new(readings: Vec<(Square, Rank)>) -> ReadingSheet {
+        ReadingSheet { readings }
+    }
+
+    pub fn reading_at(&self, square: Square) -> Option<Rank> {
+        self.readings
+            .iter()
+            .find(|(s, _)| *s == square)
+            .map(|(_, r)| *r)
+    }
+}
+
+/// Why a reading sheet is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SheetError {
+    #[error("{reader}'s reading sheet names {square}, where there is no {} piece", reader.opponent())]
+    NotEnemySquare { reader: Side, square: Square },
+    #[error("{reader}'s reading sheet names {square} twice")]
+    SquareTwice { reader: Side, square: Square },
+    #[error("{reader}'s reading sheet names {found} {rank}, but a set holds {limit}")]
+    TooMany {
+        reader: Side,
+        rank: Rank,
+        found: usize,
+        limit: usize,
+    },
+}
+
+/// Checks `reader`'s sheet against the pieces on the board.
+pub fn validate_sheet(
+    reader: Side,
+    sheet: &ReadingSheet,
+    position: &Position,
+) -> Result<(), SheetError> {
+    let mut seen = Vec::with_capacity(sheet.readings.len());
+    let mut counts = [0usize; 15];
+    for &(square, rank) in &sheet.readings {
+        if seen.contains(&square) {
+            return Err(SheetError::SquareTwice { reader, square });
+        }
+        seen.push(square);
+        if position.get(square).is_none_or(|p| p.side == reader) {
+            return Err(SheetError::NotEnemySquare { reader, square });
+        }
+        counts[rank.index()] += 1;
+    }
+    for rank in Rank::ALL {
+        let (found, limit) = (counts[rank.index()], rank.count_in_set());
+        if found > limit {
+            return Err(SheetError::TooMany {
+                reader,
+                rank,
+                found,
+                limit,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// How one reading of one piece was judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReadingVerdict {
+    Correct,
+    Incorrect,
+    Abstained,
+}
+
+/// One enemy piece as read by the reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PieceReading {
+    pub square: Square,
+    pub actual: Rank,
+    pub read: Option<Rank>,
+    pub verdict: ReadingVerdict,
+}
+
+/// One side's adjudication score.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SideScore {
+    /// Net Reading Score: 2 per correct reading, −1 per incorrect one.
+    pub net_reading_score: i64,
+    /// Aliwalas Value of the side's own pieces on the board.
+    pub aliwalas_value: Hundredths,
+    /// Total Adjudication Score = NRS + AVP.
+    pub total: Hundredths,
+    /// The side's readings of every enemy piece.
+    pub readings: Vec<PieceReading>,
+    /// The side's own remaining pieces with their values.
+    pub own_pieces: Vec<(Square, Rank)>,
+}
+
+/// Both scores and the result: the higher TAS wins, equal TAS draws.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Adjudication {
+    pub scores: BySide<SideScore>,
+    pub winner: Option<Side>,
+}
+
+/// Scores both sheets against the position the game stopped in. Both are checked first.
+pub fn adjudicate(
+    position: &Position,
+    sheets: &BySide<ReadingSheet>,
+) -> Result<Adjudication, SheetError> {
+    for side in Side::BOTH {
+        validate_sheet(side, &sheets[side], position)?;
+    }
+    let scores = BySide::from_fn(|side| score_side(side, &sheets[side], position));
+    let winner = match scores.white.total.cmp(&scores.black.total) {
+        std::cmp::Ordering::Greater => Some(Side::White),
+        std::cmp::Ordering::Less => Some(Side::Black),
+        std::cmp::Ordering::Equal => None,
+    };
+    Ok(Adjudication { scores, winner })
+}
+
+fn score_side(reader: Side, sheet: &ReadingSheet, position: &Position) -> SideScore {
+    let readings: Vec<PieceReading> = position
+        .pieces_of(reader.opponent())
+        .map(|(square, actual)| {
+            let read = sheet.reading_at(square);
+            let verdict = match read {
+                None => ReadingVerdict::Abstained,
+                Some(r) if r == actual => ReadingVerdict::Correct,
+                Some(_) => ReadingVerdict::Incorrect,
+            };
+            PieceReading {
+                square,
+                actual,
+                read,
+                verdict,
+            }
+        })
+        .collect();
+    let net_reading_score = readings
+        .iter()
+        .map(|r| match r.verdict {
+            ReadingVerdict::Correct => 2,
+            ReadingVerdict::Incorrect => -1,
+            ReadingVerdict::Abstained => 0,
+        })
+        .sum();
+    let own_pieces: Vec<(Square, Rank)> = position.pieces_of(reader).collect();
+    let aliwalas_value = Hundredths(own_pieces.iter().map(|(_, r)| r.aliwalas_value()).sum());
+    SideScore {
+        net_reading_score,
+        aliwalas_value,
+        total: Hundredths(net_reading_score * 100 + aliwalas_value.0),
+        readings,
+        own_pieces,
+    }
+}

@@ -1,0 +1,13 @@
+//! `ggdesk replay FILE`: the verdict of a game record.
+
+use super::{CliError, read_input};
+use crate::record::{Record, replay};
+
+pub fn run(file: &str) -> Result<(), CliError> {
+    let text = read_input(file)?;
+    let verdict = Record::from_json_str(&text)
+        .and_then(|record| replay(&record))
+        .map_err(|e| CliError::Input(e.to_string()))?;
+    println!("{}", verdict.to_value());
+    Ok(())
+}

@@ -1,0 +1,11 @@
+//! ggdesk: the tournament desk and table arbiter for Game of the Generals (Salpakan)
+//! under the rules of the Game of the Generals Federation.
+//!
+//! The core (`rules`, `clock`, `adjudication`, `record`) is pure: values in, values out.
+//! Only the shell (`cli`, and later `store` and `ui`) does IO. See ARCHITECTURE.md.
+
+pub mod adjudication;
+pub mod cli;
+pub mod clock;
+pub mod record;
+pub mod rules;

@@ -1,0 +1,575 @@
+//! Game records (`ggdesk-record/1`, see `spec/record.md`) and the verdict of a replay.
+//!
+//! A record is read from JSON into validated types at the edge, with an error that names the
+//! field or the event index; the replay then runs the events through the one rules engine.
+
+use crate::adjudication::{self, Adjudication, ReadingSheet, SheetError};
+use crate::clock::{NS_PER_S, Time};
+use crate::rules::{
+    BySide, Event, EventError, Game, GameState, Move, Outcome, PenaltyKind, Position, Rank,
+    RuleSettings, SetupError, Side, SideSetup, Square,
+};
+use serde_json::{Map, Value, json};
+
+pub const FORMAT: &str = "ggdesk-record/1";
+
+/// One event with its time in seconds since the game started, as the record writes it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimedEvent {
+    pub t: f64,
+    pub event: Event,
+}
+
+impl TimedEvent {
+    /// The exact time used for every comparison.
+    pub fn time(&self) -> Time {
+        // Checked when the record was read or built, so the fallback is never taken.
+        Time::from_secs_f64(self.t).unwrap_or(Time(i64::MAX))
+    }
+}
+
+/// A well-formed game record. Readings are kept as written: the spec checks them only when
+/// the game goes to adjudication.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    pub first: Side,
+    pub ratings: Option<BySide<f64>>,
+    pub rules: RuleSettings,
+    pub setup: BySide<SideSetup>,
+    pub events: Vec<TimedEvent>,
+    pub readings: Option<Value>,
+    /// Unknown top-level keys (names, table, round…), kept for export.
+    pub extra: Map<String, Value>,
+}
+
+/// Why a record is not well formed. One line, naming the field or the event.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RecordError {
+    #[error("not valid JSON: {0}")]
+    Json(String),
+    #[error("{0}")]
+    Field(String),
+    #[error("{0}")]
+    Setup(#[from] SetupError),
+    #[error("event {index}: {message}")]
+    Event { index: usize, message: String },
+    #[error("readings: {0}")]
+    Readings(String),
+    #[error("readings: {0}")]
+    Sheet(#[from] SheetError),
+}
+
+fn field(msg: impl Into<String>) -> RecordError {
+    RecordError::Field(msg.into())
+}
+
+fn event_err(index: usize, message: impl ToString) -> RecordError {
+    RecordError::Event {
+        index,
+        message: message.to_string(),
+    }
+}
+
+fn parse_side(v: &Value, what: &str) -> Result<Side, String> {
+    v.as_str()
+        .ok_or_else(|| format!("{what} must be \"white\" or \"black\""))?
+        .parse()
+        .map_err(|e: String| format!("{what}: {e}"))
+}
+
+fn duration_setting(v: &Value, key: &str) -> Result<i64, RecordError> {
+    let secs = v
+        .as_f64()
+        .ok_or_else(|| field(format!("rules.{key} must be a number of seconds")))?;
+    Time::from_secs_f64(secs)
+        .map(|t| t.0)
+        .ok_or_else(|| field(format!("rules.{key} must be between 0 and 1e9 seconds")))
+}
+
+fn count_setting(v: &Value, key: &str, min: u64) -> Result<u32, RecordError> {
+    v.as_u64()
+        .filter(|&n| n >= min && n <= u32::MAX as u64)
+        .map(|n| n as u32)
+        .ok_or_else(|| field(format!("rules.{key} must be a whole number of at least {min}")))
+}
+
+fn parse_rules(v: Option<&Value>) -> Result<RuleSettings, RecordError> {
+    let mut rules = RuleSettings::default();
+    let Some(v) = v.filter(|v| !v.is_null()) else {
+        return Ok(rules);
+    };
+    let obj = v.as_object().ok_or_else(|| field("rules must be an object"))?;
+    for (key, value) in obj {
+        match key.as_str() {
+            "move_limit_s" => rules.move_limit_ns = duration_setting(value, key)?,
+            "game_limit_s" => rules.game_limit_ns = duration_setting(value, key)?,
+            "oversteps_to_lose" => rules.oversteps_to_lose = count_setting(value, key, 1)?,
+            "thirty_moves" => rules.thirty_moves = count_setting(value, key, 0)?,
+            "perpetual_short" => rules.perpetual_short = count_setting(value, key, 0)?,
+            "perpetual_long" => rules.perpetual_long = count_setting(value, key, 0)?,
+            "respect_min_moves" => rules.respect_min_moves = count_setting(value, key, 0)?,
+            _ => {}
+        }
+    }
+    Ok(rules)
+}
+
+fn parse_setup(v: &Value, side: Side) -> Result<SideSetup, RecordError> {
+    let obj = v
+        .as_object()
+        .ok_or_else(|| field(format!("setup.{side} must be an object of square: piece")))?;
+    let mut placements = Vec::with_capacity(obj.len());
+    for (sq, code) in obj {
+        let square: Square = sq.parse().map_err(|e| field(format!("setup.{side}: {e}")))?;
+        let code = code
+            .as_str()
+            .ok_or_else(|| field(format!("setup.{side}.{sq} must be a piece code")))?;
+        let rank: Rank = code
+            .parse()
+            .map_err(|e| field(format!("setup.{side}.{sq}: {e}")))?;
+        placements.push((square, rank));
+    }
+    Ok(SideSetup::new(placements))
+}
+
+const EVENT_KINDS: [&str; 7] = [
+    "move",
+    "penalty",
+    "resign",
+    "draw_for_respect",
+    "pause",
+    "resume",
+    "end",
+];
+
+fn expect_true(obj: &Map<String, Value>, key: &str) -> Result<(), String> {
+    match obj.get(key) {
+        Some(Value::Bool(true)) => Ok(()),
+        _ => Err(format!("\"{key}\" must be true")),
+    }
+}
+
+fn parse_event(v: &Value) -> Result<TimedEvent, String> {
+    let obj = v.as_object().ok_or("an event must be an object")?;
+    let t = obj
+        .get("t")
+        .ok_or("the event has no time \"t\"")?
+        .as_f64()
+        .ok_or("\"t\" must be a number of seconds")?;
+    if Time::from_secs_f64(t).is_none() {
+        return Err(format!("\"t\" = {t} is out of range (0 to 1e9 seconds)"));
+    }
+    let kinds: Vec<&str> = EVENT_KINDS
+        .into_iter()
+        .filter(|k| obj.contains_key(*k))
+        .collect();
+    let kind = match kinds.as_slice() {
+        [one] => *one,
+        [] => {
+            return Err(format!(
+                "unknown event: it needs one of {}",
+                EVENT_KINDS.join(", ")
+            ));
+        }
+        many => return Err(format!("an event has one kind, this one has {}", many.join(" and "))),
+    };
+    let event = match kind {
+        "move" => {
+            let text = obj["move"].as_str().ok_or("\"move\" must be a string FROM-TO")?;
+            let mv: Move = text.parse()?;
+            let by = match obj.get("by") {
+                None | Some(Value::Null) => None,
+                Some(b) => Some(parse_side(b, "\"by\"")?),
+            };
+            Event::Move { mv, by }
+        }
+        "penalty" => {
+            let code = obj["penalty"].as_str().ok_or("\"penalty\" must be a string")?;
+            let kind = PenaltyKind::from_code(code).ok_or_else(|| {
+                format!(
+                    "unknown penalty {code:?} (expected own_exposure, caused_exposure or removal)"
+                )
+            })?;
+            let side = parse_side(
+                obj.get("side").ok_or("a penalty needs \"side\"")?,
+                "\"side\"",
+            )?;
+            Event::Penalty { kind, side }
+        }
+        "resign" => Event::Resign(parse_side(&obj["resign"], "\"resign\"")?),
+        "draw_for_respect" => {
+            expect_true(obj, kind)?;
+            Event::DrawForRespect
+        }
+        "pause" => {
+            expect_true(obj, kind)?;
+            Event::Pause
+        }
+        "resume" => {
+            expect_true(obj, kind)?;
+            Event::Resume
+        }
+        _ => {
+            expect_true(obj, kind)?;
+            Event::End
+        }
+    };
+    Ok(TimedEvent { t, event })
+}
+
+impl Record {
+    /// A record of a game not yet played: both setups, White first, default rules.
+    pub fn new(setup: BySide<SideSetup>) -> Record {
+        Record {
+            first: Side::White,
+            ratings: None,
+            rules: RuleSettings::default(),
+            setup,
+            events: Vec::new(),
+            readings: None,
+            extra: Map::new(),
+        }
+    }
+
+    pub fn from_json_str(text: &str) -> Result<Record, RecordError> {
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| RecordError::Json(e.to_string()))?;
+        Record::from_value(&value)
+    }
+
+    pub fn from_value(value: &Value) -> Result<Record, RecordError> {
+        let obj = value
+            .as_object()
+            .ok_or_else(|| field("a record must be a JSON object"))?;
+        match obj.get("format") {
+            Some(Value::String(f)) if f == FORMAT => {}
+            Some(other) => return Err(field(format!("format must be {FORMAT:?}, not {other}"))),
+            None => return Err(field(format!("format is missing (expected {FORMAT:?})"))),
+        }
+        let first = match obj.get("first") {
+            None | Some(Value::Null) => Side::White,
+            Some(v) => parse_side(v, "first").map_err(field)?,
+        };
+        let ratings = match obj.get("ratings") {
+            None | Some(Value::Null) => None,
+            Some(v) => {
+                let r = v.as_object().ok_or_else(|| field("ratings must be an object"))?;
+                let get = |side: Side| {
+                    r.get(side.name()).and_then(Value::as_f64).ok_or_else(|| {
+                        field(format!("ratings.{side} must be a number"))
+                    })
+                };
+                Some(BySide::new(get(Side::White)?, get(Side::Black)?))
+            }
+        };
+        let rules = parse_rules(obj.get("rules"))?;
+        let setup_obj = obj
+            .get("setup")
+            .and_then(Value::as_object)
+            .ok_or_else(|| field("setup must be an object with white and black"))?;
+        let mut setup = BySide::<SideSetup>::default();
+        for side in Side::BOTH {
+            let v = setup_obj
+                .get(side.name())
+                .ok_or_else(|| field(format!("setup.{side} is missing")))?;
+            setup[side] = parse_setup(v, side)?;
+            setup[side].validate(side)?;
+        }
+        let events = match obj.get("events") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| parse_event(v).map_err(|m| event_err(i, m)))
+                .collect::<Result<Vec<_>, _>>()?,
+            Some(_) => return Err(field("events must be a list")),
+        };
+        let readings = obj.get("readings").filter(|v| !v.is_null()).cloned();
+        let known = ["format", "first", "ratings", "rules", "setup", "events", "readings"];
+        let extra = obj
+            .iter()
+            .filter(|(k, _)| !known.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        Ok(Record {
+            first,
+            ratings,
+            rules,
+            setup,
+            events,
+            readings,
+            extra,
+        })
+    }
+
+    /// The record as JSON, every rule setting written out.
+    pub fn to_value(&self) -> Value {
+        let mut obj = Map::new();
+        obj.insert("format".into(), json!(FORMAT));
+        obj.insert("first".into(), json!(self.first.name()));
+        if let Some(r) = self.ratings {
+            obj.insert("ratings".into(), json!({"white": r.white, "black": r.black}));
+        }
+        let r = &self.rules;
+        let secs = |ns: i64| Time(ns).as_secs_f64();
+        obj.insert(
+            "rules".into(),
+            json!({
+                "move_limit_s": secs(r.move_limit_ns),
+                "oversteps_to_lose": r.oversteps_to_lose,
+                "game_limit_s": secs(r.game_limit_ns),
+                "thirty_moves": r.thirty_moves,
+                "perpetual_short": r.perpetual_short,
+                "perpetual_long": r.perpetual_long,
+                "respect_min_moves": r.respect_min_moves,
+            }),
+        );
+        let setup = |s: &SideSetup| {
+            Value::Object(
+                s.placements
+                    .iter()
+                    .map(|(sq, r)| (sq.to_string(), json!(r.code())))
+                    .collect(),
+            )
+        };
+        obj.insert(
+            "setup".into(),
+            json!({"white": setup(&self.setup.white), "black": setup(&self.setup.black)}),
+        );
+        obj.insert(
+            "events".into(),
+            Value::Array(self.events.iter().map(event_value).collect()),
+        );
+        if let Some(readings) = &self.readings {
+            obj.insert("readings".into(), readings.clone());
+        }
+        for (k, v) in &self.extra {
+            obj.insert(k.clone(), v.clone());
+        }
+        Value::Object(obj)
+    }
+
+    pub fn to_json_pretty(&self) -> String {
+        // Serializing a `Value` cannot fail.
+        serde_json::to_string_pretty(&self.to_value()).unwrap_or_default()
+    }
+
+    /// Both sheets of the `readings` field, checked for form (squares and codes). `None`
+    /// when the record has no readings.
+    pub fn reading_sheets(&self) -> Result<Option<BySide<ReadingSheet>>, RecordError> {
+        let Some(v) = &self.readings else {
+            return Ok(None);
+        };
+        let obj = v
+            .as_object()
+            .ok_or_else(|| RecordError::Readings("must be an object with white and black".into()))?;
+        let mut sheets = BySide::<ReadingSheet>::default();
+        for side in Side::BOTH {
+            let Some(sheet) = obj.get(side.name()).filter(|s| !s.is_null()) else {
+                continue;
+            };
+            let sheet = sheet.as_object().ok_or_else(|| {
+                RecordError::Readings(format!("{side}'s sheet must be an object of square: piece"))
+            })?;
+            for (sq, code) in sheet {
+                let square: Square = sq
+                    .parse()
+                    .map_err(|e| RecordError::Readings(format!("{side}'s sheet: {e}")))?;
+                if code.is_null() {
+                    continue; // an explicit abstention
+                }
+                let rank: Rank = code
+                    .as_str()
+                    .ok_or_else(|| format!("{sq} must be a piece code"))
+                    .and_then(str::parse)
+                    .map_err(|e| RecordError::Readings(format!("{side}'s sheet: {e}")))?;
+                sheets[side].readings.push((square, rank));
+            }
+        }
+        Ok(Some(sheets))
+    }
+}
+
+fn event_value(e: &TimedEvent) -> Value {
+    let mut obj = Map::new();
+    obj.insert("t".into(), json!(e.t));
+    match e.event {
+        Event::Move { mv, by } => {
+            obj.insert("move".into(), json!(mv.to_string()));
+            if let Some(by) = by {
+                obj.insert("by".into(), json!(by.name()));
+            }
+        }
+        Event::Penalty { kind, side } => {
+            obj.insert("penalty".into(), json!(kind.code()));
+            obj.insert("side".into(), json!(side.name()));
+        }
+        Event::Resign(side) => {
+            obj.insert("resign".into(), json!(side.name()));
+        }
+        Event::DrawForRespect => {
+            obj.insert("draw_for_respect".into(), json!(true));
+        }
+        Event::Pause => {
+            obj.insert("pause".into(), json!(true));
+        }
+        Event::Resume => {
+            obj.insert("resume".into(), json!(true));
+        }
+        Event::End => {
+            obj.insert("end".into(), json!(true));
+        }
+    }
+    Value::Object(obj)
+}
+
+impl serde::Serialize for Record {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(serializer)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Record {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        Record::from_value(&value).map_err(serde::de::Error::custom)
+    }
+}
+
+/// The verdict's status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Finished,
+    Ongoing,
+    AdjudicationPending,
+}
+
+impl Status {
+    pub fn code(self) -> &'static str {
+        match self {
+            Status::Finished => "finished",
+            Status::Ongoing => "ongoing",
+            Status::AdjudicationPending => "adjudication_pending",
+        }
+    }
+}
+
+/// What `ggdesk replay` prints for a well-formed record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    pub status: Status,
+    /// The outcome, when finished (by adjudication too).
+    pub outcome: Option<Outcome>,
+    /// When the game ended, or the last event's time while it goes on (seconds).
+    pub at: f64,
+    pub plies: u32,
+    pub challenges: u32,
+    pub oversteps: BySide<u32>,
+    pub adjudication: Option<Adjudication>,
+}
+
+impl Verdict {
+    pub fn to_value(&self) -> Value {
+        let adjudication = match &self.adjudication {
+            None => Value::Null,
+            Some(a) => {
+                let side = |s: Side| {
+                    let sc = &a.scores[s];
+                    json!({
+                        "nrs": sc.net_reading_score,
+                        "avp": sc.aliwalas_value.as_f64(),
+                        "tas": sc.total.as_f64(),
+                    })
+                };
+                json!({"white": side(Side::White), "black": side(Side::Black)})
+            }
+        };
+        json!({
+            "status": self.status.code(),
+            "winner": self.outcome.and_then(Outcome::winner).map(Side::name),
+            "reason": self.outcome.map(|o| o.reason().code())
+                .or((self.status == Status::AdjudicationPending).then_some("game_time")),
+            "at": self.at,
+            "plies": self.plies,
+            "challenges": self.challenges,
+            "oversteps": {"white": self.oversteps.white, "black": self.oversteps.black},
+            "adjudication": adjudication,
+        })
+    }
+}
+
+/// The game a record describes, replayed up to its last event. Also returns, for an ended
+/// game, the record time at which it ended when that was an event's own time.
+pub fn replay_game(record: &Record) -> Result<(Game, Option<f64>), RecordError> {
+    let position = Position::from_setups(&record.setup)?;
+    let mut game = Game::new(record.rules, record.first, record.ratings, position);
+    let last = record.events.len().saturating_sub(1);
+    let mut end_t = None;
+    for (index, e) in record.events.iter().enumerate() {
+        if e.event == Event::End && index != last {
+            return Err(event_err(index, "\"end\" must be the last event"));
+        }
+        let was_over = game.is_over();
+        game.apply(e.time(), &e.event)
+            .map_err(|err: EventError| event_err(index, err))?;
+        if !was_over && game.is_over() {
+            end_t = Some(e.t);
+        }
+    }
+    Ok((game, end_t))
+}
+
+/// Replays a record and judges it, as `ggdesk replay` does.
+pub fn replay(record: &Record) -> Result<Verdict, RecordError> {
+    let (game, end_t) = replay_game(record)?;
+    let last_t = record.events.last().map_or(0.0, |e| e.t);
+    // A game that ended at an event's own time reports that time as written; a clock that
+    // ran out reports the exact moment it did.
+    let at_secs = |at: Time| match end_t {
+        Some(t) if Time::from_secs_f64(t) == Some(at) => t,
+        _ => at.as_secs_f64(),
+    };
+    let mut verdict = Verdict {
+        status: Status::Ongoing,
+        outcome: None,
+        at: last_t,
+        plies: game.plies(),
+        challenges: game.challenges(),
+        oversteps: game.clock().oversteps(),
+        adjudication: None,
+    };
+    match game.state() {
+        GameState::Playing => {}
+        GameState::Finished { outcome, at } => {
+            verdict.status = Status::Finished;
+            verdict.outcome = Some(outcome);
+            verdict.at = at_secs(at);
+        }
+        GameState::GameTimeUp { at } => {
+            verdict.at = at_secs(at);
+            match record.reading_sheets()? {
+                None => verdict.status = Status::AdjudicationPending,
+                Some(sheets) => {
+                    let adj = adjudication::adjudicate(game.position(), &sheets)?;
+                    verdict.status = Status::Finished;
+                    verdict.outcome = Some(match adj.winner {
+                        Some(side) => Outcome::Win {
+                            side,
+                            reason: crate::rules::Reason::GameTime,
+                        },
+                        None => Outcome::Draw {
+                            reason: crate::rules::Reason::GameTime,
+                        },
+                    });
+                    verdict.adjudication = Some(adj);
+                }
+            }
+        }
+    }
+    Ok(verdict)
+}
+
+/// Seconds as a record writes them, from exact nanoseconds.
+pub fn secs(ns: i64) -> f64 {
+    ns as f64 / NS_PER_S as f64
+}

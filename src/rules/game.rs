@@ -1,0 +1,666 @@
+//! A game as a state machine over the arbiter's events: the one place where the rules of
+//! `RULES.md` decide how a game goes on and how it ends. `ggdesk replay`, the store and the
+//! desk all derive a game's board, clocks and result by feeding its events through here.
+
+use super::piece::{BySide, Rank, Side};
+use super::position::{Challenge, MoveError, Position};
+use super::settings::RuleSettings;
+use super::square::{Move, Square};
+use crate::clock::{Clock, ClockError, ClockSettings, Expiry, Time};
+use std::fmt;
+
+/// Why a game ended, with the codes of the record format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Reason {
+    FlagCaptured,
+    FlagThrough,
+    Resignation,
+    MoveTime,
+    ThirtyMoves,
+    Perpetual5,
+    Perpetual16,
+    CausedExposure,
+    Removal,
+    Respect,
+    GameTime,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 11] = [
+        Reason::FlagCaptured,
+        Reason::FlagThrough,
+        Reason::Resignation,
+        Reason::MoveTime,
+        Reason::ThirtyMoves,
+        Reason::Perpetual5,
+        Reason::Perpetual16,
+        Reason::CausedExposure,
+        Reason::Removal,
+        Reason::Respect,
+        Reason::GameTime,
+    ];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Reason::FlagCaptured => "flag_captured",
+            Reason::FlagThrough => "flag_through",
+            Reason::Resignation => "resignation",
+            Reason::MoveTime => "move_time",
+            Reason::ThirtyMoves => "thirty_moves",
+            Reason::Perpetual5 => "perpetual_5",
+            Reason::Perpetual16 => "perpetual_16",
+            Reason::CausedExposure => "caused_exposure",
+            Reason::Removal => "removal",
+            Reason::Respect => "respect",
+            Reason::GameTime => "game_time",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Reason> {
+        Reason::ALL.into_iter().find(|r| r.code() == code)
+    }
+
+    /// Words for the desk: "flag captured", "move time".
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reason::FlagCaptured => "flag captured",
+            Reason::FlagThrough => "flag through",
+            Reason::Resignation => "resignation",
+            Reason::MoveTime => "move time (oversteps)",
+            Reason::ThirtyMoves => "thirty-move rule",
+            Reason::Perpetual5 => "5-move perpetual",
+            Reason::Perpetual16 => "16-move perpetual",
+            Reason::CausedExposure => "caused exposure",
+            Reason::Removal => "removal of a piece",
+            Reason::Respect => "draw for respect",
+            Reason::GameTime => "game time (adjudication)",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// A decided game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win { side: Side, reason: Reason },
+    Draw { reason: Reason },
+}
+
+impl Outcome {
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            Outcome::Win { side, .. } => Some(side),
+            Outcome::Draw { .. } => None,
+        }
+    }
+
+    pub fn reason(self) -> Reason {
+        match self {
+            Outcome::Win { reason, .. } | Outcome::Draw { reason } => reason,
+        }
+    }
+
+    /// The same outcome with the sides swapped.
+    pub fn mirrored(self) -> Outcome {
+        match self {
+            Outcome::Win { side, reason } => Outcome::Win {
+                side: side.opponent(),
+                reason,
+            },
+            draw => draw,
+        }
+    }
+}
+
+/// Where a game stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameState {
+    Playing,
+    Finished { outcome: Outcome, at: Time },
+    /// Game time ran out at `at`: the result waits for the adjudication.
+    GameTimeUp { at: Time },
+}
+
+/// The penalties an arbiter can give.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PenaltyKind {
+    /// The side exposed its own piece: it loses its next move.
+    OwnExposure,
+    /// The side caused the exposure of an opponent's piece: it loses.
+    CausedExposure,
+    /// The side removed an opponent's piece by hand: it loses.
+    Removal,
+}
+
+impl PenaltyKind {
+    pub const ALL: [PenaltyKind; 3] = [
+        PenaltyKind::OwnExposure,
+        PenaltyKind::CausedExposure,
+        PenaltyKind::Removal,
+    ];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            PenaltyKind::OwnExposure => "own_exposure",
+            PenaltyKind::CausedExposure => "caused_exposure",
+            PenaltyKind::Removal => "removal",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<PenaltyKind> {
+        PenaltyKind::ALL.into_iter().find(|k| k.code() == code)
+    }
+}
+
+/// One arbiter event, as recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// The side to move moves; `by`, when given, must name that side.
+    Move { mv: Move, by: Option<Side> },
+    Penalty { kind: PenaltyKind, side: Side },
+    Resign(Side),
+    DrawForRespect,
+    Pause,
+    Resume,
+    /// The record stops here; clocks are judged up to this moment.
+    End,
+}
+
+impl Event {
+    /// The same event with the board turned round and the sides swapped.
+    pub fn mirrored(self) -> Event {
+        match self {
+            Event::Move { mv, by } => Event::Move {
+                mv: mv.mirror(),
+                by: by.map(Side::opponent),
+            },
+            Event::Penalty { kind, side } => Event::Penalty {
+                kind,
+                side: side.opponent(),
+            },
+            Event::Resign(side) => Event::Resign(side.opponent()),
+            other => other,
+        }
+    }
+}
+
+/// Why an event cannot be applied. The game is left as it was.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum EventError {
+    #[error(transparent)]
+    Clock(#[from] ClockError),
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    #[error("the game already ended at {at:.3} s ({reason})")]
+    GameOver { at: f64, reason: &'static str },
+    #[error("move by {by}, but {to_move} is to move")]
+    WrongSide { by: Side, to_move: Side },
+    #[error("no move may be made while the clocks are paused")]
+    Paused,
+    #[error("a draw for respect is not allowed here: {0}")]
+    RespectNotAllowed(String),
+}
+
+/// What an applied event did, for the desk to announce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Applied {
+    /// The challenge this move made, if any (ranks inside: arbiter eyes only).
+    pub challenge: Option<Challenge>,
+    /// Whether the game is over after this event.
+    pub ended: bool,
+}
+
+/// The moves of one attacked piece on a side's consecutive turns (the perpetual rules).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Streak {
+    /// Where the piece of the streak stands now (the last move's destination).
+    at: Option<Square>,
+    /// The square it came from on the last move.
+    came_from: Option<Square>,
+    /// Moves in the streak.
+    count: u32,
+    /// The latest moves that all go back and forth between the same two squares.
+    pair_run: u32,
+}
+
+impl Streak {
+    fn reset(&mut self) {
+        *self = Streak::default();
+    }
+
+    /// Records a move that is not a challenge; `attacked` tells whether the piece was
+    /// attacked when it moved.
+    fn record(&mut self, mv: Move, attacked: bool) {
+        if !attacked {
+            self.reset();
+            return;
+        }
+        if self.at == Some(mv.from) {
+            self.count += 1;
+            self.pair_run = if self.came_from == Some(mv.to) {
+                self.pair_run + 1
+            } else {
+                1
+            };
+        } else {
+            self.count = 1;
+            self.pair_run = 1;
+        }
+        self.at = Some(mv.to);
+        self.came_from = Some(mv.from);
+    }
+}
+
+/// A game in progress or over: position, side to move, clocks and every counter the rules
+/// need, derived from the events applied so far.
+#[derive(Debug, Clone)]
+pub struct Game {
+    settings: RuleSettings,
+    ratings: Option<BySide<f64>>,
+    position: Position,
+    to_move: Side,
+    clock: Clock,
+    last_t: Time,
+    plies: u32,
+    challenges: u32,
+    moves_by: BySide<u32>,
+    /// Moves each side still has to lose for exposing its own pieces.
+    lost_turns: BySide<u32>,
+    /// A Flag that arrived on the enemy back rank next to an enemy piece: the opponent is on
+    /// its one turn to take it.
+    pending_flag: Option<Side>,
+    streaks: BySide<Streak>,
+    state: GameState,
+}
+
+impl Game {
+    pub fn new(
+        settings: RuleSettings,
+        first: Side,
+        ratings: Option<BySide<f64>>,
+        position: Position,
+    ) -> Game {
+        let clock_settings = ClockSettings {
+            move_limit_ns: settings.move_limit_ns,
+            oversteps_to_lose: settings.oversteps_to_lose,
+            game_limit_ns: settings.game_limit_ns,
+        };
+        Game {
+            settings,
+            ratings,
+            position,
+            to_move: first,
+            clock: Clock::new(clock_settings, first),
+            last_t: Time(0),
+            plies: 0,
+            challenges: 0,
+            moves_by: BySide::default(),
+            lost_turns: BySide::default(),
+            pending_flag: None,
+            streaks: BySide::default(),
+            state: GameState::Playing,
+        }
+    }
+
+    pub fn settings(&self) -> &RuleSettings {
+        &self.settings
+    }
+
+    /// The true position, ranks included: for the arbiter's eyes and the adjudication only.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    pub fn state(&self) -> GameState {
+        self.state
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.state != GameState::Playing
+    }
+
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    pub fn challenges(&self) -> u32 {
+        self.challenges
+    }
+
+    /// Complete moves made by each side.
+    pub fn moves_by(&self) -> BySide<u32> {
+        self.moves_by
+    }
+
+    pub fn lost_turns(&self) -> BySide<u32> {
+        self.lost_turns
+    }
+
+    /// The side whose Flag waits on the enemy back rank for the opponent's one turn.
+    pub fn pending_flag(&self) -> Option<Side> {
+        self.pending_flag
+    }
+
+    /// The time of the last applied event (or of the last clock judgement).
+    pub fn last_time(&self) -> Time {
+        self.last_t
+    }
+
+    /// How many moves of one attacked piece each side has in a row (the perpetual count).
+    pub fn perpetual_counts(&self) -> BySide<u32> {
+        BySide::from_fn(|s| self.streaks[s].count)
+    }
+
+    pub fn ratings(&self) -> Option<BySide<f64>> {
+        self.ratings
+    }
+
+    /// Whether a draw for respect may be agreed now, and if not, why.
+    pub fn respect_allowed(&self) -> Result<(), String> {
+        let Some(r) = self.ratings else {
+            return Err("the players' ratings are not known".into());
+        };
+        if r.white != r.black {
+            return Err(format!(
+                "the ratings differ (white {}, black {})",
+                r.white, r.black
+            ));
+        }
+        let need = self.settings.respect_min_moves;
+        if self.moves_by.white < need || self.moves_by.black < need {
+            return Err(format!(
+                "each side needs {need} complete moves (white has {}, black {})",
+                self.moves_by.white, self.moves_by.black
+            ));
+        }
+        Ok(())
+    }
+
+    /// Judges the clocks up to `t` without an event (the desk calls this every frame): a
+    /// clock that ran out ends the game at the moment it did.
+    pub fn judge_clocks(&mut self, t: Time) -> Result<(), EventError> {
+        if self.state != GameState::Playing {
+            return Ok(());
+        }
+        let mut clock = self.clock;
+        let expiry = clock.advance(t)?;
+        self.clock = clock;
+        self.last_t = self.last_t.max(t);
+        if let Some(expiry) = expiry {
+            self.expire(expiry);
+        }
+        Ok(())
+    }
+
+    fn expire(&mut self, expiry: Expiry) {
+        self.state = match expiry {
+            Expiry::MoveTime { side, at } => GameState::Finished {
+                outcome: Outcome::Win {
+                    side: side.opponent(),
+                    reason: Reason::MoveTime,
+                },
+                at,
+            },
+            Expiry::GameTime { at } => GameState::GameTimeUp { at },
+        };
+    }
+
+    fn over_error(&self) -> EventError {
+        let (at, reason) = match self.state {
+            GameState::Finished { outcome, at } => (at, outcome.reason().code()),
+            GameState::GameTimeUp { at } => (at, Reason::GameTime.code()),
+            GameState::Playing => (self.last_t, "playing"),
+        };
+        EventError::GameOver {
+            at: at.as_secs_f64(),
+            reason,
+        }
+    }
+
+    /// Checks an event at `t` without applying it.
+    pub fn check(&self, t: Time, event: &Event) -> Result<(), EventError> {
+        self.clone().apply(t, event).map(|_| ())
+    }
+
+    /// Applies one event at time `t`. On error nothing changes.
+    pub fn apply(&mut self, t: Time, event: &Event) -> Result<Applied, EventError> {
+        if t < self.last_t {
+            return Err(ClockError::TimeWentBack {
+                from: self.last_t.as_secs_f64(),
+                to: t.as_secs_f64(),
+            }
+            .into());
+        }
+        if self.state != GameState::Playing {
+            if *event == Event::End {
+                self.last_t = t;
+                return Ok(Applied {
+                    challenge: None,
+                    ended: true,
+                });
+            }
+            return Err(self.over_error());
+        }
+        let mut clock = self.clock;
+        if let Some(expiry) = clock.advance(t)? {
+            // A clock ran out before this event: only the end of the record may follow.
+            if *event != Event::End {
+                let mut over = self.clone();
+                over.expire(expiry);
+                return Err(over.over_error());
+            }
+            self.clock = clock;
+            self.last_t = t;
+            self.expire(expiry);
+            return Ok(Applied {
+                challenge: None,
+                ended: true,
+            });
+        }
+        let mut applied = Applied::default();
+        match *event {
+            Event::Move { mv, by } => {
+                if clock.is_paused() {
+                    return Err(EventError::Paused);
+                }
+                if let Some(by) = by
+                    && by != self.to_move
+                {
+                    return Err(EventError::WrongSide {
+                        by,
+                        to_move: self.to_move,
+                    });
+                }
+                self.position.check_move(self.to_move, mv)?;
+                self.clock = clock;
+                self.last_t = t;
+                applied.challenge = self.play_move(t, mv);
+            }
+            Event::Penalty { kind, side } => {
+                self.clock = clock;
+                self.last_t = t;
+                match kind {
+                    PenaltyKind::OwnExposure if side == self.to_move => self.end_turn(t),
+                    PenaltyKind::OwnExposure => self.lost_turns[side] += 1,
+                    PenaltyKind::CausedExposure => self.win(side.opponent(), Reason::CausedExposure, t),
+                    PenaltyKind::Removal => self.win(side.opponent(), Reason::Removal, t),
+                }
+            }
+            Event::Resign(side) => {
+                self.clock = clock;
+                self.last_t = t;
+                self.win(side.opponent(), Reason::Resignation, t);
+            }
+            Event::DrawForRespect => {
+                self.respect_allowed()
+                    .map_err(EventError::RespectNotAllowed)?;
+                self.clock = clock;
+                self.last_t = t;
+                self.finish(
+                    Outcome::Draw {
+                        reason: Reason::Respect,
+                    },
+                    t,
+                );
+            }
+            Event::Pause => {
+                clock.pause()?;
+                self.clock = clock;
+                self.last_t = t;
+            }
+            Event::Resume => {
+                clock.resume()?;
+                self.clock = clock;
+                self.last_t = t;
+            }
+            Event::End => {
+                self.clock = clock;
+                self.last_t = t;
+            }
+        }
+        applied.ended = self.is_over();
+        Ok(applied)
+    }
+
+    fn finish(&mut self, outcome: Outcome, at: Time) {
+        self.state = GameState::Finished { outcome, at };
+        self.pending_flag = None;
+    }
+
+    fn win(&mut self, side: Side, reason: Reason, at: Time) {
+        self.finish(Outcome::Win { side, reason }, at);
+    }
+
+    /// Plays a checked move of the side to move at `t` and applies every rule it triggers,
+    /// in the order of `RULES.md`.
+    fn play_move(&mut self, t: Time, mv: Move) -> Option<Challenge> {
+        let side = self.to_move;
+        let attacked = self.position.is_attacked(mv.from);
+        let moved_rank = self.position.get(mv.from).map(|p| p.rank);
+        let challenge = self.position.play(side, mv).ok().flatten();
+        self.plies += 1;
+        self.moves_by[side] += 1;
+        match challenge {
+            Some(_) => {
+                self.challenges += 1;
+                self.streaks[side].reset();
+            }
+            None => self.streaks[side].record(mv, attacked),
+        }
+
+        // The opponent's Flag was waiting for this one turn: unless this move took it, the
+        // first Flag to arrive and survive wins, before anything else this move decides.
+        if self.pending_flag == Some(side.opponent()) {
+            let took_flag = challenge.is_some_and(|c| {
+                c.defender.rank == Rank::Flag && c.removed().1
+            });
+            if took_flag {
+                self.win(side, Reason::FlagCaptured, t);
+            } else {
+                self.win(side.opponent(), Reason::FlagThrough, t);
+            }
+            return challenge;
+        }
+
+        // 1. Flag captured: a Flag left the board, its owner loses.
+        if let Some(flag) = challenge.and_then(|c| c.losers().find(|p| p.rank == Rank::Flag)) {
+            self.win(flag.side.opponent(), Reason::FlagCaptured, t);
+            return challenge;
+        }
+
+        // 2. Flag through: the Flag arrived on the enemy back rank.
+        if challenge.is_none()
+            && moved_rank == Some(Rank::Flag)
+            && mv.to.row() == side.target_rank()
+        {
+            if !self.position.is_attacked(mv.to) {
+                self.win(side, Reason::FlagThrough, t);
+                return challenge;
+            }
+            self.pending_flag = Some(side);
+        }
+
+        // 5. Thirty-move rule.
+        let thirty = self.settings.thirty_moves;
+        if thirty > 0 && self.plies == thirty && self.challenges == 0 {
+            let across = BySide::from_fn(|s| self.position.count_across(s));
+            let outcome = match across.white.cmp(&across.black) {
+                std::cmp::Ordering::Greater => Outcome::Win {
+                    side: Side::White,
+                    reason: Reason::ThirtyMoves,
+                },
+                std::cmp::Ordering::Less => Outcome::Win {
+                    side: Side::Black,
+                    reason: Reason::ThirtyMoves,
+                },
+                std::cmp::Ordering::Equal => Outcome::Draw {
+                    reason: Reason::ThirtyMoves,
+                },
+            };
+            self.finish(outcome, t);
+            return challenge;
+        }
+
+        // 6. Perpetuals.
+        let streak = self.streaks[side];
+        let (short, long) = (self.settings.perpetual_short, self.settings.perpetual_long);
+        if short > 0 && streak.pair_run >= short {
+            self.finish(
+                Outcome::Draw {
+                    reason: Reason::Perpetual5,
+                },
+                t,
+            );
+            return challenge;
+        }
+        if long > 0 && streak.count >= long && streak.pair_run < long {
+            self.finish(
+                Outcome::Draw {
+                    reason: Reason::Perpetual16,
+                },
+                t,
+            );
+            return challenge;
+        }
+
+        self.end_turn(t);
+        challenge
+    }
+
+    /// Ends the turn of the side to move at `t` (by a move, or lost to a penalty) and starts
+    /// the next one, skipping the turns a side has to lose.
+    fn end_turn(&mut self, t: Time) {
+        let mut ending = self.to_move;
+        loop {
+            // A turn that ends without taking the waiting Flag lets it win.
+            if let Some(flag_side) = self.pending_flag
+                && flag_side == ending.opponent()
+            {
+                self.win(flag_side, Reason::FlagThrough, t);
+                return;
+            }
+            let next = ending.opponent();
+            if self.lost_turns[next] > 0 {
+                self.lost_turns[next] -= 1;
+                ending = next;
+                continue;
+            }
+            self.to_move = next;
+            self.clock.start_turn(next);
+            return;
+        }
+    }
+}

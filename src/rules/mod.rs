@@ -1,0 +1,18 @@
+//! The rules engine: squares, ranks, setups, moves, challenges and every way a game ends,
+//! exactly as `RULES.md` says. Pure: no IO, no clock reading.
+
+mod challenge;
+mod game;
+mod piece;
+mod position;
+mod settings;
+mod setup;
+mod square;
+
+pub use challenge::{ChallengeResult, resolve};
+pub use game::{Applied, Event, EventError, Game, GameState, Outcome, PenaltyKind, Reason};
+pub use piece::{BySide, Piece, Rank, Side};
+pub use position::{Challenge, MoveError, Position};
+pub use settings::RuleSettings;
+pub use setup::{SetupError, SideSetup};
+pub use square::{FILES, Move, ROWS, SQUARES, Square};
