@@ -7,5 +7,8 @@
 pub mod adjudication;
 pub mod cli;
 pub mod clock;
+pub mod export;
+pub mod pairing;
 pub mod record;
 pub mod rules;
+pub mod tournament;

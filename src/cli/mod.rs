@@ -2,6 +2,7 @@
 //! same library code as the desk; `main` only maps the result to an exit code.
 
 mod replay;
+mod tournament;
 
 use clap::{Parser, Subcommand};
 use std::io::Read;
@@ -54,6 +55,27 @@ pub enum Command {
         /// The record file, or - for standard input.
         file: String,
     },
+    /// Pairs the next round of a tournament file (ggdesk-tournament/1) and prints it as JSON.
+    Pair {
+        /// The tournament file, or - for standard input.
+        file: String,
+        /// Print the pairing with the reasons for each board, as text.
+        #[arg(long)]
+        explain: bool,
+    },
+    /// Ranks the players of a tournament file with every tie-break.
+    Standings {
+        /// The tournament file, or - for standard input.
+        file: String,
+        /// Print CSV instead of JSON.
+        #[arg(long)]
+        csv: bool,
+    },
+    /// Prints the cross-table of a tournament file as CSV.
+    Crosstable {
+        /// The tournament file, or - for standard input.
+        file: String,
+    },
 }
 
 /// Reads a file, or standard input for `-`.
@@ -73,6 +95,9 @@ pub fn read_input(path: &str) -> Result<String, CliError> {
 pub fn run(args: Args) -> Result<(), CliError> {
     match args.command {
         Some(Command::Replay { file }) => replay::run(&file),
+        Some(Command::Pair { file, explain }) => tournament::pair(&file, explain),
+        Some(Command::Standings { file, csv }) => tournament::standings(&file, csv),
+        Some(Command::Crosstable { file }) => tournament::crosstable(&file),
         None => Err(CliError::Other("the desk is not built into this binary yet".into())),
     }
 }
