@@ -11,4 +11,5 @@ pub mod export;
 pub mod pairing;
 pub mod record;
 pub mod rules;
+pub mod sim;
 pub mod tournament;
