@@ -12,4 +12,6 @@ pub mod pairing;
 pub mod record;
 pub mod rules;
 pub mod sim;
+pub mod store;
 pub mod tournament;
+pub mod tournament_io;

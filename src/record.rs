@@ -93,7 +93,8 @@ fn count_setting(v: &Value, key: &str, min: u64) -> Result<u32, RecordError> {
         .ok_or_else(|| field(format!("rules.{key} must be a whole number of at least {min}")))
 }
 
-fn parse_rules(v: Option<&Value>) -> Result<RuleSettings, RecordError> {
+/// Reads a record's `rules` object (absent keys keep the GGF defaults).
+pub fn parse_rules(v: Option<&Value>) -> Result<RuleSettings, RecordError> {
     let mut rules = RuleSettings::default();
     let Some(v) = v.filter(|v| !v.is_null()) else {
         return Ok(rules);
@@ -114,7 +115,8 @@ fn parse_rules(v: Option<&Value>) -> Result<RuleSettings, RecordError> {
     Ok(rules)
 }
 
-fn parse_setup(v: &Value, side: Side) -> Result<SideSetup, RecordError> {
+/// Reads one side's setup object (square → piece code), without checking it is legal.
+pub fn parse_setup(v: &Value, side: Side) -> Result<SideSetup, RecordError> {
     let obj = v
         .as_object()
         .ok_or_else(|| field(format!("setup.{side} must be an object of square: piece")))?;
@@ -149,7 +151,8 @@ fn expect_true(obj: &Map<String, Value>, key: &str) -> Result<(), String> {
     }
 }
 
-fn parse_event(v: &Value) -> Result<TimedEvent, String> {
+/// Reads one event object of a record (`{"t": 4.5, "move": "c3-c4"}`).
+pub fn parse_event(v: &Value) -> Result<TimedEvent, String> {
     let obj = v.as_object().ok_or("an event must be an object")?;
     let t = obj
         .get("t")
@@ -310,31 +313,10 @@ impl Record {
         if let Some(r) = self.ratings {
             obj.insert("ratings".into(), json!({"white": r.white, "black": r.black}));
         }
-        let r = &self.rules;
-        let secs = |ns: i64| Time(ns).as_secs_f64();
-        obj.insert(
-            "rules".into(),
-            json!({
-                "move_limit_s": secs(r.move_limit_ns),
-                "oversteps_to_lose": r.oversteps_to_lose,
-                "game_limit_s": secs(r.game_limit_ns),
-                "thirty_moves": r.thirty_moves,
-                "perpetual_short": r.perpetual_short,
-                "perpetual_long": r.perpetual_long,
-                "respect_min_moves": r.respect_min_moves,
-            }),
-        );
-        let setup = |s: &SideSetup| {
-            Value::Object(
-                s.placements
-                    .iter()
-                    .map(|(sq, r)| (sq.to_string(), json!(r.code())))
-                    .collect(),
-            )
-        };
+        obj.insert("rules".into(), rules_value(&self.rules));
         obj.insert(
             "setup".into(),
-            json!({"white": setup(&self.setup.white), "black": setup(&self.setup.black)}),
+            json!({"white": setup_value(&self.setup.white), "black": setup_value(&self.setup.black)}),
         );
         obj.insert(
             "events".into(),
@@ -390,7 +372,32 @@ impl Record {
     }
 }
 
-fn event_value(e: &TimedEvent) -> Value {
+/// Writes every rule setting as a record's `rules` object.
+pub fn rules_value(r: &RuleSettings) -> Value {
+    let secs = |ns: i64| Time(ns).as_secs_f64();
+    json!({
+        "move_limit_s": secs(r.move_limit_ns),
+        "oversteps_to_lose": r.oversteps_to_lose,
+        "game_limit_s": secs(r.game_limit_ns),
+        "thirty_moves": r.thirty_moves,
+        "perpetual_short": r.perpetual_short,
+        "perpetual_long": r.perpetual_long,
+        "respect_min_moves": r.respect_min_moves,
+    })
+}
+
+/// Writes one side's setup as an object of square → piece code.
+pub fn setup_value(s: &SideSetup) -> Value {
+    Value::Object(
+        s.placements
+            .iter()
+            .map(|(sq, r)| (sq.to_string(), json!(r.code())))
+            .collect(),
+    )
+}
+
+/// Writes one event object of a record.
+pub fn event_value(e: &TimedEvent) -> Value {
     let mut obj = Map::new();
     obj.insert("t".into(), json!(e.t));
     match e.event {

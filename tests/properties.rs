@@ -16,12 +16,12 @@ fn picker(seed: u64) -> impl FnMut(usize) -> usize {
 fn options(seed: u64) -> SimOptions {
     SimOptions {
         max_events: 40 + (seed % 200) as usize,
-        max_think_ms: if seed % 3 == 0 { 160_000 } else { 30_000 },
-        arbiter_events: seed % 2 == 0,
+        max_think_ms: if seed.is_multiple_of(3) { 160_000 } else { 30_000 },
+        arbiter_events: seed.is_multiple_of(2),
         rules: RuleSettings {
             // Random games rarely challenge early; turn the thirty-move rule off in most.
-            thirty_moves: if seed % 5 == 0 { 30 } else { 0 },
-            game_limit_ns: if seed % 4 == 0 { 600_000_000_000 } else { 7_200_000_000_000 },
+            thirty_moves: if seed.is_multiple_of(5) { 30 } else { 0 },
+            game_limit_ns: if seed.is_multiple_of(4) { 600_000_000_000 } else { 7_200_000_000_000 },
             ..RuleSettings::default()
         },
     }
@@ -156,7 +156,7 @@ proptest! {
     #[test]
     fn mirroring_the_board_and_swapping_sides_mirrors_the_outcome(seed in any::<u64>()) {
         let mut record = random_record(&mut picker(seed), options(seed));
-        if seed % 4 == 0 {
+        if seed.is_multiple_of(4) {
             // Short games reach adjudication; give them sheets.
             record.readings = random_readings(&record, seed);
         }

@@ -2,6 +2,7 @@
 //! same library code as the desk; `main` only maps the result to an exit code.
 
 mod replay;
+mod store_cmds;
 mod tournament;
 
 use clap::{Parser, Subcommand};
@@ -76,6 +77,42 @@ pub enum Command {
         /// The tournament file, or - for standard input.
         file: String,
     },
+    /// Imports a tournament file or a game record into the database, in one transaction,
+    /// and prints the new tournament's or game's id.
+    Import {
+        /// A ggdesk-tournament/1 or ggdesk-record/1 file, or - for standard input.
+        file: String,
+    },
+    /// Exports a tournament (ggdesk-tournament/1) or a game record (ggdesk-record/1).
+    Export {
+        #[command(subcommand)]
+        what: ExportWhat,
+    },
+    /// Test support: appends random moves to a new game, one transaction each, printing
+    /// "ack SEQ" after each commit (the crash test kills it at random moments).
+    #[command(hide = true)]
+    CrashChild {
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 1000)]
+        events: usize,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ExportWhat {
+    /// Writes a tournament as a ggdesk-tournament/1 file.
+    Tournament {
+        id: i64,
+        /// Where to write (- for standard output).
+        file: PathBuf,
+    },
+    /// Writes a game's record as a ggdesk-record/1 file.
+    Game {
+        id: i64,
+        /// Where to write (- for standard output).
+        file: PathBuf,
+    },
 }
 
 /// Reads a file, or standard input for `-`.
@@ -98,6 +135,14 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(Command::Pair { file, explain }) => tournament::pair(&file, explain),
         Some(Command::Standings { file, csv }) => tournament::standings(&file, csv),
         Some(Command::Crosstable { file }) => tournament::crosstable(&file),
+        Some(Command::Import { file }) => store_cmds::import(args.db, &file),
+        Some(Command::Export { what: ExportWhat::Game { id, file } }) => {
+            store_cmds::export_game(args.db, id, &file)
+        }
+        Some(Command::Export { what: ExportWhat::Tournament { id, file } }) => {
+            store_cmds::export_tournament(args.db, id, &file)
+        }
+        Some(Command::CrashChild { seed, events }) => store_cmds::crash_child(args.db, seed, events),
         None => Err(CliError::Other("the desk is not built into this binary yet".into())),
     }
 }

@@ -1,0 +1,140 @@
+//! `ggdesk import` and `ggdesk export`: files in and out of the database, each import in
+//! one transaction.
+
+use super::{CliError, read_input};
+use crate::record::Record;
+use crate::store::{Actor, GameId, Store, StoreError};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The database the command works on: `--db PATH`, or the default one.
+pub fn db_path(db: Option<PathBuf>) -> Result<PathBuf, CliError> {
+    db.or_else(Store::default_path).ok_or_else(|| {
+        CliError::Other("cannot find your data directory: give the database with --db PATH".into())
+    })
+}
+
+pub fn open(db: Option<PathBuf>) -> Result<Store, CliError> {
+    let path = db_path(db)?;
+    Store::open(&path).map_err(store_error)
+}
+
+/// Refusals of bad input exit 2; a database that cannot be used exits 1.
+pub fn store_error(e: StoreError) -> CliError {
+    match e {
+        StoreError::Rejected(m) => CliError::Input(m),
+        other => CliError::Other(other.to_string()),
+    }
+}
+
+pub fn import(db: Option<PathBuf>, file: &str) -> Result<(), CliError> {
+    let text = read_input(file)?;
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|e| CliError::Input(format!("{file}: not valid JSON: {e}")))?;
+    let format = value.get("format").and_then(Value::as_str).unwrap_or("");
+    match format {
+        crate::record::FORMAT => {
+            let record = Record::from_value(&value).map_err(|e| CliError::Input(format!("{file}: {e}")))?;
+            let mut store = open(db)?;
+            let id = store
+                .import_record(&record, &Actor::director())
+                .map_err(store_error)?;
+            println!("{id}");
+            Ok(())
+        }
+        crate::tournament_io::FORMAT => {
+            let mut store = open(db)?;
+            let id = crate::tournament_io::import(&mut store, &value).map_err(store_error)?;
+            println!("{id}");
+            Ok(())
+        }
+        other => Err(CliError::Input(format!(
+            "{file}: unknown format {other:?} (expected {:?} or {:?})",
+            crate::record::FORMAT,
+            crate::tournament_io::FORMAT
+        ))),
+    }
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
+    if path.as_os_str() == "-" {
+        println!("{text}");
+        return Ok(());
+    }
+    // Write beside the target and rename, so a crash never leaves half a file.
+    let tmp = path.with_extension("ggdesk-partial");
+    std::fs::write(&tmp, format!("{text}\n"))
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| CliError::Other(format!("cannot write {}: {e}", path.display())))
+}
+
+pub fn export_game(db: Option<PathBuf>, id: i64, file: &Path) -> Result<(), CliError> {
+    let store = open(db)?;
+    let record = store.export_record(GameId(id)).map_err(|e| match e {
+        StoreError::NotFound(m) => CliError::Input(format!("{m}")),
+        other => store_error(other),
+    })?;
+    write_file(file, &record.to_json_pretty())
+}
+
+pub fn export_tournament(db: Option<PathBuf>, id: i64, file: &Path) -> Result<(), CliError> {
+    let store = open(db)?;
+    let value = crate::tournament_io::export(&store, id).map_err(|e| match e {
+        StoreError::NotFound(m) => CliError::Input(m),
+        other => store_error(other),
+    })?;
+    write_file(file, &serde_json::to_string_pretty(&value).unwrap_or_default())
+}
+
+/// The child process of the crash test: creates a game from random setups and appends
+/// random legal moves one transaction at a time, printing `ack SEQ` after each commit.
+pub fn crash_child(db: Option<PathBuf>, seed: u64, events: usize) -> Result<(), CliError> {
+    use crate::record::TimedEvent;
+    use crate::rules::{Event, Position};
+    use crate::store::NewGame;
+    use rand::{Rng, SeedableRng};
+    use std::io::Write;
+
+    let mut store = open(db)?;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut pick = |n: usize| if n == 0 { 0 } else { rng.random_range(0..n) };
+    let setups = crate::sim::random_setups(&mut pick);
+    let actor = Actor::arbiter(None);
+    let mut new = NewGame::standalone();
+    new.rules.thirty_moves = 0;
+    let id = store.create_game(&new, &actor).map_err(store_error)?;
+    for side in crate::rules::Side::BOTH {
+        store.save_setup(id, side, &setups[side], &actor).map_err(store_error)?;
+    }
+    store.start_game(id, crate::store::now_ms(), &actor).map_err(store_error)?;
+    let mut game = crate::rules::Game::new(
+        new.rules,
+        new.first,
+        None,
+        Position::from_setups(&setups).map_err(|e| CliError::Other(e.to_string()))?,
+    );
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "game {id}").map_err(|e| CliError::Other(e.to_string()))?;
+    out.flush().map_err(|e| CliError::Other(e.to_string()))?;
+    for i in 0..events {
+        if game.is_over() {
+            break;
+        }
+        let moves = game.position().legal_moves(game.to_move());
+        if moves.is_empty() {
+            break;
+        }
+        let event = Event::Move {
+            mv: moves[pick(moves.len())],
+            by: None,
+        };
+        let t = (i + 1) as f64;
+        let outcome = store
+            .append_event(id, TimedEvent { t, event }, &actor, "")
+            .map_err(store_error)?;
+        let _ = game.apply(crate::clock::Time::from_secs(t as i64), &event);
+        writeln!(out, "ack {}", outcome.seq).map_err(|e| CliError::Other(e.to_string()))?;
+        out.flush().map_err(|e| CliError::Other(e.to_string()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,850 @@
+//! Games and their events. A game's board, clocks and result are never stored as such:
+//! they are derived by replaying its events through the rules engine. Events are only ever
+//! inserted; an arbiter's correction is an `undo` event naming the event it cancels.
+
+use super::{Actor, Result, Store, StoreError, audit, now_ms};
+use crate::clock::Time;
+use crate::record::{
+    self, Record, RecordError, TimedEvent, Verdict, event_value, parse_event, parse_rules,
+    parse_setup, rules_value, setup_value,
+};
+use crate::rules::{
+    Applied, BySide, Event, Game, GameState, Position, RuleSettings, Side, SideSetup,
+};
+use rusqlite::{OptionalExtension, Transaction, params};
+use serde_json::{Map, Value, json};
+
+/// A game's row id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameId(pub i64);
+
+impl std::fmt::Display for GameId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// How the desk follows a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameMode {
+    /// The desk holds both setups and is the arbiter.
+    Arbitrated,
+    /// Played on a real board with a human arbiter; the desk keeps clocks and the tally.
+    Physical,
+}
+
+impl GameMode {
+    pub fn code(self) -> &'static str {
+        match self {
+            GameMode::Arbitrated => "arbitrated",
+            GameMode::Physical => "physical",
+        }
+    }
+}
+
+/// What a new game needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewGame {
+    pub tournament_id: Option<i64>,
+    pub round: Option<u32>,
+    pub table_no: Option<u32>,
+    /// The tournament player numbers of White and Black.
+    pub players: Option<BySide<u32>>,
+    pub mode: GameMode,
+    pub first: Side,
+    pub ratings: Option<BySide<f64>>,
+    pub rules: RuleSettings,
+    /// The voided game this one replays (arbiter's mistake).
+    pub replaces: Option<GameId>,
+}
+
+impl NewGame {
+    /// A game outside any tournament, GGF rules, White first.
+    pub fn standalone() -> NewGame {
+        NewGame {
+            tournament_id: None,
+            round: None,
+            table_no: None,
+            players: None,
+            mode: GameMode::Arbitrated,
+            first: Side::White,
+            ratings: None,
+            rules: RuleSettings::default(),
+            replaces: None,
+        }
+    }
+}
+
+/// A game's stored facts other than its setups and events.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameMeta {
+    pub id: GameId,
+    pub tournament_id: Option<i64>,
+    pub round: Option<u32>,
+    pub table_no: Option<u32>,
+    pub players: Option<BySide<u32>>,
+    pub mode: GameMode,
+    pub first: Side,
+    pub ratings: Option<BySide<f64>>,
+    pub rules: RuleSettings,
+    /// Unix ms at which the game clock's t = 0; `None` while the setups are entered.
+    pub started_at: Option<i64>,
+    /// The last t at which the desk saw the clocks (restores them after a crash).
+    pub clock_seen_t: Option<f64>,
+    pub result: Option<String>,
+    pub void: bool,
+    pub void_reason: Option<String>,
+    pub replaces: Option<GameId>,
+    pub extra: Map<String, Value>,
+    pub created_at: i64,
+}
+
+/// One stored event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredEvent {
+    pub seq: u32,
+    pub t: f64,
+    pub kind: StoredEventKind,
+    pub wall_time: i64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum StoredEventKind {
+    /// An event of the record format.
+    Game(Event),
+    /// Cancels the event with this sequence number (the last one still in force).
+    Undo { seq: u32 },
+}
+
+/// A game as stored: facts, setups, every event, reading sheets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredGame {
+    pub meta: GameMeta,
+    pub setup: BySide<Option<SideSetup>>,
+    pub events: Vec<StoredEvent>,
+    /// Each side's reading sheet as entered (square → piece code), if any.
+    pub sheets: BySide<Option<Value>>,
+}
+
+impl StoredGame {
+    /// The events in force: every game event not cancelled by an undo, in order, with their
+    /// sequence numbers.
+    pub fn effective_events(&self) -> Vec<(u32, TimedEvent)> {
+        let mut out: Vec<(u32, TimedEvent)> = Vec::with_capacity(self.events.len());
+        for e in &self.events {
+            match e.kind {
+                StoredEventKind::Game(event) => out.push((e.seq, TimedEvent { t: e.t, event })),
+                StoredEventKind::Undo { seq } => {
+                    if out.last().is_some_and(|(s, _)| *s == seq) {
+                        out.pop();
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Both setups, once both are entered.
+    pub fn setups(&self) -> Option<BySide<SideSetup>> {
+        match (&self.setup.white, &self.setup.black) {
+            (Some(w), Some(b)) => Some(BySide::new(w.clone(), b.clone())),
+            _ => None,
+        }
+    }
+
+    /// The game record (`ggdesk-record/1`), once both setups are in.
+    pub fn record(&self) -> Option<Record> {
+        let setup = self.setups()?;
+        let mut extra = self.meta.extra.clone();
+        extra.remove("readings");
+        let mut record = Record::new(setup);
+        record.first = self.meta.first;
+        record.ratings = self.meta.ratings;
+        record.rules = self.meta.rules;
+        record.events = self.effective_events().into_iter().map(|(_, e)| e).collect();
+        record.readings = match (&self.sheets.white, &self.sheets.black) {
+            (None, None) => self.meta.extra.get("readings").cloned(),
+            (w, b) => {
+                let mut obj = Map::new();
+                if let Some(w) = w {
+                    obj.insert("white".into(), w.clone());
+                }
+                if let Some(b) = b {
+                    obj.insert("black".into(), b.clone());
+                }
+                Some(Value::Object(obj))
+            }
+        };
+        record.extra = extra;
+        Some(record)
+    }
+
+    /// The game replayed through the rules engine up to its last event. `None` before both
+    /// setups are in.
+    pub fn game(&self) -> Option<std::result::Result<Game, RecordError>> {
+        let record = self.record()?;
+        Some(record::replay_game(&record).map(|(g, _)| g))
+    }
+
+    /// The verdict `ggdesk replay` would give the exported record.
+    pub fn verdict(&self) -> Option<std::result::Result<Verdict, RecordError>> {
+        self.record().map(|r| record::replay(&r))
+    }
+
+    /// The game clock's t for a Unix-ms wall time.
+    pub fn t_at(&self, wall_ms: i64) -> Option<f64> {
+        self.meta
+            .started_at
+            .map(|s| ((wall_ms - s).max(0)) as f64 / 1000.0)
+    }
+}
+
+/// What an appended event did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppendOutcome {
+    pub seq: u32,
+    pub applied: Applied,
+    pub state: GameState,
+}
+
+fn rejected(e: impl ToString) -> StoreError {
+    StoreError::Rejected(e.to_string())
+}
+
+fn side_code(side: Side) -> &'static str {
+    side.name()
+}
+
+fn parse_side_column(s: &str) -> Side {
+    if s == "black" { Side::Black } else { Side::White }
+}
+
+fn ratings_of(w: Option<f64>, b: Option<f64>) -> Option<BySide<f64>> {
+    match (w, b) {
+        (Some(w), Some(b)) => Some(BySide::new(w, b)),
+        _ => None,
+    }
+}
+
+fn map_meta(r: &rusqlite::Row<'_>) -> rusqlite::Result<(GameMeta, Option<String>, Option<String>)> {
+    let rules_text: String = r.get("rules")?;
+    let extra_text: String = r.get("extra")?;
+    let white_no: Option<u32> = r.get("white_no")?;
+    let black_no: Option<u32> = r.get("black_no")?;
+    let mode: String = r.get("mode")?;
+    let first: String = r.get("first")?;
+    let rules = serde_json::from_str::<Value>(&rules_text)
+        .ok()
+        .and_then(|v| parse_rules(Some(&v)).ok())
+        .unwrap_or_default();
+    let meta = GameMeta {
+        id: GameId(r.get("id")?),
+        tournament_id: r.get("tournament_id")?,
+        round: r.get("round")?,
+        table_no: r.get("table_no")?,
+        players: white_no.zip(black_no).map(|(w, b)| BySide::new(w, b)),
+        mode: if mode == "physical" {
+            GameMode::Physical
+        } else {
+            GameMode::Arbitrated
+        },
+        first: parse_side_column(&first),
+        ratings: ratings_of(r.get("white_rating")?, r.get("black_rating")?),
+        rules,
+        started_at: r.get("started_at")?,
+        clock_seen_t: r.get("clock_seen_t")?,
+        result: r.get("result")?,
+        void: r.get::<_, i64>("void")? != 0,
+        void_reason: r.get("void_reason")?,
+        replaces: r.get::<_, Option<i64>>("replaces")?.map(GameId),
+        extra: serde_json::from_str(&extra_text).unwrap_or_default(),
+        created_at: r.get("created_at")?,
+    };
+    Ok((meta, r.get("setup_white")?, r.get("setup_black")?))
+}
+
+const GAME_COLUMNS: &str = "id, tournament_id, round, table_no, white_no, black_no, mode, first, \
+     white_rating, black_rating, rules, setup_white, setup_black, started_at, clock_seen_t, \
+     result, void, void_reason, replaces, extra, created_at";
+
+fn decode_setup(text: Option<String>, side: Side) -> Result<Option<SideSetup>> {
+    match text {
+        None => Ok(None),
+        Some(t) => {
+            let v: Value = serde_json::from_str(&t)
+                .map_err(|e| StoreError::Corrupt {
+                    path: "database".into(),
+                    detail: format!("{side} setup is not JSON: {e}"),
+                })?;
+            parse_setup(&v, side).map(Some).map_err(|e| StoreError::Corrupt {
+                path: "database".into(),
+                detail: e.to_string(),
+            })
+        }
+    }
+}
+
+fn decode_event(seq: u32, t: f64, kind: &str, payload: &str, wall_time: i64) -> Result<StoredEvent> {
+    let corrupt = |detail: String| StoreError::Corrupt {
+        path: "database".into(),
+        detail,
+    };
+    let value: Value = serde_json::from_str(payload)
+        .map_err(|e| corrupt(format!("event {seq} is not JSON: {e}")))?;
+    let kind = match kind {
+        "undo" => StoredEventKind::Undo {
+            seq: value
+                .get("undo")
+                .and_then(Value::as_u64)
+                .ok_or_else(|| corrupt(format!("undo event {seq} names no event")))?
+                as u32,
+        },
+        _ => StoredEventKind::Game(
+            parse_event(&value)
+                .map_err(|e| corrupt(format!("event {seq}: {e}")))?
+                .event,
+        ),
+    };
+    Ok(StoredEvent {
+        seq,
+        t,
+        kind,
+        wall_time,
+    })
+}
+
+fn event_kind_code(e: &Event) -> &'static str {
+    match e {
+        Event::Move { .. } => "move",
+        Event::Penalty { .. } => "penalty",
+        Event::Resign(_) => "resign",
+        Event::DrawForRespect => "draw_for_respect",
+        Event::Pause => "pause",
+        Event::Resume => "resume",
+        Event::End => "end",
+    }
+}
+
+/// Loads a game inside a transaction or on the connection.
+fn load(conn: &rusqlite::Connection, id: GameId) -> Result<StoredGame> {
+    let (meta, sw, sb) = conn
+        .query_row(
+            &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
+            [id.0],
+            map_meta,
+        )
+        .optional()?
+        .ok_or_else(|| StoreError::NotFound(format!("game {id}")))?;
+    let setup = BySide::new(decode_setup(sw, Side::White)?, decode_setup(sb, Side::Black)?);
+    let mut stmt = conn.prepare_cached(
+        "SELECT seq, t, kind, payload, wall_time FROM game_events WHERE game_id = ?1 ORDER BY seq",
+    )?;
+    let rows = stmt
+        .query_map([id.0], |r| {
+            Ok((
+                r.get::<_, u32>(0)?,
+                r.get::<_, f64>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, i64>(4)?,
+            ))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let events = rows
+        .into_iter()
+        .map(|(seq, t, kind, payload, wall)| decode_event(seq, t, &kind, &payload, wall))
+        .collect::<Result<Vec<_>>>()?;
+    let mut sheets = BySide::<Option<Value>>::default();
+    let mut stmt = conn.prepare_cached("SELECT side, sheet FROM adjudication_sheets WHERE game_id = ?1")?;
+    for row in stmt.query_map([id.0], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+        let (side, sheet) = row?;
+        sheets[parse_side_column(&side)] = serde_json::from_str(&sheet).ok();
+    }
+    Ok(StoredGame {
+        meta,
+        setup,
+        events,
+        sheets,
+    })
+}
+
+/// The verdict-derived result cache of a game, and the pairing result it implies.
+fn result_of(game: &StoredGame) -> (Option<String>, Option<&'static str>) {
+    let Some(Ok(verdict)) = game.verdict() else {
+        return (None, None);
+    };
+    let code = match verdict.status {
+        record::Status::Ongoing => return (None, None),
+        record::Status::AdjudicationPending => return (Some("adjudication_pending".into()), None),
+        record::Status::Finished => verdict.outcome,
+    };
+    let Some(outcome) = code else {
+        return (None, None);
+    };
+    let pairing = match outcome.winner() {
+        Some(Side::White) => "white",
+        Some(Side::Black) => "black",
+        None => "draw",
+    };
+    let text = format!(
+        "{} {}",
+        outcome.winner().map_or("draw", Side::name),
+        outcome.reason().code()
+    );
+    (Some(text), Some(pairing))
+}
+
+/// Writes the derived result into the game row and, for a tournament game that is not void,
+/// into its board of the round: the result reaches the round in the same transaction as the
+/// event that decided it.
+fn settle(tx: &Transaction<'_>, game: &StoredGame, actor: &Actor) -> Result<()> {
+    let (result, pairing) = result_of(game);
+    if result == game.meta.result {
+        return Ok(());
+    }
+    tx.execute(
+        "UPDATE games SET result = ?1 WHERE id = ?2",
+        params![result, game.meta.id.0],
+    )?;
+    let m = &game.meta;
+    if let (Some(tid), Some(round), Some(table), false) = (m.tournament_id, m.round, m.table_no, m.void) {
+        let new = pairing.unwrap_or("pending");
+        let changed = tx.execute(
+            "UPDATE pairings SET result = ?1 WHERE tournament_id = ?2 AND round = ?3 AND table_no = ?4 AND result <> ?1",
+            params![new, tid, round, table],
+        )?;
+        if changed > 0 {
+            audit(
+                tx,
+                actor,
+                "result from the arbiter desk",
+                Some(tid),
+                Some(m.id.0),
+                "",
+                &format!("round {round}, table {table}: {new}"),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Creates a game (its setups still to be entered).
+    pub fn create_game(&mut self, new: &NewGame, actor: &Actor) -> Result<GameId> {
+        self.write(|tx| insert_game(tx, new, &Map::new(), actor))
+    }
+
+    pub fn load_game(&self, id: GameId) -> Result<StoredGame> {
+        load(self.conn(), id)
+    }
+
+    /// Every game's facts, for one tournament round or (with `None`) all games.
+    pub fn game_metas(&self, round: Option<(i64, u32)>) -> Result<Vec<GameMeta>> {
+        let (sql, params): (String, Vec<i64>) = match round {
+            Some((t, r)) => (
+                format!("SELECT {GAME_COLUMNS} FROM games WHERE tournament_id = ?1 AND round = ?2 ORDER BY table_no, id"),
+                vec![t, r as i64],
+            ),
+            None => (format!("SELECT {GAME_COLUMNS} FROM games ORDER BY id"), vec![]),
+        };
+        let mut stmt = self.conn().prepare(&sql)?;
+        let rows = stmt
+            .query_map(rusqlite::params_from_iter(params), map_meta)?
+            .map(|r| r.map(|(m, _, _)| m))
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// Games started and not yet decided (nor void): the ones to restore on start.
+    pub fn games_in_progress(&self) -> Result<Vec<GameId>> {
+        let mut stmt = self.conn().prepare(
+            "SELECT id FROM games WHERE started_at IS NOT NULL AND void = 0 AND result IS NULL ORDER BY id",
+        )?;
+        let ids = stmt
+            .query_map([], |r| r.get::<_, i64>(0).map(GameId))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(ids)
+    }
+
+    /// Stores one side's setup as entered so far. Allowed until the game starts.
+    pub fn save_setup(&mut self, id: GameId, side: Side, setup: &SideSetup, actor: &Actor) -> Result<()> {
+        self.write(|tx| {
+            let game = load(tx, id)?;
+            if game.meta.started_at.is_some() {
+                return Err(rejected(format!("game {id} has started: its setups are fixed")));
+            }
+            let column = match side {
+                Side::White => "setup_white",
+                Side::Black => "setup_black",
+            };
+            tx.execute(
+                &format!("UPDATE games SET {column} = ?1 WHERE id = ?2"),
+                params![setup_value(setup).to_string(), id.0],
+            )?;
+            audit(
+                tx,
+                actor,
+                "setup entered",
+                game.meta.tournament_id,
+                Some(id.0),
+                "",
+                &format!("{side}: {} pieces placed", setup.placements.len()),
+            )
+        })
+    }
+
+    /// Starts the clocks: both setups must be complete and legal. `started_at` is the Unix ms
+    /// of t = 0.
+    pub fn start_game(&mut self, id: GameId, started_at: i64, actor: &Actor) -> Result<()> {
+        self.write(|tx| {
+            let game = load(tx, id)?;
+            if game.meta.started_at.is_some() {
+                return Err(rejected(format!("game {id} has already started")));
+            }
+            let setups = game
+                .setups()
+                .ok_or_else(|| rejected("both setups must be entered before the game starts"))?;
+            Position::from_setups(&setups).map_err(rejected)?;
+            tx.execute(
+                "UPDATE games SET started_at = ?1 WHERE id = ?2",
+                params![started_at, id.0],
+            )?;
+            audit(tx, actor, "game started", game.meta.tournament_id, Some(id.0), "", "")
+        })
+    }
+
+    /// Appends one arbiter event after checking it against the game replayed so far. An
+    /// event the rules refuse is not written ([`StoreError::Rejected`] with the reason).
+    pub fn append_event(
+        &mut self,
+        id: GameId,
+        event: TimedEvent,
+        actor: &Actor,
+        reason: &str,
+    ) -> Result<AppendOutcome> {
+        self.write(|tx| {
+            let mut game = load(tx, id)?;
+            let outcome = apply_checked(&game, event)?;
+            let seq = next_seq(&game);
+            insert_event(tx, id, seq, event.t, event_kind_code(&event.event), &event_value(&event))?;
+            game.events.push(StoredEvent {
+                seq,
+                t: event.t,
+                kind: StoredEventKind::Game(event.event),
+                wall_time: now_ms(),
+            });
+            audit(
+                tx,
+                actor,
+                event_kind_code(&event.event),
+                game.meta.tournament_id,
+                Some(id.0),
+                reason,
+                &event_value(&event).to_string(),
+            )?;
+            settle(tx, &game, actor)?;
+            Ok(AppendOutcome {
+                seq,
+                applied: outcome.0,
+                state: outcome.1,
+            })
+        })
+    }
+
+    /// Cancels the last event still in force, with a reason (an arbiter's correction). The
+    /// cancelled event stays in the database; the undo is a new event.
+    pub fn undo_last_event(&mut self, id: GameId, t: f64, actor: &Actor, reason: &str) -> Result<u32> {
+        if reason.trim().is_empty() {
+            return Err(rejected("an undo needs a reason"));
+        }
+        self.write(|tx| {
+            let mut game = load(tx, id)?;
+            let (target, undone) = game
+                .effective_events()
+                .last()
+                .copied()
+                .ok_or_else(|| rejected("there is no event to undo"))?;
+            let seq = next_seq(&game);
+            insert_event(tx, id, seq, t.max(0.0), "undo", &json!({"t": t, "undo": target}))?;
+            game.events.push(StoredEvent {
+                seq,
+                t,
+                kind: StoredEventKind::Undo { seq: target },
+                wall_time: now_ms(),
+            });
+            audit(
+                tx,
+                actor,
+                "undo",
+                game.meta.tournament_id,
+                Some(id.0),
+                reason,
+                &format!("cancelled event {target}: {}", event_value(&undone)),
+            )?;
+            settle(tx, &game, actor)?;
+            Ok(target)
+        })
+    }
+
+    /// Stores (or replaces) one side's reading sheet for the adjudication. The sheet is
+    /// checked against the position the game stopped in; the result follows once both are in.
+    pub fn save_reading_sheet(&mut self, id: GameId, side: Side, sheet: &Value, actor: &Actor) -> Result<()> {
+        self.write(|tx| {
+            let mut game = load(tx, id)?;
+            let mut trial = game.clone();
+            trial.sheets[side] = Some(sheet.clone());
+            if let Some(Ok(g)) = trial.game()
+                && matches!(g.state(), GameState::GameTimeUp { .. })
+                && let Some(record) = trial.record()
+            {
+                // Check this sheet's form and content now; the other may still be missing.
+                let sheets = record.reading_sheets().map_err(rejected)?.unwrap_or_default();
+                crate::adjudication::validate_sheet(side, &sheets[side], g.position()).map_err(rejected)?;
+            } else {
+                return Err(rejected(format!("game {id} is not waiting for an adjudication")));
+            }
+            tx.execute(
+                "INSERT INTO adjudication_sheets (game_id, side, sheet, entered_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (game_id, side) DO UPDATE SET sheet = excluded.sheet, entered_at = excluded.entered_at",
+                params![id.0, side_code(side), sheet.to_string(), now_ms()],
+            )?;
+            game.sheets[side] = Some(sheet.clone());
+            audit(tx, actor, "reading sheet", game.meta.tournament_id, Some(id.0), "", &format!("{side}: {sheet}"))?;
+            // The result is decided only when both sheets are in.
+            if game.sheets.white.is_some() && game.sheets.black.is_some() {
+                settle(tx, &game, actor)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Remembers, for the running games given, the last t at which the desk saw their
+    /// clocks (one transaction for all), so a restart brings the clocks back to it.
+    pub fn record_clocks_seen(&mut self, seen: &[(GameId, f64)]) -> Result<()> {
+        if seen.is_empty() {
+            return Ok(());
+        }
+        self.write(|tx| {
+            let mut stmt = tx.prepare_cached("UPDATE games SET clock_seen_t = ?1 WHERE id = ?2")?;
+            for (id, t) in seen {
+                stmt.execute(params![t, id.0])?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Restores the games in progress after a start: a game whose clocks were running when
+    /// the desk stopped gets a pause at the last moment the desk saw its clocks and a resume
+    /// now, so its clocks continue exactly from where they were and the time the desk was
+    /// down is charged to nobody. A clock that had run out by then ends the game there.
+    /// Returns the games restored.
+    pub fn restore_games_in_progress(&mut self, now_ms: i64) -> Result<Vec<GameId>> {
+        let ids = self.games_in_progress()?;
+        for &id in &ids {
+            let game = self.load_game(id)?;
+            let Some(Ok(mut derived)) = game.game() else {
+                continue;
+            };
+            if derived.is_over() || derived.clock().is_paused() {
+                continue;
+            }
+            let last_t = derived.last_time();
+            let seen = game
+                .meta
+                .clock_seen_t
+                .and_then(Time::from_secs_f64)
+                .unwrap_or(last_t)
+                .max(last_t);
+            let seen_t = seen.as_secs_f64();
+            let now_t = game.t_at(now_ms).unwrap_or(seen_t).max(seen_t);
+            let actor = Actor::system();
+            let why = "the desk restarted: clocks stopped while it was down";
+            if derived.judge_clocks(seen).is_ok() && derived.is_over() {
+                self.append_event(id, TimedEvent { t: seen_t, event: Event::End }, &actor, why)?;
+                continue;
+            }
+            self.append_event(id, TimedEvent { t: seen_t, event: Event::Pause }, &actor, why)?;
+            self.append_event(id, TimedEvent { t: now_t, event: Event::Resume }, &actor, why)?;
+        }
+        Ok(ids)
+    }
+
+    /// Marks a game void (an arbiter's mistake, or exposure by nature, confirmed by the
+    /// director) and creates the game that replays it: same pairing, setups to be entered
+    /// again. The void game's record is kept.
+    pub fn void_and_replay(&mut self, id: GameId, reason: &str, actor: &Actor) -> Result<GameId> {
+        if reason.trim().is_empty() {
+            return Err(rejected("voiding a game needs a reason"));
+        }
+        self.write(|tx| {
+            let game = load(tx, id)?;
+            if game.meta.void {
+                return Err(rejected(format!("game {id} is already void")));
+            }
+            tx.execute(
+                "UPDATE games SET void = 1, void_reason = ?1 WHERE id = ?2",
+                params![reason, id.0],
+            )?;
+            let m = &game.meta;
+            let new = NewGame {
+                tournament_id: m.tournament_id,
+                round: m.round,
+                table_no: m.table_no,
+                players: m.players,
+                mode: m.mode,
+                first: m.first,
+                ratings: m.ratings,
+                rules: m.rules,
+                replaces: Some(id),
+            };
+            let replay = insert_game(tx, &new, &Map::new(), actor)?;
+            if let (Some(tid), Some(round), Some(table)) = (m.tournament_id, m.round, m.table_no) {
+                tx.execute(
+                    "UPDATE pairings SET result = 'pending' WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3",
+                    params![tid, round, table],
+                )?;
+            }
+            audit(
+                tx,
+                actor,
+                "game void, replayed",
+                m.tournament_id,
+                Some(id.0),
+                reason,
+                &format!("replayed as game {replay}"),
+            )?;
+            Ok(replay)
+        })
+    }
+
+    /// Imports a game record in one transaction: all of it or nothing. The record must be
+    /// well formed (it is replayed first). An imported game is an archive, not a live table:
+    /// it has no start time, so it is never restored as a game in progress.
+    pub fn import_record(&mut self, record: &Record, actor: &Actor) -> Result<GameId> {
+        record::replay(record).map_err(rejected)?;
+        self.write(|tx| {
+            let new = NewGame {
+                first: record.first,
+                ratings: record.ratings,
+                rules: record.rules,
+                ..NewGame::standalone()
+            };
+            let mut extra = record.extra.clone();
+            // The readings as written are kept whole (an empty object still means "both
+            // abstain"); each side's sheet also goes where the desk enters sheets.
+            if let Some(readings) = &record.readings {
+                extra.insert("readings".into(), readings.clone());
+            }
+            let sheets = match &record.readings {
+                Some(Value::Object(obj)) => BySide::from_fn(|s| obj.get(s.name()).filter(|v| !v.is_null()).cloned()),
+                _ => BySide::default(),
+            };
+            let id = insert_game(tx, &new, &extra, actor)?;
+            tx.execute(
+                "UPDATE games SET setup_white = ?1, setup_black = ?2 WHERE id = ?3",
+                params![
+                    setup_value(&record.setup.white).to_string(),
+                    setup_value(&record.setup.black).to_string(),
+                    id.0
+                ],
+            )?;
+            for (seq, e) in record.events.iter().enumerate() {
+                insert_event(tx, id, seq as u32, e.t, event_kind_code(&e.event), &event_value(e))?;
+            }
+            for side in Side::BOTH {
+                if let Some(sheet) = &sheets[side] {
+                    tx.execute(
+                        "INSERT INTO adjudication_sheets (game_id, side, sheet, entered_at) VALUES (?1, ?2, ?3, ?4)",
+                        params![id.0, side_code(side), sheet.to_string(), now_ms()],
+                    )?;
+                }
+            }
+            let game = load(tx, id)?;
+            settle(tx, &game, actor)?;
+            audit(tx, actor, "game imported", None, Some(id.0), "", &format!("{} events", record.events.len()))?;
+            Ok(id)
+        })
+    }
+
+    /// The game's record for export.
+    pub fn export_record(&self, id: GameId) -> Result<Record> {
+        self.load_game(id)?
+            .record()
+            .ok_or_else(|| rejected(format!("game {id} has no record yet: its setups are not both entered")))
+    }
+}
+
+fn next_seq(game: &StoredGame) -> u32 {
+    game.events.last().map_or(0, |e| e.seq + 1)
+}
+
+/// Checks `event` against the game replayed so far, returning what it does.
+fn apply_checked(game: &StoredGame, event: TimedEvent) -> Result<(Applied, GameState)> {
+    if game.meta.void {
+        return Err(rejected(format!("game {} is void", game.meta.id)));
+    }
+    if game.meta.started_at.is_none() {
+        return Err(rejected(format!("game {} has not started", game.meta.id)));
+    }
+    let mut derived = game
+        .game()
+        .ok_or_else(|| rejected("the setups are not both entered"))?
+        .map_err(rejected)?;
+    let time = Time::from_secs_f64(event.t)
+        .ok_or_else(|| rejected(format!("time {} s is out of range", event.t)))?;
+    let applied = derived.apply(time, &event.event).map_err(rejected)?;
+    Ok((applied, derived.state()))
+}
+
+fn insert_event(tx: &Transaction<'_>, id: GameId, seq: u32, t: f64, kind: &str, payload: &Value) -> Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO game_events (game_id, seq, t, kind, payload, wall_time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![id.0, seq, t, kind, payload.to_string(), now_ms()])?;
+    Ok(())
+}
+
+fn insert_game(tx: &Transaction<'_>, new: &NewGame, extra: &Map<String, Value>, actor: &Actor) -> Result<GameId> {
+    let (w, b) = match new.players {
+        Some(p) => (Some(p.white), Some(p.black)),
+        None => (None, None),
+    };
+    let (wr, br) = match new.ratings {
+        Some(r) => (Some(r.white), Some(r.black)),
+        None => (None, None),
+    };
+    tx.execute(
+        "INSERT INTO games (tournament_id, round, table_no, white_no, black_no, mode, first,
+             white_rating, black_rating, rules, replaces, extra, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+        params![
+            new.tournament_id,
+            new.round,
+            new.table_no,
+            w,
+            b,
+            new.mode.code(),
+            side_code(new.first),
+            wr,
+            br,
+            rules_value(&new.rules).to_string(),
+            new.replaces.map(|g| g.0),
+            Value::Object(extra.clone()).to_string(),
+            now_ms()
+        ],
+    )?;
+    let id = GameId(tx.last_insert_rowid());
+    audit(
+        tx,
+        actor,
+        "game created",
+        new.tournament_id,
+        Some(id.0),
+        "",
+        &match (new.round, new.table_no) {
+            (Some(r), Some(t)) => format!("round {r}, table {t}, {}", new.mode.code()),
+            _ => new.mode.code().to_string(),
+        },
+    )?;
+    Ok(id)
+}
