@@ -59,7 +59,8 @@ fn in_process(c: &mut Criterion) {
     group.bench_function("random_games_in_process", |b| {
         b.iter(|| {
             for (position, record) in &prepared {
-                let mut game = Game::new(record.rules, record.first, record.ratings, position.clone());
+                let mut game =
+                    Game::new(record.rules, record.first, record.ratings, position.clone());
                 for e in &record.events {
                     let _ = black_box(game.apply(e.time(), &e.event));
                 }

@@ -15,3 +15,4 @@ pub mod sim;
 pub mod store;
 pub mod tournament;
 pub mod tournament_io;
+pub mod ui;

@@ -90,7 +90,11 @@ fn count_setting(v: &Value, key: &str, min: u64) -> Result<u32, RecordError> {
     v.as_u64()
         .filter(|&n| n >= min && n <= u32::MAX as u64)
         .map(|n| n as u32)
-        .ok_or_else(|| field(format!("rules.{key} must be a whole number of at least {min}")))
+        .ok_or_else(|| {
+            field(format!(
+                "rules.{key} must be a whole number of at least {min}"
+            ))
+        })
 }
 
 /// Reads a record's `rules` object (absent keys keep the GGF defaults).
@@ -99,7 +103,9 @@ pub fn parse_rules(v: Option<&Value>) -> Result<RuleSettings, RecordError> {
     let Some(v) = v.filter(|v| !v.is_null()) else {
         return Ok(rules);
     };
-    let obj = v.as_object().ok_or_else(|| field("rules must be an object"))?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| field("rules must be an object"))?;
     for (key, value) in obj {
         match key.as_str() {
             "move_limit_s" => rules.move_limit_ns = duration_setting(value, key)?,
@@ -122,7 +128,9 @@ pub fn parse_setup(v: &Value, side: Side) -> Result<SideSetup, RecordError> {
         .ok_or_else(|| field(format!("setup.{side} must be an object of square: piece")))?;
     let mut placements = Vec::with_capacity(obj.len());
     for (sq, code) in obj {
-        let square: Square = sq.parse().map_err(|e| field(format!("setup.{side}: {e}")))?;
+        let square: Square = sq
+            .parse()
+            .map_err(|e| field(format!("setup.{side}: {e}")))?;
         let code = code
             .as_str()
             .ok_or_else(|| field(format!("setup.{side}.{sq} must be a piece code")))?;
@@ -174,11 +182,18 @@ pub fn parse_event(v: &Value) -> Result<TimedEvent, String> {
                 EVENT_KINDS.join(", ")
             ));
         }
-        many => return Err(format!("an event has one kind, this one has {}", many.join(" and "))),
+        many => {
+            return Err(format!(
+                "an event has one kind, this one has {}",
+                many.join(" and ")
+            ));
+        }
     };
     let event = match kind {
         "move" => {
-            let text = obj["move"].as_str().ok_or("\"move\" must be a string FROM-TO")?;
+            let text = obj["move"]
+                .as_str()
+                .ok_or("\"move\" must be a string FROM-TO")?;
             let mv: Move = text.parse()?;
             let by = match obj.get("by") {
                 None | Some(Value::Null) => None,
@@ -187,7 +202,9 @@ pub fn parse_event(v: &Value) -> Result<TimedEvent, String> {
             Event::Move { mv, by }
         }
         "penalty" => {
-            let code = obj["penalty"].as_str().ok_or("\"penalty\" must be a string")?;
+            let code = obj["penalty"]
+                .as_str()
+                .ok_or("\"penalty\" must be a string")?;
             let kind = PenaltyKind::from_code(code).ok_or_else(|| {
                 format!(
                     "unknown penalty {code:?} (expected own_exposure, caused_exposure or removal)"
@@ -256,11 +273,13 @@ impl Record {
         let ratings = match obj.get("ratings") {
             None | Some(Value::Null) => None,
             Some(v) => {
-                let r = v.as_object().ok_or_else(|| field("ratings must be an object"))?;
+                let r = v
+                    .as_object()
+                    .ok_or_else(|| field("ratings must be an object"))?;
                 let get = |side: Side| {
-                    r.get(side.name()).and_then(Value::as_f64).ok_or_else(|| {
-                        field(format!("ratings.{side} must be a number"))
-                    })
+                    r.get(side.name())
+                        .and_then(Value::as_f64)
+                        .ok_or_else(|| field(format!("ratings.{side} must be a number")))
                 };
                 Some(BySide::new(get(Side::White)?, get(Side::Black)?))
             }
@@ -288,7 +307,9 @@ impl Record {
             Some(_) => return Err(field("events must be a list")),
         };
         let readings = obj.get("readings").filter(|v| !v.is_null()).cloned();
-        let known = ["format", "first", "ratings", "rules", "setup", "events", "readings"];
+        let known = [
+            "format", "first", "ratings", "rules", "setup", "events", "readings",
+        ];
         let extra = obj
             .iter()
             .filter(|(k, _)| !known.contains(&k.as_str()))
@@ -311,7 +332,10 @@ impl Record {
         obj.insert("format".into(), json!(FORMAT));
         obj.insert("first".into(), json!(self.first.name()));
         if let Some(r) = self.ratings {
-            obj.insert("ratings".into(), json!({"white": r.white, "black": r.black}));
+            obj.insert(
+                "ratings".into(),
+                json!({"white": r.white, "black": r.black}),
+            );
         }
         obj.insert("rules".into(), rules_value(&self.rules));
         obj.insert(
@@ -342,9 +366,9 @@ impl Record {
         let Some(v) = &self.readings else {
             return Ok(None);
         };
-        let obj = v
-            .as_object()
-            .ok_or_else(|| RecordError::Readings("must be an object with white and black".into()))?;
+        let obj = v.as_object().ok_or_else(|| {
+            RecordError::Readings("must be an object with white and black".into())
+        })?;
         let mut sheets = BySide::<ReadingSheet>::default();
         for side in Side::BOTH {
             let Some(sheet) = obj.get(side.name()).filter(|s| !s.is_null()) else {

@@ -66,7 +66,11 @@ pub fn random_record(pick: &mut impl FnMut(usize) -> usize, options: SimOptions)
         } else if options.arbiter_events && pick(60) == 0 {
             Event::Penalty {
                 kind: PenaltyKind::OwnExposure,
-                side: if pick(2) == 0 { Side::White } else { Side::Black },
+                side: if pick(2) == 0 {
+                    Side::White
+                } else {
+                    Side::Black
+                },
             }
         } else if options.arbiter_events && pick(400) == 0 {
             Event::Resign(game.to_move())

@@ -54,7 +54,9 @@ fn every_acknowledged_event_survives_sigkill() {
             .iter()
             .filter_map(|l| l.strip_prefix("ack ").and_then(|n| n.parse().ok()))
             .collect();
-        let stored = store.load_game(GameId(game)).expect("the acknowledged game exists");
+        let stored = store
+            .load_game(GameId(game))
+            .expect("the acknowledged game exists");
         let seqs: Vec<u32> = stored.events.iter().map(|e| e.seq).collect();
         assert!(
             seqs.len() >= acked.len(),
@@ -64,9 +66,18 @@ fn every_acknowledged_event_survives_sigkill() {
         );
         assert_eq!(seqs, (0..seqs.len() as u32).collect::<Vec<_>>(), "no gaps");
         for a in acked {
-            assert!(seqs.contains(&a), "round {round}: acknowledged event {a} lost");
+            assert!(
+                seqs.contains(&a),
+                "round {round}: acknowledged event {a} lost"
+            );
         }
-        assert!(stored.verdict().expect("setups").is_ok(), "the stored game replays");
+        assert!(
+            stored.verdict().expect("setups").is_ok(),
+            "the stored game replays"
+        );
     }
-    assert!(kills_mid_game >= 25, "most kills must land mid-game ({kills_mid_game})");
+    assert!(
+        kills_mid_game >= 25,
+        "most kills must land mid-game ({kills_mid_game})"
+    );
 }

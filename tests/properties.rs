@@ -16,12 +16,20 @@ fn picker(seed: u64) -> impl FnMut(usize) -> usize {
 fn options(seed: u64) -> SimOptions {
     SimOptions {
         max_events: 40 + (seed % 200) as usize,
-        max_think_ms: if seed.is_multiple_of(3) { 160_000 } else { 30_000 },
+        max_think_ms: if seed.is_multiple_of(3) {
+            160_000
+        } else {
+            30_000
+        },
         arbiter_events: seed.is_multiple_of(2),
         rules: RuleSettings {
             // Random games rarely challenge early; turn the thirty-move rule off in most.
             thirty_moves: if seed.is_multiple_of(5) { 30 } else { 0 },
-            game_limit_ns: if seed.is_multiple_of(4) { 600_000_000_000 } else { 7_200_000_000_000 },
+            game_limit_ns: if seed.is_multiple_of(4) {
+                600_000_000_000
+            } else {
+                7_200_000_000_000
+            },
             ..RuleSettings::default()
         },
     }

@@ -32,9 +32,13 @@ fn started_game(store: &mut Store, seed: u64) -> GameId {
     let mut rng = StdRng::seed_from_u64(seed);
     let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
     let actor = Actor::arbiter(Some(1));
-    let id = store.create_game(&NewGame::standalone(), &actor).expect("create");
+    let id = store
+        .create_game(&NewGame::standalone(), &actor)
+        .expect("create");
     for side in Side::BOTH {
-        store.save_setup(id, side, &setups[side], &actor).expect("setup");
+        store
+            .save_setup(id, side, &setups[side], &actor)
+            .expect("setup");
     }
     store.start_game(id, 1_000_000, &actor).expect("start");
     id
@@ -42,7 +46,12 @@ fn started_game(store: &mut Store, seed: u64) -> GameId {
 
 /// The first legal move of the side to move in a stored game.
 fn first_legal(store: &Store, id: GameId) -> Event {
-    let game = store.load_game(id).expect("load").game().expect("setups").expect("replays");
+    let game = store
+        .load_game(id)
+        .expect("load")
+        .game()
+        .expect("setups")
+        .expect("replays");
     Event::Move {
         mv: game.position().legal_moves(game.to_move())[0],
         by: None,
@@ -58,12 +67,21 @@ fn a_fresh_database_gets_the_whole_schema_and_opening_twice_changes_nothing() {
     drop(store);
     let conn = rusqlite::Connection::open(&path).expect("sqlite");
     let tables = |c: &rusqlite::Connection| -> Vec<String> {
-        let mut s = c.prepare("SELECT name FROM sqlite_master ORDER BY name").expect("prepare");
-        s.query_map([], |r| r.get(0)).expect("query").map(|r| r.expect("row")).collect()
+        let mut s = c
+            .prepare("SELECT name FROM sqlite_master ORDER BY name")
+            .expect("prepare");
+        s.query_map([], |r| r.get(0))
+            .expect("query")
+            .map(|r| r.expect("row"))
+            .collect()
     };
     let before = tables(&conn);
-    assert!(before.contains(&"game_events".to_string()) && before.contains(&"audit_log".to_string()));
-    let app_id: i64 = conn.query_row("PRAGMA application_id", [], |r| r.get(0)).expect("app id");
+    assert!(
+        before.contains(&"game_events".to_string()) && before.contains(&"audit_log".to_string())
+    );
+    let app_id: i64 = conn
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .expect("app id");
     assert_eq!(app_id, APPLICATION_ID);
     drop(conn);
     let again = Store::open(&path).expect("reopen");
@@ -80,12 +98,17 @@ fn a_database_from_a_newer_ggdesk_is_refused_and_left_untouched() {
     drop(Store::open(&path).expect("create"));
     {
         let conn = rusqlite::Connection::open(&path).expect("sqlite");
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1).expect("bump");
-        conn.pragma_update(None, "journal_mode", "DELETE").expect("no wal");
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .expect("bump");
+        conn.pragma_update(None, "journal_mode", "DELETE")
+            .expect("no wal");
     }
     let before = sha(&path);
     let err = Store::open(&path).expect_err("newer must be refused");
-    assert!(matches!(err, StoreError::Newer { found, .. } if found == SCHEMA_VERSION + 1), "{err}");
+    assert!(
+        matches!(err, StoreError::Newer { found, .. } if found == SCHEMA_VERSION + 1),
+        "{err}"
+    );
     assert!(err.to_string().contains("newer ggdesk"), "{err}");
     assert_eq!(sha(&path), before);
 }
@@ -94,7 +117,11 @@ fn a_database_from_a_newer_ggdesk_is_refused_and_left_untouched() {
 fn a_file_that_is_not_a_database_is_refused_and_left_untouched() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("notes.sqlite3");
-    std::fs::write(&path, b"Round 3 pairings, not a database at all\n".repeat(200)).expect("write");
+    std::fs::write(
+        &path,
+        b"Round 3 pairings, not a database at all\n".repeat(200),
+    )
+    .expect("write");
     let before = sha(&path);
     let err = Store::open(&path).expect_err("refused");
     assert!(matches!(err, StoreError::NotADatabase { .. }), "{err}");
@@ -125,12 +152,15 @@ fn a_damaged_database_is_refused_and_left_untouched() {
         for seed in 0..30 {
             let id = started_game(&mut store, seed);
             let e = first_legal(&store, id);
-            store.append_event(id, at(1.0, e), &Actor::arbiter(None), "").expect("append");
+            store
+                .append_event(id, at(1.0, e), &Actor::arbiter(None), "")
+                .expect("append");
         }
     }
     {
         let conn = rusqlite::Connection::open(&path).expect("sqlite");
-        conn.pragma_update(None, "journal_mode", "DELETE").expect("checkpoint and leave wal");
+        conn.pragma_update(None, "journal_mode", "DELETE")
+            .expect("checkpoint and leave wal");
     }
     let mut bytes = sha(&path);
     assert!(bytes.len() > 8192);
@@ -140,7 +170,13 @@ fn a_damaged_database_is_refused_and_left_untouched() {
     }
     std::fs::write(&path, &bytes).expect("damage");
     let err = Store::open(&path).expect_err("refused");
-    assert!(matches!(err, StoreError::Corrupt { .. } | StoreError::NotADatabase { .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            StoreError::Corrupt { .. } | StoreError::NotADatabase { .. }
+        ),
+        "{err}"
+    );
     assert_eq!(sha(&path), bytes);
 }
 
@@ -151,7 +187,9 @@ fn a_games_board_and_result_are_derived_from_its_events() {
     let actor = Actor::arbiter(Some(1));
     for i in 0..6 {
         let e = first_legal(&store, id);
-        store.append_event(id, at(1.0 + i as f64, e), &actor, "").expect("append");
+        store
+            .append_event(id, at(1.0 + i as f64, e), &actor, "")
+            .expect("append");
     }
     let out = store
         .append_event(id, at(10.0, Event::Resign(Side::Black)), &actor, "")
@@ -177,12 +215,19 @@ fn an_illegal_event_is_refused_and_changes_nothing() {
     let before_game = store.load_game(id).expect("load");
     let before_log = store.audit_log(AuditFilter::Game(id.0)).expect("log").len();
     // White pieces stand on ranks 1-3: a move from rank 5 has no piece.
-    let err = store.append_event(id, at(1.0, mv("e5-e4")), &actor, "").expect_err("refused");
+    let err = store
+        .append_event(id, at(1.0, mv("e5-e4")), &actor, "")
+        .expect_err("refused");
     assert!(err.to_string().contains("no piece on e5"), "{err}");
-    let err = store.append_event(id, at(1.0, Event::Resume), &actor, "").expect_err("refused");
+    let err = store
+        .append_event(id, at(1.0, Event::Resume), &actor, "")
+        .expect_err("refused");
     assert!(err.to_string().contains("not paused"), "{err}");
     assert_eq!(store.load_game(id).expect("load"), before_game);
-    assert_eq!(store.audit_log(AuditFilter::Game(id.0)).expect("log").len(), before_log);
+    assert_eq!(
+        store.audit_log(AuditFilter::Game(id.0)).expect("log").len(),
+        before_log
+    );
 }
 
 #[test]
@@ -191,21 +236,38 @@ fn an_undo_is_a_new_event_with_its_reason_and_the_undone_event_stays_stored() {
     let id = started_game(&mut store, 5);
     let actor = Actor::arbiter(Some(2));
     let first = first_legal(&store, id);
-    store.append_event(id, at(2.0, first), &actor, "").expect("move");
+    store
+        .append_event(id, at(2.0, first), &actor, "")
+        .expect("move");
     let second = first_legal(&store, id);
-    store.append_event(id, at(4.0, second), &actor, "").expect("move");
-    let err = store.undo_last_event(id, 5.0, &actor, " ").expect_err("needs a reason");
+    store
+        .append_event(id, at(4.0, second), &actor, "")
+        .expect("move");
+    let err = store
+        .undo_last_event(id, 5.0, &actor, " ")
+        .expect_err("needs a reason");
     assert!(matches!(err, StoreError::Rejected(_)));
     let undone = store
         .undo_last_event(id, 5.0, &actor, "wrong square entered")
         .expect("undo");
     assert_eq!(undone, 1);
     let game = store.load_game(id).expect("load");
-    assert_eq!(game.events.len(), 3, "the undone move and the undo are both stored");
-    let effective: Vec<Event> = game.effective_events().into_iter().map(|(_, e)| e.event).collect();
+    assert_eq!(
+        game.events.len(),
+        3,
+        "the undone move and the undo are both stored"
+    );
+    let effective: Vec<Event> = game
+        .effective_events()
+        .into_iter()
+        .map(|(_, e)| e.event)
+        .collect();
     assert_eq!(effective, vec![first]);
     let log = store.audit_log(AuditFilter::Game(id.0)).expect("log");
-    assert!(log.iter().any(|e| e.action == "undo" && e.reason == "wrong square entered"));
+    assert!(
+        log.iter()
+            .any(|e| e.action == "undo" && e.reason == "wrong square entered")
+    );
     // The event rows cannot be rewritten.
     let path_less = store.integrity_check().expect("check");
     assert_eq!(path_less, "ok");
@@ -218,7 +280,9 @@ fn stored_events_cannot_be_updated_or_deleted() {
     let mut store = Store::open(&path).expect("store");
     let id = started_game(&mut store, 6);
     let e = first_legal(&store, id);
-    store.append_event(id, at(1.0, e), &Actor::arbiter(None), "").expect("append");
+    store
+        .append_event(id, at(1.0, e), &Actor::arbiter(None), "")
+        .expect("append");
     drop(store);
     let conn = rusqlite::Connection::open(&path).expect("sqlite");
     assert!(conn.execute("UPDATE game_events SET t = 99", []).is_err());
@@ -236,19 +300,31 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were() {
         let mut rng = StdRng::seed_from_u64(9);
         let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
         let actor = Actor::arbiter(Some(1));
-        let id = store.create_game(&NewGame::standalone(), &actor).expect("create");
+        let id = store
+            .create_game(&NewGame::standalone(), &actor)
+            .expect("create");
         for side in Side::BOTH {
-            store.save_setup(id, side, &setups[side], &actor).expect("setup");
+            store
+                .save_setup(id, side, &setups[side], &actor)
+                .expect("setup");
         }
         store.start_game(id, start_ms, &actor).expect("start");
         for i in 0..4 {
             let e = first_legal(&store, id);
-            store.append_event(id, at(10.0 * (i + 1) as f64, e), &actor, "").expect("move");
+            store
+                .append_event(id, at(10.0 * (i + 1) as f64, e), &actor, "")
+                .expect("move");
         }
         // The desk saw the clocks at t = 95: White has been thinking 55 s.
         store.record_clocks_seen(&[(id, 95.0)]).expect("seen");
-        let mut game = store.load_game(id).expect("load").game().expect("setups").expect("replay");
-        game.judge_clocks(ggdesk::clock::Time::from_secs(95)).expect("judge");
+        let mut game = store
+            .load_game(id)
+            .expect("load")
+            .game()
+            .expect("setups")
+            .expect("replay");
+        game.judge_clocks(ggdesk::clock::Time::from_secs(95))
+            .expect("judge");
         (id, *game.clock())
     };
     // The desk was down for ten minutes; it restarts at t = 695.
@@ -257,9 +333,15 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were() {
         .restore_games_in_progress(start_ms + 695_000)
         .expect("restore");
     assert_eq!(restored, vec![id]);
-    let mut game = store.load_game(id).expect("load").game().expect("setups").expect("replay");
+    let mut game = store
+        .load_game(id)
+        .expect("load")
+        .game()
+        .expect("setups")
+        .expect("replay");
     assert!(!game.clock().is_paused(), "a running game continues");
-    game.judge_clocks(ggdesk::clock::Time::from_secs(695)).expect("judge");
+    game.judge_clocks(ggdesk::clock::Time::from_secs(695))
+        .expect("judge");
     assert_eq!(game.clock().thinking_ns(), clock_before.thinking_ns());
     assert_eq!(game.clock().game_used_ns(), clock_before.game_used_ns());
     assert_eq!(game.clock().oversteps(), clock_before.oversteps());
@@ -275,15 +357,27 @@ fn a_paused_game_stays_paused_after_a_restart() {
         let id = started_game(&mut store, 10);
         let e = first_legal(&store, id);
         let actor = Actor::arbiter(None);
-        store.append_event(id, at(5.0, e), &actor, "").expect("move");
-        store.append_event(id, at(8.0, Event::Pause), &actor, "").expect("pause");
+        store
+            .append_event(id, at(5.0, e), &actor, "")
+            .expect("move");
+        store
+            .append_event(id, at(8.0, Event::Pause), &actor, "")
+            .expect("pause");
         id
     };
     let mut store = Store::open(&path).expect("reopen");
-    store.restore_games_in_progress(9_999_999_999).expect("restore");
+    store
+        .restore_games_in_progress(9_999_999_999)
+        .expect("restore");
     let game = store.load_game(id).expect("load");
     assert_eq!(game.events.len(), 2, "nothing is added to a paused game");
-    assert!(game.game().expect("setups").expect("replay").clock().is_paused());
+    assert!(
+        game.game()
+            .expect("setups")
+            .expect("replay")
+            .clock()
+            .is_paused()
+    );
 }
 
 #[test]
@@ -299,7 +393,9 @@ fn a_clock_that_ran_out_while_the_desk_was_down_ends_the_game_where_it_ran_out()
         let actor = Actor::arbiter(None);
         let id = store.create_game(&new, &actor).expect("create");
         for side in Side::BOTH {
-            store.save_setup(id, side, &setups[side], &actor).expect("setup");
+            store
+                .save_setup(id, side, &setups[side], &actor)
+                .expect("setup");
         }
         store.start_game(id, 0, &actor).expect("start");
         store.record_clocks_seen(&[(id, 130.0)]).expect("seen");
@@ -307,8 +403,16 @@ fn a_clock_that_ran_out_while_the_desk_was_down_ends_the_game_where_it_ran_out()
     };
     let mut store = Store::open(&path).expect("reopen");
     store.restore_games_in_progress(500_000).expect("restore");
-    let verdict = store.load_game(id).expect("load").verdict().expect("setups").expect("verdict");
-    assert_eq!(verdict.outcome.map(|o| o.reason().code()), Some("move_time"));
+    let verdict = store
+        .load_game(id)
+        .expect("load")
+        .verdict()
+        .expect("setups")
+        .expect("verdict");
+    assert_eq!(
+        verdict.outcome.map(|o| o.reason().code()),
+        Some("move_time")
+    );
     assert_eq!(verdict.at, 120.0);
 }
 
@@ -323,7 +427,9 @@ fn records_round_trip_through_the_database() {
             continue;
         }
         let text = std::fs::read_to_string(&path).expect("read");
-        let Ok(record) = Record::from_json_str(&text) else { continue };
+        let Ok(record) = Record::from_json_str(&text) else {
+            continue;
+        };
         let Ok(verdict) = replay(&record) else {
             // A malformed record is refused and nothing is stored.
             let before = store.game_metas(None).expect("games").len();
@@ -331,14 +437,25 @@ fn records_round_trip_through_the_database() {
             assert_eq!(store.game_metas(None).expect("games").len(), before);
             continue;
         };
-        let id = store.import_record(&record, &Actor::director()).expect("import");
+        let id = store
+            .import_record(&record, &Actor::director())
+            .expect("import");
         let back = store.export_record(id).expect("export");
         assert_eq!(back.events, record.events, "{}", path.display());
         assert_eq!(back.setup, record.setup);
-        assert_eq!(replay(&back).expect("replays").to_value(), verdict.to_value(), "{}", path.display());
+        assert_eq!(
+            replay(&back).expect("replays").to_value(),
+            verdict.to_value(),
+            "{}",
+            path.display()
+        );
         imported += 1;
     }
-    assert!(imported >= 10, "only {imported} imported from {}", dir.display());
+    assert!(
+        imported >= 10,
+        "only {imported} imported from {}",
+        dir.display()
+    );
 }
 
 #[test]
@@ -368,26 +485,44 @@ fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused() {
     let actor = Actor::arbiter(None);
     let id = store.create_game(&new, &actor).expect("create");
     for side in Side::BOTH {
-        store.save_setup(id, side, &setups[side], &actor).expect("setup");
+        store
+            .save_setup(id, side, &setups[side], &actor)
+            .expect("setup");
     }
     store.start_game(id, 0, &actor).expect("start");
-    store.append_event(id, at(70.0, Event::End), &actor, "").expect("end after game time");
+    store
+        .append_event(id, at(70.0, Event::End), &actor, "")
+        .expect("end after game time");
     let game = store.load_game(id).expect("load");
     assert_eq!(game.meta.result.as_deref(), Some("adjudication_pending"));
     // White reads two Flags: refused.
-    let black: Vec<String> = setups.black.placements.iter().map(|(s, _)| s.to_string()).collect();
+    let black: Vec<String> = setups
+        .black
+        .placements
+        .iter()
+        .map(|(s, _)| s.to_string())
+        .collect();
     let bad = serde_json::json!({ black[0].clone(): "FLG", black[1].clone(): "FLG" });
-    let err = store.save_reading_sheet(id, Side::White, &bad, &actor).expect_err("two flags");
+    let err = store
+        .save_reading_sheet(id, Side::White, &bad, &actor)
+        .expect_err("two flags");
     assert!(err.to_string().contains("FLG"), "{err}");
     // Black reads one white piece right.
     let (sq, rank) = setups.white.placements[0];
     let sheet = serde_json::json!({ sq.to_string(): rank.code() });
-    store.save_reading_sheet(id, Side::Black, &sheet, &actor).expect("black sheet");
-    store.save_reading_sheet(id, Side::White, &serde_json::json!({}), &actor).expect("white abstains");
+    store
+        .save_reading_sheet(id, Side::Black, &sheet, &actor)
+        .expect("black sheet");
+    store
+        .save_reading_sheet(id, Side::White, &serde_json::json!({}), &actor)
+        .expect("white abstains");
     let game = store.load_game(id).expect("load");
     assert_eq!(game.meta.result.as_deref(), Some("black game_time"));
     let verdict = game.verdict().expect("setups").expect("verdict");
     let adj = verdict.adjudication.expect("adjudicated");
     assert_eq!(adj.scores.black.net_reading_score, 2);
-    assert_eq!(adj.scores, BySide::new(adj.scores.white.clone(), adj.scores.black.clone()));
+    assert_eq!(
+        adj.scores,
+        BySide::new(adj.scores.white.clone(), adj.scores.black.clone())
+    );
 }

@@ -124,7 +124,8 @@ pub fn read_input(path: &str) -> Result<String, CliError> {
             .map_err(|e| CliError::Other(format!("cannot read standard input: {e}")))?;
         Ok(text)
     } else {
-        std::fs::read_to_string(path).map_err(|e| CliError::Other(format!("cannot read {path}: {e}")))
+        std::fs::read_to_string(path)
+            .map_err(|e| CliError::Other(format!("cannot read {path}: {e}")))
     }
 }
 
@@ -136,14 +137,19 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(Command::Standings { file, csv }) => tournament::standings(&file, csv),
         Some(Command::Crosstable { file }) => tournament::crosstable(&file),
         Some(Command::Import { file }) => store_cmds::import(args.db, &file),
-        Some(Command::Export { what: ExportWhat::Game { id, file } }) => {
-            store_cmds::export_game(args.db, id, &file)
+        Some(Command::Export {
+            what: ExportWhat::Game { id, file },
+        }) => store_cmds::export_game(args.db, id, &file),
+        Some(Command::Export {
+            what: ExportWhat::Tournament { id, file },
+        }) => store_cmds::export_tournament(args.db, id, &file),
+        Some(Command::CrashChild { seed, events }) => {
+            store_cmds::crash_child(args.db, seed, events)
         }
-        Some(Command::Export { what: ExportWhat::Tournament { id, file } }) => {
-            store_cmds::export_tournament(args.db, id, &file)
+        None => {
+            let db = store_cmds::db_path(args.db)?;
+            crate::ui::run(db).map_err(CliError::Other)
         }
-        Some(Command::CrashChild { seed, events }) => store_cmds::crash_child(args.db, seed, events),
-        None => Err(CliError::Other("the desk is not built into this binary yet".into())),
     }
 }
 

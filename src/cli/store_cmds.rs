@@ -34,7 +34,8 @@ pub fn import(db: Option<PathBuf>, file: &str) -> Result<(), CliError> {
     let format = value.get("format").and_then(Value::as_str).unwrap_or("");
     match format {
         crate::record::FORMAT => {
-            let record = Record::from_value(&value).map_err(|e| CliError::Input(format!("{file}: {e}")))?;
+            let record =
+                Record::from_value(&value).map_err(|e| CliError::Input(format!("{file}: {e}")))?;
             let mut store = open(db)?;
             let id = store
                 .import_record(&record, &Actor::director())
@@ -71,7 +72,7 @@ fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
 pub fn export_game(db: Option<PathBuf>, id: i64, file: &Path) -> Result<(), CliError> {
     let store = open(db)?;
     let record = store.export_record(GameId(id)).map_err(|e| match e {
-        StoreError::NotFound(m) => CliError::Input(format!("{m}")),
+        StoreError::NotFound(m) => CliError::Input(m),
         other => store_error(other),
     })?;
     write_file(file, &record.to_json_pretty())
@@ -83,7 +84,10 @@ pub fn export_tournament(db: Option<PathBuf>, id: i64, file: &Path) -> Result<()
         StoreError::NotFound(m) => CliError::Input(m),
         other => store_error(other),
     })?;
-    write_file(file, &serde_json::to_string_pretty(&value).unwrap_or_default())
+    write_file(
+        file,
+        &serde_json::to_string_pretty(&value).unwrap_or_default(),
+    )
 }
 
 /// The child process of the crash test: creates a game from random setups and appends
@@ -104,9 +108,13 @@ pub fn crash_child(db: Option<PathBuf>, seed: u64, events: usize) -> Result<(), 
     new.rules.thirty_moves = 0;
     let id = store.create_game(&new, &actor).map_err(store_error)?;
     for side in crate::rules::Side::BOTH {
-        store.save_setup(id, side, &setups[side], &actor).map_err(store_error)?;
+        store
+            .save_setup(id, side, &setups[side], &actor)
+            .map_err(store_error)?;
     }
-    store.start_game(id, crate::store::now_ms(), &actor).map_err(store_error)?;
+    store
+        .start_game(id, crate::store::now_ms(), &actor)
+        .map_err(store_error)?;
     let mut game = crate::rules::Game::new(
         new.rules,
         new.first,

@@ -7,9 +7,13 @@ pub fn pair(_file: &str, _explain: bool) -> Result<(), CliError> {
 }
 
 pub fn standings(_file: &str, _csv: bool) -> Result<(), CliError> {
-    Err(CliError::Other("ggdesk standings is not available yet".into()))
+    Err(CliError::Other(
+        "ggdesk standings is not available yet".into(),
+    ))
 }
 
 pub fn crosstable(_file: &str) -> Result<(), CliError> {
-    Err(CliError::Other("ggdesk crosstable is not available yet".into()))
+    Err(CliError::Other(
+        "ggdesk crosstable is not available yet".into(),
+    ))
 }

@@ -24,12 +24,19 @@ impl Store {
         let dir = backup_dir(db);
         std::fs::create_dir_all(&dir)
             .map_err(|e| StoreError::Io(format!("cannot create {}: {e}", dir.display())))?;
-        let stem = db
-            .file_stem()
-            .map_or_else(|| "ggdesk".to_string(), |s| s.to_string_lossy().into_owned());
+        let stem = db.file_stem().map_or_else(
+            || "ggdesk".to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        );
         let label: String = label
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '-' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '-'
+                }
+            })
             .collect();
         let stamp = format_stamp(super::now_ms());
         let mut target = dir.join(format!("{stem}-{stamp}-{label}.sqlite3"));
@@ -50,9 +57,10 @@ impl Store {
         let Some(db) = self.path() else {
             return Ok(Vec::new());
         };
-        let stem = db
-            .file_stem()
-            .map_or_else(|| "ggdesk".to_string(), |s| s.to_string_lossy().into_owned());
+        let stem = db.file_stem().map_or_else(
+            || "ggdesk".to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        );
         list(&backup_dir(db), &stem)
     }
 }

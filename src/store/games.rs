@@ -161,7 +161,11 @@ impl StoredGame {
         record.first = self.meta.first;
         record.ratings = self.meta.ratings;
         record.rules = self.meta.rules;
-        record.events = self.effective_events().into_iter().map(|(_, e)| e).collect();
+        record.events = self
+            .effective_events()
+            .into_iter()
+            .map(|(_, e)| e)
+            .collect();
         record.readings = match (&self.sheets.white, &self.sheets.black) {
             (None, None) => self.meta.extra.get("readings").cloned(),
             (w, b) => {
@@ -216,7 +220,11 @@ fn side_code(side: Side) -> &'static str {
 }
 
 fn parse_side_column(s: &str) -> Side {
-    if s == "black" { Side::Black } else { Side::White }
+    if s == "black" {
+        Side::Black
+    } else {
+        Side::White
+    }
 }
 
 fn ratings_of(w: Option<f64>, b: Option<f64>) -> Option<BySide<f64>> {
@@ -271,20 +279,27 @@ fn decode_setup(text: Option<String>, side: Side) -> Result<Option<SideSetup>> {
     match text {
         None => Ok(None),
         Some(t) => {
-            let v: Value = serde_json::from_str(&t)
+            let v: Value = serde_json::from_str(&t).map_err(|e| StoreError::Corrupt {
+                path: "database".into(),
+                detail: format!("{side} setup is not JSON: {e}"),
+            })?;
+            parse_setup(&v, side)
+                .map(Some)
                 .map_err(|e| StoreError::Corrupt {
                     path: "database".into(),
-                    detail: format!("{side} setup is not JSON: {e}"),
-                })?;
-            parse_setup(&v, side).map(Some).map_err(|e| StoreError::Corrupt {
-                path: "database".into(),
-                detail: e.to_string(),
-            })
+                    detail: e.to_string(),
+                })
         }
     }
 }
 
-fn decode_event(seq: u32, t: f64, kind: &str, payload: &str, wall_time: i64) -> Result<StoredEvent> {
+fn decode_event(
+    seq: u32,
+    t: f64,
+    kind: &str,
+    payload: &str,
+    wall_time: i64,
+) -> Result<StoredEvent> {
     let corrupt = |detail: String| StoreError::Corrupt {
         path: "database".into(),
         detail,
@@ -335,7 +350,10 @@ fn load(conn: &rusqlite::Connection, id: GameId) -> Result<StoredGame> {
         )
         .optional()?
         .ok_or_else(|| StoreError::NotFound(format!("game {id}")))?;
-    let setup = BySide::new(decode_setup(sw, Side::White)?, decode_setup(sb, Side::Black)?);
+    let setup = BySide::new(
+        decode_setup(sw, Side::White)?,
+        decode_setup(sb, Side::Black)?,
+    );
     let mut stmt = conn.prepare_cached(
         "SELECT seq, t, kind, payload, wall_time FROM game_events WHERE game_id = ?1 ORDER BY seq",
     )?;
@@ -355,8 +373,11 @@ fn load(conn: &rusqlite::Connection, id: GameId) -> Result<StoredGame> {
         .map(|(seq, t, kind, payload, wall)| decode_event(seq, t, &kind, &payload, wall))
         .collect::<Result<Vec<_>>>()?;
     let mut sheets = BySide::<Option<Value>>::default();
-    let mut stmt = conn.prepare_cached("SELECT side, sheet FROM adjudication_sheets WHERE game_id = ?1")?;
-    for row in stmt.query_map([id.0], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))? {
+    let mut stmt =
+        conn.prepare_cached("SELECT side, sheet FROM adjudication_sheets WHERE game_id = ?1")?;
+    for row in stmt.query_map([id.0], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+    })? {
         let (side, sheet) = row?;
         sheets[parse_side_column(&side)] = serde_json::from_str(&sheet).ok();
     }
@@ -407,7 +428,9 @@ fn settle(tx: &Transaction<'_>, game: &StoredGame, actor: &Actor) -> Result<()> 
         params![result, game.meta.id.0],
     )?;
     let m = &game.meta;
-    if let (Some(tid), Some(round), Some(table), false) = (m.tournament_id, m.round, m.table_no, m.void) {
+    if let (Some(tid), Some(round), Some(table), false) =
+        (m.tournament_id, m.round, m.table_no, m.void)
+    {
         let new = pairing.unwrap_or("pending");
         let changed = tx.execute(
             "UPDATE pairings SET result = ?1 WHERE tournament_id = ?2 AND round = ?3 AND table_no = ?4 AND result <> ?1",
@@ -442,10 +465,15 @@ impl Store {
     pub fn game_metas(&self, round: Option<(i64, u32)>) -> Result<Vec<GameMeta>> {
         let (sql, params): (String, Vec<i64>) = match round {
             Some((t, r)) => (
-                format!("SELECT {GAME_COLUMNS} FROM games WHERE tournament_id = ?1 AND round = ?2 ORDER BY table_no, id"),
+                format!(
+                    "SELECT {GAME_COLUMNS} FROM games WHERE tournament_id = ?1 AND round = ?2 ORDER BY table_no, id"
+                ),
                 vec![t, r as i64],
             ),
-            None => (format!("SELECT {GAME_COLUMNS} FROM games ORDER BY id"), vec![]),
+            None => (
+                format!("SELECT {GAME_COLUMNS} FROM games ORDER BY id"),
+                vec![],
+            ),
         };
         let mut stmt = self.conn().prepare(&sql)?;
         let rows = stmt
@@ -467,11 +495,19 @@ impl Store {
     }
 
     /// Stores one side's setup as entered so far. Allowed until the game starts.
-    pub fn save_setup(&mut self, id: GameId, side: Side, setup: &SideSetup, actor: &Actor) -> Result<()> {
+    pub fn save_setup(
+        &mut self,
+        id: GameId,
+        side: Side,
+        setup: &SideSetup,
+        actor: &Actor,
+    ) -> Result<()> {
         self.write(|tx| {
             let game = load(tx, id)?;
             if game.meta.started_at.is_some() {
-                return Err(rejected(format!("game {id} has started: its setups are fixed")));
+                return Err(rejected(format!(
+                    "game {id} has started: its setups are fixed"
+                )));
             }
             let column = match side {
                 Side::White => "setup_white",
@@ -509,7 +545,15 @@ impl Store {
                 "UPDATE games SET started_at = ?1 WHERE id = ?2",
                 params![started_at, id.0],
             )?;
-            audit(tx, actor, "game started", game.meta.tournament_id, Some(id.0), "", "")
+            audit(
+                tx,
+                actor,
+                "game started",
+                game.meta.tournament_id,
+                Some(id.0),
+                "",
+                "",
+            )
         })
     }
 
@@ -526,7 +570,14 @@ impl Store {
             let mut game = load(tx, id)?;
             let outcome = apply_checked(&game, event)?;
             let seq = next_seq(&game);
-            insert_event(tx, id, seq, event.t, event_kind_code(&event.event), &event_value(&event))?;
+            insert_event(
+                tx,
+                id,
+                seq,
+                event.t,
+                event_kind_code(&event.event),
+                &event_value(&event),
+            )?;
             game.events.push(StoredEvent {
                 seq,
                 t: event.t,
@@ -553,7 +604,13 @@ impl Store {
 
     /// Cancels the last event still in force, with a reason (an arbiter's correction). The
     /// cancelled event stays in the database; the undo is a new event.
-    pub fn undo_last_event(&mut self, id: GameId, t: f64, actor: &Actor, reason: &str) -> Result<u32> {
+    pub fn undo_last_event(
+        &mut self,
+        id: GameId,
+        t: f64,
+        actor: &Actor,
+        reason: &str,
+    ) -> Result<u32> {
         if reason.trim().is_empty() {
             return Err(rejected("an undo needs a reason"));
         }
@@ -565,7 +622,14 @@ impl Store {
                 .copied()
                 .ok_or_else(|| rejected("there is no event to undo"))?;
             let seq = next_seq(&game);
-            insert_event(tx, id, seq, t.max(0.0), "undo", &json!({"t": t, "undo": target}))?;
+            insert_event(
+                tx,
+                id,
+                seq,
+                t.max(0.0),
+                "undo",
+                &json!({"t": t, "undo": target}),
+            )?;
             game.events.push(StoredEvent {
                 seq,
                 t,
@@ -588,7 +652,13 @@ impl Store {
 
     /// Stores (or replaces) one side's reading sheet for the adjudication. The sheet is
     /// checked against the position the game stopped in; the result follows once both are in.
-    pub fn save_reading_sheet(&mut self, id: GameId, side: Side, sheet: &Value, actor: &Actor) -> Result<()> {
+    pub fn save_reading_sheet(
+        &mut self,
+        id: GameId,
+        side: Side,
+        sheet: &Value,
+        actor: &Actor,
+    ) -> Result<()> {
         self.write(|tx| {
             let mut game = load(tx, id)?;
             let mut trial = game.clone();
@@ -660,11 +730,35 @@ impl Store {
             let actor = Actor::system();
             let why = "the desk restarted: clocks stopped while it was down";
             if derived.judge_clocks(seen).is_ok() && derived.is_over() {
-                self.append_event(id, TimedEvent { t: seen_t, event: Event::End }, &actor, why)?;
+                self.append_event(
+                    id,
+                    TimedEvent {
+                        t: seen_t,
+                        event: Event::End,
+                    },
+                    &actor,
+                    why,
+                )?;
                 continue;
             }
-            self.append_event(id, TimedEvent { t: seen_t, event: Event::Pause }, &actor, why)?;
-            self.append_event(id, TimedEvent { t: now_t, event: Event::Resume }, &actor, why)?;
+            self.append_event(
+                id,
+                TimedEvent {
+                    t: seen_t,
+                    event: Event::Pause,
+                },
+                &actor,
+                why,
+            )?;
+            self.append_event(
+                id,
+                TimedEvent {
+                    t: now_t,
+                    event: Event::Resume,
+                },
+                &actor,
+                why,
+            )?;
         }
         Ok(ids)
     }
@@ -768,9 +862,11 @@ impl Store {
 
     /// The game's record for export.
     pub fn export_record(&self, id: GameId) -> Result<Record> {
-        self.load_game(id)?
-            .record()
-            .ok_or_else(|| rejected(format!("game {id} has no record yet: its setups are not both entered")))
+        self.load_game(id)?.record().ok_or_else(|| {
+            rejected(format!(
+                "game {id} has no record yet: its setups are not both entered"
+            ))
+        })
     }
 }
 
@@ -796,7 +892,14 @@ fn apply_checked(game: &StoredGame, event: TimedEvent) -> Result<(Applied, GameS
     Ok((applied, derived.state()))
 }
 
-fn insert_event(tx: &Transaction<'_>, id: GameId, seq: u32, t: f64, kind: &str, payload: &Value) -> Result<()> {
+fn insert_event(
+    tx: &Transaction<'_>,
+    id: GameId,
+    seq: u32,
+    t: f64,
+    kind: &str,
+    payload: &Value,
+) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO game_events (game_id, seq, t, kind, payload, wall_time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
@@ -804,7 +907,12 @@ fn insert_event(tx: &Transaction<'_>, id: GameId, seq: u32, t: f64, kind: &str, 
     Ok(())
 }
 
-fn insert_game(tx: &Transaction<'_>, new: &NewGame, extra: &Map<String, Value>, actor: &Actor) -> Result<GameId> {
+fn insert_game(
+    tx: &Transaction<'_>,
+    new: &NewGame,
+    extra: &Map<String, Value>,
+    actor: &Actor,
+) -> Result<GameId> {
     let (w, b) = match new.players {
         Some(p) => (Some(p.white), Some(p.black)),
         None => (None, None),

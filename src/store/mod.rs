@@ -107,7 +107,9 @@ impl Store {
     pub fn open(path: &Path) -> Result<Store> {
         let shown = path.display().to_string();
         if path.is_dir() {
-            return Err(StoreError::Io(format!("{shown} is a folder, not a database file")));
+            return Err(StoreError::Io(format!(
+                "{shown} is a folder, not a database file"
+            )));
         }
         if path.exists() {
             inspect_read_only(path)?;
@@ -219,9 +221,18 @@ impl Store {
     /// The audit log, newest last, optionally for one tournament or game.
     pub fn audit_log(&self, filter: AuditFilter) -> Result<Vec<AuditEntry>> {
         let (sql, id) = match filter {
-            AuditFilter::All => ("SELECT at, actor, action, tournament_id, game_id, reason, details FROM audit_log ORDER BY id", None),
-            AuditFilter::Tournament(t) => ("SELECT at, actor, action, tournament_id, game_id, reason, details FROM audit_log WHERE tournament_id = ?1 ORDER BY id", Some(t)),
-            AuditFilter::Game(g) => ("SELECT at, actor, action, tournament_id, game_id, reason, details FROM audit_log WHERE game_id = ?1 ORDER BY id", Some(g)),
+            AuditFilter::All => (
+                "SELECT at, actor, action, tournament_id, game_id, reason, details FROM audit_log ORDER BY id",
+                None,
+            ),
+            AuditFilter::Tournament(t) => (
+                "SELECT at, actor, action, tournament_id, game_id, reason, details FROM audit_log WHERE tournament_id = ?1 ORDER BY id",
+                Some(t),
+            ),
+            AuditFilter::Game(g) => (
+                "SELECT at, actor, action, tournament_id, game_id, reason, details FROM audit_log WHERE game_id = ?1 ORDER BY id",
+                Some(g),
+            ),
         };
         let mut stmt = self.conn.prepare(sql)?;
         let map = |r: &rusqlite::Row<'_>| {
@@ -236,8 +247,12 @@ impl Store {
             })
         };
         let rows = match id {
-            Some(id) => stmt.query_map([id], map)?.collect::<rusqlite::Result<Vec<_>>>()?,
-            None => stmt.query_map([], map)?.collect::<rusqlite::Result<Vec<_>>>()?,
+            Some(id) => stmt
+                .query_map([id], map)?
+                .collect::<rusqlite::Result<Vec<_>>>()?,
+            None => stmt
+                .query_map([], map)?
+                .collect::<rusqlite::Result<Vec<_>>>()?,
         };
         Ok(rows)
     }
@@ -335,7 +350,9 @@ fn inspect_read_only(path: &Path) -> Result<()> {
         Some("ok") => Ok(()),
         other => Err(StoreError::Corrupt {
             path: shown,
-            detail: other.unwrap_or("integrity check gave no answer").to_string(),
+            detail: other
+                .unwrap_or("integrity check gave no answer")
+                .to_string(),
         }),
     }
 }

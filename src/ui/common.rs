@@ -1,0 +1,233 @@
+//! Small pieces shared by the pages: formatting, colours, notices, confirmation dialogs.
+
+use egui::{Color32, RichText, Ui};
+
+/// `m:ss` for a duration in nanoseconds; negative durations (past a limit) as `-m:ss`.
+pub fn fmt_clock(ns: i64) -> String {
+    let sign = if ns < 0 { "-" } else { "" };
+    // Round towards the limit: a clock showing 0:00 has really run out.
+    let secs = if ns >= 0 {
+        ns.div_euclid(1_000_000_000) + i64::from(ns.rem_euclid(1_000_000_000) > 0)
+    } else {
+        (-ns).div_euclid(1_000_000_000)
+    };
+    format!("{sign}{}:{:02}", secs / 60, secs % 60)
+}
+
+/// `h:mm:ss` for the game clock.
+pub fn fmt_hms(ns: i64) -> String {
+    let secs = ns.max(0) / 1_000_000_000;
+    format!("{}:{:02}:{:02}", secs / 3600, (secs % 3600) / 60, secs % 60)
+}
+
+/// Local wall-clock time `HH:MM` of a Unix-ms instant.
+pub fn fmt_local_time(ms: i64) -> String {
+    use chrono::TimeZone;
+    chrono::Local
+        .timestamp_millis_opt(ms)
+        .single()
+        .map(|t| t.format("%H:%M").to_string())
+        .unwrap_or_else(|| "--:--".into())
+}
+
+/// Local date and time `YYYY-MM-DD HH:MM:SS` of a Unix-ms instant.
+pub fn fmt_local_datetime(ms: i64) -> String {
+    use chrono::TimeZone;
+    chrono::Local
+        .timestamp_millis_opt(ms)
+        .single()
+        .map(|t| t.format("%Y-%m-%d %H:%M:%S").to_string())
+        .unwrap_or_else(|| "?".into())
+}
+
+pub const GREEN: Color32 = Color32::from_rgb(46, 160, 67);
+pub const AMBER: Color32 = Color32::from_rgb(210, 140, 20);
+pub const RED: Color32 = Color32::from_rgb(210, 60, 50);
+pub const BLUE: Color32 = Color32::from_rgb(60, 120, 220);
+
+/// A coloured status word, e.g. "PLAYING".
+pub fn badge(ui: &mut Ui, text: &str, color: Color32) -> egui::Response {
+    egui::Frame::new()
+        .fill(color.gamma_multiply(0.25))
+        .stroke(egui::Stroke::new(1.0, color))
+        .corner_radius(4.0)
+        .inner_margin(egui::Margin::symmetric(6, 1))
+        .show(ui, |ui| ui.label(RichText::new(text).color(color).strong()))
+        .response
+}
+
+/// A message shown at the bottom of the window for a few seconds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    pub text: String,
+    pub error: bool,
+    pub shown_at_ms: i64,
+}
+
+/// The notices raised while applying commands; the app shows and expires them.
+#[derive(Debug, Default)]
+pub struct Notices {
+    pub items: Vec<Notice>,
+    now_ms: i64,
+}
+
+impl Notices {
+    pub fn set_now(&mut self, now_ms: i64) {
+        self.now_ms = now_ms;
+        // Errors stay 12 s, confirmations 5 s.
+        self.items
+            .retain(|n| now_ms - n.shown_at_ms < if n.error { 12_000 } else { 5_000 });
+    }
+
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.items.push(Notice {
+            text: text.into(),
+            error: false,
+            shown_at_ms: self.now_ms,
+        });
+    }
+
+    pub fn error(&mut self, text: impl Into<String>) {
+        self.items.push(Notice {
+            text: text.into(),
+            error: true,
+            shown_at_ms: self.now_ms,
+        });
+    }
+
+    /// The result of an action: an error becomes an error notice, success the given text.
+    pub fn report<T, E: std::fmt::Display>(
+        &mut self,
+        result: Result<T, E>,
+        done: &str,
+    ) -> Option<T> {
+        match result {
+            Ok(v) => {
+                if !done.is_empty() {
+                    self.info(done);
+                }
+                Some(v)
+            }
+            Err(e) => {
+                self.error(e.to_string());
+                None
+            }
+        }
+    }
+}
+
+/// A destructive or unusual action waiting for the user's confirmation, optionally with a
+/// reason that goes into the audit log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Confirm<A> {
+    pub title: String,
+    pub message: String,
+    /// The label of the confirming button ("Withdraw", "Discard round").
+    pub action_label: String,
+    pub needs_reason: bool,
+    pub reason: String,
+    pub action: A,
+}
+
+/// What happened to a confirmation dialog this frame.
+pub enum ConfirmOutcome<A> {
+    Open,
+    Cancelled,
+    Confirmed { action: A, reason: String },
+}
+
+impl<A: Clone> Confirm<A> {
+    pub fn new(
+        title: impl Into<String>,
+        message: impl Into<String>,
+        action_label: impl Into<String>,
+        action: A,
+    ) -> Self {
+        Confirm {
+            title: title.into(),
+            message: message.into(),
+            action_label: action_label.into(),
+            needs_reason: false,
+            reason: String::new(),
+            action,
+        }
+    }
+
+    pub fn with_reason(mut self) -> Self {
+        self.needs_reason = true;
+        self
+    }
+
+    /// Shows the dialog as a modal; Escape cancels, Enter confirms when allowed.
+    pub fn show(&mut self, ctx: &egui::Context) -> ConfirmOutcome<A> {
+        let mut outcome = ConfirmOutcome::Open;
+        let modal = egui::Modal::new(egui::Id::unique("ggdesk-confirm")).show(ctx, |ui| {
+            ui.set_max_width(460.0);
+            ui.heading(&self.title);
+            ui.add_space(4.0);
+            ui.label(&self.message);
+            if self.needs_reason {
+                ui.add_space(6.0);
+                let label = ui.label("Reason (kept in the audit log):");
+                let edit = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut self.reason)
+                            .desired_width(f32::INFINITY)
+                            .hint_text("why"),
+                    )
+                    .labelled_by(label.id);
+                if ui.memory(|m| m.focused().is_none()) {
+                    edit.request_focus();
+                }
+            }
+            ui.add_space(8.0);
+            let allowed = !self.needs_reason || !self.reason.trim().is_empty();
+            ui.horizontal(|ui| {
+                let confirm = ui.add_enabled(
+                    allowed,
+                    egui::Button::new(RichText::new(&self.action_label).strong()),
+                );
+                let enter = allowed && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if confirm.clicked() || enter {
+                    outcome = ConfirmOutcome::Confirmed {
+                        action: self.action.clone(),
+                        reason: self.reason.trim().to_string(),
+                    };
+                }
+                if ui.button("Cancel").clicked() {
+                    outcome = ConfirmOutcome::Cancelled;
+                }
+            });
+        });
+        if modal.should_close() && matches!(outcome, ConfirmOutcome::Open) {
+            outcome = ConfirmOutcome::Cancelled;
+        }
+        outcome
+    }
+}
+
+/// A text field with a visible label that is also its accessible name.
+pub fn labelled_text(ui: &mut Ui, label: &str, value: &mut String, width: f32) -> egui::Response {
+    ui.horizontal(|ui| {
+        let l = ui.label(label);
+        ui.add(egui::TextEdit::singleline(value).desired_width(width))
+            .labelled_by(l.id)
+    })
+    .inner
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_count_down_to_the_limit_and_show_time_beyond_it() {
+        assert_eq!(fmt_clock(120_000_000_000), "2:00");
+        assert_eq!(fmt_clock(119_000_000_001), "2:00");
+        assert_eq!(fmt_clock(59_000_000_000), "0:59");
+        assert_eq!(fmt_clock(0), "0:00");
+        assert_eq!(fmt_clock(-5_500_000_000), "-0:05");
+        assert_eq!(fmt_hms(7_200_000_000_000), "2:00:00");
+        assert_eq!(fmt_hms(61_000_000_000), "0:01:01");
+    }
+}
