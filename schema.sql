@@ -176,6 +176,8 @@ CREATE TABLE games (
     replaces      INTEGER REFERENCES games (id),
     -- unknown top-level keys of an imported record (JSON object)
     extra         TEXT    NOT NULL DEFAULT '{}',
+    -- where the game came from: played at the desk, or imported from a record
+    origin        TEXT    NOT NULL DEFAULT 'desk' CHECK (origin IN ('desk', 'import')),
     created_at    INTEGER NOT NULL
 );
 CREATE INDEX games_round ON games (tournament_id, round, table_no);

@@ -7,6 +7,7 @@
 pub mod adjudication;
 pub mod cli;
 pub mod clock;
+pub mod desk;
 pub mod export;
 pub mod pairing;
 pub mod record;

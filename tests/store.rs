@@ -40,7 +40,7 @@ fn started_game(store: &mut Store, seed: u64) -> GameId {
             .save_setup(id, side, &setups[side], &actor)
             .expect("setup");
     }
-    store.start_game(id, 1_000_000, &actor).expect("start");
+    store.start_game(id, 1_000_000, Side::White, &actor).expect("start");
     id
 }
 
@@ -308,7 +308,7 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were() {
                 .save_setup(id, side, &setups[side], &actor)
                 .expect("setup");
         }
-        store.start_game(id, start_ms, &actor).expect("start");
+        store.start_game(id, start_ms, Side::White, &actor).expect("start");
         for i in 0..4 {
             let e = first_legal(&store, id);
             store
@@ -397,7 +397,7 @@ fn a_clock_that_ran_out_while_the_desk_was_down_ends_the_game_where_it_ran_out()
                 .save_setup(id, side, &setups[side], &actor)
                 .expect("setup");
         }
-        store.start_game(id, 0, &actor).expect("start");
+        store.start_game(id, 0, Side::White, &actor).expect("start");
         store.record_clocks_seen(&[(id, 130.0)]).expect("seen");
         id
     };
@@ -489,7 +489,7 @@ fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused() {
             .save_setup(id, side, &setups[side], &actor)
             .expect("setup");
     }
-    store.start_game(id, 0, &actor).expect("start");
+    store.start_game(id, 0, Side::White, &actor).expect("start");
     store
         .append_event(id, at(70.0, Event::End), &actor, "")
         .expect("end after game time");

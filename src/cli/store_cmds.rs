@@ -113,7 +113,7 @@ pub fn crash_child(db: Option<PathBuf>, seed: u64, events: usize) -> Result<(), 
             .map_err(store_error)?;
     }
     store
-        .start_game(id, crate::store::now_ms(), &actor)
+        .start_game(id, crate::store::now_ms(), new.first, &actor)
         .map_err(store_error)?;
     let mut game = crate::rules::Game::new(
         new.rules,

@@ -4,6 +4,7 @@
 mod challenge;
 mod game;
 mod piece;
+mod player_view;
 mod position;
 mod settings;
 mod setup;
@@ -12,6 +13,7 @@ mod square;
 pub use challenge::{ChallengeResult, resolve};
 pub use game::{Applied, Event, EventError, Game, GameState, Outcome, PenaltyKind, Reason};
 pub use piece::{BySide, Piece, Rank, Side};
+pub use player_view::PlayerView;
 pub use position::{Challenge, MoveError, Position};
 pub use settings::RuleSettings;
 pub use setup::{SetupError, SideSetup};

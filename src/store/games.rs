@@ -96,6 +96,8 @@ pub struct GameMeta {
     pub void_reason: Option<String>,
     pub replaces: Option<GameId>,
     pub extra: Map<String, Value>,
+    /// Imported from a record (an archive), rather than played at this desk.
+    pub imported: bool,
     pub created_at: i64,
 }
 
@@ -266,6 +268,7 @@ fn map_meta(r: &rusqlite::Row<'_>) -> rusqlite::Result<(GameMeta, Option<String>
         void_reason: r.get("void_reason")?,
         replaces: r.get::<_, Option<i64>>("replaces")?.map(GameId),
         extra: serde_json::from_str(&extra_text).unwrap_or_default(),
+        imported: r.get::<_, String>("origin")? == "import",
         created_at: r.get("created_at")?,
     };
     Ok((meta, r.get("setup_white")?, r.get("setup_black")?))
@@ -273,7 +276,7 @@ fn map_meta(r: &rusqlite::Row<'_>) -> rusqlite::Result<(GameMeta, Option<String>
 
 const GAME_COLUMNS: &str = "id, tournament_id, round, table_no, white_no, black_no, mode, first, \
      white_rating, black_rating, rules, setup_white, setup_black, started_at, clock_seen_t, \
-     result, void, void_reason, replaces, extra, created_at";
+     result, void, void_reason, replaces, extra, origin, created_at";
 
 fn decode_setup(text: Option<String>, side: Side) -> Result<Option<SideSetup>> {
     match text {
@@ -529,9 +532,15 @@ impl Store {
         })
     }
 
-    /// Starts the clocks: both setups must be complete and legal. `started_at` is the Unix ms
-    /// of t = 0.
-    pub fn start_game(&mut self, id: GameId, started_at: i64, actor: &Actor) -> Result<()> {
+    /// Starts the clocks with `first` to move (decided by lot): both setups must be complete
+    /// and legal. `started_at` is the Unix ms of t = 0.
+    pub fn start_game(
+        &mut self,
+        id: GameId,
+        started_at: i64,
+        first: Side,
+        actor: &Actor,
+    ) -> Result<()> {
         self.write(|tx| {
             let game = load(tx, id)?;
             if game.meta.started_at.is_some() {
@@ -542,8 +551,8 @@ impl Store {
                 .ok_or_else(|| rejected("both setups must be entered before the game starts"))?;
             Position::from_setups(&setups).map_err(rejected)?;
             tx.execute(
-                "UPDATE games SET started_at = ?1 WHERE id = ?2",
-                params![started_at, id.0],
+                "UPDATE games SET started_at = ?1, first = ?2 WHERE id = ?3",
+                params![started_at, side_code(first), id.0],
             )?;
             audit(
                 tx,
@@ -552,7 +561,7 @@ impl Store {
                 game.meta.tournament_id,
                 Some(id.0),
                 "",
-                "",
+                &format!("{first} moves first"),
             )
         })
     }
@@ -835,7 +844,7 @@ impl Store {
             };
             let id = insert_game(tx, &new, &extra, actor)?;
             tx.execute(
-                "UPDATE games SET setup_white = ?1, setup_black = ?2 WHERE id = ?3",
+                "UPDATE games SET setup_white = ?1, setup_black = ?2, origin = 'import' WHERE id = ?3",
                 params![
                     setup_value(&record.setup.white).to_string(),
                     setup_value(&record.setup.black).to_string(),

@@ -6,9 +6,13 @@
 
 mod backup;
 mod games;
+mod rounds;
 
 pub use backup::{BACKUPS_KEPT, backup_dir};
-pub use games::{GameId, GameMeta, GameMode, NewGame, StoredEvent, StoredEventKind, StoredGame};
+pub use games::{
+    AppendOutcome, GameId, GameMeta, GameMode, NewGame, StoredEvent, StoredEventKind, StoredGame,
+};
+pub use rounds::{Board, BoardPlayer, RoundInfo, RoundState};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, TransactionBehavior};
 use std::path::{Path, PathBuf};

@@ -4,6 +4,7 @@
 //! commands, which are applied through the store (one transaction each) after drawing.
 //! eframe's own storage keeps only UI preferences; everything else lives in SQLite.
 
+pub mod arbiter;
 pub mod common;
 mod settings;
 
@@ -124,6 +125,7 @@ pub struct DeskApp {
     time: TimeSource,
     pub notices: Notices,
     settings: settings::SettingsPage,
+    pub tables: arbiter::TablesPage,
 }
 
 const PREFS_KEY: &str = "ggdesk.prefs";
@@ -152,6 +154,7 @@ impl DeskApp {
             time,
             notices,
             settings: settings::SettingsPage::default(),
+            tables: arbiter::TablesPage::default(),
         }
     }
 
@@ -243,6 +246,7 @@ impl DeskApp {
         let mut theme = self.prefs.theme;
         egui::CentralPanel::default().show(ui, |ui| match page {
             Page::Settings => self.settings.ui(ui, &mut frame, &mut theme),
+            Page::Tables => self.tables.ui(ui, &mut frame),
             other => {
                 ui.heading(other.title());
                 ui.label("This page is being built.");

@@ -1,0 +1,299 @@
+//! The live tables of the arbiter desk, without any drawing: each table's stored game and
+//! the game derived from it, the time of a new event, clocks judged every frame, and the
+//! events that end a game by itself (a clock that ran out) written as soon as it happens.
+//!
+//! This is shell code (it writes through the store), kept apart from egui so it can be
+//! tested on its own and shared by every page that shows a table.
+
+use crate::clock::Time;
+use crate::record::TimedEvent;
+use crate::rules::{Applied, Challenge, Event, Game, GameState, Outcome, PlayerView, Side};
+use crate::store::{Actor, GameId, GameMode, Store, StoreError, StoredGame};
+use std::collections::BTreeMap;
+
+/// Where a table stands, as the overview shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Setups being entered (or not yet).
+    Setup,
+    /// Both setups in; the clocks have not started.
+    Ready,
+    Playing,
+    Paused,
+    /// A Flag waits on the enemy back rank for the opponent's one turn.
+    FlagPending(Side),
+    /// Game time ran out: reading sheets are awaited.
+    Adjudication,
+    Finished(Outcome),
+    Void,
+}
+
+impl Phase {
+    pub fn is_live(self) -> bool {
+        matches!(self, Phase::Playing | Phase::Paused | Phase::FlagPending(_))
+    }
+}
+
+/// What the desk announces after an event: only which pieces left the board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Announcement {
+    pub text: String,
+}
+
+impl Announcement {
+    /// The words for a challenge, naming squares and sides, never ranks.
+    pub fn of_challenge(c: &Challenge, square: crate::rules::Square) -> Announcement {
+        let (attacker_out, defender_out) = c.removed();
+        let a = c.attacker.side;
+        let d = c.defender.side;
+        let text = match (attacker_out, defender_out) {
+            (true, true) => format!("Challenge on {square}: both pieces left the board"),
+            (true, false) => format!("Challenge on {square}: {a}'s attacking piece left the board"),
+            (false, true) => format!("Challenge on {square}: {d}'s piece left the board"),
+            (false, false) => format!("Challenge on {square}"),
+        };
+        Announcement { text }
+    }
+}
+
+/// One table: its stored game and the game derived from its events.
+#[derive(Debug, Clone)]
+pub struct LiveTable {
+    pub stored: StoredGame,
+    /// The game replayed up to its last event; `None` before both setups are in.
+    derived: Option<Game>,
+    /// A replay error (a damaged database); shown instead of the board.
+    pub error: Option<String>,
+    pub last_announcement: Option<Announcement>,
+}
+
+impl LiveTable {
+    pub fn load(store: &Store, id: GameId) -> Result<LiveTable, StoreError> {
+        let stored = store.load_game(id)?;
+        let mut table = LiveTable {
+            stored,
+            derived: None,
+            error: None,
+            last_announcement: None,
+        };
+        table.derive();
+        Ok(table)
+    }
+
+    fn derive(&mut self) {
+        // Setups being entered are not a game yet, nor an error.
+        let setups_legal = self
+            .stored
+            .setups()
+            .is_some_and(|s| crate::rules::Position::from_setups(&s).is_ok());
+        if !setups_legal && !self.started() {
+            self.derived = None;
+            self.error = None;
+            return;
+        }
+        match self.stored.game() {
+            None => {
+                self.derived = None;
+                self.error = None;
+            }
+            Some(Ok(game)) => {
+                self.derived = Some(game);
+                self.error = None;
+            }
+            Some(Err(e)) => {
+                self.derived = None;
+                self.error = Some(e.to_string());
+            }
+        }
+    }
+
+    pub fn id(&self) -> GameId {
+        self.stored.meta.id
+    }
+
+    pub fn mode(&self) -> GameMode {
+        self.stored.meta.mode
+    }
+
+    pub fn started(&self) -> bool {
+        self.stored.meta.started_at.is_some()
+    }
+
+    /// The game as of its last event (ranks inside: arbiter eyes only).
+    pub fn game(&self) -> Option<&Game> {
+        self.derived.as_ref()
+    }
+
+    /// The game with its clocks judged up to `now_ms`.
+    pub fn game_at(&self, now_ms: i64) -> Option<Game> {
+        let mut game = self.derived.clone()?;
+        if self.started() {
+            let t = self.time_at(now_ms);
+            // Judging forward from the last event cannot fail; a clock set back is ignored.
+            let _ = game.judge_clocks(t);
+        }
+        Some(game)
+    }
+
+    /// What the players may see now.
+    pub fn player_view(&self, now_ms: i64) -> Option<PlayerView> {
+        self.game_at(now_ms).map(|g| PlayerView::of(&g))
+    }
+
+    /// The game clock time of `now_ms`, never before the last event.
+    pub fn time_at(&self, now_ms: i64) -> Time {
+        let last = self.derived.as_ref().map_or(Time(0), |g| g.last_time());
+        let t = self
+            .stored
+            .t_at(now_ms)
+            .and_then(Time::from_secs_f64)
+            .unwrap_or(last);
+        t.max(last)
+    }
+
+    /// `t` in seconds (millisecond precision) for an event entered at `now_ms`.
+    pub fn event_t(&self, now_ms: i64) -> f64 {
+        let t = self.time_at(now_ms);
+        // Whole milliseconds, as a wall clock gives them, but never before the last event.
+        let ms = (t.0 + 999_999) / 1_000_000;
+        ms as f64 / 1000.0
+    }
+
+    pub fn phase(&self, now_ms: i64) -> Phase {
+        if self.stored.meta.void {
+            return Phase::Void;
+        }
+        let Some(game) = self.game_at(now_ms) else {
+            return Phase::Setup;
+        };
+        if !self.started() {
+            return Phase::Ready;
+        }
+        match game.state() {
+            GameState::Finished { outcome, .. } => Phase::Finished(outcome),
+            GameState::GameTimeUp { .. } => match self.stored.verdict() {
+                Some(Ok(v)) => v.outcome.map_or(Phase::Adjudication, Phase::Finished),
+                _ => Phase::Adjudication,
+            },
+            GameState::Playing if game.clock().is_paused() => Phase::Paused,
+            GameState::Playing => match game.pending_flag() {
+                Some(side) => Phase::FlagPending(side),
+                None => Phase::Playing,
+            },
+        }
+    }
+
+    /// Reloads the table from the store after a write.
+    pub fn reload(&mut self, store: &Store) -> Result<(), StoreError> {
+        self.stored = store.load_game(self.id())?;
+        self.derive();
+        Ok(())
+    }
+
+    /// Writes one arbiter event at `now_ms` (one transaction) and refreshes the table. The
+    /// rules refuse an illegal event with the reason; nothing is written then.
+    pub fn submit(
+        &mut self,
+        store: &mut Store,
+        event: Event,
+        now_ms: i64,
+        actor: &Actor,
+        reason: &str,
+    ) -> Result<Applied, StoreError> {
+        let t = self.event_t(now_ms);
+        let outcome = store.append_event(self.id(), TimedEvent { t, event }, actor, reason)?;
+        self.reload(store)?;
+        self.last_announcement = match (event, outcome.applied.challenge) {
+            (Event::Move { mv, .. }, Some(c)) => Some(Announcement::of_challenge(&c, mv.to)),
+            _ => None,
+        };
+        Ok(outcome.applied)
+    }
+
+    /// Cancels the last event with a reason (an arbiter's correction).
+    pub fn undo(&mut self, store: &mut Store, now_ms: i64, actor: &Actor, reason: &str) -> Result<(), StoreError> {
+        let t = self.event_t(now_ms);
+        store.undo_last_event(self.id(), t, actor, reason)?;
+        self.last_announcement = None;
+        self.reload(store)
+    }
+}
+
+/// All the tables the desk follows, keyed by game.
+#[derive(Debug, Default)]
+pub struct Tables {
+    pub tables: BTreeMap<GameId, LiveTable>,
+    last_heartbeat_ms: i64,
+}
+
+/// Something that happened by itself during a tick.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TickNote {
+    pub game: GameId,
+    pub text: String,
+}
+
+impl Tables {
+    /// Makes sure a game is loaded, returning it.
+    pub fn ensure(&mut self, store: &Store, id: GameId) -> Result<&mut LiveTable, StoreError> {
+        if !self.tables.contains_key(&id) {
+            let table = LiveTable::load(store, id)?;
+            self.tables.insert(id, table);
+        }
+        self.tables
+            .get_mut(&id)
+            .ok_or_else(|| StoreError::NotFound(format!("game {id}")))
+    }
+
+    /// Judges every live table's clocks at `now_ms`. A clock that ran out ends its game:
+    /// the `end` is written at once (the rules decided; the arbiter only confirms). Once a
+    /// second, the moment the clocks were seen is stored for the restart after a crash.
+    pub fn tick(&mut self, store: &mut Store, now_ms: i64) -> Vec<TickNote> {
+        let mut notes = Vec::new();
+        let mut seen = Vec::new();
+        for table in self.tables.values_mut() {
+            if !table.started() || table.stored.meta.void {
+                continue;
+            }
+            let Some(before) = table.game() else { continue };
+            if before.is_over() || before.clock().is_paused() {
+                continue;
+            }
+            let Some(now) = table.game_at(now_ms) else { continue };
+            if now.is_over() {
+                let id = table.id();
+                match table.submit(store, Event::End, now_ms, &Actor::system(), "a clock ran out") {
+                    Ok(_) => {
+                        let text = match now.state() {
+                            GameState::Finished { outcome, .. } => format!(
+                                "Game {id}: {} — {}",
+                                outcome.reason().describe(),
+                                outcome
+                                    .winner()
+                                    .map_or("draw".to_string(), |w| format!("{w} wins"))
+                            ),
+                            _ => format!("Game {id}: game time is up — adjudication"),
+                        };
+                        notes.push(TickNote { game: id, text });
+                    }
+                    Err(e) => notes.push(TickNote {
+                        game: id,
+                        text: format!("Game {id}: could not record the end: {e}"),
+                    }),
+                }
+            } else {
+                seen.push((table.id(), table.event_t(now_ms)));
+            }
+        }
+        if now_ms - self.last_heartbeat_ms >= 1000 && !seen.is_empty() {
+            if let Err(e) = store.record_clocks_seen(&seen) {
+                notes.push(TickNote {
+                    game: seen[0].0,
+                    text: format!("could not store the clocks: {e}"),
+                });
+            }
+            self.last_heartbeat_ms = now_ms;
+        }
+        notes
+    }
+}

@@ -1,0 +1,612 @@
+//! The arbiter desk: one card per table of the playing round, and the table view where the
+//! setups are entered, moves are played, clocks run and every rule applies by itself.
+
+mod board;
+mod setup;
+mod table;
+
+pub use board::{CellView, draw_player_view};
+
+use super::PageCtx;
+use super::common::{self, Confirm, ConfirmOutcome, badge, fmt_clock, fmt_hms};
+use crate::desk::{LiveTable, Phase, Tables};
+use crate::rules::{Event, PenaltyKind, Side, SideSetup, Square};
+use crate::store::{Actor, Board, GameId, GameMode, NewGame};
+use egui::{Color32, Key, RichText, Ui};
+use std::collections::HashMap;
+
+/// A card of the overview: a board of the round, with or without its game yet.
+#[derive(Debug, Clone)]
+pub struct Card {
+    pub table_no: Option<u32>,
+    pub names: (String, String),
+    pub game: Option<GameId>,
+    pub board: Option<Board>,
+}
+
+/// An action the arbiter asked for, applied after drawing.
+#[derive(Debug, Clone)]
+pub enum TableCmd {
+    Open(GameId),
+    Back,
+    CreateForBoard { board: Board, round: u32, mode: GameMode },
+    CreatePractice,
+    Event { game: GameId, event: Event, reason: String },
+    Undo { game: GameId, reason: String },
+    SaveSetup { game: GameId, side: Side, setup: SideSetup },
+    Start { game: GameId, first: Side },
+    VoidAndReplay { game: GameId, reason: String },
+    Export { game: GameId },
+}
+
+/// Actions that need a confirmation (and some a reason).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Guarded {
+    Resign(Side),
+    Penalty(PenaltyKind, Side),
+    Respect,
+    Undo,
+    Void,
+}
+
+/// The Tables page's own state.
+#[derive(Default)]
+pub struct TablesPage {
+    pub tables: Tables,
+    pub selected: Option<GameId>,
+    cards: Vec<Card>,
+    cards_key: Option<(Option<i64>, Option<u32>)>,
+    cards_loaded_ms: i64,
+    round: Option<u32>,
+    pub show_ranks: bool,
+    pub move_text: String,
+    from: Option<Square>,
+    setup: setup::SetupState,
+    first: HashMap<GameId, Side>,
+    confirm: Option<Confirm<Guarded>>,
+    pub player_window: bool,
+    pub player_fullscreen: bool,
+    queued: Vec<TableCmd>,
+    move_error: Option<String>,
+}
+
+impl TablesPage {
+    /// Reloads the cards (boards of the playing round and practice tables) every two seconds
+    /// or when the tournament changes.
+    fn refresh_cards(&mut self, cx: &mut PageCtx<'_>, force: bool) {
+        let tournament = *cx.tournament;
+        let round = tournament.and_then(|t| cx.store.playing_round(t).ok().flatten());
+        let key = (tournament, round.map(|r| r.number));
+        if !force && self.cards_key == Some(key) && cx.now_ms - self.cards_loaded_ms < 2000 {
+            return;
+        }
+        self.cards_key = Some(key);
+        self.cards_loaded_ms = cx.now_ms;
+        self.round = round.map(|r| r.number);
+        let mut cards = Vec::new();
+        if let (Some(t), Some(r)) = (tournament, round) {
+            let boards = cx.store.round_boards(t, r.number).unwrap_or_default();
+            let games = cx.store.game_metas(Some((t, r.number))).unwrap_or_default();
+            for b in boards {
+                let game = games
+                    .iter()
+                    .filter(|g| g.table_no == Some(b.table_no) && !g.void)
+                    .map(|g| g.id)
+                    .next_back();
+                cards.push(Card {
+                    table_no: Some(b.table_no),
+                    names: (b.white.name.clone(), b.black.name.clone()),
+                    game,
+                    board: Some(b),
+                });
+            }
+        }
+        for meta in cx.store.game_metas(None).unwrap_or_default() {
+            if meta.tournament_id.is_none() && !meta.void && !meta.imported {
+                cards.push(Card {
+                    table_no: None,
+                    names: ("White".into(), "Black".into()),
+                    game: Some(meta.id),
+                    board: None,
+                });
+            }
+        }
+        for card in &cards {
+            if let Some(id) = card.game
+                && let Err(e) = self.tables.ensure(cx.store, id)
+            {
+                cx.notices.error(e.to_string());
+            }
+        }
+        self.cards = cards;
+    }
+
+    fn card_of(&self, id: GameId) -> Option<&Card> {
+        self.cards.iter().find(|c| c.game == Some(id))
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        self.refresh_cards(cx, false);
+        for note in self.tables.tick(cx.store, cx.now_ms) {
+            cx.notices.info(note.text);
+        }
+        self.keyboard(ui, cx);
+        if let Some(confirm) = &mut self.confirm {
+            match confirm.show(ui.ctx()) {
+                ConfirmOutcome::Open => {}
+                ConfirmOutcome::Cancelled => self.confirm = None,
+                ConfirmOutcome::Confirmed { action, reason } => {
+                    self.confirm = None;
+                    self.guarded(action, reason);
+                }
+            }
+        }
+        match self.selected {
+            Some(id) if self.tables.tables.contains_key(&id) => self.table_ui(ui, cx, id),
+            _ => {
+                self.selected = None;
+                self.overview(ui, cx);
+            }
+        }
+        self.player_window_ui(ui, cx);
+        let cmds = std::mem::take(&mut self.queued);
+        for cmd in cmds {
+            self.apply(cmd, cx);
+        }
+    }
+
+    fn keyboard(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        if self.confirm.is_some() {
+            return;
+        }
+        let (esc, next, prev, space) = ui.input(|i| {
+            (
+                i.key_pressed(Key::Escape),
+                i.key_pressed(Key::PageDown),
+                i.key_pressed(Key::PageUp),
+                i.key_pressed(Key::Space),
+            )
+        });
+        if esc && self.selected.is_some() {
+            self.queued.push(TableCmd::Back);
+        }
+        if next || prev {
+            let ids: Vec<GameId> = self.cards.iter().filter_map(|c| c.game).collect();
+            if !ids.is_empty() {
+                let pos = self.selected.and_then(|s| ids.iter().position(|&i| i == s));
+                let n = ids.len();
+                let i = match (pos, next) {
+                    (Some(p), true) => (p + 1) % n,
+                    (Some(p), false) => (p + n - 1) % n,
+                    (None, true) => 0,
+                    (None, false) => n - 1,
+                };
+                self.queued.push(TableCmd::Open(ids[i]));
+            }
+        }
+        if space && let Some(id) = self.selected {
+            self.move_text.retain(|c| !c.is_whitespace());
+            if let Some(t) = self.tables.tables.get(&id) {
+                match t.phase(cx.now_ms) {
+                    Phase::Paused => self.queued.push(TableCmd::Event {
+                        game: id,
+                        event: Event::Resume,
+                        reason: String::new(),
+                    }),
+                    Phase::Playing | Phase::FlagPending(_) => self.queued.push(TableCmd::Event {
+                        game: id,
+                        event: Event::Pause,
+                        reason: String::new(),
+                    }),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn overview(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        let tournament_name = cx.tournament.and_then(|t| {
+            cx.store
+                .tournament_names()
+                .ok()?
+                .into_iter()
+                .find(|(id, _)| *id == t)
+                .map(|(_, n)| n)
+        });
+        let mut counts = [0usize; 4]; // playing, finished, adjudication, waiting
+        for card in &self.cards {
+            match card.game.and_then(|g| self.tables.tables.get(&g)).map(|t| t.phase(cx.now_ms)) {
+                Some(p) if p.is_live() => counts[0] += 1,
+                Some(Phase::Finished(_)) => counts[1] += 1,
+                Some(Phase::Adjudication) => counts[2] += 1,
+                _ => counts[3] += 1,
+            }
+        }
+        ui.horizontal(|ui| {
+            ui.heading("Tables");
+            match (&tournament_name, self.round) {
+                (Some(name), Some(r)) => {
+                    ui.label(RichText::new(format!("{name} — round {r}")).strong());
+                }
+                (Some(name), None) => {
+                    ui.label(format!("{name}: no round published yet (publish one on the Rounds page)"));
+                }
+                _ => {
+                    ui.label("No tournament chosen: practice tables only");
+                }
+            }
+            ui.separator();
+            badge(ui, &format!("{} playing", counts[0]), common::GREEN);
+            badge(ui, &format!("{} finished", counts[1]), common::BLUE);
+            if counts[2] > 0 {
+                badge(ui, &format!("{} adjudication", counts[2]), common::AMBER);
+            }
+            badge(ui, &format!("{} waiting", counts[3]), Color32::GRAY);
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui.button("New practice table").clicked() {
+                    self.queued.push(TableCmd::CreatePractice);
+                }
+            });
+        });
+        ui.label(
+            RichText::new("Click a table to arbitrate it. PageUp/PageDown switch tables, Esc comes back here.")
+                .weak(),
+        );
+        ui.add_space(4.0);
+        let now = cx.now_ms;
+        let round = self.round;
+        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.spacing_mut().item_spacing = egui::vec2(8.0, 8.0);
+                for card in &self.cards {
+                    let table = card.game.and_then(|g| self.tables.tables.get(&g));
+                    if let Some(cmd) = card_ui(ui, card, table, now, round) {
+                        self.queued.push(cmd);
+                    }
+                }
+            });
+            if self.cards.is_empty() {
+                ui.label("No tables yet.");
+            }
+        });
+    }
+
+    fn guarded(&mut self, action: Guarded, reason: String) {
+        let Some(game) = self.selected else { return };
+        let cmd = match action {
+            Guarded::Resign(side) => TableCmd::Event {
+                game,
+                event: Event::Resign(side),
+                reason,
+            },
+            Guarded::Penalty(kind, side) => TableCmd::Event {
+                game,
+                event: Event::Penalty { kind, side },
+                reason,
+            },
+            Guarded::Respect => TableCmd::Event {
+                game,
+                event: Event::DrawForRespect,
+                reason,
+            },
+            Guarded::Undo => TableCmd::Undo { game, reason },
+            Guarded::Void => TableCmd::VoidAndReplay { game, reason },
+        };
+        self.queued.push(cmd);
+    }
+
+    fn apply(&mut self, cmd: TableCmd, cx: &mut PageCtx<'_>) {
+        let now = cx.now_ms;
+        let table_actor = |t: Option<&Card>| Actor::arbiter(t.and_then(|c| c.table_no).map(i64::from));
+        match cmd {
+            TableCmd::Open(id) => {
+                if let Err(e) = self.tables.ensure(cx.store, id) {
+                    cx.notices.error(e.to_string());
+                } else {
+                    self.selected = Some(id);
+                    self.from = None;
+                    self.move_text.clear();
+                    self.move_error = None;
+                }
+            }
+            TableCmd::Back => {
+                self.selected = None;
+                self.player_fullscreen = false;
+            }
+            TableCmd::CreateForBoard { board, round, mode } => {
+                let Some(tid) = *cx.tournament else { return };
+                let rules = cx.store.tournament_rules(tid).unwrap_or_default();
+                let new = NewGame {
+                    tournament_id: Some(tid),
+                    round: Some(round),
+                    table_no: Some(board.table_no),
+                    players: Some(crate::rules::BySide::new(board.white.no, board.black.no)),
+                    mode,
+                    first: Side::White,
+                    ratings: Some(crate::rules::BySide::new(
+                        board.white.rating as f64,
+                        board.black.rating as f64,
+                    )),
+                    rules,
+                    replaces: None,
+                };
+                let actor = Actor::arbiter(Some(board.table_no.into()));
+                if let Some(id) = cx.notices.report(cx.store.create_game(&new, &actor), "") {
+                    self.refresh_cards(cx, true);
+                    self.queued.push(TableCmd::Open(id));
+                }
+            }
+            TableCmd::CreatePractice => {
+                let actor = Actor::arbiter(None);
+                if let Some(id) = cx.notices.report(cx.store.create_game(&NewGame::standalone(), &actor), "Practice table created") {
+                    self.refresh_cards(cx, true);
+                    self.queued.push(TableCmd::Open(id));
+                }
+            }
+            TableCmd::Event { game, event, reason } => {
+                let actor = table_actor(self.card_of(game));
+                let Some(table) = self.tables.tables.get_mut(&game) else { return };
+                match table.submit(cx.store, event, now, &actor, &reason) {
+                    Ok(_) => {
+                        self.move_error = None;
+                        if let Some(a) = &table.last_announcement {
+                            cx.notices.info(a.text.clone());
+                        }
+                        if let Phase::Finished(o) = table.phase(now) {
+                            cx.notices.info(format!(
+                                "Game over: {} — {}",
+                                o.winner().map_or("draw".to_string(), |w| format!("{w} wins")),
+                                o.reason().describe()
+                            ));
+                        }
+                    }
+                    Err(e) => {
+                        self.move_error = Some(e.to_string());
+                        cx.notices.error(e.to_string());
+                    }
+                }
+            }
+            TableCmd::Undo { game, reason } => {
+                let actor = table_actor(self.card_of(game));
+                if let Some(table) = self.tables.tables.get_mut(&game) {
+                    let r = table.undo(cx.store, now, &actor, &reason);
+                    cx.notices.report(r, "Last event undone");
+                }
+            }
+            TableCmd::SaveSetup { game, side, setup } => {
+                let actor = table_actor(self.card_of(game));
+                let r = cx.store.save_setup(game, side, &setup, &actor);
+                if cx.notices.report(r, "").is_some()
+                    && let Some(t) = self.tables.tables.get_mut(&game)
+                    && let Err(e) = t.reload(cx.store)
+                {
+                    cx.notices.error(e.to_string());
+                }
+            }
+            TableCmd::Start { game, first } => {
+                let actor = table_actor(self.card_of(game));
+                let r = cx.store.start_game(game, now, first, &actor);
+                if cx.notices.report(r, &format!("Clocks started: {first} moves first")).is_some()
+                    && let Some(t) = self.tables.tables.get_mut(&game)
+                    && let Err(e) = t.reload(cx.store)
+                {
+                    cx.notices.error(e.to_string());
+                }
+            }
+            TableCmd::VoidAndReplay { game, reason } => {
+                let actor = Actor::director();
+                let r = cx.store.void_and_replay(game, &reason, &actor);
+                if let Some(new) = cx.notices.report(r, "Game voided; the replay is ready for new setups") {
+                    if let Some(t) = self.tables.tables.get_mut(&game) {
+                        let _ = t.reload(cx.store);
+                    }
+                    self.refresh_cards(cx, true);
+                    self.queued.push(TableCmd::Open(new));
+                }
+            }
+            TableCmd::Export { game } => {
+                let result = cx.store.export_record(game).map_err(|e| e.to_string()).and_then(|record| {
+                    let dir = cx
+                        .store
+                        .path()
+                        .and_then(|p| p.parent().map(|d| d.join("records")))
+                        .unwrap_or_else(|| std::path::PathBuf::from("records"));
+                    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                    let file = dir.join(format!("game-{game}.json"));
+                    std::fs::write(&file, record.to_json_pretty() + "\n")
+                        .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+                    Ok(file)
+                });
+                if let Some(file) = cx.notices.report(result, "") {
+                    cx.notices.info(format!("Record written: {}", file.display()));
+                }
+            }
+        }
+    }
+
+    /// The players' board in its own window (or full screen in the main one).
+    fn player_window_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        if !self.player_window {
+            return;
+        }
+        let Some(id) = self.selected else { return };
+        let Some(table) = self.tables.tables.get(&id) else { return };
+        let Some(view) = table.player_view(cx.now_ms) else { return };
+        let title = match self.card_of(id).and_then(|c| c.table_no) {
+            Some(n) => format!("ggdesk — table {n}, player view"),
+            None => "ggdesk — practice table, player view".to_string(),
+        };
+        let game = table.game_at(cx.now_ms);
+        let mut close = false;
+        ui.ctx().show_viewport_immediate(
+            egui::ViewportId::from_hash_of("ggdesk-player-view"),
+            egui::ViewportBuilder::default().with_title(&title).with_inner_size([760.0, 720.0]),
+            |ui, _class| {
+                egui::CentralPanel::default().show(ui, |ui| {
+                    player_view_panel(ui, &view, game.as_ref());
+                });
+                if ui.input(|i| i.viewport().close_requested()) {
+                    close = true;
+                }
+            },
+        );
+        if close {
+            self.player_window = false;
+        }
+    }
+}
+
+/// The clocks and state as the players may see them: nothing about any rank.
+pub fn player_view_panel(ui: &mut Ui, view: &crate::rules::PlayerView, game: Option<&crate::rules::Game>) {
+    ui.vertical_centered(|ui| {
+        let status = match view.finished {
+            Some((Some(w), reason)) => format!("{w} wins ({})", reason.replace('_', " ")),
+            Some((None, "game_time")) => "Game time is up: adjudication".to_string(),
+            Some((None, reason)) => format!("Draw ({})", reason.replace('_', " ")),
+            None if view.paused => "Paused by the arbiter".to_string(),
+            None => format!("{} to move", capitalise(view.to_move.name())),
+        };
+        ui.heading(RichText::new(status).size(26.0).strong());
+        if let Some(g) = game {
+            let c = g.clock();
+            ui.label(
+                RichText::new(format!(
+                    "Move clock {}   ·   Game clock {} left",
+                    fmt_clock(c.move_remaining_ns()),
+                    fmt_hms(c.game_remaining_ns())
+                ))
+                .size(20.0),
+            );
+        }
+        ui.label(format!(
+            "Oversteps: White {}  Black {}   ·   Pieces: White {}  Black {}",
+            view.oversteps.white, view.oversteps.black, view.pieces.white, view.pieces.black
+        ));
+    });
+    ui.add_space(6.0);
+    draw_player_view(ui, view, &[]);
+}
+
+pub(crate) fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// The status word and colour of a table.
+pub fn phase_badge(phase: Phase) -> (String, Color32) {
+    match phase {
+        Phase::Setup => ("SETUP".into(), Color32::GRAY),
+        Phase::Ready => ("READY".into(), common::BLUE),
+        Phase::Playing => ("PLAYING".into(), common::GREEN),
+        Phase::Paused => ("PAUSED".into(), common::AMBER),
+        Phase::FlagPending(_) => ("FLAG PENDING".into(), common::RED),
+        Phase::Adjudication => ("ADJUDICATION".into(), common::AMBER),
+        Phase::Finished(o) => (
+            match o.winner() {
+                Some(w) => format!("{} WINS", w.name().to_uppercase()),
+                None => "DRAW".into(),
+            },
+            common::BLUE,
+        ),
+        Phase::Void => ("VOID".into(), Color32::GRAY),
+    }
+}
+
+fn oversteps_marks(n: u32, limit: u32) -> String {
+    format!("{n}/{limit}")
+}
+
+/// One card of the overview. Returns a command when clicked.
+fn card_ui(ui: &mut Ui, card: &Card, table: Option<&LiveTable>, now: i64, round: Option<u32>) -> Option<TableCmd> {
+    let mut cmd = None;
+    let title = match card.table_no {
+        Some(n) => format!("Table {n}"),
+        None => format!("Practice {}", card.game.map_or(0, |g| g.0)),
+    };
+    let phase = table.map(|t| t.phase(now));
+    let frame = egui::Frame::group(ui.style()).inner_margin(8.0).corner_radius(6.0);
+    let response = frame
+        .show(ui, |ui| {
+            ui.set_width(236.0);
+            ui.set_height(104.0);
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(&title).strong().size(16.0));
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| match phase {
+                    Some(p) => {
+                        let (text, color) = phase_badge(p);
+                        badge(ui, &text, color);
+                    }
+                    None => {
+                        badge(ui, "NO GAME YET", Color32::GRAY);
+                    }
+                });
+            });
+            ui.label(format!("{}  vs  {}", card.names.0, card.names.1));
+            match (table, table.and_then(|t| t.game_at(now))) {
+                (Some(t), Some(g)) if t.started() => {
+                    let c = g.clock();
+                    let limit = g.settings().oversteps_to_lose;
+                    let move_left = c.move_remaining_ns();
+                    let color = if move_left < 0 {
+                        common::RED
+                    } else if move_left < 20_000_000_000 {
+                        common::AMBER
+                    } else {
+                        ui.visuals().strong_text_color()
+                    };
+                    ui.horizontal(|ui| {
+                        if !g.is_over() {
+                            ui.label(format!("{} to move", capitalise(g.to_move().name())));
+                            ui.label(RichText::new(fmt_clock(move_left)).monospace().strong().color(color).size(16.0));
+                        }
+                    });
+                    ui.label(
+                        RichText::new(format!(
+                            "W {}  B {}   game {} left · {} moves",
+                            oversteps_marks(c.oversteps().white, limit),
+                            oversteps_marks(c.oversteps().black, limit),
+                            fmt_hms(c.game_remaining_ns()),
+                            g.plies()
+                        ))
+                        .small(),
+                    );
+                    if let Some(Phase::Finished(o)) = phase {
+                        ui.label(RichText::new(o.reason().describe()).small());
+                    }
+                }
+                (Some(t), _) => {
+                    let placed = |s: Side| t.stored.setup[s].as_ref().map_or(0, |x| x.placements.len());
+                    ui.label(format!(
+                        "Setups: White {}/21, Black {}/21",
+                        placed(Side::White),
+                        placed(Side::Black)
+                    ));
+                }
+                (None, _) => {
+                    if let (Some(board), Some(round)) = (&card.board, round) {
+                        ui.horizontal(|ui| {
+                            if ui.button("Arbitrate here").clicked() {
+                                cmd = Some(TableCmd::CreateForBoard {
+                                    board: board.clone(),
+                                    round,
+                                    mode: GameMode::Arbitrated,
+                                });
+                            }
+                        });
+                    }
+                }
+            }
+        })
+        .response;
+    if let Some(id) = card.game {
+        let click = ui.interact(response.rect, ui.scope_id().with(("card", id.0)), egui::Sense::click());
+        click.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, format!("Open {title}")));
+        if click.clicked() && cmd.is_none() {
+            cmd = Some(TableCmd::Open(id));
+        }
+    }
+    cmd
+}

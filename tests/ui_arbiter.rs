@@ -1,0 +1,232 @@
+//! The arbiter desk through its widgets (egui_kittest): setups entered from the palette,
+//! moves typed to a challenge, the player view without a rank, three oversteps on an
+//! injected clock ending the game, and a game restored from the database mid-move.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::{By, NodeT, Queryable};
+use ggdesk::desk::Phase;
+use ggdesk::rules::{Rank, Side};
+use ggdesk::store::Store;
+use ggdesk::ui::{DeskApp, Page, Prefs, TimeSource};
+use std::cell::Cell;
+use std::rc::Rc;
+
+const START_MS: i64 = 1_800_000_000_000;
+
+fn app_on(store: Store, clock: &Rc<Cell<i64>>) -> DeskApp {
+    let prefs = Prefs {
+        page: Page::Tables,
+        ..Prefs::default()
+    };
+    DeskApp::new(Ok(store), prefs, TimeSource::Manual(clock.clone()))
+}
+
+fn harness(app: DeskApp) -> Harness<'static, DeskApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .build_ui_state(|ui, app: &mut DeskApp| app.show(ui), app)
+}
+
+/// White's squares a1..i1, a2..i2, a3..c3; Black's a8..i8, a7..i7, a6..c6.
+fn setup_squares(side: Side) -> Vec<String> {
+    let rows: [u8; 3] = match side {
+        Side::White => [1, 2, 3],
+        Side::Black => [8, 7, 6],
+    };
+    rows.iter()
+        .flat_map(|r| ('a'..='i').map(move |f| format!("{f}{r}")))
+        .take(21)
+        .collect()
+}
+
+fn click(h: &mut Harness<'_, DeskApp>, label: &str) {
+    if h.query_by_label(label).is_none() {
+        eprintln!("LABELS: {:?}", all_text(h));
+    }
+    h.get_by_label(label).click();
+    h.run();
+}
+
+/// Enters one side's setup from the palette: the brush starts at the Five-Star General and
+/// moves on to the next rank left after each piece, so 21 clicks place the whole set in
+/// the order of the rulebook's table.
+fn enter_setup(h: &mut Harness<'_, DeskApp>, side: Side) {
+    let tab = match side {
+        Side::White => "White's setup (",
+        Side::Black => "Black's setup (",
+    };
+    h.get_by_label_contains(tab).click();
+    h.run();
+    click(h, "G5 Five-Star General");
+    for sq in setup_squares(side) {
+        click(h, &sq);
+    }
+}
+
+fn type_move(h: &mut Harness<'_, DeskApp>, mv: &str) {
+    let field = h.get_by_label_contains("moves:");
+    field.focus();
+    field.type_text(mv);
+    h.run();
+    click(h, "Play move");
+}
+
+fn all_text(h: &Harness<'_, DeskApp>) -> Vec<String> {
+    h.query_all(By::new().predicate(|_| true))
+        .flat_map(|n| {
+            let node = n.accesskit_node();
+            [node.label(), node.value()].into_iter().flatten().collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// A practice table with both setups entered through the palette and the clocks started.
+fn started_practice_table(h: &mut Harness<'_, DeskApp>) {
+    click(h, "New practice table");
+    enter_setup(h, Side::White);
+    enter_setup(h, Side::Black);
+    click(h, "Start clocks");
+}
+
+fn phase(h: &Harness<'_, DeskApp>, now: i64) -> Phase {
+    let app = h.state();
+    let id = app.tables.selected.expect("a table is open");
+    app.tables.tables.tables[&id].phase(now)
+}
+
+#[test]
+fn setups_entered_from_the_palette_a_challenge_and_a_player_view_without_ranks() {
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = harness(app_on(Store::open_in_memory().expect("store"), &clock));
+    h.run();
+    started_practice_table(&mut h);
+    assert_eq!(phase(&h, clock.get()), Phase::Playing);
+
+    // The setups are as entered: the palette placed the ranks in the rulebook's order.
+    {
+        let app = h.state();
+        let id = app.tables.selected.expect("open");
+        let game = app.tables.tables.tables[&id].game().expect("started");
+        let at = |s: &str| game.position().get(s.parse().expect("square")).map(|p| p.rank);
+        assert_eq!(at("a1"), Some(Rank::G5));
+        assert_eq!(at("c3"), Some(Rank::Flag));
+        assert_eq!(at("a6"), Some(Rank::Spy));
+        assert_eq!(at("c6"), Some(Rank::Flag));
+    }
+
+    // Spy against Spy on a5: both leave the board.
+    clock.set(START_MS + 5_000);
+    type_move(&mut h, "a3-a4");
+    clock.set(START_MS + 9_000);
+    type_move(&mut h, "a6-a5");
+    clock.set(START_MS + 14_000);
+    type_move(&mut h, "a4-a5");
+    let texts = all_text(&h);
+    assert!(
+        texts.iter().any(|t| t.contains("Challenge on a5: both pieces left the board")),
+        "{texts:?}"
+    );
+
+    // The player view shows a5 empty and no rank anywhere.
+    click(&mut h, "Player view full screen");
+    let texts = all_text(&h);
+    assert!(texts.iter().any(|t| t == "player view a5: empty"), "{texts:?}");
+    assert!(texts.iter().any(|t| t == "player view b3: white piece"), "{texts:?}");
+    let rank_words: Vec<String> = Rank::ALL
+        .iter()
+        .flat_map(|r| [r.code().to_string(), r.name().to_string()])
+        .collect();
+    for t in &texts {
+        for word in t.split(|c: char| !c.is_alphanumeric()) {
+            assert!(
+                !rank_words.iter().any(|r| r == word),
+                "the player view shows {word:?} in {t:?}"
+            );
+        }
+        for name in Rank::ALL.iter().map(|r| r.name()) {
+            assert!(!t.contains(name), "the player view shows {name:?} in {t:?}");
+        }
+    }
+}
+
+#[test]
+fn three_oversteps_on_the_injected_clock_end_the_game() {
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = harness(app_on(Store::open_in_memory().expect("store"), &clock));
+    h.run();
+    started_practice_table(&mut h);
+    // White overthinks three times; Black answers at once.
+    let mut t = START_MS;
+    for (white, black) in [("a3-a4", "a6-a5"), ("a4-a3", "a5-a6")] {
+        t += 125_000;
+        clock.set(t);
+        h.run();
+        type_move(&mut h, white);
+        t += 2_000;
+        clock.set(t);
+        type_move(&mut h, black);
+    }
+    assert_eq!(phase(&h, t), Phase::Playing);
+    assert!(all_text(&h).iter().any(|s| s.contains("Oversteps  White 2/3")));
+    // The third overstep ends the game by itself, at 2:00 of thinking.
+    clock.set(t + 121_000);
+    h.run();
+    h.run();
+    match phase(&h, t + 121_000) {
+        Phase::Finished(o) => {
+            assert_eq!(o.winner(), Some(Side::Black));
+            assert_eq!(o.reason().code(), "move_time");
+        }
+        other => panic!("expected the game to end on move time, got {other:?}"),
+    }
+    // The end is in the database, not only on screen.
+    let app = h.state();
+    let id = app.tables.selected.expect("open");
+    let verdict = app
+        .store()
+        .expect("store")
+        .load_game(id)
+        .expect("game")
+        .verdict()
+        .expect("setups")
+        .expect("verdict");
+    assert_eq!(verdict.outcome.map(|o| o.reason().code()), Some("move_time"));
+    assert_eq!(verdict.oversteps.white, 3);
+}
+
+#[test]
+fn a_game_is_restored_from_the_database_mid_move() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("desk.sqlite3");
+    let clock = Rc::new(Cell::new(START_MS));
+    let id = {
+        let mut h = harness(app_on(Store::open(&path).expect("store"), &clock));
+        h.run();
+        started_practice_table(&mut h);
+        clock.set(START_MS + 10_000);
+        type_move(&mut h, "b3-b4");
+        // Black thinks for 40 s; the desk keeps seeing the clocks, then dies.
+        for s in 1..=40 {
+            clock.set(START_MS + 10_000 + s * 1000);
+            h.run();
+        }
+        h.state().tables.selected.expect("open")
+    };
+    // Five minutes later the desk starts again on the same database.
+    clock.set(START_MS + 350_000);
+    let mut h = harness(app_on(Store::open(&path).expect("reopen"), &clock));
+    h.run();
+    h.get_by_label_contains("Open Practice").click();
+    h.run();
+    let app = h.state();
+    assert_eq!(app.tables.selected, Some(id));
+    let table = &app.tables.tables.tables[&id];
+    let game = table.game_at(clock.get()).expect("restored");
+    assert_eq!(game.to_move(), Side::Black);
+    assert_eq!(game.plies(), 1);
+    assert!(!game.clock().is_paused(), "a running game keeps running");
+    // Black's thinking time continues from 40 s (the heartbeat is written once a second).
+    let thinking_s = game.clock().thinking_ns() / 1_000_000_000;
+    assert!((39..=40).contains(&thinking_s), "thinking {thinking_s} s");
+    assert!(all_text(&h).iter().any(|s| s.contains("restored")));
+}
