@@ -200,6 +200,8 @@ CREATE TABLE adjudication_sheets (
     game_id    INTEGER NOT NULL REFERENCES games (id),
     side       TEXT    NOT NULL CHECK (side IN ('white', 'black')),
     sheet      TEXT    NOT NULL,
+    -- 0 while the reading is being entered, 1 once the sheet is handed in
+    complete   INTEGER NOT NULL DEFAULT 0 CHECK (complete IN (0, 1)),
     entered_at INTEGER NOT NULL,
     PRIMARY KEY (game_id, side)
 );

@@ -19,20 +19,39 @@ fn fifty_live_tables() -> Store {
     let mut rng = StdRng::seed_from_u64(50);
     let actor = Actor::arbiter(None);
     for _ in 0..50 {
-        let id = store.create_game(&NewGame::standalone(), &actor).expect("game");
+        let id = store
+            .create_game(&NewGame::standalone(), &actor)
+            .expect("game");
         let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
         for side in Side::BOTH {
-            store.save_setup(id, side, &setups[side], &actor).expect("setup");
+            store
+                .save_setup(id, side, &setups[side], &actor)
+                .expect("setup");
         }
-        store.start_game(id, START_MS, Side::White, &actor).expect("start");
+        store
+            .start_game(id, START_MS, Side::White, &actor)
+            .expect("start");
         for i in 0..10 {
-            let game = store.load_game(id).expect("load").game().expect("setups").expect("replay");
+            let game = store
+                .load_game(id)
+                .expect("load")
+                .game()
+                .expect("setups")
+                .expect("replay");
             let moves = game.position().legal_moves(game.to_move());
             let event = Event::Move {
                 mv: moves[rng.random_range(0..moves.len())],
                 by: None,
             };
-            let _ = store.append_event(id, TimedEvent { t: (i + 1) as f64, event }, &actor, "");
+            let _ = store.append_event(
+                id,
+                TimedEvent {
+                    t: (i + 1) as f64,
+                    event,
+                },
+                &actor,
+                "",
+            );
         }
     }
     store
@@ -44,7 +63,11 @@ fn tables_page(c: &mut Criterion) {
         page: Page::Tables,
         ..Prefs::default()
     };
-    let app = DeskApp::new(Ok(fifty_live_tables()), prefs, TimeSource::Manual(clock.clone()));
+    let app = DeskApp::new(
+        Ok(fifty_live_tables()),
+        prefs,
+        TimeSource::Manual(clock.clone()),
+    );
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1366.0, 768.0))
         .build_ui_state(|ui, app: &mut DeskApp| app.show(ui), app);

@@ -211,7 +211,13 @@ impl LiveTable {
     }
 
     /// Cancels the last event with a reason (an arbiter's correction).
-    pub fn undo(&mut self, store: &mut Store, now_ms: i64, actor: &Actor, reason: &str) -> Result<(), StoreError> {
+    pub fn undo(
+        &mut self,
+        store: &mut Store,
+        now_ms: i64,
+        actor: &Actor,
+        reason: &str,
+    ) -> Result<(), StoreError> {
         let t = self.event_t(now_ms);
         store.undo_last_event(self.id(), t, actor, reason)?;
         self.last_announcement = None;
@@ -236,13 +242,12 @@ pub struct TickNote {
 impl Tables {
     /// Makes sure a game is loaded, returning it.
     pub fn ensure(&mut self, store: &Store, id: GameId) -> Result<&mut LiveTable, StoreError> {
-        if !self.tables.contains_key(&id) {
-            let table = LiveTable::load(store, id)?;
-            self.tables.insert(id, table);
+        match self.tables.entry(id) {
+            std::collections::btree_map::Entry::Occupied(e) => Ok(e.into_mut()),
+            std::collections::btree_map::Entry::Vacant(e) => {
+                Ok(e.insert(LiveTable::load(store, id)?))
+            }
         }
-        self.tables
-            .get_mut(&id)
-            .ok_or_else(|| StoreError::NotFound(format!("game {id}")))
     }
 
     /// Judges every live table's clocks at `now_ms`. A clock that ran out ends its game:
@@ -259,10 +264,18 @@ impl Tables {
             if before.is_over() || before.clock().is_paused() {
                 continue;
             }
-            let Some(now) = table.game_at(now_ms) else { continue };
+            let Some(now) = table.game_at(now_ms) else {
+                continue;
+            };
             if now.is_over() {
                 let id = table.id();
-                match table.submit(store, Event::End, now_ms, &Actor::system(), "a clock ran out") {
+                match table.submit(
+                    store,
+                    Event::End,
+                    now_ms,
+                    &Actor::system(),
+                    "a clock ran out",
+                ) {
                     Ok(_) => {
                         let text = match now.state() {
                             GameState::Finished { outcome, .. } => format!(

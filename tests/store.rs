@@ -40,7 +40,9 @@ fn started_game(store: &mut Store, seed: u64) -> GameId {
             .save_setup(id, side, &setups[side], &actor)
             .expect("setup");
     }
-    store.start_game(id, 1_000_000, Side::White, &actor).expect("start");
+    store
+        .start_game(id, 1_000_000, Side::White, &actor)
+        .expect("start");
     id
 }
 
@@ -308,7 +310,9 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were() {
                 .save_setup(id, side, &setups[side], &actor)
                 .expect("setup");
         }
-        store.start_game(id, start_ms, Side::White, &actor).expect("start");
+        store
+            .start_game(id, start_ms, Side::White, &actor)
+            .expect("start");
         for i in 0..4 {
             let e = first_legal(&store, id);
             store
@@ -504,17 +508,23 @@ fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused() {
         .collect();
     let bad = serde_json::json!({ black[0].clone(): "FLG", black[1].clone(): "FLG" });
     let err = store
-        .save_reading_sheet(id, Side::White, &bad, &actor)
+        .save_reading_sheet(id, Side::White, &bad, true, &actor)
         .expect_err("two flags");
     assert!(err.to_string().contains("FLG"), "{err}");
     // Black reads one white piece right.
     let (sq, rank) = setups.white.placements[0];
     let sheet = serde_json::json!({ sq.to_string(): rank.code() });
     store
-        .save_reading_sheet(id, Side::Black, &sheet, &actor)
+        .save_reading_sheet(id, Side::Black, &sheet, true, &actor)
         .expect("black sheet");
+    // A sheet still being entered decides nothing.
     store
-        .save_reading_sheet(id, Side::White, &serde_json::json!({}), &actor)
+        .save_reading_sheet(id, Side::White, &serde_json::json!({}), false, &actor)
+        .expect("white's draft");
+    let game = store.load_game(id).expect("load");
+    assert_eq!(game.meta.result.as_deref(), Some("adjudication_pending"));
+    store
+        .save_reading_sheet(id, Side::White, &serde_json::json!({}), true, &actor)
         .expect("white abstains");
     let game = store.load_game(id).expect("load");
     assert_eq!(game.meta.result.as_deref(), Some("black game_time"));

@@ -75,7 +75,10 @@ fn all_text(h: &Harness<'_, DeskApp>) -> Vec<String> {
     h.query_all(By::new().predicate(|_| true))
         .flat_map(|n| {
             let node = n.accesskit_node();
-            [node.label(), node.value()].into_iter().flatten().collect::<Vec<_>>()
+            [node.label(), node.value()]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
         })
         .collect()
 }
@@ -107,7 +110,11 @@ fn setups_entered_from_the_palette_a_challenge_and_a_player_view_without_ranks()
         let app = h.state();
         let id = app.tables.selected.expect("open");
         let game = app.tables.tables.tables[&id].game().expect("started");
-        let at = |s: &str| game.position().get(s.parse().expect("square")).map(|p| p.rank);
+        let at = |s: &str| {
+            game.position()
+                .get(s.parse().expect("square"))
+                .map(|p| p.rank)
+        };
         assert_eq!(at("a1"), Some(Rank::G5));
         assert_eq!(at("c3"), Some(Rank::Flag));
         assert_eq!(at("a6"), Some(Rank::Spy));
@@ -123,15 +130,23 @@ fn setups_entered_from_the_palette_a_challenge_and_a_player_view_without_ranks()
     type_move(&mut h, "a4-a5");
     let texts = all_text(&h);
     assert!(
-        texts.iter().any(|t| t.contains("Challenge on a5: both pieces left the board")),
+        texts
+            .iter()
+            .any(|t| t.contains("Challenge on a5: both pieces left the board")),
         "{texts:?}"
     );
 
     // The player view shows a5 empty and no rank anywhere.
     click(&mut h, "Player view full screen");
     let texts = all_text(&h);
-    assert!(texts.iter().any(|t| t == "player view a5: empty"), "{texts:?}");
-    assert!(texts.iter().any(|t| t == "player view b3: white piece"), "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t == "player view a5: empty"),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t == "player view b3: white piece"),
+        "{texts:?}"
+    );
     let rank_words: Vec<String> = Rank::ALL
         .iter()
         .flat_map(|r| [r.code().to_string(), r.name().to_string()])
@@ -167,7 +182,11 @@ fn three_oversteps_on_the_injected_clock_end_the_game() {
         type_move(&mut h, black);
     }
     assert_eq!(phase(&h, t), Phase::Playing);
-    assert!(all_text(&h).iter().any(|s| s.contains("Oversteps  White 2/3")));
+    assert!(
+        all_text(&h)
+            .iter()
+            .any(|s| s.contains("Oversteps  White 2/3"))
+    );
     // The third overstep ends the game by itself, at 2:00 of thinking.
     clock.set(t + 121_000);
     h.run();
@@ -190,7 +209,10 @@ fn three_oversteps_on_the_injected_clock_end_the_game() {
         .verdict()
         .expect("setups")
         .expect("verdict");
-    assert_eq!(verdict.outcome.map(|o| o.reason().code()), Some("move_time"));
+    assert_eq!(
+        verdict.outcome.map(|o| o.reason().code()),
+        Some("move_time")
+    );
     assert_eq!(verdict.oversteps.white, 3);
 }
 
@@ -229,4 +251,90 @@ fn a_game_is_restored_from_the_database_mid_move() {
     let thinking_s = game.clock().thinking_ns() / 1_000_000_000;
     assert!((39..=40).contains(&thinking_s), "thinking {thinking_s} s");
     assert!(all_text(&h).iter().any(|s| s.contains("restored")));
+}
+
+/// The clock runs past the two hours of game time: the table turns to adjudication.
+fn to_adjudication(h: &mut Harness<'_, DeskApp>, clock: &Rc<Cell<i64>>) {
+    clock.set(START_MS + 7_200_500);
+    h.run();
+    h.run();
+    assert_eq!(phase(h, clock.get()), Phase::Adjudication);
+}
+
+fn is_enabled(h: &Harness<'_, DeskApp>, label: &str) -> bool {
+    !h.get_by_label(label).accesskit_node().is_disabled()
+}
+
+#[test]
+fn readings_are_entered_piece_by_piece_and_scored_when_both_sheets_are_in() {
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = harness(app_on(Store::open_in_memory().expect("store"), &clock));
+    h.run();
+    started_practice_table(&mut h);
+    to_adjudication(&mut h, &clock);
+
+    // White reads Black's Five-Star General on a8 and Flag on c6 correctly, and the Major
+    // on h8 wrongly (as a Private).
+    for (square, rank) in [
+        ("a8", "G5 Five-Star General"),
+        ("c6", "FLG Flag"),
+        ("h8", "PVT Private"),
+    ] {
+        click(&mut h, &format!("read {square}"));
+        click(&mut h, rank);
+    }
+    // A second Five-Star General or a second Flag cannot be named.
+    click(&mut h, "read b8");
+    assert!(!is_enabled(&h, "G5 Five-Star General"));
+    assert!(!is_enabled(&h, "FLG Flag"));
+    assert!(is_enabled(&h, "G4 Four-Star General"));
+    click(&mut h, "Hand in white's sheet");
+    // Black abstains on everything.
+    click(&mut h, "Hand in black's sheet");
+    let texts = all_text(&h);
+    assert!(
+        texts.iter().any(|t| t == "White wins by adjudication"),
+        "{texts:?}"
+    );
+    // White: 2 + 2 - 1 = 3; all 21 of each side remain (71.72).
+    assert!(texts.iter().any(|t| t == "NRS 3"), "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t == "AVP 71.72   TAS 74.72"),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t == "AVP 71.72   TAS 71.72"),
+        "{texts:?}"
+    );
+    let app = h.state();
+    let id = app.tables.selected.expect("open");
+    let game = app.store().expect("store").load_game(id).expect("game");
+    assert_eq!(game.meta.result.as_deref(), Some("white game_time"));
+}
+
+#[test]
+fn equal_total_adjudication_scores_draw() {
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = harness(app_on(Store::open_in_memory().expect("store"), &clock));
+    h.run();
+    started_practice_table(&mut h);
+    to_adjudication(&mut h, &clock);
+    // Each reads the other's Flag right and nothing else: NRS 2 each, equal AVP.
+    click(&mut h, "read c6");
+    click(&mut h, "FLG Flag");
+    click(&mut h, "Hand in white's sheet");
+    click(&mut h, "read c3");
+    click(&mut h, "FLG Flag");
+    click(&mut h, "Hand in black's sheet");
+    let texts = all_text(&h);
+    assert!(
+        texts
+            .iter()
+            .any(|t| t == "Draw: equal Total Adjudication Scores"),
+        "{texts:?}"
+    );
+    let app = h.state();
+    let id = app.tables.selected.expect("open");
+    let game = app.store().expect("store").load_game(id).expect("game");
+    assert_eq!(game.meta.result.as_deref(), Some("draw game_time"));
 }

@@ -28,7 +28,9 @@ impl PlayerView {
         }
         let finished = match game.state() {
             GameState::Playing => None,
-            GameState::Finished { outcome, .. } => Some((outcome.winner(), outcome.reason().code())),
+            GameState::Finished { outcome, .. } => {
+                Some((outcome.winner(), outcome.reason().code()))
+            }
             GameState::GameTimeUp { .. } => Some((None, "game_time")),
         };
         PlayerView {

@@ -125,7 +125,14 @@ pub struct StoredGame {
     pub setup: BySide<Option<SideSetup>>,
     pub events: Vec<StoredEvent>,
     /// Each side's reading sheet as entered (square → piece code), if any.
-    pub sheets: BySide<Option<Value>>,
+    pub sheets: BySide<Option<SheetRow>>,
+}
+
+/// One side's reading sheet: the readings so far, and whether it has been handed in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SheetRow {
+    pub sheet: Value,
+    pub complete: bool,
 }
 
 impl StoredGame {
@@ -168,18 +175,13 @@ impl StoredGame {
             .into_iter()
             .map(|(_, e)| e)
             .collect();
+        // The readings count once both sheets are handed in; an imported record keeps its
+        // readings as written.
         record.readings = match (&self.sheets.white, &self.sheets.black) {
-            (None, None) => self.meta.extra.get("readings").cloned(),
-            (w, b) => {
-                let mut obj = Map::new();
-                if let Some(w) = w {
-                    obj.insert("white".into(), w.clone());
-                }
-                if let Some(b) = b {
-                    obj.insert("black".into(), b.clone());
-                }
-                Some(Value::Object(obj))
+            (Some(w), Some(b)) if w.complete && b.complete => {
+                Some(json!({"white": w.sheet, "black": b.sheet}))
             }
+            _ => self.meta.extra.get("readings").cloned(),
         };
         record.extra = extra;
         Some(record)
@@ -375,14 +377,23 @@ fn load(conn: &rusqlite::Connection, id: GameId) -> Result<StoredGame> {
         .into_iter()
         .map(|(seq, t, kind, payload, wall)| decode_event(seq, t, &kind, &payload, wall))
         .collect::<Result<Vec<_>>>()?;
-    let mut sheets = BySide::<Option<Value>>::default();
-    let mut stmt =
-        conn.prepare_cached("SELECT side, sheet FROM adjudication_sheets WHERE game_id = ?1")?;
+    let mut sheets = BySide::<Option<SheetRow>>::default();
+    let mut stmt = conn.prepare_cached(
+        "SELECT side, sheet, complete FROM adjudication_sheets WHERE game_id = ?1",
+    )?;
     for row in stmt.query_map([id.0], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, i64>(2)?,
+        ))
     })? {
-        let (side, sheet) = row?;
-        sheets[parse_side_column(&side)] = serde_json::from_str(&sheet).ok();
+        let (side, sheet, complete) = row?;
+        sheets[parse_side_column(&side)] =
+            serde_json::from_str(&sheet).ok().map(|sheet| SheetRow {
+                sheet,
+                complete: complete != 0,
+            });
     }
     Ok(StoredGame {
         meta,
@@ -659,41 +670,55 @@ impl Store {
         })
     }
 
-    /// Stores (or replaces) one side's reading sheet for the adjudication. The sheet is
-    /// checked against the position the game stopped in; the result follows once both are in.
+    /// Stores (or replaces) one side's reading sheet for the adjudication, as entered so far
+    /// or handed in (`complete`). The sheet is checked against the position the game stopped
+    /// in; the result is decided once both sheets are handed in.
     pub fn save_reading_sheet(
         &mut self,
         id: GameId,
         side: Side,
         sheet: &Value,
+        complete: bool,
         actor: &Actor,
     ) -> Result<()> {
         self.write(|tx| {
             let mut game = load(tx, id)?;
-            let mut trial = game.clone();
-            trial.sheets[side] = Some(sheet.clone());
-            if let Some(Ok(g)) = trial.game()
-                && matches!(g.state(), GameState::GameTimeUp { .. })
-                && let Some(record) = trial.record()
-            {
-                // Check this sheet's form and content now; the other may still be missing.
-                let sheets = record.reading_sheets().map_err(rejected)?.unwrap_or_default();
-                crate::adjudication::validate_sheet(side, &sheets[side], g.position()).map_err(rejected)?;
-            } else {
-                return Err(rejected(format!("game {id} is not waiting for an adjudication")));
-            }
+            let derived = game
+                .game()
+                .and_then(|g| g.ok())
+                .filter(|g| matches!(g.state(), GameState::GameTimeUp { .. }))
+                .ok_or_else(|| rejected(format!("game {id} is not waiting for an adjudication")))?;
+            let mut probe = Record::new(BySide::default());
+            probe.readings = Some(json!({ side.name(): sheet }));
+            let sheets = probe
+                .reading_sheets()
+                .map_err(rejected)?
+                .unwrap_or_default();
+            crate::adjudication::validate_sheet(side, &sheets[side], derived.position())
+                .map_err(rejected)?;
             tx.execute(
-                "INSERT INTO adjudication_sheets (game_id, side, sheet, entered_at) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (game_id, side) DO UPDATE SET sheet = excluded.sheet, entered_at = excluded.entered_at",
-                params![id.0, side_code(side), sheet.to_string(), now_ms()],
+                "INSERT INTO adjudication_sheets (game_id, side, sheet, complete, entered_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (game_id, side) DO UPDATE SET sheet = excluded.sheet,
+                     complete = excluded.complete, entered_at = excluded.entered_at",
+                params![id.0, side_code(side), sheet.to_string(), complete, now_ms()],
             )?;
-            game.sheets[side] = Some(sheet.clone());
-            audit(tx, actor, "reading sheet", game.meta.tournament_id, Some(id.0), "", &format!("{side}: {sheet}"))?;
-            // The result is decided only when both sheets are in.
-            if game.sheets.white.is_some() && game.sheets.black.is_some() {
-                settle(tx, &game, actor)?;
+            game.sheets[side] = Some(SheetRow {
+                sheet: sheet.clone(),
+                complete,
+            });
+            if complete {
+                audit(
+                    tx,
+                    actor,
+                    "reading sheet handed in",
+                    game.meta.tournament_id,
+                    Some(id.0),
+                    "",
+                    &format!("{side}: {sheet}"),
+                )?;
             }
-            Ok(())
+            settle(tx, &game, actor)
         })
     }
 
@@ -857,7 +882,7 @@ impl Store {
             for side in Side::BOTH {
                 if let Some(sheet) = &sheets[side] {
                     tx.execute(
-                        "INSERT INTO adjudication_sheets (game_id, side, sheet, entered_at) VALUES (?1, ?2, ?3, ?4)",
+                        "INSERT INTO adjudication_sheets (game_id, side, sheet, complete, entered_at) VALUES (?1, ?2, ?3, 1, ?4)",
                         params![id.0, side_code(side), sheet.to_string(), now_ms()],
                     )?;
                 }

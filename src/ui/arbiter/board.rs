@@ -12,6 +12,8 @@ pub enum CellView {
     FaceDown(Side),
     /// A piece with its rank (the arbiter's eyes only).
     Open(Piece),
+    /// A piece face down with a reader's guess written on it (adjudication).
+    Guessed(Side, crate::rules::Rank),
 }
 
 /// Highlights and limits for one drawing.
@@ -49,7 +51,11 @@ pub fn draw(
     interactive: bool,
 ) -> Option<Square> {
     let avail = ui.available_size();
-    let max = if style.max_square > 0.0 { style.max_square } else { 60.0 };
+    let max = if style.max_square > 0.0 {
+        style.max_square
+    } else {
+        60.0
+    };
     let side = ((avail.x - 24.0) / FILES as f32)
         .min((avail.y - 24.0) / ROWS as f32)
         .clamp(26.0, max);
@@ -71,8 +77,15 @@ pub fn draw(
     for square in Square::all() {
         let col = square.file() as f32;
         let row = (ROWS - 1 - square.row()) as f32;
-        let rect = Rect::from_min_size(origin + Vec2::new(col * side, row * side), Vec2::splat(side));
-        let mut fill = if (square.file() + square.row()) % 2 == 0 { dark } else { light };
+        let rect = Rect::from_min_size(
+            origin + Vec2::new(col * side, row * side),
+            Vec2::splat(side),
+        );
+        let mut fill = if (square.file() + square.row()) % 2 == 0 {
+            dark
+        } else {
+            light
+        };
         // The midpoint between ranks 4 and 5 is marked by a slightly different tone.
         if style.dim_rows.contains(&square.row()) {
             fill = fill.gamma_multiply(0.45);
@@ -92,6 +105,23 @@ pub fn draw(
                 painter.rect_filled(r, 5.0, side_color(s));
                 painter.rect_stroke(r, 5.0, Stroke::new(1.0, Color32::GRAY), StrokeKind::Inside);
             }
+            CellView::Guessed(s, guess) => {
+                let r = rect.shrink(side * 0.14);
+                painter.rect_filled(r, 5.0, side_color(s));
+                painter.rect_stroke(
+                    r,
+                    5.0,
+                    Stroke::new(2.0, super::super::common::AMBER),
+                    StrokeKind::Inside,
+                );
+                painter.text(
+                    r.center(),
+                    Align2::CENTER_CENTER,
+                    format!("{}?", guess.code()),
+                    FontId::proportional((side * 0.26).max(10.0)),
+                    super::super::common::AMBER,
+                );
+            }
             CellView::Open(p) => {
                 let r = rect.shrink(side * 0.14);
                 painter.rect_filled(r, 5.0, side_color(p.side));
@@ -106,12 +136,26 @@ pub fn draw(
             }
         }
         if style.selected == Some(square) {
-            painter.rect_stroke(rect.shrink(1.0), 3.0, Stroke::new(3.0, super::super::common::BLUE), StrokeKind::Inside);
+            painter.rect_stroke(
+                rect.shrink(1.0),
+                3.0,
+                Stroke::new(3.0, super::super::common::BLUE),
+                StrokeKind::Inside,
+            );
         } else if style.marked.contains(&square) {
-            painter.rect_stroke(rect.shrink(1.0), 3.0, Stroke::new(2.0, super::super::common::AMBER), StrokeKind::Inside);
+            painter.rect_stroke(
+                rect.shrink(1.0),
+                3.0,
+                Stroke::new(2.0, super::super::common::AMBER),
+                StrokeKind::Inside,
+            );
         }
         let id = ui.scope_id().with((id_salt, square.index()));
-        let sense = if interactive { Sense::click() } else { Sense::hover() };
+        let sense = if interactive {
+            Sense::click()
+        } else {
+            Sense::hover()
+        };
         let response = ui.interact(rect, id, sense);
         let name = label(square, view);
         response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, interactive, &name));
@@ -134,7 +178,13 @@ pub fn draw(
     }
     for r in 0..ROWS {
         let y = origin.y + (ROWS - 1 - r) as f32 * side + side * 0.5;
-        painter.text(Pos2::new(outer.rect.min.x + 10.0, y), Align2::CENTER_CENTER, r + 1, font.clone(), color);
+        painter.text(
+            Pos2::new(outer.rect.min.x + 10.0, y),
+            Align2::CENTER_CENTER,
+            r + 1,
+            font.clone(),
+            color,
+        );
     }
     clicked
 }

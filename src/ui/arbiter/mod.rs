@@ -1,6 +1,7 @@
 //! The arbiter desk: one card per table of the playing round, and the table view where the
 //! setups are entered, moves are played, clocks run and every rule applies by itself.
 
+mod adjudication;
 mod board;
 mod setup;
 mod table;
@@ -29,14 +30,46 @@ pub struct Card {
 pub enum TableCmd {
     Open(GameId),
     Back,
-    CreateForBoard { board: Board, round: u32, mode: GameMode },
+    CreateForBoard {
+        board: Board,
+        round: u32,
+        mode: GameMode,
+    },
     CreatePractice,
-    Event { game: GameId, event: Event, reason: String },
-    Undo { game: GameId, reason: String },
-    SaveSetup { game: GameId, side: Side, setup: SideSetup },
-    Start { game: GameId, first: Side },
-    VoidAndReplay { game: GameId, reason: String },
-    Export { game: GameId },
+    Event {
+        game: GameId,
+        event: Event,
+        reason: String,
+    },
+    Undo {
+        game: GameId,
+        reason: String,
+    },
+    SaveSetup {
+        game: GameId,
+        side: Side,
+        setup: SideSetup,
+    },
+    Start {
+        game: GameId,
+        first: Side,
+    },
+    VoidAndReplay {
+        game: GameId,
+        reason: String,
+    },
+    Export {
+        game: GameId,
+    },
+    SaveSheet {
+        game: GameId,
+        side: Side,
+        sheet: serde_json::Value,
+        complete: bool,
+    },
+    PrintAdjudication {
+        game: GameId,
+    },
 }
 
 /// Actions that need a confirmation (and some a reason).
@@ -62,6 +95,7 @@ pub struct TablesPage {
     pub move_text: String,
     from: Option<Square>,
     setup: setup::SetupState,
+    adjudication: adjudication::AdjudicationState,
     first: HashMap<GameId, Side>,
     confirm: Option<Confirm<Guarded>>,
     pub player_window: bool,
@@ -215,7 +249,11 @@ impl TablesPage {
         });
         let mut counts = [0usize; 4]; // playing, finished, adjudication, waiting
         for card in &self.cards {
-            match card.game.and_then(|g| self.tables.tables.get(&g)).map(|t| t.phase(cx.now_ms)) {
+            match card
+                .game
+                .and_then(|g| self.tables.tables.get(&g))
+                .map(|t| t.phase(cx.now_ms))
+            {
                 Some(p) if p.is_live() => counts[0] += 1,
                 Some(Phase::Finished(_)) => counts[1] += 1,
                 Some(Phase::Adjudication) => counts[2] += 1,
@@ -229,7 +267,9 @@ impl TablesPage {
                     ui.label(RichText::new(format!("{name} — round {r}")).strong());
                 }
                 (Some(name), None) => {
-                    ui.label(format!("{name}: no round published yet (publish one on the Rounds page)"));
+                    ui.label(format!(
+                        "{name}: no round published yet (publish one on the Rounds page)"
+                    ));
                 }
                 _ => {
                     ui.label("No tournament chosen: practice tables only");
@@ -255,20 +295,22 @@ impl TablesPage {
         ui.add_space(4.0);
         let now = cx.now_ms;
         let round = self.round;
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            ui.horizontal_wrapped(|ui| {
-                ui.spacing_mut().item_spacing = egui::vec2(8.0, 8.0);
-                for card in &self.cards {
-                    let table = card.game.and_then(|g| self.tables.tables.get(&g));
-                    if let Some(cmd) = card_ui(ui, card, table, now, round) {
-                        self.queued.push(cmd);
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    ui.spacing_mut().item_spacing = egui::vec2(8.0, 8.0);
+                    for card in &self.cards {
+                        let table = card.game.and_then(|g| self.tables.tables.get(&g));
+                        if let Some(cmd) = card_ui(ui, card, table, now, round) {
+                            self.queued.push(cmd);
+                        }
                     }
+                });
+                if self.cards.is_empty() {
+                    ui.label("No tables yet.");
                 }
             });
-            if self.cards.is_empty() {
-                ui.label("No tables yet.");
-            }
-        });
     }
 
     fn guarded(&mut self, action: Guarded, reason: String) {
@@ -297,7 +339,8 @@ impl TablesPage {
 
     fn apply(&mut self, cmd: TableCmd, cx: &mut PageCtx<'_>) {
         let now = cx.now_ms;
-        let table_actor = |t: Option<&Card>| Actor::arbiter(t.and_then(|c| c.table_no).map(i64::from));
+        let table_actor =
+            |t: Option<&Card>| Actor::arbiter(t.and_then(|c| c.table_no).map(i64::from));
         match cmd {
             TableCmd::Open(id) => {
                 if let Err(e) = self.tables.ensure(cx.store, id) {
@@ -338,14 +381,23 @@ impl TablesPage {
             }
             TableCmd::CreatePractice => {
                 let actor = Actor::arbiter(None);
-                if let Some(id) = cx.notices.report(cx.store.create_game(&NewGame::standalone(), &actor), "Practice table created") {
+                if let Some(id) = cx.notices.report(
+                    cx.store.create_game(&NewGame::standalone(), &actor),
+                    "Practice table created",
+                ) {
                     self.refresh_cards(cx, true);
                     self.queued.push(TableCmd::Open(id));
                 }
             }
-            TableCmd::Event { game, event, reason } => {
+            TableCmd::Event {
+                game,
+                event,
+                reason,
+            } => {
                 let actor = table_actor(self.card_of(game));
-                let Some(table) = self.tables.tables.get_mut(&game) else { return };
+                let Some(table) = self.tables.tables.get_mut(&game) else {
+                    return;
+                };
                 match table.submit(cx.store, event, now, &actor, &reason) {
                     Ok(_) => {
                         self.move_error = None;
@@ -355,7 +407,8 @@ impl TablesPage {
                         if let Phase::Finished(o) = table.phase(now) {
                             cx.notices.info(format!(
                                 "Game over: {} — {}",
-                                o.winner().map_or("draw".to_string(), |w| format!("{w} wins")),
+                                o.winner()
+                                    .map_or("draw".to_string(), |w| format!("{w} wins")),
                                 o.reason().describe()
                             ));
                         }
@@ -386,7 +439,10 @@ impl TablesPage {
             TableCmd::Start { game, first } => {
                 let actor = table_actor(self.card_of(game));
                 let r = cx.store.start_game(game, now, first, &actor);
-                if cx.notices.report(r, &format!("Clocks started: {first} moves first")).is_some()
+                if cx
+                    .notices
+                    .report(r, &format!("Clocks started: {first} moves first"))
+                    .is_some()
                     && let Some(t) = self.tables.tables.get_mut(&game)
                     && let Err(e) = t.reload(cx.store)
                 {
@@ -396,7 +452,10 @@ impl TablesPage {
             TableCmd::VoidAndReplay { game, reason } => {
                 let actor = Actor::director();
                 let r = cx.store.void_and_replay(game, &reason, &actor);
-                if let Some(new) = cx.notices.report(r, "Game voided; the replay is ready for new setups") {
+                if let Some(new) = cx
+                    .notices
+                    .report(r, "Game voided; the replay is ready for new setups")
+                {
                     if let Some(t) = self.tables.tables.get_mut(&game) {
                         let _ = t.reload(cx.store);
                     }
@@ -404,21 +463,56 @@ impl TablesPage {
                     self.queued.push(TableCmd::Open(new));
                 }
             }
-            TableCmd::Export { game } => {
-                let result = cx.store.export_record(game).map_err(|e| e.to_string()).and_then(|record| {
-                    let dir = cx
-                        .store
-                        .path()
-                        .and_then(|p| p.parent().map(|d| d.join("records")))
-                        .unwrap_or_else(|| std::path::PathBuf::from("records"));
-                    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-                    let file = dir.join(format!("game-{game}.json"));
-                    std::fs::write(&file, record.to_json_pretty() + "\n")
-                        .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-                    Ok(file)
-                });
+            TableCmd::SaveSheet {
+                game,
+                side,
+                sheet,
+                complete,
+            } => {
+                let actor = table_actor(self.card_of(game));
+                let r = cx
+                    .store
+                    .save_reading_sheet(game, side, &sheet, complete, &actor);
+                let done = if complete {
+                    format!("{side}'s reading sheet handed in")
+                } else {
+                    String::new()
+                };
+                if cx.notices.report(r, &done).is_some()
+                    && let Some(t) = self.tables.tables.get_mut(&game)
+                    && let Err(e) = t.reload(cx.store)
+                {
+                    cx.notices.error(e.to_string());
+                }
+            }
+            TableCmd::PrintAdjudication { game } => {
+                let card = self.card_of(game).cloned();
+                let result = self.adjudication_form(cx, game, card.as_ref());
                 if let Some(file) = cx.notices.report(result, "") {
-                    cx.notices.info(format!("Record written: {}", file.display()));
+                    open_in_browser(&file, cx.notices);
+                }
+            }
+            TableCmd::Export { game } => {
+                let result = cx
+                    .store
+                    .export_record(game)
+                    .map_err(|e| e.to_string())
+                    .and_then(|record| {
+                        let dir = cx
+                            .store
+                            .path()
+                            .and_then(|p| p.parent().map(|d| d.join("records")))
+                            .unwrap_or_else(|| std::path::PathBuf::from("records"));
+                        std::fs::create_dir_all(&dir)
+                            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                        let file = dir.join(format!("game-{game}.json"));
+                        std::fs::write(&file, record.to_json_pretty() + "\n")
+                            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+                        Ok(file)
+                    });
+                if let Some(file) = cx.notices.report(result, "") {
+                    cx.notices
+                        .info(format!("Record written: {}", file.display()));
                 }
             }
         }
@@ -430,8 +524,12 @@ impl TablesPage {
             return;
         }
         let Some(id) = self.selected else { return };
-        let Some(table) = self.tables.tables.get(&id) else { return };
-        let Some(view) = table.player_view(cx.now_ms) else { return };
+        let Some(table) = self.tables.tables.get(&id) else {
+            return;
+        };
+        let Some(view) = table.player_view(cx.now_ms) else {
+            return;
+        };
         let title = match self.card_of(id).and_then(|c| c.table_no) {
             Some(n) => format!("ggdesk — table {n}, player view"),
             None => "ggdesk — practice table, player view".to_string(),
@@ -440,7 +538,9 @@ impl TablesPage {
         let mut close = false;
         ui.ctx().show_viewport_immediate(
             egui::ViewportId::from_hash_of("ggdesk-player-view"),
-            egui::ViewportBuilder::default().with_title(&title).with_inner_size([760.0, 720.0]),
+            egui::ViewportBuilder::default()
+                .with_title(&title)
+                .with_inner_size([760.0, 720.0]),
             |ui, _class| {
                 egui::CentralPanel::default().show(ui, |ui| {
                     player_view_panel(ui, &view, game.as_ref());
@@ -456,8 +556,78 @@ impl TablesPage {
     }
 }
 
+impl TablesPage {
+    /// Writes the printable adjudication form of a game beside the database.
+    fn adjudication_form(
+        &self,
+        cx: &mut PageCtx<'_>,
+        game: GameId,
+        card: Option<&Card>,
+    ) -> Result<std::path::PathBuf, String> {
+        let stored = cx.store.load_game(game).map_err(|e| e.to_string())?;
+        let verdict = stored
+            .verdict()
+            .ok_or("the setups are not in")?
+            .map_err(|e| e.to_string())?;
+        let adj = verdict
+            .adjudication
+            .ok_or("both reading sheets must be handed in first")?;
+        let event = match stored.meta.tournament_id {
+            Some(t) => cx
+                .store
+                .tournament_names()
+                .ok()
+                .and_then(|names| names.into_iter().find(|(id, _)| *id == t).map(|(_, n)| n))
+                .unwrap_or_default(),
+            None => "Practice table".into(),
+        };
+        let (white, black) = card.map_or(("White".into(), "Black".into()), |c| c.names.clone());
+        let heading = crate::export::forms::FormHeading {
+            event,
+            round: stored.meta.round,
+            table: stored.meta.table_no,
+            white,
+            black,
+            stopped_at: fmt_hms((verdict.at * 1e9) as i64),
+        };
+        let html = crate::export::forms::adjudication_form(&heading, &adj);
+        let dir = cx
+            .store
+            .path()
+            .and_then(|p| p.parent().map(|d| d.join("forms")))
+            .unwrap_or_else(|| std::path::PathBuf::from("forms"));
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let file = dir.join(format!("adjudication-game-{game}.html"));
+        std::fs::write(&file, html).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+        Ok(file)
+    }
+}
+
+/// Opens a file in the user's browser; says where the file is either way.
+pub fn open_in_browser(file: &std::path::Path, notices: &mut common::Notices) {
+    let opened = std::process::Command::new("xdg-open")
+        .arg(file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .is_ok();
+    if opened {
+        notices.info(format!("Opened {} in the browser", file.display()));
+    } else {
+        notices.info(format!(
+            "Written {}: open it in a browser to print",
+            file.display()
+        ));
+    }
+}
+
 /// The clocks and state as the players may see them: nothing about any rank.
-pub fn player_view_panel(ui: &mut Ui, view: &crate::rules::PlayerView, game: Option<&crate::rules::Game>) {
+pub fn player_view_panel(
+    ui: &mut Ui,
+    view: &crate::rules::PlayerView,
+    game: Option<&crate::rules::Game>,
+) {
     ui.vertical_centered(|ui| {
         let status = match view.finished {
             Some((Some(w), reason)) => format!("{w} wins ({})", reason.replace('_', " ")),
@@ -520,29 +690,40 @@ fn oversteps_marks(n: u32, limit: u32) -> String {
 }
 
 /// One card of the overview. Returns a command when clicked.
-fn card_ui(ui: &mut Ui, card: &Card, table: Option<&LiveTable>, now: i64, round: Option<u32>) -> Option<TableCmd> {
+fn card_ui(
+    ui: &mut Ui,
+    card: &Card,
+    table: Option<&LiveTable>,
+    now: i64,
+    round: Option<u32>,
+) -> Option<TableCmd> {
     let mut cmd = None;
     let title = match card.table_no {
         Some(n) => format!("Table {n}"),
         None => format!("Practice {}", card.game.map_or(0, |g| g.0)),
     };
     let phase = table.map(|t| t.phase(now));
-    let frame = egui::Frame::group(ui.style()).inner_margin(8.0).corner_radius(6.0);
+    let frame = egui::Frame::group(ui.style())
+        .inner_margin(8.0)
+        .corner_radius(6.0);
     let response = frame
         .show(ui, |ui| {
             ui.set_width(236.0);
             ui.set_height(104.0);
             ui.horizontal(|ui| {
                 ui.label(RichText::new(&title).strong().size(16.0));
-                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| match phase {
-                    Some(p) => {
-                        let (text, color) = phase_badge(p);
-                        badge(ui, &text, color);
-                    }
-                    None => {
-                        badge(ui, "NO GAME YET", Color32::GRAY);
-                    }
-                });
+                ui.with_layout(
+                    egui::Layout::right_to_left(egui::Align::Center),
+                    |ui| match phase {
+                        Some(p) => {
+                            let (text, color) = phase_badge(p);
+                            badge(ui, &text, color);
+                        }
+                        None => {
+                            badge(ui, "NO GAME YET", Color32::GRAY);
+                        }
+                    },
+                );
             });
             ui.label(format!("{}  vs  {}", card.names.0, card.names.1));
             match (table, table.and_then(|t| t.game_at(now))) {
@@ -560,7 +741,13 @@ fn card_ui(ui: &mut Ui, card: &Card, table: Option<&LiveTable>, now: i64, round:
                     ui.horizontal(|ui| {
                         if !g.is_over() {
                             ui.label(format!("{} to move", capitalise(g.to_move().name())));
-                            ui.label(RichText::new(fmt_clock(move_left)).monospace().strong().color(color).size(16.0));
+                            ui.label(
+                                RichText::new(fmt_clock(move_left))
+                                    .monospace()
+                                    .strong()
+                                    .color(color)
+                                    .size(16.0),
+                            );
                         }
                     });
                     ui.label(
@@ -578,7 +765,8 @@ fn card_ui(ui: &mut Ui, card: &Card, table: Option<&LiveTable>, now: i64, round:
                     }
                 }
                 (Some(t), _) => {
-                    let placed = |s: Side| t.stored.setup[s].as_ref().map_or(0, |x| x.placements.len());
+                    let placed =
+                        |s: Side| t.stored.setup[s].as_ref().map_or(0, |x| x.placements.len());
                     ui.label(format!(
                         "Setups: White {}/21, Black {}/21",
                         placed(Side::White),
@@ -602,8 +790,14 @@ fn card_ui(ui: &mut Ui, card: &Card, table: Option<&LiveTable>, now: i64, round:
         })
         .response;
     if let Some(id) = card.game {
-        let click = ui.interact(response.rect, ui.scope_id().with(("card", id.0)), egui::Sense::click());
-        click.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, format!("Open {title}")));
+        let click = ui.interact(
+            response.rect,
+            ui.scope_id().with(("card", id.0)),
+            egui::Sense::click(),
+        );
+        click.widget_info(|| {
+            egui::WidgetInfo::labeled(egui::Role::Button, true, format!("Open {title}"))
+        });
         if click.clicked() && cmd.is_none() {
             cmd = Some(TableCmd::Open(id));
         }

@@ -39,7 +39,12 @@ fn next_brush(setup: &SideSetup, from: Rank) -> Option<Rank> {
 }
 
 /// Applies a click on `square` to the side's setup; returns the new setup if it changed.
-fn click(state: &mut SetupState, setup: &SideSetup, side: Side, square: Square) -> Option<SideSetup> {
+fn click(
+    state: &mut SetupState,
+    setup: &SideSetup,
+    side: Side,
+    square: Square,
+) -> Option<SideSetup> {
     if !side.home_rows().contains(&square.row()) {
         state.pick = None;
         return None;
@@ -92,7 +97,11 @@ pub fn ui(
     let side = state.side();
     let empty = SideSetup::default();
     let setup = table.stored.setup[side].as_ref().unwrap_or(&empty);
-    let placed = |s: Side| table.stored.setup[s].as_ref().map_or(0, |x| x.placements.len());
+    let placed = |s: Side| {
+        table.stored.setup[s]
+            .as_ref()
+            .map_or(0, |x| x.placements.len())
+    };
     let complete = |s: Side| {
         table.stored.setup[s]
             .as_ref()
@@ -102,7 +111,11 @@ pub fn ui(
     ui.horizontal(|ui| {
         for s in Side::BOTH {
             let mark = if complete(s) { " complete" } else { "" };
-            let text = format!("{}'s setup ({}/21){mark}", super::capitalise(s.name()), placed(s));
+            let text = format!(
+                "{}'s setup ({}/21){mark}",
+                super::capitalise(s.name()),
+                placed(s)
+            );
             if ui.selectable_label(side == s, text).clicked() {
                 state.black = s == Side::Black;
                 state.pick = None;
@@ -111,9 +124,17 @@ pub fn ui(
         let started = *state.started.entry((id.0, state.black)).or_insert(now_ms);
         let limit = table.stored.meta.rules.setup_limit_ns;
         let left = limit - (now_ms - started) * 1_000_000;
-        let color = if left < 0 { common::RED } else { ui.visuals().text_color() };
+        let color = if left < 0 {
+            common::RED
+        } else {
+            ui.visuals().text_color()
+        };
         ui.separator();
-        ui.label(RichText::new(format!("Setup time left: {}", fmt_clock(left))).color(color).strong());
+        ui.label(
+            RichText::new(format!("Setup time left: {}", fmt_clock(left)))
+                .color(color)
+                .strong(),
+        );
     });
     ui.label(
         RichText::new(format!(
@@ -157,19 +178,22 @@ pub fn ui(
 
         ui.vertical(|ui| {
             ui.label(RichText::new("Palette").strong());
-            egui::Grid::new("palette").num_columns(2).spacing([6.0, 3.0]).show(ui, |ui| {
-                for rank in Rank::ALL {
-                    let left = remaining(setup, rank);
-                    let text = format!("{} {}", rank.code(), rank.name());
-                    let button = egui::Button::selectable(state.brush == Some(rank), text);
-                    if ui.add_enabled(left > 0, button).clicked() {
-                        state.brush = Some(rank);
-                        state.pick = None;
+            egui::Grid::new("palette")
+                .num_columns(2)
+                .spacing([6.0, 3.0])
+                .show(ui, |ui| {
+                    for rank in Rank::ALL {
+                        let left = remaining(setup, rank);
+                        let text = format!("{} {}", rank.code(), rank.name());
+                        let button = egui::Button::selectable(state.brush == Some(rank), text);
+                        if ui.add_enabled(left > 0, button).clicked() {
+                            state.brush = Some(rank);
+                            state.pick = None;
+                        }
+                        ui.label(format!("{left} left"));
+                        ui.end_row();
                     }
-                    ui.label(format!("{left} left"));
-                    ui.end_row();
-                }
-            });
+                });
             ui.add_space(6.0);
             ui.horizontal_wrapped(|ui| {
                 if ui.button("Random setup").clicked() {
@@ -206,7 +230,11 @@ pub fn ui(
             ui.add_space(10.0);
             if complete(Side::White) && complete(Side::Black) {
                 ui.separator();
-                ui.label(RichText::new("Both setups are in.").strong().color(common::GREEN));
+                ui.label(
+                    RichText::new("Both setups are in.")
+                        .strong()
+                        .color(common::GREEN),
+                );
                 ui.horizontal(|ui| {
                     ui.label("Moves first (by lot):");
                     ui.radio_value(first, Side::White, "White");
@@ -221,11 +249,16 @@ pub fn ui(
                     .button(RichText::new("Start clocks").strong().size(18.0))
                     .clicked()
                 {
-                    queued.push(TableCmd::Start { game: id, first: *first });
+                    queued.push(TableCmd::Start {
+                        game: id,
+                        first: *first,
+                    });
                 }
             } else if complete(side) {
                 let other = side.opponent();
-                ui.label(RichText::new(format!("{side}'s setup is complete.")).color(common::GREEN));
+                ui.label(
+                    RichText::new(format!("{side}'s setup is complete.")).color(common::GREEN),
+                );
                 if ui.button(format!("Enter {other}'s setup")).clicked() {
                     state.black = other == Side::Black;
                     state.pick = None;
@@ -249,7 +282,8 @@ mod tests {
             brush: Some(Rank::G5),
             ..SetupState::default()
         };
-        let setup = click(&mut state, &SideSetup::default(), Side::White, sq("a1")).expect("placed");
+        let setup =
+            click(&mut state, &SideSetup::default(), Side::White, sq("a1")).expect("placed");
         assert_eq!(setup.placements, vec![(sq("a1"), Rank::G5)]);
         assert_eq!(state.brush, Some(Rank::G4));
         // A square outside White's ranks takes nothing.

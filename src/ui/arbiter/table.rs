@@ -15,7 +15,9 @@ impl TablesPage {
     pub(super) fn table_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>, id: GameId) {
         let now = cx.now_ms;
         // A copy for this frame, so the page's own state can change while it is drawn.
-        let Some(table) = self.tables.tables.get(&id).cloned() else { return };
+        let Some(table) = self.tables.tables.get(&id).cloned() else {
+            return;
+        };
         let table = &table;
         let card = self.card_of(id).cloned();
         let phase = table.phase(now);
@@ -23,16 +25,23 @@ impl TablesPage {
             Some(n) => format!("Table {n}"),
             None => format!("Practice table {}", id.0),
         };
-        let names = card
-            .as_ref()
-            .map_or_else(|| ("White".to_string(), "Black".to_string()), |c| c.names.clone());
+        let names = card.as_ref().map_or_else(
+            || ("White".to_string(), "Black".to_string()),
+            |c| c.names.clone(),
+        );
 
         ui.horizontal(|ui| {
-            if ui.button("Back to tables").on_hover_text("Back to all tables (Esc)").clicked() {
+            if ui
+                .button("Back to tables")
+                .on_hover_text("Back to all tables (Esc)")
+                .clicked()
+            {
                 self.queued.push(TableCmd::Back);
             }
             ui.heading(&title);
-            ui.label(RichText::new(format!("{} (White)  vs  {} (Black)", names.0, names.1)).strong());
+            ui.label(
+                RichText::new(format!("{} (White)  vs  {} (Black)", names.0, names.1)).strong(),
+            );
             let (text, color) = phase_badge(phase);
             badge(ui, &text, color);
         });
@@ -47,7 +56,20 @@ impl TablesPage {
             setup::ui(ui, &mut self.setup, table, first, now, &mut self.queued);
             return;
         }
-        let Some(game) = table.game_at(now) else { return };
+        let Some(game) = table.game_at(now) else {
+            return;
+        };
+        if matches!(game.state(), GameState::GameTimeUp { .. }) && !self.player_fullscreen {
+            super::adjudication::ui(
+                ui,
+                &mut self.adjudication,
+                table,
+                &game,
+                now,
+                &mut self.queued,
+            );
+            return;
+        }
         if self.player_fullscreen {
             ui.horizontal(|ui| {
                 if ui.button("Leave player view").clicked() {
@@ -60,7 +82,10 @@ impl TablesPage {
             return;
         }
 
-        let marked: Vec<_> = last_move(table).into_iter().flat_map(|m| [m.from, m.to]).collect();
+        let marked: Vec<_> = last_move(table)
+            .into_iter()
+            .flat_map(|m| [m.from, m.to])
+            .collect();
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 ui.set_width(560.0);
@@ -68,7 +93,9 @@ impl TablesPage {
                     ui.checkbox(&mut self.show_ranks, "Show ranks (arbiter only)");
                     if ui
                         .selectable_label(self.player_window, "Player view window")
-                        .on_hover_text("Open the players' board, every piece face down, in its own window")
+                        .on_hover_text(
+                            "Open the players' board, every piece face down, in its own window",
+                        )
                         .clicked()
                     {
                         self.player_window = !self.player_window;
@@ -121,7 +148,10 @@ impl TablesPage {
     }
 
     fn square_clicked(&mut self, id: GameId, game: &Game, sq: crate::rules::Square) {
-        let own = game.position().get(sq).is_some_and(|p| p.side == game.to_move());
+        let own = game
+            .position()
+            .get(sq)
+            .is_some_and(|p| p.side == game.to_move());
         match self.from {
             Some(from) if from == sq => self.from = None,
             Some(_) if own => self.from = Some(sq),
@@ -199,11 +229,21 @@ impl TablesPage {
                 ui.label("The result has gone to the round.");
             }
             Phase::Adjudication => {
-                ui.label(RichText::new("Game time is up").size(24.0).strong().color(common::AMBER));
+                ui.label(
+                    RichText::new("Game time is up")
+                        .size(24.0)
+                        .strong()
+                        .color(common::AMBER),
+                );
                 ui.label("The game goes to adjudication: both players read the opponent's pieces.");
             }
             Phase::Paused => {
-                ui.label(RichText::new("PAUSED").size(26.0).strong().color(common::AMBER));
+                ui.label(
+                    RichText::new("PAUSED")
+                        .size(26.0)
+                        .strong()
+                        .color(common::AMBER),
+                );
                 ui.label("Space resumes both clocks.");
             }
             _ => {
@@ -236,16 +276,25 @@ impl TablesPage {
             };
             ui.horizontal(|ui| {
                 ui.label("Move clock");
-                ui.label(RichText::new(fmt_clock(left)).monospace().size(34.0).strong().color(color));
+                ui.label(
+                    RichText::new(fmt_clock(left))
+                        .monospace()
+                        .size(34.0)
+                        .strong()
+                        .color(color),
+                );
                 if c.turn_overstepped() {
                     badge(ui, "OVERSTEP", common::RED);
                 }
             });
         }
         ui.label(
-            RichText::new(format!("Game clock {} left", fmt_hms(c.game_remaining_ns())))
-                .monospace()
-                .size(18.0),
+            RichText::new(format!(
+                "Game clock {} left",
+                fmt_hms(c.game_remaining_ns())
+            ))
+            .monospace()
+            .size(18.0),
         );
         ui.label(format!(
             "Oversteps  White {}   Black {}",
@@ -261,7 +310,10 @@ impl TablesPage {
             game.challenges()
         ));
         let pieces = crate::rules::BySide::from_fn(|s| game.position().count(s));
-        ui.label(format!("Pieces  White {}   Black {}", pieces.white, pieces.black));
+        ui.label(format!(
+            "Pieces  White {}   Black {}",
+            pieces.white, pieces.black
+        ));
         let thirty = game.settings().thirty_moves;
         if thirty > 0 && game.challenges() == 0 {
             ui.label(format!(
@@ -294,26 +346,19 @@ impl TablesPage {
     fn actions(&mut self, ui: &mut Ui, id: GameId, game: &Game, phase: Phase) {
         let over = game.is_over();
         ui.horizontal_wrapped(|ui| {
-            match phase {
-                Phase::Paused => {
-                    if ui.button("Resume (Space)").clicked() {
-                        self.queued.push(TableCmd::Event {
-                            game: id,
-                            event: Event::Resume,
-                            reason: String::new(),
-                        });
-                    }
-                }
-                _ if !over => {
-                    if ui.button("Pause (Space)").clicked() {
-                        self.queued.push(TableCmd::Event {
-                            game: id,
-                            event: Event::Pause,
-                            reason: String::new(),
-                        });
-                    }
-                }
-                _ => {}
+            let pause = match phase {
+                Phase::Paused => Some((Event::Resume, "Resume (Space)")),
+                _ if !over => Some((Event::Pause, "Pause (Space)")),
+                _ => None,
+            };
+            if let Some((event, label)) = pause
+                && ui.button(label).clicked()
+            {
+                self.queued.push(TableCmd::Event {
+                    game: id,
+                    event,
+                    reason: String::new(),
+                });
             }
             if ui.button("Undo last event…").clicked() {
                 self.confirm = Some(
@@ -336,8 +381,16 @@ impl TablesPage {
                 ui.horizontal(|ui| {
                     ui.label(format!("{}:", capitalise(side.name())));
                     for (kind, label, effect) in [
-                        (PenaltyKind::OwnExposure, "Own exposure", "loses its next move"),
-                        (PenaltyKind::CausedExposure, "Caused exposure", "loses the game"),
+                        (
+                            PenaltyKind::OwnExposure,
+                            "Own exposure",
+                            "loses its next move",
+                        ),
+                        (
+                            PenaltyKind::CausedExposure,
+                            "Caused exposure",
+                            "loses the game",
+                        ),
                         (PenaltyKind::Removal, "Removal", "loses the game"),
                     ] {
                         if ui
@@ -359,7 +412,10 @@ impl TablesPage {
                     if ui.button("Resigns").clicked() {
                         self.confirm = Some(Confirm::new(
                             format!("{} resigns", capitalise(side.name())),
-                            format!("{} wins by resignation.", capitalise(side.opponent().name())),
+                            format!(
+                                "{} wins by resignation.",
+                                capitalise(side.opponent().name())
+                            ),
                             "Record resignation",
                             Guarded::Resign(side),
                         ));
@@ -383,7 +439,9 @@ impl TablesPage {
         }
         if ui
             .button("Arbiter's mistake: void and replay…")
-            .on_hover_text("The director confirms; the game is replayed and this record kept, marked void")
+            .on_hover_text(
+                "The director confirms; the game is replayed and this record kept, marked void",
+            )
             .clicked()
         {
             self.confirm = Some(
@@ -415,7 +473,9 @@ fn last_move(table: &crate::desk::LiveTable) -> Option<Move> {
 fn describe(e: &TimedEvent) -> String {
     match e.event {
         Event::Move { mv, .. } => format!("move {mv}"),
-        Event::Penalty { kind, side } => format!("penalty {} ({side})", kind.code().replace('_', " ")),
+        Event::Penalty { kind, side } => {
+            format!("penalty {} ({side})", kind.code().replace('_', " "))
+        }
         Event::Resign(side) => format!("{side} resigns"),
         Event::DrawForRespect => "draw for respect".into(),
         Event::Pause => "pause".into(),
@@ -435,10 +495,20 @@ fn event_log(ui: &mut Ui, table: &crate::desk::LiveTable) {
                     StoredEventKind::Game(event) => describe(&TimedEvent { t: e.t, event }),
                     StoredEventKind::Undo { seq } => format!("undo of event {seq}"),
                 };
-                ui.label(RichText::new(format!("{:>3}  {}  {text}", e.seq, fmt_clock((e.t * 1e9) as i64))).monospace().small());
+                ui.label(
+                    RichText::new(format!(
+                        "{:>3}  {}  {text}",
+                        e.seq,
+                        fmt_clock((e.t * 1e9) as i64)
+                    ))
+                    .monospace()
+                    .small(),
+                );
             }
         });
     if let Some(GameState::Finished { .. }) = table.game().map(|g| g.state()) {
-        ui.label(RichText::new("Finished games cannot take more moves; undo needs a reason.").weak());
+        ui.label(
+            RichText::new("Finished games cannot take more moves; undo needs a reason.").weak(),
+        );
     }
 }

@@ -1,0 +1,326 @@
+//! The adjudication desk: when game time runs out, each player reads the opponent's
+//! remaining pieces, shown face down; the arbiter enters each reading by clicking a piece and
+//! choosing a rank or "Abstain". The sheet refuses a second Flag and any rank named more often
+//! than a set holds. Once both sheets are handed in, the verdict of every reading, NRS, the
+//! Aliwalas value of every remaining piece, AVP, TAS and the result are shown.
+
+use super::board::{self, BoardStyle, CellView};
+use super::{TableCmd, capitalise};
+use crate::adjudication::{Adjudication, ReadingVerdict, aliwalas_value};
+use crate::desk::LiveTable;
+use crate::rules::{Game, GameState, Rank, Side, Square};
+use crate::store::GameId;
+use crate::ui::common::{self, fmt_clock};
+use egui::{RichText, Ui};
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+
+/// The readings being entered, per game and reader, until they are saved.
+#[derive(Debug, Default)]
+pub struct AdjudicationState {
+    pub black_reads: bool,
+    pub picked: Option<Square>,
+    drafts: HashMap<(GameId, Side), Vec<(Square, Rank)>>,
+}
+
+impl AdjudicationState {
+    fn reader(&self) -> Side {
+        if self.black_reads {
+            Side::Black
+        } else {
+            Side::White
+        }
+    }
+
+    /// The reader's sheet: the draft in hand, else what the store holds.
+    fn sheet(&mut self, table: &LiveTable, reader: Side) -> &mut Vec<(Square, Rank)> {
+        self.drafts.entry((table.id(), reader)).or_insert_with(|| {
+            table.stored.sheets[reader]
+                .as_ref()
+                .and_then(|row| row.sheet.as_object().cloned())
+                .map(|obj| {
+                    obj.iter()
+                        .filter_map(|(sq, code)| {
+                            Some((sq.parse().ok()?, code.as_str()?.parse().ok()?))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+    }
+}
+
+/// A sheet as the store and the record keep it: square → piece code.
+pub fn sheet_value(readings: &[(Square, Rank)]) -> Value {
+    let mut obj = Map::new();
+    for (sq, rank) in readings {
+        obj.insert(sq.to_string(), json!(rank.code()));
+    }
+    Value::Object(obj)
+}
+
+/// How many times a sheet names `rank`.
+fn named(readings: &[(Square, Rank)], rank: Rank) -> usize {
+    readings.iter().filter(|(_, r)| *r == rank).count()
+}
+
+pub fn ui(
+    ui: &mut Ui,
+    state: &mut AdjudicationState,
+    table: &LiveTable,
+    game: &Game,
+    now_ms: i64,
+    queued: &mut Vec<TableCmd>,
+) {
+    let id = table.id();
+    let GameState::GameTimeUp { at } = game.state() else {
+        return;
+    };
+    let started = table.stored.meta.started_at.unwrap_or(now_ms);
+    let stopped_ms = started + at.0 / 1_000_000;
+    let left = game.settings().reading_limit_ns - (now_ms - stopped_ms) * 1_000_000;
+    let handed_in = |s: Side| table.stored.sheets[s].as_ref().is_some_and(|r| r.complete);
+
+    ui.horizontal(|ui| {
+        ui.label(
+            RichText::new("Adjudication")
+                .size(22.0)
+                .strong()
+                .color(common::AMBER),
+        );
+        let color = if left < 0 {
+            common::RED
+        } else {
+            ui.visuals().text_color()
+        };
+        ui.label(
+            RichText::new(format!("Reading time left: {}", fmt_clock(left)))
+                .strong()
+                .color(color),
+        );
+    });
+    if let Some(Ok(verdict)) = table.stored.verdict()
+        && let Some(adj) = &verdict.adjudication
+    {
+        result_ui(ui, adj, queued, id);
+        return;
+    }
+    ui.horizontal(|ui| {
+        for reader in Side::BOTH {
+            let done = if handed_in(reader) { ", handed in" } else { "" };
+            let n = state.sheet(table, reader).len();
+            let text = format!(
+                "{} reads {}'s pieces ({n} read{done})",
+                capitalise(reader.name()),
+                reader.opponent()
+            );
+            if ui
+                .selectable_label(state.reader() == reader, text)
+                .clicked()
+            {
+                state.black_reads = reader == Side::Black;
+                state.picked = None;
+            }
+        }
+    });
+    let reader = state.reader();
+    let enemy = reader.opponent();
+    ui.label(
+        RichText::new(format!(
+            "{}'s remaining pieces are face down. Click a piece, then the rank {} names for it, or Abstain.",
+            capitalise(enemy.name()),
+            reader
+        ))
+        .weak(),
+    );
+    let position = game.position().clone();
+    let readings = state.sheet(table, reader).clone();
+    let locked = handed_in(reader);
+    ui.horizontal_top(|ui| {
+        let style = BoardStyle {
+            selected: state.picked,
+            max_square: 56.0,
+            ..BoardStyle::default()
+        };
+        let clicked = ui
+            .allocate_ui(egui::vec2(540.0, 480.0), |ui| {
+                board::draw(
+                    ui,
+                    "reading",
+                    |sq| match position.get(sq) {
+                        Some(p) if p.side == enemy => match readings.iter().find(|(s, _)| *s == sq)
+                        {
+                            Some((_, guess)) => CellView::Guessed(enemy, *guess),
+                            None => CellView::FaceDown(enemy),
+                        },
+                        _ => CellView::Empty,
+                    },
+                    |sq, _| format!("read {sq}"),
+                    &style,
+                    !locked,
+                )
+            })
+            .inner;
+        if let Some(sq) = clicked {
+            state.picked = position.get(sq).filter(|p| p.side == enemy).map(|_| sq);
+        }
+        ui.vertical(|ui| {
+            match state.picked {
+                Some(sq) => ui.label(RichText::new(format!("Reading for {sq}")).strong()),
+                None => ui.label(RichText::new("Choose a piece on the board").strong()),
+            };
+            let mut change: Option<Option<Rank>> = None;
+            egui::Grid::new("reading-palette")
+                .num_columns(2)
+                .spacing([6.0, 3.0])
+                .show(ui, |ui| {
+                    for rank in Rank::ALL {
+                        let current = state.picked.and_then(|sq| {
+                            readings.iter().find(|(s, _)| *s == sq).map(|(_, r)| *r)
+                        });
+                        // A rank already named as often as a set holds cannot be named again
+                        // (re-choosing it for the same piece is fine).
+                        let used = named(&readings, rank) - usize::from(current == Some(rank));
+                        let allowed =
+                            !locked && state.picked.is_some() && used < rank.count_in_set();
+                        let text = format!("{} {}", rank.code(), rank.name());
+                        if ui
+                            .add_enabled(
+                                allowed,
+                                egui::Button::selectable(current == Some(rank), text),
+                            )
+                            .clicked()
+                        {
+                            change = Some(Some(rank));
+                        }
+                        ui.label(format!(
+                            "{}/{}",
+                            named(&readings, rank),
+                            rank.count_in_set()
+                        ));
+                        ui.end_row();
+                    }
+                });
+            if ui
+                .add_enabled(
+                    !locked && state.picked.is_some(),
+                    egui::Button::new("Abstain"),
+                )
+                .clicked()
+            {
+                change = Some(None);
+            }
+            if let (Some(choice), Some(sq)) = (change, state.picked) {
+                let sheet = state.sheet(table, reader);
+                sheet.retain(|(s, _)| *s != sq);
+                if let Some(rank) = choice {
+                    sheet.push((sq, rank));
+                }
+                let value = sheet_value(sheet);
+                queued.push(TableCmd::SaveSheet {
+                    game: id,
+                    side: reader,
+                    sheet: value,
+                    complete: false,
+                });
+            }
+            ui.add_space(8.0);
+            let enemy_count = position.count(enemy);
+            ui.label(format!(
+                "{} of {enemy_count} pieces read; the rest abstain.",
+                readings.len()
+            ));
+            if locked {
+                ui.label(
+                    RichText::new(format!(
+                        "{}'s sheet is handed in.",
+                        capitalise(reader.name())
+                    ))
+                    .color(common::GREEN),
+                );
+            } else if ui
+                .button(RichText::new(format!("Hand in {reader}'s sheet")).strong())
+                .clicked()
+            {
+                queued.push(TableCmd::SaveSheet {
+                    game: id,
+                    side: reader,
+                    sheet: sheet_value(&readings),
+                    complete: true,
+                });
+                if !handed_in(reader.opponent()) {
+                    state.black_reads = reader == Side::White;
+                    state.picked = None;
+                }
+            }
+        });
+    });
+}
+
+fn result_ui(ui: &mut Ui, adj: &Adjudication, queued: &mut Vec<TableCmd>, id: GameId) {
+    let result = match adj.winner {
+        Some(w) => format!("{} wins by adjudication", capitalise(w.name())),
+        None => "Draw: equal Total Adjudication Scores".to_string(),
+    };
+    ui.label(
+        RichText::new(result)
+            .size(22.0)
+            .strong()
+            .color(common::BLUE),
+    );
+    ui.horizontal(|ui| {
+        if ui.button("Print adjudication form").clicked() {
+            queued.push(TableCmd::PrintAdjudication { game: id });
+        }
+        ui.label(RichText::new("The result has gone to the round.").weak());
+    });
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            ui.columns(2, |cols| {
+                for (col, reader) in cols.iter_mut().zip(Side::BOTH) {
+                    let s = &adj.scores[reader];
+                    col.label(
+                        RichText::new(format!(
+                            "{} reads {}",
+                            capitalise(reader.name()),
+                            reader.opponent()
+                        ))
+                        .strong(),
+                    );
+                    egui::Grid::new(("verdicts", reader.name()))
+                        .striped(true)
+                        .show(col, |ui| {
+                            for h in ["Square", "Piece", "Reading", "Verdict"] {
+                                ui.label(RichText::new(h).strong());
+                            }
+                            ui.end_row();
+                            for r in &s.readings {
+                                ui.label(r.square.to_string());
+                                ui.label(r.actual.code());
+                                ui.label(r.read.map_or("-", |x| x.code()));
+                                let (text, color) = match r.verdict {
+                                    ReadingVerdict::Correct => ("correct (+2)", common::GREEN),
+                                    ReadingVerdict::Incorrect => ("incorrect (-1)", common::RED),
+                                    ReadingVerdict::Abstained => ("abstained", egui::Color32::GRAY),
+                                };
+                                ui.label(RichText::new(text).color(color));
+                                ui.end_row();
+                            }
+                        });
+                    col.label(RichText::new(format!("NRS {}", s.net_reading_score)).strong());
+                    let values: Vec<String> = s
+                        .own_pieces
+                        .iter()
+                        .map(|(sq, r)| format!("{} {sq} {}", r.code(), aliwalas_value(*r)))
+                        .collect();
+                    col.label(RichText::new(format!("Own pieces: {}", values.join(", "))).small());
+                    col.label(
+                        RichText::new(format!("AVP {}   TAS {}", s.aliwalas_value, s.total))
+                            .strong()
+                            .size(16.0),
+                    );
+                }
+            });
+        });
+}
