@@ -71,8 +71,7 @@ pub fn validate_sheet(
     position: &Position,
 ) -> Result<(), SheetError> {
     let mut seen = Vec::with_capacity(sheet.readings.len());
-    let mut counts = [0usize; 15];
-    for &(square, rank) in &sheet.readings {
+    for &(square, _) in &sheet.readings {
         if seen.contains(&square) {
             return Err(SheetError::SquareTwice { reader, square });
         }
@@ -80,20 +79,8 @@ pub fn validate_sheet(
         if position.get(square).is_none_or(|p| p.side == reader) {
             return Err(SheetError::NotEnemySquare { reader, square });
         }
-        counts[rank.index()] += 1;
     }
-    for rank in Rank::ALL {
-        let (found, limit) = (counts[rank.index()], rank.count_in_set());
-        if found > limit {
-            return Err(SheetError::TooMany {
-                reader,
-                rank,
-                found,
-                limit,
-            });
-        }
-    }
-    Ok(())
+    check_counts(reader, sheet.readings.iter().map(|(_, r)| *r))
 }
 
 /// How one reading of one piece was judged.
@@ -144,12 +131,145 @@ pub fn adjudicate(
         validate_sheet(side, &sheets[side], position)?;
     }
     let scores = BySide::from_fn(|side| score_side(side, &sheets[side], position));
-    let winner = match scores.white.total.cmp(&scores.black.total) {
+    let winner = winner_by_total(BySide::new(scores.white.total, scores.black.total));
+    Ok(Adjudication { scores, winner })
+}
+
+/// The verdict on one reading of a piece whose real rank is `actual`.
+pub fn judge_reading(actual: Rank, read: Option<Rank>) -> ReadingVerdict {
+    match read {
+        None => ReadingVerdict::Abstained,
+        Some(r) if r == actual => ReadingVerdict::Correct,
+        Some(_) => ReadingVerdict::Incorrect,
+    }
+}
+
+/// Net Reading Score of a set of verdicts: 2 per correct reading, −1 per incorrect one.
+pub fn net_reading_score(verdicts: impl IntoIterator<Item = ReadingVerdict>) -> i64 {
+    verdicts
+        .into_iter()
+        .map(|v| match v {
+            ReadingVerdict::Correct => 2,
+            ReadingVerdict::Incorrect => -1,
+            ReadingVerdict::Abstained => 0,
+        })
+        .sum()
+}
+
+/// Aliwalas Value of a side's remaining pieces.
+pub fn aliwalas_total(pieces: impl IntoIterator<Item = Rank>) -> Hundredths {
+    Hundredths(pieces.into_iter().map(Rank::aliwalas_value).sum())
+}
+
+/// The side with the higher Total Adjudication Score, `None` on equal scores.
+pub fn winner_by_total(totals: BySide<Hundredths>) -> Option<Side> {
+    match totals.white.cmp(&totals.black) {
         std::cmp::Ordering::Greater => Some(Side::White),
         std::cmp::Ordering::Less => Some(Side::Black),
         std::cmp::Ordering::Equal => None,
-    };
-    Ok(Adjudication { scores, winner })
+    }
+}
+
+/// Checks that a sheet names no rank more often than a set holds (one Flag at most).
+pub fn check_counts(reader: Side, reads: impl IntoIterator<Item = Rank>) -> Result<(), SheetError> {
+    let mut counts = [0usize; 15];
+    for rank in reads {
+        counts[rank.index()] += 1;
+    }
+    for rank in Rank::ALL {
+        let (found, limit) = (counts[rank.index()], rank.count_in_set());
+        if found > limit {
+            return Err(SheetError::TooMany {
+                reader,
+                rank,
+                found,
+                limit,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// One piece of a physical-board adjudication: its real rank and the reading of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TallyReading {
+    pub actual: Rank,
+    pub read: Option<Rank>,
+    pub verdict: ReadingVerdict,
+}
+
+/// One side's score in a physical-board adjudication.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TallyScore {
+    pub net_reading_score: i64,
+    pub aliwalas_value: Hundredths,
+    pub total: Hundredths,
+    pub readings: Vec<TallyReading>,
+    pub own_pieces: Vec<Rank>,
+}
+
+/// A physical-board adjudication: both scores and the result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TallyAdjudication {
+    pub scores: BySide<TallyScore>,
+    pub winner: Option<Side>,
+}
+
+/// Why a physical-board reading sheet is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TallySheetError {
+    #[error("{reader}'s sheet lists {listed} pieces, but {} has {left} left", reader.opponent())]
+    WrongPieces {
+        reader: Side,
+        listed: usize,
+        left: usize,
+    },
+    #[error(transparent)]
+    Sheet(#[from] SheetError),
+}
+
+/// Adjudicates a game whose squares the desk never saw: `readings[reader]` pairs each of the
+/// opponent's remaining pieces (by its real rank, as the tally holds them) with the reading
+/// of it; `remaining[side]` are the side's own pieces.
+pub fn adjudicate_tally(
+    readings: &BySide<Vec<(Rank, Option<Rank>)>>,
+    remaining: &BySide<Vec<Rank>>,
+) -> Result<TallyAdjudication, TallySheetError> {
+    for reader in Side::BOTH {
+        let mut listed: Vec<Rank> = readings[reader].iter().map(|(a, _)| *a).collect();
+        let mut left = remaining[reader.opponent()].clone();
+        listed.sort();
+        left.sort();
+        if listed != left {
+            return Err(TallySheetError::WrongPieces {
+                reader,
+                listed: listed.len(),
+                left: left.len(),
+            });
+        }
+        check_counts(reader, readings[reader].iter().filter_map(|(_, r)| *r))?;
+    }
+    let scores = BySide::from_fn(|reader| {
+        let readings: Vec<TallyReading> = readings[reader]
+            .iter()
+            .map(|&(actual, read)| TallyReading {
+                actual,
+                read,
+                verdict: judge_reading(actual, read),
+            })
+            .collect();
+        let net_reading_score = net_reading_score(readings.iter().map(|r| r.verdict));
+        let aliwalas_value = aliwalas_total(remaining[reader].iter().copied());
+        TallyScore {
+            net_reading_score,
+            aliwalas_value,
+            total: Hundredths(net_reading_score * 100 + aliwalas_value.0),
+            readings,
+            own_pieces: remaining[reader].clone(),
+        }
+    });
+    let winner = winner_by_total(BySide::new(scores.white.total, scores.black.total));
+    Ok(TallyAdjudication { scores, winner })
 }
 
 fn score_side(reader: Side, sheet: &ReadingSheet, position: &Position) -> SideScore {
@@ -157,29 +277,17 @@ fn score_side(reader: Side, sheet: &ReadingSheet, position: &Position) -> SideSc
         .pieces_of(reader.opponent())
         .map(|(square, actual)| {
             let read = sheet.reading_at(square);
-            let verdict = match read {
-                None => ReadingVerdict::Abstained,
-                Some(r) if r == actual => ReadingVerdict::Correct,
-                Some(_) => ReadingVerdict::Incorrect,
-            };
             PieceReading {
                 square,
                 actual,
                 read,
-                verdict,
+                verdict: judge_reading(actual, read),
             }
         })
         .collect();
-    let net_reading_score = readings
-        .iter()
-        .map(|r| match r.verdict {
-            ReadingVerdict::Correct => 2,
-            ReadingVerdict::Incorrect => -1,
-            ReadingVerdict::Abstained => 0,
-        })
-        .sum();
+    let net_reading_score = net_reading_score(readings.iter().map(|r| r.verdict));
     let own_pieces: Vec<(Square, Rank)> = position.pieces_of(reader).collect();
-    let aliwalas_value = Hundredths(own_pieces.iter().map(|(_, r)| r.aliwalas_value()).sum());
+    let aliwalas_value = aliwalas_total(own_pieces.iter().map(|(_, r)| *r));
     SideScore {
         net_reading_score,
         aliwalas_value,

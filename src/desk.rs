@@ -6,9 +6,8 @@
 //! tested on its own and shared by every page that shows a table.
 
 use crate::clock::Time;
-use crate::record::TimedEvent;
 use crate::rules::{Applied, Challenge, Event, Game, GameState, Outcome, PlayerView, Side};
-use crate::store::{Actor, GameId, GameMode, Store, StoreError, StoredGame};
+use crate::store::{Actor, AnyEvent, Derived, GameId, GameMode, Store, StoreError, StoredGame};
 use std::collections::BTreeMap;
 
 /// Where a table stands, as the overview shows it.
@@ -61,7 +60,7 @@ impl Announcement {
 pub struct LiveTable {
     pub stored: StoredGame,
     /// The game replayed up to its last event; `None` before both setups are in.
-    derived: Option<Game>,
+    derived: Option<Derived>,
     /// A replay error (a damaged database); shown instead of the board.
     pub error: Option<String>,
     pub last_announcement: Option<Announcement>,
@@ -82,16 +81,17 @@ impl LiveTable {
 
     fn derive(&mut self) {
         // Setups being entered are not a game yet, nor an error.
-        let setups_legal = self
-            .stored
-            .setups()
-            .is_some_and(|s| crate::rules::Position::from_setups(&s).is_ok());
+        let setups_legal = self.mode() == GameMode::Physical
+            || self
+                .stored
+                .setups()
+                .is_some_and(|s| crate::rules::Position::from_setups(&s).is_ok());
         if !setups_legal && !self.started() {
             self.derived = None;
             self.error = None;
             return;
         }
-        match self.stored.game() {
+        match self.stored.derive() {
             None => {
                 self.derived = None;
                 self.error = None;
@@ -119,13 +119,18 @@ impl LiveTable {
         self.stored.meta.started_at.is_some()
     }
 
-    /// The game as of its last event (ranks inside: arbiter eyes only).
+    /// The arbitrated game as of its last event (ranks inside: arbiter eyes only).
     pub fn game(&self) -> Option<&Game> {
+        self.derived.as_ref().and_then(Derived::as_arbitrated)
+    }
+
+    /// The game of either kind as of its last event.
+    pub fn derived(&self) -> Option<&Derived> {
         self.derived.as_ref()
     }
 
-    /// The game with its clocks judged up to `now_ms`.
-    pub fn game_at(&self, now_ms: i64) -> Option<Game> {
+    /// The game of either kind with its clocks judged up to `now_ms`.
+    pub fn derived_at(&self, now_ms: i64) -> Option<Derived> {
         let mut game = self.derived.clone()?;
         if self.started() {
             let t = self.time_at(now_ms);
@@ -135,6 +140,14 @@ impl LiveTable {
         Some(game)
     }
 
+    /// The arbitrated game with its clocks judged up to `now_ms`.
+    pub fn game_at(&self, now_ms: i64) -> Option<Game> {
+        match self.derived_at(now_ms)? {
+            Derived::Arbitrated(g) => Some(g),
+            Derived::Physical(_) => None,
+        }
+    }
+
     /// What the players may see now.
     pub fn player_view(&self, now_ms: i64) -> Option<PlayerView> {
         self.game_at(now_ms).map(|g| PlayerView::of(&g))
@@ -142,7 +155,7 @@ impl LiveTable {
 
     /// The game clock time of `now_ms`, never before the last event.
     pub fn time_at(&self, now_ms: i64) -> Time {
-        let last = self.derived.as_ref().map_or(Time(0), |g| g.last_time());
+        let last = self.derived.as_ref().map_or(Time(0), Derived::last_time);
         let t = self
             .stored
             .t_at(now_ms)
@@ -163,7 +176,7 @@ impl LiveTable {
         if self.stored.meta.void {
             return Phase::Void;
         }
-        let Some(game) = self.game_at(now_ms) else {
+        let Some(game) = self.derived_at(now_ms) else {
             return Phase::Setup;
         };
         if !self.started() {
@@ -171,12 +184,12 @@ impl LiveTable {
         }
         match game.state() {
             GameState::Finished { outcome, .. } => Phase::Finished(outcome),
-            GameState::GameTimeUp { .. } => match self.stored.verdict() {
-                Some(Ok(v)) => v.outcome.map_or(Phase::Adjudication, Phase::Finished),
+            GameState::GameTimeUp { .. } => match self.stored.status() {
+                Some((_, Some(outcome))) => Phase::Finished(outcome),
                 _ => Phase::Adjudication,
             },
             GameState::Playing if game.clock().is_paused() => Phase::Paused,
-            GameState::Playing => match game.pending_flag() {
+            GameState::Playing => match game.as_arbitrated().and_then(Game::pending_flag) {
                 Some(side) => Phase::FlagPending(side),
                 None => Phase::Playing,
             },
@@ -200,11 +213,25 @@ impl LiveTable {
         actor: &Actor,
         reason: &str,
     ) -> Result<Applied, StoreError> {
+        self.submit_any(store, AnyEvent::Game(event), now_ms, actor, reason)
+    }
+
+    /// Writes an event of either kind (the kind of this table's game).
+    pub fn submit_any(
+        &mut self,
+        store: &mut Store,
+        event: AnyEvent,
+        now_ms: i64,
+        actor: &Actor,
+        reason: &str,
+    ) -> Result<Applied, StoreError> {
         let t = self.event_t(now_ms);
-        let outcome = store.append_event(self.id(), TimedEvent { t, event }, actor, reason)?;
+        let outcome = store.append(self.id(), t, event, actor, reason)?;
         self.reload(store)?;
         self.last_announcement = match (event, outcome.applied.challenge) {
-            (Event::Move { mv, .. }, Some(c)) => Some(Announcement::of_challenge(&c, mv.to)),
+            (AnyEvent::Game(Event::Move { mv, .. }), Some(c)) => {
+                Some(Announcement::of_challenge(&c, mv.to))
+            }
             _ => None,
         };
         Ok(outcome.applied)
@@ -260,22 +287,19 @@ impl Tables {
             if !table.started() || table.stored.meta.void {
                 continue;
             }
-            let Some(before) = table.game() else { continue };
+            let Some(before) = table.derived() else {
+                continue;
+            };
             if before.is_over() || before.clock().is_paused() {
                 continue;
             }
-            let Some(now) = table.game_at(now_ms) else {
+            let Some(now) = table.derived_at(now_ms) else {
                 continue;
             };
             if now.is_over() {
                 let id = table.id();
-                match table.submit(
-                    store,
-                    Event::End,
-                    now_ms,
-                    &Actor::system(),
-                    "a clock ran out",
-                ) {
+                let end = AnyEvent::end(table.mode());
+                match table.submit_any(store, end, now_ms, &Actor::system(), "a clock ran out") {
                     Ok(_) => {
                         let text = match now.state() {
                             GameState::Finished { outcome, .. } => format!(

@@ -10,6 +10,7 @@ pub mod clock;
 pub mod desk;
 pub mod export;
 pub mod pairing;
+pub mod physical_record;
 pub mod record;
 pub mod rules;
 pub mod sim;

@@ -44,8 +44,9 @@ fn relative(path: &Path) -> String {
         .replace('\\', "/")
 }
 
-const CORE: [&str; 8] = [
+const CORE: [&str; 9] = [
     "rules/",
+    "physical_record.rs",
     "clock.rs",
     "adjudication.rs",
     "record.rs",

@@ -43,6 +43,16 @@ pub fn import(db: Option<PathBuf>, file: &str) -> Result<(), CliError> {
             println!("{id}");
             Ok(())
         }
+        crate::physical_record::FORMAT => {
+            let record = crate::physical_record::PhysicalRecord::from_value(&value)
+                .map_err(|e| CliError::Input(format!("{file}: {e}")))?;
+            let mut store = open(db)?;
+            let id = store
+                .import_physical(&record, &Actor::director())
+                .map_err(store_error)?;
+            println!("{id}");
+            Ok(())
+        }
         crate::tournament_io::FORMAT => {
             let mut store = open(db)?;
             let id = crate::tournament_io::import(&mut store, &value).map_err(store_error)?;
@@ -50,8 +60,9 @@ pub fn import(db: Option<PathBuf>, file: &str) -> Result<(), CliError> {
             Ok(())
         }
         other => Err(CliError::Input(format!(
-            "{file}: unknown format {other:?} (expected {:?} or {:?})",
+            "{file}: unknown format {other:?} (expected {:?}, {:?} or {:?})",
             crate::record::FORMAT,
+            crate::physical_record::FORMAT,
             crate::tournament_io::FORMAT
         ))),
     }
@@ -71,11 +82,14 @@ fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
 
 pub fn export_game(db: Option<PathBuf>, id: i64, file: &Path) -> Result<(), CliError> {
     let store = open(db)?;
-    let record = store.export_record(GameId(id)).map_err(|e| match e {
+    let value = store.export_game(GameId(id)).map_err(|e| match e {
         StoreError::NotFound(m) => CliError::Input(m),
         other => store_error(other),
     })?;
-    write_file(file, &record.to_json_pretty())
+    write_file(
+        file,
+        &serde_json::to_string_pretty(&value).unwrap_or_default(),
+    )
 }
 
 pub fn export_tournament(db: Option<PathBuf>, id: i64, file: &Path) -> Result<(), CliError> {

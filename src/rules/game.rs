@@ -269,7 +269,7 @@ impl Streak {
 
 /// A game in progress or over: position, side to move, clocks and every counter the rules
 /// need, derived from the events applied so far.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Game {
     settings: RuleSettings,
     ratings: Option<BySide<f64>>,

@@ -3,6 +3,7 @@
 
 mod challenge;
 mod game;
+mod physical;
 mod piece;
 mod player_view;
 mod position;
@@ -12,6 +13,7 @@ mod square;
 
 pub use challenge::{ChallengeResult, resolve};
 pub use game::{Applied, Event, EventError, Game, GameState, Outcome, PenaltyKind, Reason};
+pub use physical::{PhysicalError, PhysicalEvent, PhysicalGame};
 pub use piece::{BySide, Piece, Rank, Side};
 pub use player_view::PlayerView;
 pub use position::{Challenge, MoveError, Position};

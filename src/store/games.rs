@@ -3,13 +3,16 @@
 //! inserted; an arbiter's correction is an `undo` event naming the event it cancels.
 
 use super::{Actor, Result, Store, StoreError, audit, now_ms};
+use crate::clock::Clock;
 use crate::clock::Time;
+use crate::physical_record::{self, PhysicalRecord};
 use crate::record::{
     self, Record, RecordError, TimedEvent, Verdict, event_value, parse_event, parse_rules,
     parse_setup, rules_value, setup_value,
 };
 use crate::rules::{
-    Applied, BySide, Event, Game, GameState, Position, RuleSettings, Side, SideSetup,
+    Applied, BySide, Event, Game, GameState, Outcome, PhysicalEvent, PhysicalGame, Position,
+    RuleSettings, Side, SideSetup,
 };
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde_json::{Map, Value, json};
@@ -112,10 +115,152 @@ pub struct StoredEvent {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum StoredEventKind {
-    /// An event of the record format.
+    /// An event of the record format (a game the desk arbitrates).
     Game(Event),
+    /// An event of a game on a physical board.
+    Physical(PhysicalEvent),
     /// Cancels the event with this sequence number (the last one still in force).
     Undo { seq: u32 },
+}
+
+/// An arbiter event of either kind of game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnyEvent {
+    Game(Event),
+    Physical(PhysicalEvent),
+}
+
+impl AnyEvent {
+    /// The pause (or resume) of a game followed in `mode`.
+    pub fn pause(mode: GameMode, pause: bool) -> AnyEvent {
+        match (mode, pause) {
+            (GameMode::Arbitrated, true) => AnyEvent::Game(Event::Pause),
+            (GameMode::Arbitrated, false) => AnyEvent::Game(Event::Resume),
+            (GameMode::Physical, true) => AnyEvent::Physical(PhysicalEvent::Pause),
+            (GameMode::Physical, false) => AnyEvent::Physical(PhysicalEvent::Resume),
+        }
+    }
+
+    /// An event common to both kinds of game (pause, resume, penalty, resignation, draw for
+    /// respect, end) for a game followed in `mode`. `None` for a move on a physical board,
+    /// which has its own events.
+    pub fn for_mode(mode: GameMode, event: Event) -> Option<AnyEvent> {
+        match mode {
+            GameMode::Arbitrated => Some(AnyEvent::Game(event)),
+            GameMode::Physical => Some(AnyEvent::Physical(match event {
+                Event::Move { .. } => return None,
+                Event::Penalty { kind, side } => PhysicalEvent::Penalty { kind, side },
+                Event::Resign(side) => PhysicalEvent::Resign(side),
+                Event::DrawForRespect => PhysicalEvent::DrawForRespect,
+                Event::Pause => PhysicalEvent::Pause,
+                Event::Resume => PhysicalEvent::Resume,
+                Event::End => PhysicalEvent::End,
+            })),
+        }
+    }
+
+    pub fn end(mode: GameMode) -> AnyEvent {
+        match mode {
+            GameMode::Arbitrated => AnyEvent::Game(Event::End),
+            GameMode::Physical => AnyEvent::Physical(PhysicalEvent::End),
+        }
+    }
+
+    fn code(&self) -> &'static str {
+        match self {
+            AnyEvent::Game(e) => event_kind_code(e),
+            AnyEvent::Physical(e) => e.code(),
+        }
+    }
+
+    fn value(&self, t: f64) -> Value {
+        match self {
+            AnyEvent::Game(event) => event_value(&TimedEvent { t, event: *event }),
+            AnyEvent::Physical(e) => physical_record::event_value(t, e),
+        }
+    }
+}
+
+/// A game derived from its events, whichever way the desk follows it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Derived {
+    Arbitrated(Game),
+    Physical(PhysicalGame),
+}
+
+impl Derived {
+    pub fn state(&self) -> GameState {
+        match self {
+            Derived::Arbitrated(g) => g.state(),
+            Derived::Physical(g) => g.state(),
+        }
+    }
+    pub fn is_over(&self) -> bool {
+        self.state() != GameState::Playing
+    }
+    pub fn clock(&self) -> &Clock {
+        match self {
+            Derived::Arbitrated(g) => g.clock(),
+            Derived::Physical(g) => g.clock(),
+        }
+    }
+    pub fn to_move(&self) -> Side {
+        match self {
+            Derived::Arbitrated(g) => g.to_move(),
+            Derived::Physical(g) => g.to_move(),
+        }
+    }
+    pub fn plies(&self) -> u32 {
+        match self {
+            Derived::Arbitrated(g) => g.plies(),
+            Derived::Physical(g) => g.plies(),
+        }
+    }
+    pub fn settings(&self) -> &RuleSettings {
+        match self {
+            Derived::Arbitrated(g) => g.settings(),
+            Derived::Physical(g) => g.settings(),
+        }
+    }
+    pub fn last_time(&self) -> Time {
+        match self {
+            Derived::Arbitrated(g) => g.last_time(),
+            Derived::Physical(g) => g.last_time(),
+        }
+    }
+    /// Judges the clocks up to `t` without an event.
+    pub fn judge_clocks(&mut self, t: Time) -> std::result::Result<(), String> {
+        match self {
+            Derived::Arbitrated(g) => g.judge_clocks(t).map_err(|e| e.to_string()),
+            Derived::Physical(g) => g.judge_clocks(t).map_err(|e| e.to_string()),
+        }
+    }
+    /// Applies an event of the game's kind; on error nothing changes.
+    pub fn apply(&mut self, t: Time, event: &AnyEvent) -> std::result::Result<Applied, String> {
+        match (self, event) {
+            (Derived::Arbitrated(g), AnyEvent::Game(e)) => g.apply(t, e).map_err(|e| e.to_string()),
+            (Derived::Physical(g), AnyEvent::Physical(e)) => g
+                .apply(t, e)
+                .map(|()| Applied {
+                    challenge: None,
+                    ended: g.is_over(),
+                })
+                .map_err(|e| e.to_string()),
+            _ => Err("this event belongs to the other kind of game".into()),
+        }
+    }
+    pub fn as_arbitrated(&self) -> Option<&Game> {
+        match self {
+            Derived::Arbitrated(g) => Some(g),
+            Derived::Physical(_) => None,
+        }
+    }
+    pub fn as_physical(&self) -> Option<&PhysicalGame> {
+        match self {
+            Derived::Physical(g) => Some(g),
+            Derived::Arbitrated(_) => None,
+        }
+    }
 }
 
 /// A game as stored: facts, setups, every event, reading sheets.
@@ -138,19 +283,103 @@ pub struct SheetRow {
 impl StoredGame {
     /// The events in force: every game event not cancelled by an undo, in order, with their
     /// sequence numbers.
-    pub fn effective_events(&self) -> Vec<(u32, TimedEvent)> {
-        let mut out: Vec<(u32, TimedEvent)> = Vec::with_capacity(self.events.len());
+    pub fn effective(&self) -> Vec<(u32, f64, AnyEvent)> {
+        let mut out: Vec<(u32, f64, AnyEvent)> = Vec::with_capacity(self.events.len());
         for e in &self.events {
             match e.kind {
-                StoredEventKind::Game(event) => out.push((e.seq, TimedEvent { t: e.t, event })),
+                StoredEventKind::Game(event) => out.push((e.seq, e.t, AnyEvent::Game(event))),
+                StoredEventKind::Physical(event) => {
+                    out.push((e.seq, e.t, AnyEvent::Physical(event)))
+                }
                 StoredEventKind::Undo { seq } => {
-                    if out.last().is_some_and(|(s, _)| *s == seq) {
+                    if out.last().is_some_and(|(s, _, _)| *s == seq) {
                         out.pop();
                     }
                 }
             }
         }
         out
+    }
+
+    /// The record-format events in force (a game the desk arbitrates).
+    pub fn effective_events(&self) -> Vec<(u32, TimedEvent)> {
+        self.effective()
+            .into_iter()
+            .filter_map(|(seq, t, e)| match e {
+                AnyEvent::Game(event) => Some((seq, TimedEvent { t, event })),
+                AnyEvent::Physical(_) => None,
+            })
+            .collect()
+    }
+
+    /// The record of a physical-board game (`ggdesk-physical/1`).
+    pub fn physical_record(&self) -> Option<PhysicalRecord> {
+        if self.meta.mode != GameMode::Physical {
+            return None;
+        }
+        let readings = match (&self.sheets.white, &self.sheets.black) {
+            (Some(w), Some(b)) if w.complete && b.complete => {
+                match (
+                    physical_record::parse_sheet(&w.sheet),
+                    physical_record::parse_sheet(&b.sheet),
+                ) {
+                    (Ok(w), Ok(b)) => Some(BySide::new(w, b)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        Some(PhysicalRecord {
+            first: self.meta.first,
+            ratings: self.meta.ratings,
+            rules: self.meta.rules,
+            events: self
+                .effective()
+                .into_iter()
+                .filter_map(|(_, t, e)| match e {
+                    AnyEvent::Physical(e) => Some((t, e)),
+                    AnyEvent::Game(_) => None,
+                })
+                .collect(),
+            readings,
+            extra: self.meta.extra.clone(),
+        })
+    }
+
+    /// The game derived from its events, whichever way it is followed. `None` before an
+    /// arbitrated game's setups are both in.
+    pub fn derive(&self) -> Option<std::result::Result<Derived, String>> {
+        match self.meta.mode {
+            GameMode::Arbitrated => self
+                .game()
+                .map(|r| r.map(Derived::Arbitrated).map_err(|e| e.to_string())),
+            GameMode::Physical => self
+                .physical_record()
+                .map(|r| r.replay_game().map(Derived::Physical)),
+        }
+    }
+
+    /// Status and outcome (adjudication included), for either kind of game.
+    pub fn status(&self) -> Option<(record::Status, Option<Outcome>)> {
+        match self.meta.mode {
+            GameMode::Arbitrated => match self.verdict()? {
+                Ok(v) => Some((v.status, v.outcome)),
+                Err(_) => None,
+            },
+            GameMode::Physical => match self.physical_record()?.judge() {
+                Ok(v) => Some((v.status, v.outcome)),
+                Err(_) => None,
+            },
+        }
+    }
+
+    /// The game as its export file: `ggdesk-record/1`, or `ggdesk-physical/1` for a game
+    /// on a physical board.
+    pub fn export_value(&self) -> Option<Value> {
+        match self.meta.mode {
+            GameMode::Arbitrated => self.record().map(|r| r.to_value()),
+            GameMode::Physical => self.physical_record().map(|r| r.to_value()),
+        }
     }
 
     /// Both setups, once both are entered.
@@ -299,6 +528,7 @@ fn decode_setup(text: Option<String>, side: Side) -> Result<Option<SideSetup>> {
 }
 
 fn decode_event(
+    mode: GameMode,
     seq: u32,
     t: f64,
     kind: &str,
@@ -319,6 +549,11 @@ fn decode_event(
                 .ok_or_else(|| corrupt(format!("undo event {seq} names no event")))?
                 as u32,
         },
+        _ if mode == GameMode::Physical => StoredEventKind::Physical(
+            physical_record::parse_event(&value)
+                .map_err(|e| corrupt(format!("event {seq}: {e}")))?
+                .1,
+        ),
         _ => StoredEventKind::Game(
             parse_event(&value)
                 .map_err(|e| corrupt(format!("event {seq}: {e}")))?
@@ -375,7 +610,7 @@ fn load(conn: &rusqlite::Connection, id: GameId) -> Result<StoredGame> {
         .collect::<rusqlite::Result<Vec<_>>>()?;
     let events = rows
         .into_iter()
-        .map(|(seq, t, kind, payload, wall)| decode_event(seq, t, &kind, &payload, wall))
+        .map(|(seq, t, kind, payload, wall)| decode_event(meta.mode, seq, t, &kind, &payload, wall))
         .collect::<Result<Vec<_>>>()?;
     let mut sheets = BySide::<Option<SheetRow>>::default();
     let mut stmt = conn.prepare_cached(
@@ -405,13 +640,13 @@ fn load(conn: &rusqlite::Connection, id: GameId) -> Result<StoredGame> {
 
 /// The verdict-derived result cache of a game, and the pairing result it implies.
 fn result_of(game: &StoredGame) -> (Option<String>, Option<&'static str>) {
-    let Some(Ok(verdict)) = game.verdict() else {
+    let Some((status, outcome)) = game.status() else {
         return (None, None);
     };
-    let code = match verdict.status {
+    let code = match status {
         record::Status::Ongoing => return (None, None),
         record::Status::AdjudicationPending => return (Some("adjudication_pending".into()), None),
-        record::Status::Finished => verdict.outcome,
+        record::Status::Finished => outcome,
     };
     let Some(outcome) = code else {
         return (None, None);
@@ -557,10 +792,12 @@ impl Store {
             if game.meta.started_at.is_some() {
                 return Err(rejected(format!("game {id} has already started")));
             }
-            let setups = game
-                .setups()
-                .ok_or_else(|| rejected("both setups must be entered before the game starts"))?;
-            Position::from_setups(&setups).map_err(rejected)?;
+            if game.meta.mode == GameMode::Arbitrated {
+                let setups = game.setups().ok_or_else(|| {
+                    rejected("both setups must be entered before the game starts")
+                })?;
+                Position::from_setups(&setups).map_err(rejected)?;
+            }
             tx.execute(
                 "UPDATE games SET started_at = ?1, first = ?2 WHERE id = ?3",
                 params![started_at, side_code(first), id.0],
@@ -586,32 +823,53 @@ impl Store {
         actor: &Actor,
         reason: &str,
     ) -> Result<AppendOutcome> {
+        self.append(id, event.t, AnyEvent::Game(event.event), actor, reason)
+    }
+
+    /// Appends one event of a physical-board game.
+    pub fn append_physical_event(
+        &mut self,
+        id: GameId,
+        t: f64,
+        event: PhysicalEvent,
+        actor: &Actor,
+        reason: &str,
+    ) -> Result<AppendOutcome> {
+        self.append(id, t, AnyEvent::Physical(event), actor, reason)
+    }
+
+    /// Appends an event of either kind (it must be the kind of the game).
+    pub fn append(
+        &mut self,
+        id: GameId,
+        t: f64,
+        event: AnyEvent,
+        actor: &Actor,
+        reason: &str,
+    ) -> Result<AppendOutcome> {
         self.write(|tx| {
             let mut game = load(tx, id)?;
-            let outcome = apply_checked(&game, event)?;
+            let outcome = apply_checked(&game, t, &event)?;
             let seq = next_seq(&game);
-            insert_event(
-                tx,
-                id,
-                seq,
-                event.t,
-                event_kind_code(&event.event),
-                &event_value(&event),
-            )?;
+            let payload = event.value(t);
+            insert_event(tx, id, seq, t, event.code(), &payload)?;
             game.events.push(StoredEvent {
                 seq,
-                t: event.t,
-                kind: StoredEventKind::Game(event.event),
+                t,
+                kind: match event {
+                    AnyEvent::Game(e) => StoredEventKind::Game(e),
+                    AnyEvent::Physical(e) => StoredEventKind::Physical(e),
+                },
                 wall_time: now_ms(),
             });
             audit(
                 tx,
                 actor,
-                event_kind_code(&event.event),
+                event.code(),
                 game.meta.tournament_id,
                 Some(id.0),
                 reason,
-                &event_value(&event).to_string(),
+                &payload.to_string(),
             )?;
             settle(tx, &game, actor)?;
             Ok(AppendOutcome {
@@ -636,8 +894,8 @@ impl Store {
         }
         self.write(|tx| {
             let mut game = load(tx, id)?;
-            let (target, undone) = game
-                .effective_events()
+            let (target, undone_t, undone) = game
+                .effective()
                 .last()
                 .copied()
                 .ok_or_else(|| rejected("there is no event to undo"))?;
@@ -663,7 +921,7 @@ impl Store {
                 game.meta.tournament_id,
                 Some(id.0),
                 reason,
-                &format!("cancelled event {target}: {}", event_value(&undone)),
+                &format!("cancelled event {target}: {}", undone.value(undone_t)),
             )?;
             settle(tx, &game, actor)?;
             Ok(target)
@@ -684,18 +942,11 @@ impl Store {
         self.write(|tx| {
             let mut game = load(tx, id)?;
             let derived = game
-                .game()
+                .derive()
                 .and_then(|g| g.ok())
                 .filter(|g| matches!(g.state(), GameState::GameTimeUp { .. }))
                 .ok_or_else(|| rejected(format!("game {id} is not waiting for an adjudication")))?;
-            let mut probe = Record::new(BySide::default());
-            probe.readings = Some(json!({ side.name(): sheet }));
-            let sheets = probe
-                .reading_sheets()
-                .map_err(rejected)?
-                .unwrap_or_default();
-            crate::adjudication::validate_sheet(side, &sheets[side], derived.position())
-                .map_err(rejected)?;
+            check_sheet(side, sheet, &derived)?;
             tx.execute(
                 "INSERT INTO adjudication_sheets (game_id, side, sheet, complete, entered_at)
                  VALUES (?1, ?2, ?3, ?4, ?5)
@@ -746,12 +997,13 @@ impl Store {
         let ids = self.games_in_progress()?;
         for &id in &ids {
             let game = self.load_game(id)?;
-            let Some(Ok(mut derived)) = game.game() else {
+            let Some(Ok(mut derived)) = game.derive() else {
                 continue;
             };
             if derived.is_over() || derived.clock().is_paused() {
                 continue;
             }
+            let mode = game.meta.mode;
             let last_t = derived.last_time();
             let seen = game
                 .meta
@@ -764,35 +1016,11 @@ impl Store {
             let actor = Actor::system();
             let why = "the desk restarted: clocks stopped while it was down";
             if derived.judge_clocks(seen).is_ok() && derived.is_over() {
-                self.append_event(
-                    id,
-                    TimedEvent {
-                        t: seen_t,
-                        event: Event::End,
-                    },
-                    &actor,
-                    why,
-                )?;
+                self.append(id, seen_t, AnyEvent::end(mode), &actor, why)?;
                 continue;
             }
-            self.append_event(
-                id,
-                TimedEvent {
-                    t: seen_t,
-                    event: Event::Pause,
-                },
-                &actor,
-                why,
-            )?;
-            self.append_event(
-                id,
-                TimedEvent {
-                    t: now_t,
-                    event: Event::Resume,
-                },
-                &actor,
-                why,
-            )?;
+            self.append(id, seen_t, AnyEvent::pause(mode, true), &actor, why)?;
+            self.append(id, now_t, AnyEvent::pause(mode, false), &actor, why)?;
         }
         Ok(ids)
     }
@@ -894,9 +1122,50 @@ impl Store {
         })
     }
 
-    /// The game's record for export.
+    /// Imports a physical-board game record in one transaction.
+    pub fn import_physical(&mut self, record: &PhysicalRecord, actor: &Actor) -> Result<GameId> {
+        record.judge().map_err(rejected)?;
+        self.write(|tx| {
+            let new = NewGame {
+                mode: GameMode::Physical,
+                first: record.first,
+                ratings: record.ratings,
+                rules: record.rules,
+                ..NewGame::standalone()
+            };
+            let id = insert_game(tx, &new, &record.extra, actor)?;
+            tx.execute("UPDATE games SET origin = 'import' WHERE id = ?1", [id.0])?;
+            for (seq, (t, e)) in record.events.iter().enumerate() {
+                let event = AnyEvent::Physical(*e);
+                insert_event(tx, id, seq as u32, *t, event.code(), &event.value(*t))?;
+            }
+            if let Some(readings) = &record.readings {
+                for side in Side::BOTH {
+                    tx.execute(
+                        "INSERT INTO adjudication_sheets (game_id, side, sheet, complete, entered_at) VALUES (?1, ?2, ?3, 1, ?4)",
+                        params![id.0, side_code(side), physical_record::sheet_value(&readings[side]).to_string(), now_ms()],
+                    )?;
+                }
+            }
+            let game = load(tx, id)?;
+            settle(tx, &game, actor)?;
+            audit(tx, actor, "game imported", None, Some(id.0), "", &format!("{} events, physical board", record.events.len()))?;
+            Ok(id)
+        })
+    }
+
+    /// The game's record for export (a game the desk arbitrated).
     pub fn export_record(&self, id: GameId) -> Result<Record> {
         self.load_game(id)?.record().ok_or_else(|| {
+            rejected(format!(
+                "game {id} has no record yet: its setups are not both entered"
+            ))
+        })
+    }
+
+    /// The game's export file, whichever kind of game it is.
+    pub fn export_game(&self, id: GameId) -> Result<Value> {
+        self.load_game(id)?.export_value().ok_or_else(|| {
             rejected(format!(
                 "game {id} has no record yet: its setups are not both entered"
             ))
@@ -909,7 +1178,7 @@ fn next_seq(game: &StoredGame) -> u32 {
 }
 
 /// Checks `event` against the game replayed so far, returning what it does.
-fn apply_checked(game: &StoredGame, event: TimedEvent) -> Result<(Applied, GameState)> {
+fn apply_checked(game: &StoredGame, t: f64, event: &AnyEvent) -> Result<(Applied, GameState)> {
     if game.meta.void {
         return Err(rejected(format!("game {} is void", game.meta.id)));
     }
@@ -917,13 +1186,44 @@ fn apply_checked(game: &StoredGame, event: TimedEvent) -> Result<(Applied, GameS
         return Err(rejected(format!("game {} has not started", game.meta.id)));
     }
     let mut derived = game
-        .game()
+        .derive()
         .ok_or_else(|| rejected("the setups are not both entered"))?
         .map_err(rejected)?;
-    let time = Time::from_secs_f64(event.t)
-        .ok_or_else(|| rejected(format!("time {} s is out of range", event.t)))?;
-    let applied = derived.apply(time, &event.event).map_err(rejected)?;
+    let time =
+        Time::from_secs_f64(t).ok_or_else(|| rejected(format!("time {t} s is out of range")))?;
+    let applied = derived.apply(time, event).map_err(rejected)?;
     Ok((applied, derived.state()))
+}
+
+/// Checks one side's reading sheet (as entered so far) against the game that stopped.
+fn check_sheet(side: Side, sheet: &Value, derived: &Derived) -> Result<()> {
+    match derived {
+        Derived::Arbitrated(g) => {
+            let mut probe = Record::new(BySide::default());
+            probe.readings = Some(json!({ side.name(): sheet }));
+            let sheets = probe
+                .reading_sheets()
+                .map_err(rejected)?
+                .unwrap_or_default();
+            crate::adjudication::validate_sheet(side, &sheets[side], g.position()).map_err(rejected)
+        }
+        Derived::Physical(g) => {
+            let readings = physical_record::parse_sheet(sheet).map_err(rejected)?;
+            let mut listed: Vec<_> = readings.iter().map(|(a, _)| *a).collect();
+            let mut left = g.remaining_pieces(side.opponent());
+            listed.sort();
+            left.sort();
+            if listed != left {
+                return Err(rejected(format!(
+                    "{side}'s sheet must list the {} pieces {} has left",
+                    left.len(),
+                    side.opponent()
+                )));
+            }
+            crate::adjudication::check_counts(side, readings.iter().filter_map(|(_, r)| *r))
+                .map_err(rejected)
+        }
+    }
 }
 
 fn insert_event(

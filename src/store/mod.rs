@@ -10,8 +10,8 @@ mod rounds;
 
 pub use backup::{BACKUPS_KEPT, backup_dir};
 pub use games::{
-    AppendOutcome, GameId, GameMeta, GameMode, NewGame, SheetRow, StoredEvent, StoredEventKind,
-    StoredGame,
+    AnyEvent, AppendOutcome, Derived, GameId, GameMeta, GameMode, NewGame, SheetRow, StoredEvent,
+    StoredEventKind, StoredGame,
 };
 pub use rounds::{Board, BoardPlayer, RoundInfo, RoundState};
 

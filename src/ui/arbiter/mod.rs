@@ -3,6 +3,7 @@
 
 mod adjudication;
 mod board;
+mod physical;
 mod setup;
 mod table;
 
@@ -12,7 +13,7 @@ use super::PageCtx;
 use super::common::{self, Confirm, ConfirmOutcome, badge, fmt_clock, fmt_hms};
 use crate::desk::{LiveTable, Phase, Tables};
 use crate::rules::{Event, PenaltyKind, Side, SideSetup, Square};
-use crate::store::{Actor, Board, GameId, GameMode, NewGame};
+use crate::store::{Actor, AnyEvent, Board, GameId, GameMode, NewGame};
 use egui::{Color32, Key, RichText, Ui};
 use std::collections::HashMap;
 
@@ -35,10 +36,19 @@ pub enum TableCmd {
         round: u32,
         mode: GameMode,
     },
-    CreatePractice,
+    CreatePractice {
+        mode: GameMode,
+    },
+    /// An event of the record format, or one common to both kinds of game.
     Event {
         game: GameId,
         event: Event,
+        reason: String,
+    },
+    /// An event of the table's own kind.
+    Any {
+        game: GameId,
+        event: AnyEvent,
         reason: String,
     },
     Undo {
@@ -80,6 +90,8 @@ pub enum Guarded {
     Respect,
     Undo,
     Void,
+    /// A declaration on a physical board (perpetual, Flag through).
+    Physical(crate::rules::PhysicalEvent),
 }
 
 /// The Tables page's own state.
@@ -96,6 +108,7 @@ pub struct TablesPage {
     from: Option<Square>,
     setup: setup::SetupState,
     adjudication: adjudication::AdjudicationState,
+    physical: physical::PhysicalState,
     first: HashMap<GameId, Side>,
     confirm: Option<Confirm<Guarded>>,
     pub player_window: bool,
@@ -183,9 +196,16 @@ impl TablesPage {
             }
         }
         self.player_window_ui(ui, cx);
-        let cmds = std::mem::take(&mut self.queued);
-        for cmd in cmds {
-            self.apply(cmd, cx);
+        // Commands may queue follow-ups (a created table opens): apply those too.
+        for _ in 0..4 {
+            let cmds = std::mem::take(&mut self.queued);
+            if cmds.is_empty() {
+                break;
+            }
+            for cmd in cmds {
+                self.apply(cmd, cx);
+            }
+            ui.ctx().request_repaint();
         }
     }
 
@@ -283,8 +303,15 @@ impl TablesPage {
             }
             badge(ui, &format!("{} waiting", counts[3]), Color32::GRAY);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui.button("New physical-board table").clicked() {
+                    self.queued.push(TableCmd::CreatePractice {
+                        mode: GameMode::Physical,
+                    });
+                }
                 if ui.button("New practice table").clicked() {
-                    self.queued.push(TableCmd::CreatePractice);
+                    self.queued.push(TableCmd::CreatePractice {
+                        mode: GameMode::Arbitrated,
+                    });
                 }
             });
         });
@@ -333,6 +360,11 @@ impl TablesPage {
             },
             Guarded::Undo => TableCmd::Undo { game, reason },
             Guarded::Void => TableCmd::VoidAndReplay { game, reason },
+            Guarded::Physical(event) => TableCmd::Any {
+                game,
+                event: AnyEvent::Physical(event),
+                reason,
+            },
         };
         self.queued.push(cmd);
     }
@@ -379,12 +411,16 @@ impl TablesPage {
                     self.queued.push(TableCmd::Open(id));
                 }
             }
-            TableCmd::CreatePractice => {
+            TableCmd::CreatePractice { mode } => {
                 let actor = Actor::arbiter(None);
-                if let Some(id) = cx.notices.report(
-                    cx.store.create_game(&NewGame::standalone(), &actor),
-                    "Practice table created",
-                ) {
+                let new = NewGame {
+                    mode,
+                    ..NewGame::standalone()
+                };
+                if let Some(id) = cx
+                    .notices
+                    .report(cx.store.create_game(&new, &actor), "Practice table created")
+                {
                     self.refresh_cards(cx, true);
                     self.queued.push(TableCmd::Open(id));
                 }
@@ -394,11 +430,33 @@ impl TablesPage {
                 event,
                 reason,
             } => {
+                let Some(mode) = self.tables.tables.get(&game).map(LiveTable::mode) else {
+                    return;
+                };
+                match AnyEvent::for_mode(mode, event) {
+                    Some(any) => self.apply(
+                        TableCmd::Any {
+                            game,
+                            event: any,
+                            reason,
+                        },
+                        cx,
+                    ),
+                    None => cx
+                        .notices
+                        .error("moves on a physical board are entered as \"move made\""),
+                }
+            }
+            TableCmd::Any {
+                game,
+                event,
+                reason,
+            } => {
                 let actor = table_actor(self.card_of(game));
                 let Some(table) = self.tables.tables.get_mut(&game) else {
                     return;
                 };
-                match table.submit(cx.store, event, now, &actor, &reason) {
+                match table.submit_any(cx.store, event, now, &actor, &reason) {
                     Ok(_) => {
                         self.move_error = None;
                         if let Some(a) = &table.last_announcement {
@@ -726,7 +784,7 @@ fn card_ui(
                 );
             });
             ui.label(format!("{}  vs  {}", card.names.0, card.names.1));
-            match (table, table.and_then(|t| t.game_at(now))) {
+            match (table, table.and_then(|t| t.derived_at(now))) {
                 (Some(t), Some(g)) if t.started() => {
                     let c = g.clock();
                     let limit = g.settings().oversteps_to_lose;
@@ -764,6 +822,9 @@ fn card_ui(
                         ui.label(RichText::new(o.reason().describe()).small());
                     }
                 }
+                (Some(t), _) if t.mode() == GameMode::Physical => {
+                    ui.label("Physical board: clocks not started");
+                }
                 (Some(t), _) => {
                     let placed =
                         |s: Side| t.stored.setup[s].as_ref().map_or(0, |x| x.placements.len());
@@ -781,6 +842,17 @@ fn card_ui(
                                     board: board.clone(),
                                     round,
                                     mode: GameMode::Arbitrated,
+                                });
+                            }
+                            if ui
+                                .button("Physical board")
+                                .on_hover_text("Played on a real board: the desk keeps the clocks and the tally")
+                                .clicked()
+                            {
+                                cmd = Some(TableCmd::CreateForBoard {
+                                    board: board.clone(),
+                                    round,
+                                    mode: GameMode::Physical,
                                 });
                             }
                         });

@@ -51,6 +51,10 @@ impl TablesPage {
             ui.colored_label(common::RED, format!("This game cannot be replayed: {err}"));
             return;
         }
+        if table.mode() == crate::store::GameMode::Physical {
+            self.physical_ui(ui, table, now, phase);
+            return;
+        }
         if !table.started() {
             let first = self.first.entry(id).or_insert(Side::White);
             setup::ui(ui, &mut self.setup, table, first, now, &mut self.queued);
@@ -140,7 +144,7 @@ impl TablesPage {
             ui.vertical(|ui| {
                 self.status_panel(ui, &game, phase);
                 ui.separator();
-                self.actions(ui, id, &game, phase);
+                self.actions(ui, id, game.is_over(), game.respect_allowed(), phase);
                 ui.separator();
                 event_log(ui, table);
             });
@@ -343,8 +347,15 @@ impl TablesPage {
         }
     }
 
-    fn actions(&mut self, ui: &mut Ui, id: GameId, game: &Game, phase: Phase) {
-        let over = game.is_over();
+    /// The arbiter's actions common to both kinds of table.
+    pub(super) fn actions(
+        &mut self,
+        ui: &mut Ui,
+        id: GameId,
+        over: bool,
+        respect: Result<(), String>,
+        phase: Phase,
+    ) {
         ui.horizontal_wrapped(|ui| {
             let pause = match phase {
                 Phase::Paused => Some((Event::Resume, "Resume (Space)")),
@@ -422,7 +433,7 @@ impl TablesPage {
                     }
                 });
             }
-            let respect = game.respect_allowed();
+
             let button = ui.add_enabled(respect.is_ok(), egui::Button::new("Draw for respect"));
             let button = match &respect {
                 Ok(()) => button.on_hover_text("Both players sign for a draw"),
@@ -484,7 +495,7 @@ fn describe(e: &TimedEvent) -> String {
     }
 }
 
-fn event_log(ui: &mut Ui, table: &crate::desk::LiveTable) {
+pub(super) fn event_log(ui: &mut Ui, table: &crate::desk::LiveTable) {
     ui.label(RichText::new("Events").strong());
     egui::ScrollArea::vertical()
         .max_height(180.0)
@@ -493,6 +504,7 @@ fn event_log(ui: &mut Ui, table: &crate::desk::LiveTable) {
             for e in &table.stored.events {
                 let text = match e.kind {
                     StoredEventKind::Game(event) => describe(&TimedEvent { t: e.t, event }),
+                    StoredEventKind::Physical(event) => event.code().replace('_', " "),
                     StoredEventKind::Undo { seq } => format!("undo of event {seq}"),
                 };
                 ui.label(

@@ -1,0 +1,559 @@
+//! A table played on a real board with a human arbiter. The desk runs the clocks and
+//! counts moves ("Move made", Enter), resolves each challenge from the two ranks the arbiter
+//! saw, keeps each side's tally of remaining pieces, asks for the counts across the midpoint
+//! at the thirty-move rule, and takes the arbiter's declarations of a perpetual or a Flag
+//! through. Adjudication reads each remaining piece of the tally.
+
+use super::{Guarded, TableCmd, TablesPage, capitalise, oversteps_marks};
+use crate::adjudication::ReadingVerdict;
+use crate::desk::{LiveTable, Phase};
+use crate::physical_record::{self, TallySheet};
+use crate::rules::{GameState, PhysicalEvent, PhysicalGame, Rank, Side};
+use crate::store::GameId;
+use crate::ui::common::{self, Confirm, fmt_clock, fmt_hms};
+use egui::{RichText, Ui};
+use std::collections::HashMap;
+
+/// The physical view's own state between frames.
+#[derive(Debug, Default)]
+pub struct PhysicalState {
+    pub attacker: Option<Rank>,
+    pub defender: Option<Rank>,
+    pub across_white: String,
+    pub across_black: String,
+    /// Adjudication drafts: per game and reader, the reading of each remaining enemy piece.
+    readings: HashMap<(GameId, Side), Vec<Option<Rank>>>,
+    pub black_reads: bool,
+    pub picked: Option<usize>,
+}
+
+fn physical(cmd_game: GameId, event: PhysicalEvent) -> TableCmd {
+    TableCmd::Any {
+        game: cmd_game,
+        event: crate::store::AnyEvent::Physical(event),
+        reason: String::new(),
+    }
+}
+
+impl TablesPage {
+    pub(super) fn physical_ui(&mut self, ui: &mut Ui, table: &LiveTable, now: i64, phase: Phase) {
+        let id = table.id();
+        if !table.started() {
+            ui.label(
+                "Physical board: the players set up and play on the real board. The desk runs the \
+                 clocks, counts the moves and keeps the tally of remaining pieces from the \
+                 challenges you enter.",
+            );
+            let first = self.first.entry(id).or_insert(Side::White);
+            ui.horizontal(|ui| {
+                ui.label("Moves first (by lot):");
+                ui.radio_value(first, Side::White, "White");
+                ui.radio_value(first, Side::Black, "Black");
+                if ui.button("Draw lots").clicked() {
+                    use rand::{Rng, SeedableRng};
+                    let heads = rand::rngs::StdRng::from_os_rng().random::<bool>();
+                    *first = if heads { Side::White } else { Side::Black };
+                }
+            });
+            if ui
+                .button(RichText::new("Start clocks").strong().size(18.0))
+                .clicked()
+            {
+                let first = *first;
+                self.queued.push(TableCmd::Start { game: id, first });
+            }
+            return;
+        }
+        let Some(game) = table.derived_at(now) else {
+            return;
+        };
+        let Some(game) = game.as_physical().cloned() else {
+            return;
+        };
+        if matches!(game.state(), GameState::GameTimeUp { .. }) {
+            self.physical_adjudication(ui, table, &game, now);
+            return;
+        }
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                ui.set_width(600.0);
+                self.physical_status(ui, &game, phase);
+                ui.separator();
+                if game.awaiting_thirty_count() {
+                    self.thirty_prompt(ui, id, &game);
+                } else if !game.is_over() {
+                    self.moves_panel(ui, id, &game, phase);
+                }
+            });
+            ui.separator();
+            ui.vertical(|ui| {
+                let respect = game.respect_allowed();
+                self.actions(ui, id, game.is_over(), respect, phase);
+                if !game.is_over() && !game.awaiting_thirty_count() {
+                    ui.label(RichText::new("Declarations").strong());
+                    ui.horizontal_wrapped(|ui| {
+                        if ui.button("Declare 5-move perpetual").clicked() {
+                            self.confirm = Some(Confirm::new(
+                                "5-move perpetual",
+                                "The same attacked piece moved 5 turns between the same two squares: the game is drawn.",
+                                "Record the draw",
+                                Guarded::Physical(PhysicalEvent::Perpetual { long: false }),
+                            ));
+                        }
+                        if ui.button("Declare 16-move perpetual").clicked() {
+                            self.confirm = Some(Confirm::new(
+                                "16-move perpetual",
+                                "The same attacked piece moved 16 turns through more than two squares: the game is drawn.",
+                                "Record the draw",
+                                Guarded::Physical(PhysicalEvent::Perpetual { long: true }),
+                            ));
+                        }
+                        for side in Side::BOTH {
+                            if ui.button(format!("{}'s Flag came through", capitalise(side.name()))).clicked() {
+                                self.confirm = Some(Confirm::new(
+                                    format!("{}'s Flag came through", capitalise(side.name())),
+                                    format!(
+                                        "{}'s Flag reached the back rank and was not taken: {side} wins by flag through.",
+                                        capitalise(side.name())
+                                    ),
+                                    "Record the win",
+                                    Guarded::Physical(PhysicalEvent::FlagThrough(side)),
+                                ));
+                            }
+                        }
+                    });
+                }
+                ui.separator();
+                super::table::event_log(ui, table);
+            });
+        });
+    }
+
+    fn physical_status(&self, ui: &mut Ui, game: &PhysicalGame, phase: Phase) {
+        let c = game.clock();
+        match phase {
+            Phase::Finished(o) => {
+                let text = match o.winner() {
+                    Some(w) => format!("{} wins", capitalise(w.name())),
+                    None => "Draw".into(),
+                };
+                ui.label(RichText::new(text).size(26.0).strong().color(common::BLUE));
+                ui.label(RichText::new(o.reason().describe()).size(16.0));
+                ui.label("The result has gone to the round.");
+            }
+            Phase::Paused => {
+                ui.label(
+                    RichText::new("PAUSED")
+                        .size(26.0)
+                        .strong()
+                        .color(common::AMBER),
+                );
+            }
+            _ => {
+                ui.label(
+                    RichText::new(format!("{} to move", capitalise(game.to_move().name())))
+                        .size(24.0)
+                        .strong(),
+                );
+            }
+        }
+        if !game.is_over() && !game.awaiting_thirty_count() {
+            let left = c.move_remaining_ns();
+            let color = if left < 0 {
+                common::RED
+            } else if left < 20_000_000_000 {
+                common::AMBER
+            } else {
+                ui.visuals().strong_text_color()
+            };
+            ui.horizontal(|ui| {
+                ui.label("Move clock");
+                ui.label(
+                    RichText::new(fmt_clock(left))
+                        .monospace()
+                        .size(34.0)
+                        .strong()
+                        .color(color),
+                );
+            });
+        }
+        ui.label(
+            RichText::new(format!(
+                "Game clock {} left",
+                fmt_hms(c.game_remaining_ns())
+            ))
+            .monospace()
+            .size(18.0),
+        );
+        let limit = game.settings().oversteps_to_lose;
+        ui.label(format!(
+            "Oversteps  White {}   Black {}",
+            oversteps_marks(c.oversteps().white, limit),
+            oversteps_marks(c.oversteps().black, limit)
+        ));
+        let m = game.moves_by();
+        ui.label(format!(
+            "Moves {} (White {}, Black {}) · challenges {}",
+            game.plies(),
+            m.white,
+            m.black,
+            game.challenges()
+        ));
+        let thirty = game.settings().thirty_moves;
+        if thirty > 0 && game.challenges() == 0 && !game.is_over() {
+            ui.label(format!(
+                "Thirty-move rule: {} of {thirty} moves without a challenge",
+                game.plies()
+            ));
+        }
+    }
+
+    fn moves_panel(&mut self, ui: &mut Ui, id: GameId, game: &PhysicalGame, phase: Phase) {
+        let side = game.to_move();
+        let paused = phase == Phase::Paused;
+        let enter = ui.input(|i| i.key_pressed(egui::Key::Enter)) && self.confirm.is_none();
+        if ui
+            .add_enabled(
+                !paused,
+                egui::Button::new(RichText::new("Move made (Enter)").strong().size(20.0)),
+            )
+            .on_hover_text(format!("{side} moved without a challenge"))
+            .clicked()
+            || (enter && !paused)
+        {
+            self.queued
+                .push(physical(id, PhysicalEvent::Move { challenge: None }));
+            self.physical.attacker = None;
+            self.physical.defender = None;
+        }
+        ui.add_space(6.0);
+        ui.label(
+            RichText::new(format!(
+                "Challenge: pick {side}'s attacking rank and {}'s defending rank as you saw them",
+                side.opponent()
+            ))
+            .strong(),
+        );
+        egui::Grid::new("tally")
+            .striped(true)
+            .num_columns(3)
+            .show(ui, |ui| {
+                ui.label(RichText::new("Rank").strong());
+                for s in Side::BOTH {
+                    let role = if s == side { "attacker" } else { "defender" };
+                    ui.label(RichText::new(format!("{} ({role})", capitalise(s.name()))).strong());
+                }
+                ui.end_row();
+                for rank in Rank::ALL {
+                    ui.label(rank.name());
+                    for s in Side::BOTH {
+                        let left = game.remaining(s, rank);
+                        let letter = if s == Side::White { 'W' } else { 'B' };
+                        let chosen = if s == side {
+                            self.physical.attacker
+                        } else {
+                            self.physical.defender
+                        };
+                        let text = format!("{letter} {} x{left}", rank.code());
+                        let b = egui::Button::selectable(chosen == Some(rank), text);
+                        if ui.add_enabled(left > 0 && !paused, b).clicked() {
+                            if s == side {
+                                self.physical.attacker = Some(rank);
+                            } else {
+                                self.physical.defender = Some(rank);
+                            }
+                        }
+                    }
+                    ui.end_row();
+                }
+            });
+        let ready = self.physical.attacker.zip(self.physical.defender);
+        let label = match ready {
+            Some((a, d)) => format!(
+                "Record challenge: {side}'s {} attacks {}'s {}",
+                a.code(),
+                side.opponent(),
+                d.code()
+            ),
+            None => "Record challenge".to_string(),
+        };
+        if ui
+            .add_enabled(ready.is_some() && !paused, egui::Button::new(label))
+            .clicked()
+            && let Some(pair) = ready
+        {
+            self.queued.push(physical(
+                id,
+                PhysicalEvent::Move {
+                    challenge: Some(pair),
+                },
+            ));
+            self.physical.attacker = None;
+            self.physical.defender = None;
+        }
+        ui.label(format!(
+            "Pieces left: White {}, Black {}",
+            game.count(Side::White),
+            game.count(Side::Black)
+        ));
+    }
+
+    fn thirty_prompt(&mut self, ui: &mut Ui, id: GameId, game: &PhysicalGame) {
+        ui.label(
+            RichText::new(format!(
+                "Thirty-move rule: {} moves without a challenge. The game ends now: count each side's pieces across the midpoint.",
+                game.plies()
+            ))
+            .strong()
+            .color(common::AMBER),
+        );
+        let parsed = |s: &str| s.trim().parse::<u32>().ok();
+        ui.horizontal(|ui| {
+            let l = ui.label("White pieces on ranks 5-8:");
+            ui.add(egui::TextEdit::singleline(&mut self.physical.across_white).desired_width(40.0))
+                .labelled_by(l.id);
+            let l = ui.label("Black pieces on ranks 1-4:");
+            ui.add(egui::TextEdit::singleline(&mut self.physical.across_black).desired_width(40.0))
+                .labelled_by(l.id);
+        });
+        let counts = parsed(&self.physical.across_white).zip(parsed(&self.physical.across_black));
+        if ui
+            .add_enabled(counts.is_some(), egui::Button::new("Record counts"))
+            .clicked()
+            && let Some((white, black)) = counts
+        {
+            self.queued
+                .push(physical(id, PhysicalEvent::ThirtyCount { white, black }));
+        }
+    }
+
+    fn physical_adjudication(
+        &mut self,
+        ui: &mut Ui,
+        table: &LiveTable,
+        game: &PhysicalGame,
+        now: i64,
+    ) {
+        let id = table.id();
+        let GameState::GameTimeUp { at } = game.state() else {
+            return;
+        };
+        let started = table.stored.meta.started_at.unwrap_or(now);
+        let left =
+            game.settings().reading_limit_ns - (now - (started + at.0 / 1_000_000)) * 1_000_000;
+        ui.horizontal(|ui| {
+            ui.label(
+                RichText::new("Adjudication")
+                    .size(22.0)
+                    .strong()
+                    .color(common::AMBER),
+            );
+            let color = if left < 0 {
+                common::RED
+            } else {
+                ui.visuals().text_color()
+            };
+            ui.label(
+                RichText::new(format!("Reading time left: {}", fmt_clock(left)))
+                    .strong()
+                    .color(color),
+            );
+        });
+        if let Some(record) = table.stored.physical_record()
+            && let Ok(verdict) = record.judge()
+            && let Some(adj) = verdict.adjudication
+        {
+            let result = match adj.winner {
+                Some(w) => format!("{} wins by adjudication", capitalise(w.name())),
+                None => "Draw: equal Total Adjudication Scores".into(),
+            };
+            ui.label(
+                RichText::new(result)
+                    .size(22.0)
+                    .strong()
+                    .color(common::BLUE),
+            );
+            ui.columns(2, |cols| {
+                for (col, reader) in cols.iter_mut().zip(Side::BOTH) {
+                    let s = &adj.scores[reader];
+                    col.label(
+                        RichText::new(format!(
+                            "{} reads {}",
+                            capitalise(reader.name()),
+                            reader.opponent()
+                        ))
+                        .strong(),
+                    );
+                    for r in &s.readings {
+                        let verdict = match r.verdict {
+                            ReadingVerdict::Correct => "correct (+2)",
+                            ReadingVerdict::Incorrect => "incorrect (-1)",
+                            ReadingVerdict::Abstained => "abstained",
+                        };
+                        col.label(format!(
+                            "{} read as {}: {verdict}",
+                            r.actual.code(),
+                            r.read.map_or("-", Rank::code)
+                        ));
+                    }
+                    col.label(RichText::new(format!("NRS {}", s.net_reading_score)).strong());
+                    col.label(
+                        RichText::new(format!("AVP {}   TAS {}", s.aliwalas_value, s.total))
+                            .strong()
+                            .size(16.0),
+                    );
+                }
+            });
+            return;
+        }
+        let reader = if self.physical.black_reads {
+            Side::Black
+        } else {
+            Side::White
+        };
+        let handed_in = |s: Side| table.stored.sheets[s].as_ref().is_some_and(|r| r.complete);
+        ui.horizontal(|ui| {
+            for r in Side::BOTH {
+                let done = if handed_in(r) { ", handed in" } else { "" };
+                let text = format!(
+                    "{} reads {}'s pieces{done}",
+                    capitalise(r.name()),
+                    r.opponent()
+                );
+                if ui.selectable_label(reader == r, text).clicked() {
+                    self.physical.black_reads = r == Side::Black;
+                    self.physical.picked = None;
+                }
+            }
+        });
+        let pieces = game.remaining_pieces(reader.opponent());
+        let stored: Vec<Option<Rank>> = table.stored.sheets[reader]
+            .as_ref()
+            .and_then(|row| physical_record::parse_sheet(&row.sheet).ok())
+            .filter(|sheet| sheet.len() == pieces.len())
+            .map(|sheet| sheet.into_iter().map(|(_, r)| r).collect())
+            .unwrap_or_else(|| vec![None; pieces.len()]);
+        let reads = self
+            .physical
+            .readings
+            .entry((id, reader))
+            .or_insert(stored)
+            .clone();
+        let locked = handed_in(reader);
+        ui.label(
+            RichText::new(format!(
+                "Turn each of {}'s pieces up in turn: click it here by its real rank, then the rank {reader} wrote for it, or Abstain.",
+                reader.opponent()
+            ))
+            .weak(),
+        );
+        ui.horizontal_top(|ui| {
+            egui::ScrollArea::vertical()
+                .max_height(430.0)
+                .id_salt("pieces")
+                .show(ui, |ui| {
+                    ui.set_width(330.0);
+                    for (i, rank) in pieces.iter().enumerate() {
+                        let read = reads.get(i).copied().flatten();
+                        let text = format!(
+                            "piece {}: {} read as {}",
+                            i + 1,
+                            rank.code(),
+                            read.map_or("-", Rank::code)
+                        );
+                        if ui
+                            .add_enabled(
+                                !locked,
+                                egui::Button::selectable(self.physical.picked == Some(i), text),
+                            )
+                            .clicked()
+                        {
+                            self.physical.picked = Some(i);
+                        }
+                    }
+                });
+            ui.vertical(|ui| {
+                let mut change: Option<Option<Rank>> = None;
+                let current = self
+                    .physical
+                    .picked
+                    .and_then(|i| reads.get(i).copied().flatten());
+                egui::Grid::new("physical-reading-palette")
+                    .num_columns(2)
+                    .show(ui, |ui| {
+                        for rank in Rank::ALL {
+                            let used = reads.iter().filter(|r| **r == Some(rank)).count()
+                                - usize::from(current == Some(rank));
+                            let allowed = !locked
+                                && self.physical.picked.is_some()
+                                && used < rank.count_in_set();
+                            let text = format!("{} {}", rank.code(), rank.name());
+                            if ui
+                                .add_enabled(
+                                    allowed,
+                                    egui::Button::selectable(current == Some(rank), text),
+                                )
+                                .clicked()
+                            {
+                                change = Some(Some(rank));
+                            }
+                            ui.label(format!(
+                                "{}/{}",
+                                used + usize::from(current == Some(rank)),
+                                rank.count_in_set()
+                            ));
+                            ui.end_row();
+                        }
+                    });
+                if ui
+                    .add_enabled(
+                        !locked && self.physical.picked.is_some(),
+                        egui::Button::new("Abstain"),
+                    )
+                    .clicked()
+                {
+                    change = Some(None);
+                }
+                let sheet_of = |reads: &[Option<Rank>]| -> TallySheet {
+                    pieces.iter().copied().zip(reads.iter().copied()).collect()
+                };
+                if let (Some(choice), Some(i)) = (change, self.physical.picked)
+                    && let Some(entry) = self.physical.readings.get_mut(&(id, reader))
+                    && i < entry.len()
+                {
+                    entry[i] = choice;
+                    let sheet = physical_record::sheet_value(&sheet_of(entry));
+                    self.queued.push(TableCmd::SaveSheet {
+                        game: id,
+                        side: reader,
+                        sheet,
+                        complete: false,
+                    });
+                }
+                ui.add_space(8.0);
+                if locked {
+                    ui.label(
+                        RichText::new(format!(
+                            "{}'s sheet is handed in.",
+                            capitalise(reader.name())
+                        ))
+                        .color(common::GREEN),
+                    );
+                } else if ui
+                    .button(RichText::new(format!("Hand in {reader}'s sheet")).strong())
+                    .clicked()
+                {
+                    let sheet = physical_record::sheet_value(&sheet_of(&reads));
+                    self.queued.push(TableCmd::SaveSheet {
+                        game: id,
+                        side: reader,
+                        sheet,
+                        complete: true,
+                    });
+                    self.physical.black_reads = reader == Side::White;
+                    self.physical.picked = None;
+                }
+            });
+        });
+    }
+}

@@ -1,0 +1,172 @@
+//! Tables played on a physical board, through the desk's widgets: moves tapped, challenges
+//! entered as two ranks and resolved by the rules, the tally, the thirty-move prompt, and an
+//! adjudication read piece by piece from the tally.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::{By, NodeT, Queryable};
+use ggdesk::desk::Phase;
+use ggdesk::rules::Side;
+use ggdesk::store::Store;
+use ggdesk::ui::{DeskApp, Page, Prefs, TimeSource};
+use std::cell::Cell;
+use std::rc::Rc;
+
+const START_MS: i64 = 1_800_000_000_000;
+
+fn harness(clock: &Rc<Cell<i64>>) -> Harness<'static, DeskApp> {
+    let prefs = Prefs {
+        page: Page::Tables,
+        ..Prefs::default()
+    };
+    let app = DeskApp::new(
+        Ok(Store::open_in_memory().expect("store")),
+        prefs,
+        TimeSource::Manual(clock.clone()),
+    );
+    Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .build_ui_state(|ui, app: &mut DeskApp| app.show(ui), app)
+}
+
+fn click(h: &mut Harness<'_, DeskApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run();
+}
+
+fn click_containing(h: &mut Harness<'_, DeskApp>, label: &str) {
+    h.get_by_label_contains(label).click();
+    h.run();
+}
+
+fn all_text(h: &Harness<'_, DeskApp>) -> Vec<String> {
+    h.query_all(By::new().predicate(|_| true))
+        .flat_map(|n| {
+            let node = n.accesskit_node();
+            [node.label(), node.value()]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+fn phase(h: &Harness<'_, DeskApp>, now: i64) -> Phase {
+    let app = h.state();
+    let id = app.tables.selected.expect("a table is open");
+    app.tables.tables.tables[&id].phase(now)
+}
+
+fn started_physical_table(h: &mut Harness<'_, DeskApp>) {
+    h.run();
+    click(h, "New physical-board table");
+    click(h, "Start clocks");
+}
+
+#[test]
+fn a_challenge_entered_as_two_ranks_is_resolved_and_the_tally_follows() {
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = harness(&clock);
+    started_physical_table(&mut h);
+    clock.set(START_MS + 4_000);
+    click(&mut h, "Move made (Enter)");
+    clock.set(START_MS + 8_000);
+    click(&mut h, "Move made (Enter)");
+    // White's Spy attacks Black's Five-Star General: the General leaves.
+    clock.set(START_MS + 12_000);
+    click(&mut h, "W SPY x2");
+    click(&mut h, "B G5 x1");
+    click_containing(&mut h, "Record challenge: white's SPY attacks black's G5");
+    let texts = all_text(&h);
+    assert!(texts.iter().any(|t| t == "B G5 x0"), "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t == "Pieces left: White 21, Black 20"),
+        "{texts:?}"
+    );
+    assert!(h.get_by_label("B G5 x0").accesskit_node().is_disabled());
+    // Black's Private takes a Spy; then Black's Flag attacks and is lost: White wins.
+    click(&mut h, "B PVT x6");
+    click(&mut h, "W SPY x2");
+    click_containing(&mut h, "Record challenge");
+    assert!(all_text(&h).iter().any(|t| t == "W SPY x1"));
+    click(&mut h, "Move made (Enter)");
+    click(&mut h, "B FLG x1");
+    click(&mut h, "W PVT x6");
+    click_containing(&mut h, "Record challenge");
+    match phase(&h, clock.get()) {
+        Phase::Finished(o) => {
+            assert_eq!(o.winner(), Some(Side::White));
+            assert_eq!(o.reason().code(), "flag_captured");
+        }
+        other => panic!("expected the game over, got {other:?}"),
+    }
+    // The physical record is exported with what was known.
+    let app = h.state();
+    let id = app.tables.selected.expect("open");
+    let value = app.store().expect("store").export_game(id).expect("export");
+    assert_eq!(value["format"], "ggdesk-physical/1");
+    assert_eq!(
+        value["events"][2]["challenge"],
+        serde_json::json!(["SPY", "G5"])
+    );
+}
+
+#[test]
+fn the_thirty_move_rule_asks_for_the_pieces_across_the_midpoint() {
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = harness(&clock);
+    started_physical_table(&mut h);
+    for i in 0..30 {
+        clock.set(START_MS + 1_000 * (i + 1));
+        click(&mut h, "Move made (Enter)");
+    }
+    let field = h.get_by_label("White pieces on ranks 5-8:");
+    field.focus();
+    field.type_text("4");
+    h.run();
+    let field = h.get_by_label("Black pieces on ranks 1-4:");
+    field.focus();
+    field.type_text("2");
+    h.run();
+    click(&mut h, "Record counts");
+    match phase(&h, clock.get()) {
+        Phase::Finished(o) => {
+            assert_eq!(o.winner(), Some(Side::White));
+            assert_eq!(o.reason().code(), "thirty_moves");
+        }
+        other => panic!("expected the thirty-move rule, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_adjudication_reads_the_remaining_pieces_of_the_tally() {
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = harness(&clock);
+    started_physical_table(&mut h);
+    clock.set(START_MS + 7_200_500);
+    h.run();
+    h.run();
+    assert_eq!(phase(&h, clock.get()), Phase::Adjudication);
+    // White reads Black's first piece (the Five-Star General) right, the second (the Four-Star
+    // General) wrongly; a second Five-Star General cannot be named.
+    click(&mut h, "piece 1: G5 read as -");
+    click(&mut h, "G5 Five-Star General");
+    click(&mut h, "piece 2: G4 read as -");
+    assert!(
+        h.get_by_label("G5 Five-Star General")
+            .accesskit_node()
+            .is_disabled()
+    );
+    click(&mut h, "G3 Three-Star General");
+    click(&mut h, "Hand in white's sheet");
+    click(&mut h, "Hand in black's sheet");
+    let texts = all_text(&h);
+    assert!(
+        texts.iter().any(|t| t == "White wins by adjudication"),
+        "{texts:?}"
+    );
+    assert!(texts.iter().any(|t| t == "NRS 1"), "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t == "AVP 71.72   TAS 72.72"),
+        "{texts:?}"
+    );
+}
