@@ -90,7 +90,11 @@ fn count_setting(v: &Value, key: &str, min: u64) -> Result<u32, RecordError> {
     v.as_u64()
         .filter(|&n| n >= min && n <= u32::MAX as u64)
         .map(|n| n as u32)
-        .ok_or_else(|| field(format!("rules.{key} must be a whole number of at least {min}")))
+        .ok_or_else(|| {
+            field(format!(
+                "rules.{key} must be a whole number of at least {min}"
+            ))
+        })
 }
 
 fn parse_rules(v: Option<&Value>) -> Result<RuleSettings, RecordError> {
@@ -98,7 +102,9 @@ fn parse_rules(v: Option<&Value>) -> Result<RuleSettings, RecordError> {
     let Some(v) = v.filter(|v| !v.is_null()) else {
         return Ok(rules);
     };
-    let obj = v.as_object().ok_or_else(|| field("rules must be an object"))?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| field("rules must be an object"))?;
     for (key, value) in obj {
         match key.as_str() {
             "move_limit_s" => rules.move_limit_ns = duration_setting(value, key)?,
@@ -120,7 +126,9 @@ fn parse_setup(v: &Value, side: Side) -> Result<SideSetup, RecordError> {
         .ok_or_else(|| field(format!("setup.{side} must be an object of square: piece")))?;
     let mut placements = Vec::with_capacity(obj.len());
     for (sq, code) in obj {
-        let square: Square = sq.parse().map_err(|e| field(format!("setup.{side}: {e}")))?;
+        let square: Square = sq
+            .parse()
+            .map_err(|e| field(format!("setup.{side}: {e}")))?;
         let code = code
             .as_str()
             .ok_or_else(|| field(format!("setup.{side}.{sq} must be a piece code")))?;
@@ -171,11 +179,18 @@ fn parse_event(v: &Value) -> Result<TimedEvent, String> {
                 EVENT_KINDS.join(", ")
             ));
         }
-        many => return Err(format!("an event has one kind, this one has {}", many.join(" and "))),
+        many => {
+            return Err(format!(
+                "an event has one kind, this one has {}",
+                many.join(" and ")
+            ));
+        }
     };
     let event = match kind {
         "move" => {
-            let text = obj["move"].as_str().ok_or("\"move\" must be a string FROM-TO")?;
+            let text = obj["move"]
+                .as_str()
+                .ok_or("\"move\" must be a string FROM-TO")?;
             let mv: Move = text.parse()?;
             let by = match obj.get("by") {
                 None | Some(Value::Null) => None,
@@ -184,7 +199,9 @@ fn parse_event(v: &Value) -> Result<TimedEvent, String> {
             Event::Move { mv, by }
         }
         "penalty" => {
-            let code = obj["penalty"].as_str().ok_or("\"penalty\" must be a string")?;
+            let code = obj["penalty"]
+                .as_str()
+                .ok_or("\"penalty\" must be a string")?;
             let kind = PenaltyKind::from_code(code).ok_or_else(|| {
                 format!(
                     "unknown penalty {code:?} (expected own_exposure, caused_exposure or removal)"
@@ -253,11 +270,13 @@ impl Record {
         let ratings = match obj.get("ratings") {
             None | Some(Value::Null) => None,
             Some(v) => {
-                let r = v.as_object().ok_or_else(|| field("ratings must be an object"))?;
+                let r = v
+                    .as_object()
+                    .ok_or_else(|| field("ratings must be an object"))?;
                 let get = |side: Side| {
-                    r.get(side.name()).and_then(Value::as_f64).ok_or_else(|| {
-                        field(format!("ratings.{side} must be a number"))
-                    })
+                    r.get(side.name())
+                        .and_then(Value::as_f64)
+                        .ok_or_else(|| field(format!("ratings.{side} must be a number")))
                 };
                 Some(BySide::new(get(Side::White)?, get(Side::Black)?))
             }
@@ -285,7 +304,9 @@ impl Record {
             Some(_) => return Err(field("events must be a list")),
         };
         let readings = obj.get("readings").filter(|v| !v.is_null()).cloned();
-        let known = ["format", "first", "ratings", "rules", "setup", "events", "readings"];
+        let known = [
+            "format", "first", "ratings", "rules", "setup", "events", "readings",
+        ];
         let extra = obj
             .iter()
             .filter(|(k, _)| !known.contains(&k.as_str()))
@@ -308,7 +329,10 @@ impl Record {
         obj.insert("format".into(), json!(FORMAT));
         obj.insert("first".into(), json!(self.first.name()));
         if let Some(r) = self.ratings {
-            obj.insert("ratings".into(), json!({"white": r.white, "black": r.black}));
+            obj.insert(
+                "ratings".into(),
+                json!({"white": r.white, "black": r.black}),
+            );
         }
         let r = &self.rules;
         let secs = |ns: i64| Time(ns).as_secs_f64();
@@ -360,9 +384,9 @@ impl Record {
         let Some(v) = &self.readings else {
             return Ok(None);
         };
-        let obj = v
-            .as_object()
-            .ok_or_else(|| RecordError::Readings("must be an object with white and black".into()))?;
+        let obj = v.as_object().ok_or_else(|| {
+            RecordError::Readings("must be an object with white and black".into())
+        })?;
         let mut sheets = BySide::<ReadingSheet>::default();
         for side in Side::BOTH {
             let Some(sheet) = obj.get(side.name()).filter(|s| !s.is_null()) else {

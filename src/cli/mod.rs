@@ -87,7 +87,8 @@ pub fn read_input(path: &str) -> Result<String, CliError> {
             .map_err(|e| CliError::Other(format!("cannot read standard input: {e}")))?;
         Ok(text)
     } else {
-        std::fs::read_to_string(path).map_err(|e| CliError::Other(format!("cannot read {path}: {e}")))
+        std::fs::read_to_string(path)
+            .map_err(|e| CliError::Other(format!("cannot read {path}: {e}")))
     }
 }
 
@@ -98,7 +99,9 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(Command::Pair { file, explain }) => tournament::pair(&file, explain),
         Some(Command::Standings { file, csv }) => tournament::standings(&file, csv),
         Some(Command::Crosstable { file }) => tournament::crosstable(&file),
-        None => Err(CliError::Other("the desk is not built into this binary yet".into())),
+        None => Err(CliError::Other(
+            "the desk is not built into this binary yet".into(),
+        )),
     }
 }
 

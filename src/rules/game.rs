@@ -121,9 +121,14 @@ impl Outcome {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GameState {
     Playing,
-    Finished { outcome: Outcome, at: Time },
+    Finished {
+        outcome: Outcome,
+        at: Time,
+    },
     /// Game time ran out at `at`: the result waits for the adjudication.
-    GameTimeUp { at: Time },
+    GameTimeUp {
+        at: Time,
+    },
 }
 
 /// The penalties an arbiter can give.
@@ -161,8 +166,14 @@ impl PenaltyKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Event {
     /// The side to move moves; `by`, when given, must name that side.
-    Move { mv: Move, by: Option<Side> },
-    Penalty { kind: PenaltyKind, side: Side },
+    Move {
+        mv: Move,
+        by: Option<Side>,
+    },
+    Penalty {
+        kind: PenaltyKind,
+        side: Side,
+    },
     Resign(Side),
     DrawForRespect,
     Pause,
@@ -495,7 +506,9 @@ impl Game {
                 match kind {
                     PenaltyKind::OwnExposure if side == self.to_move => self.end_turn(t),
                     PenaltyKind::OwnExposure => self.lost_turns[side] += 1,
-                    PenaltyKind::CausedExposure => self.win(side.opponent(), Reason::CausedExposure, t),
+                    PenaltyKind::CausedExposure => {
+                        self.win(side.opponent(), Reason::CausedExposure, t)
+                    }
                     PenaltyKind::Removal => self.win(side.opponent(), Reason::Removal, t),
                 }
             }
@@ -564,9 +577,8 @@ impl Game {
         // The opponent's Flag was waiting for this one turn: unless this move took it, the
         // first Flag to arrive and survive wins, before anything else this move decides.
         if self.pending_flag == Some(side.opponent()) {
-            let took_flag = challenge.is_some_and(|c| {
-                c.defender.rank == Rank::Flag && c.removed().1
-            });
+            let took_flag =
+                challenge.is_some_and(|c| c.defender.rank == Rank::Flag && c.removed().1);
             if took_flag {
                 self.win(side, Reason::FlagCaptured, t);
             } else {

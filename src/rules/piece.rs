@@ -64,7 +64,9 @@ impl FromStr for Side {
         match s {
             "white" => Ok(Side::White),
             "black" => Ok(Side::Black),
-            _ => Err(format!("unknown side {s:?} (expected \"white\" or \"black\")")),
+            _ => Err(format!(
+                "unknown side {s:?} (expected \"white\" or \"black\")"
+            )),
         }
     }
 }
