@@ -55,11 +55,11 @@ pub(crate) fn numbering(t: &Tournament) -> Vec<usize> {
 
 /// Pairs the next round of a round robin from the Berger tables.
 pub fn pair_round_robin(t: &Tournament) -> Result<Pairing, PairingError> {
-    check_can_pair(t)?;
     let players = t.players();
     if players.is_empty() {
         return Err(PairingError::NoPlayers);
     }
+    check_can_pair(t)?;
     let order = numbering(t);
     let count =
         u32::try_from(order.len()).map_err(|_| PairingError::TooManyPlayers(order.len()))?;
