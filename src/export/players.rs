@@ -64,6 +64,16 @@ pub fn import_players_csv(text: &str) -> Result<Vec<ImportedPlayer>, PlayersCsvE
         .flexible(true)
         .from_reader(text.as_bytes());
     let mut records = reader.records();
+    // The line of a record, counted from the text itself: the reader's own line count
+    // skips blank lines, and a record's offset may be that of the blank lines before it.
+    let line_at = |byte: u64| -> u64 {
+        let bytes = text.as_bytes();
+        let mut end = usize::try_from(byte).unwrap_or(usize::MAX).min(bytes.len());
+        while end < bytes.len() && (bytes[end] == b'\n' || bytes[end] == b'\r') {
+            end += 1;
+        }
+        1 + bytes[..end].iter().filter(|&&b| b == b'\n').count() as u64
+    };
 
     let header = match records.next() {
         None => {
@@ -75,7 +85,7 @@ pub fn import_players_csv(text: &str) -> Result<Vec<ImportedPlayer>, PlayersCsvE
             });
         }
         Some(Err(e)) => {
-            let line = e.position().map_or(1, |p| p.line());
+            let line = e.position().map_or(1, |p| line_at(p.byte()));
             return Err(PlayersCsvError {
                 rows: vec![bad(line, format!("unreadable header: {e}"))],
             });
@@ -112,12 +122,12 @@ pub fn import_players_csv(text: &str) -> Result<Vec<ImportedPlayer>, PlayersCsvE
         let rec = match rec {
             Ok(r) => r,
             Err(e) => {
-                let line = e.position().map_or(0, |p| p.line());
+                let line = e.position().map_or(0, |p| line_at(p.byte()));
                 errors.push(bad(line, format!("unreadable row: {e}")));
                 continue;
             }
         };
-        let line = rec.position().map_or(0, |p| p.line());
+        let line = rec.position().map_or(0, |p| line_at(p.byte()));
         if rec.iter().all(|f| f.trim().is_empty()) {
             continue; // a blank line, as spreadsheets leave at the end
         }

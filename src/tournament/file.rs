@@ -371,7 +371,7 @@ impl Tournament {
             t.add_player(player).map_err(model(at))?;
         }
 
-        let forbidden = read_forbidden(object(settings_value, "settings")?.get("forbidden"))?;
+        let forbidden = read_forbidden(optional(object(settings_value, "settings")?, "forbidden"))?;
         for (i, (a, b)) in forbidden.into_iter().enumerate() {
             t.add_forbidden_pair(a, b)
                 .map_err(model(format!("settings.forbidden[{i}]")))?;
