@@ -23,8 +23,9 @@ fn big_tournament(players: u32, rounds: usize) -> Tournament {
     }
     for _ in 0..rounds {
         let scores = t.scores(t.rounds().len());
+        let shuffle: Vec<u32> = (0..players).map(|_| rng.random()).collect();
         let mut order: Vec<usize> = (0..players as usize).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse((scores[i], rng.random_range(0..1000))));
+        order.sort_by_key(|&i| std::cmp::Reverse((scores[i], shuffle[i])));
         let mut round = Round::default();
         for pair in order.chunks(2) {
             let id = |i: usize| t.players()[i].id;
