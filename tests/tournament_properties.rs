@@ -70,11 +70,12 @@ fn naive(file: &Value) -> Vec<Row> {
     let n = ids.len();
     let rounds = file["rounds"].as_array().expect("rounds");
 
-    // Per player per round: (points in halves, opponent index if played over the board,
-    // won over the board).
+    // Per player per round: (points in halves, opponent whose score counts, won over the
+    // board, played over the board).
     let mut sheet = vec![Vec::new(); n];
     for r in rounds {
-        let mut this: Vec<(i128, Option<usize>, bool)> = vec![(points["absent"], None, false); n];
+        let mut this: Vec<(i128, Option<usize>, bool, bool)> =
+            vec![(points["absent"], None, false, false); n];
         for g in r["games"].as_array().expect("games") {
             let (w, b) = (
                 at(g["white"].as_u64().expect("w")),
@@ -91,11 +92,14 @@ fn naive(file: &Value) -> Vec<Row> {
                 "pending" => (0, 0, false),
                 other => panic!("unknown result {other}"),
             };
-            this[w] = (pw, played.then_some(b), res == "white");
-            this[b] = (pb, played.then_some(w), res == "black");
+            // The opponent's score counts unless the game was forfeited; a pending game
+            // is not forfeited. Only games played over the board count as meetings.
+            let counts = played || res == "pending";
+            this[w] = (pw, counts.then_some(b), res == "white", played);
+            this[b] = (pb, counts.then_some(w), res == "black", played);
         }
         for b in r["byes"].as_array().into_iter().flatten() {
-            this[at(b.as_u64().expect("id"))] = (points["bye"], None, false);
+            this[at(b.as_u64().expect("id"))] = (points["bye"], None, false, false);
         }
         for (p, x) in this.into_iter().enumerate() {
             sheet[p].push(x);
@@ -158,7 +162,8 @@ fn naive(file: &Value) -> Vec<Row> {
                                 score[q] == score[p] && (0..k).all(|j| cols[j][q] == cols[j][p])
                             })
                             .collect();
-                        let met = |a: usize, b: usize| sheet[a].iter().any(|x| x.1 == Some(b));
+                        let met =
+                            |a: usize, b: usize| sheet[a].iter().any(|x| x.3 && x.1 == Some(b));
                         let all = tied
                             .iter()
                             .all(|&a| tied.iter().all(|&b| a == b || met(a, b)));
@@ -167,7 +172,7 @@ fn naive(file: &Value) -> Vec<Row> {
                         }
                         h(sheet[p]
                             .iter()
-                            .filter(|x| x.1.is_some_and(|o| tied.contains(&o)))
+                            .filter(|x| x.3 && x.1.is_some_and(|o| tied.contains(&o)))
                             .map(|x| x.0)
                             .sum())
                     }

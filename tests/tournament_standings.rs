@@ -287,3 +287,35 @@ fn direct_encounter_adds_up_every_game_of_a_double_round_robin() {
             .all(|r| r.tiebreaks[0] == Ratio::integer(2) && r.rank == 1)
     );
 }
+
+#[test]
+fn a_pending_game_counts_the_opponents_score_but_no_points_and_no_encounter() {
+    // R1: 1 beats 2, 3 absent. R2: 1 - 3 pending, 2 bye. Scores 1: 2, 2: 2, 3: 0.
+    let t = load(
+        r#"{"format": "ggdesk-tournament/1", "name": "t",
+        "settings": {"system": "swiss", "rounds": 3, "tiebreaks": ["buchholz", "direct_encounter", "wins"]},
+        "players": [{"id": 1, "name": "a", "rating": 3}, {"id": 2, "name": "b", "rating": 2}, {"id": 3, "name": "c", "rating": 1}],
+        "rounds": [
+          {"games": [{"white": 1, "black": 2, "result": "white"}], "absent": [3]},
+          {"games": [{"white": 1, "black": 3, "result": "pending"}], "byes": [2]}
+        ]}"#,
+    );
+    let s = standings(&t, 2);
+    let rows: Vec<(u32, i64, Vec<Ratio>)> = s
+        .rows
+        .iter()
+        .map(|r| (r.id.0, r.score.halves(), r.tiebreaks.clone()))
+        .collect();
+    let int = Ratio::integer;
+    // 1: 2 (vs 2) + 0 (pending vs 3) = 2; 2: 2 (vs 1) + 2 (bye, own) = 4;
+    // 3: 0 (absent, own) + 2 (pending vs 1) = 2. 1 and 2 tie on 2 but not on buchholz.
+    assert_eq!(
+        rows,
+        vec![
+            (2, 4, vec![int(4), int(0), int(0)]),
+            (1, 4, vec![int(2), int(0), int(1)]),
+            (3, 0, vec![int(2), int(0), int(0)]),
+        ]
+    );
+    assert!(!t.is_round_complete(2));
+}

@@ -273,7 +273,10 @@ fn explain_round_robin(t: &Tournament, pairing: &Pairing) -> String {
         let why = match opponent {
             Some(o) if o as usize > count => format!("meets the missing number {o}"),
             Some(o) => {
-                let other = order.get(o as usize - 1).map(|&i| players[i].id);
+                let other = (o as usize)
+                    .checked_sub(1)
+                    .and_then(|k| order.get(k))
+                    .map(|&i| players[i].id);
                 match other {
                     Some(other) => format!("the scheduled opponent #{o} ({other}) has withdrawn"),
                     None => format!("the scheduled opponent is #{o}"),

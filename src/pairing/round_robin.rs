@@ -71,7 +71,7 @@ pub fn pair_round_robin(t: &Tournament) -> Result<Pairing, PairingError> {
 
     // The player of a number, unless the number is the missing one.
     let player = |number: u32| -> Option<(PlayerId, bool)> {
-        let i = *order.get(number as usize - 1)?;
+        let i = *order.get((number as usize).checked_sub(1)?)?;
         Some((players[i].id, players[i].withdrawn))
     };
     let mut games = Vec::new();

@@ -199,8 +199,9 @@ impl Field {
 
     /// Criterion 3's cost of a game: the squared score difference, in quarter-points.
     pub fn square_cost(&self, a: usize, b: usize) -> i128 {
-        let d = i128::from(self.entrants[a].score.halves() - self.entrants[b].score.halves());
-        d * d
+        let d = i128::from(self.entrants[a].score.halves())
+            - i128::from(self.entrants[b].score.halves());
+        d.saturating_mul(d)
     }
 
     /// Criterion 2's cost of a bye: the index of the entrant's score among the field's

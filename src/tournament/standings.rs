@@ -3,10 +3,13 @@
 //! rationals.
 //!
 //! For player P, each of P's rounds is a game against a real opponent (played or
-//! forfeited) or unplayed (bye, absence, a round before P entered, or a game still
-//! pending). The *opponent value* of a round is the opponent's final score when the game
-//! was played over the board, and P's own final score otherwise (the dummy opponent of
-//! FIDE's 2023 tie-break rules). Final scores include penalties.
+//! forfeited) or unplayed (bye, absence, a round before P entered). The *opponent value*
+//! of a round is P's own final score for an unplayed round or a forfeited game (the dummy
+//! opponent of FIDE's 2023 tie-break rules) and the opponent's final score otherwise. A
+//! game still pending is a game against a real opponent that is not forfeited, so it
+//! counts the opponent's score, with 0 points for P until it has a result; it is not a
+//! game played over the board for `direct_encounter` and `wins`. Final scores include
+//! penalties.
 
 use crate::tournament::{Entry, GameOutcome, PlayerId, Ratio, Score, TieBreak, Tournament};
 use std::cmp::Ordering;
@@ -103,16 +106,22 @@ fn sheet(t: &Tournament, after_round: usize) -> Sheet {
         let mut w = 0;
         let mut met: HashMap<usize, Score> = HashMap::new();
         for (r, e) in row.iter().enumerate() {
-            let opponent = match e {
+            // The opponent whose score counts: a game played over the board, or one still
+            // pending (a game against a real opponent that is not forfeited).
+            let (opponent, over_the_board) = match e {
                 Entry::Game {
                     opponent, outcome, ..
-                } if outcome.is_played() => t.player_index(*opponent),
-                _ => None,
+                } if outcome.is_played() || *outcome == GameOutcome::Pending => {
+                    (t.player_index(*opponent), outcome.is_played())
+                }
+                _ => (None, false),
             };
             match opponent {
                 Some(o) => {
                     values.push(score[o].halves());
-                    *met.entry(o).or_default() += points[i][r];
+                    if over_the_board {
+                        *met.entry(o).or_default() += points[i][r];
+                    }
                 }
                 None => values.push(score[i].halves()),
             }
@@ -143,11 +152,12 @@ fn sheet(t: &Tournament, after_round: usize) -> Sheet {
 /// `direct_encounter`).
 fn own_value(t: &Tournament, s: &Sheet, i: usize, tb: TieBreak) -> Ratio {
     let values = &s.opponent_value[i];
-    let sum: i64 = values.iter().sum();
-    let half = |h: i64| Ratio::new(i128::from(h), 2);
+    // Sums in i128: no file can make them overflow.
+    let sum: i128 = values.iter().map(|&v| i128::from(v)).sum();
+    let half = |h: i128| Ratio::new(h, 2);
     match tb {
         TieBreak::Buchholz => half(sum),
-        TieBreak::BuchholzCut1 => half(sum - values.iter().min().copied().unwrap_or(0)),
+        TieBreak::BuchholzCut1 => half(sum - values.iter().min().copied().map_or(0, i128::from)),
         TieBreak::MedianBuchholz => {
             let (lo, hi) = match (values.iter().min(), values.iter().max()) {
                 (Some(&lo), Some(&hi)) if values.len() >= 2 => (lo, hi),
@@ -155,7 +165,7 @@ fn own_value(t: &Tournament, s: &Sheet, i: usize, tb: TieBreak) -> Ratio {
                 (Some(&lo), Some(_)) => (lo, 0),
                 _ => (0, 0),
             };
-            half(sum - lo - hi)
+            half(sum - i128::from(lo) - i128::from(hi))
         }
         TieBreak::SonnebornBerger => {
             let win = t.settings().points.win.halves();
@@ -172,10 +182,10 @@ fn own_value(t: &Tournament, s: &Sheet, i: usize, tb: TieBreak) -> Ratio {
             Ratio::new(total, 2 * i128::from(win))
         }
         TieBreak::Progressive => {
-            let mut running = 0i64;
-            let mut total = 0i64;
+            let mut running = 0i128;
+            let mut total = 0i128;
             for p in &s.points[i] {
-                running += p.halves();
+                running += i128::from(p.halves());
                 total += running;
             }
             half(total)
