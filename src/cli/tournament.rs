@@ -1,19 +1,42 @@
 //! `ggdesk pair`, `ggdesk standings`, `ggdesk crosstable`: the tournament core on a file.
 
-use super::CliError;
+use super::{CliError, read_input};
+use crate::export::{crosstable_csv, standings_csv};
+use crate::pairing::{explain, pair_next_round};
+use crate::tournament::{Tournament, standings as rank};
 
-pub fn pair(_file: &str, _explain: bool) -> Result<(), CliError> {
-    Err(CliError::Other("ggdesk pair is not available yet".into()))
+fn load(file: &str) -> Result<Tournament, CliError> {
+    let text = read_input(file)?;
+    Tournament::from_json(&text).map_err(|e| CliError::Input(e.to_string()))
 }
 
-pub fn standings(_file: &str, _csv: bool) -> Result<(), CliError> {
-    Err(CliError::Other(
-        "ggdesk standings is not available yet".into(),
-    ))
+/// Pairs the round after the last one and prints it as JSON, or as text with the reasons.
+pub fn pair(file: &str, explain_it: bool) -> Result<(), CliError> {
+    let t = load(file)?;
+    let pairing = pair_next_round(&t, &[]).map_err(|e| CliError::Input(e.to_string()))?;
+    if explain_it {
+        print!("{}", explain(&t, &pairing));
+    } else {
+        println!("{}", pairing.to_json());
+    }
+    Ok(())
 }
 
-pub fn crosstable(_file: &str) -> Result<(), CliError> {
-    Err(CliError::Other(
-        "ggdesk crosstable is not available yet".into(),
-    ))
+/// Prints the standings after the last round, as JSON or CSV.
+pub fn standings(file: &str, csv: bool) -> Result<(), CliError> {
+    let t = load(file)?;
+    let s = rank(&t, t.rounds().len());
+    if csv {
+        print!("{}", standings_csv(&s));
+    } else {
+        println!("{}", s.to_json());
+    }
+    Ok(())
+}
+
+/// Prints the cross-table as CSV.
+pub fn crosstable(file: &str) -> Result<(), CliError> {
+    let t = load(file)?;
+    print!("{}", crosstable_csv(&t));
+    Ok(())
 }

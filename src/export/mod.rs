@@ -1,3 +1,154 @@
-//! Writers for what leaves the desk as text: CSV (standings, cross-table, pairing lists)
-//! with formula-safe quoting. Pure: values in, strings out.
+//! CSV in and out of the desk: standings, cross-table and pairing lists written with
+//! RFC 4180 quoting and formula-safe text, and the players list read in. Pure: values in,
+//! strings out.
+//!
+//! Formula safety: a *text* field (a name, a club) that begins with `=`, `+`, `-` or `@`
+//! is written with a `'` in front, so that a spreadsheet never runs it as a formula.
+//! Numbers (`-1.5`, a score after a penalty) and the cross-table's own codes (`+5`, `-5`)
+//! are not text typed by a person and are written as they are.
+
 pub mod forms;
+mod players;
+
+pub use players::{ImportedPlayer, PlayersCsvError, RowError, import_players_csv};
+
+use crate::pairing::Pairing;
+use crate::tournament::{Entry, GameOutcome, Standings, Tournament, standings};
+
+/// A text field made safe for spreadsheets: `'` in front of `=`, `+`, `-` or `@`.
+pub fn defuse(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@']) {
+        format!("'{text}")
+    } else {
+        text.to_string()
+    }
+}
+
+/// One CSV field: quoted when it holds a comma, a quote, a line break or leading/trailing
+/// space, with quotes doubled (RFC 4180).
+fn field(text: &str) -> String {
+    let needs_quotes =
+        text.contains([',', '"', '\n', '\r']) || text.starts_with(' ') || text.ends_with(' ');
+    if needs_quotes {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// A CSV record of already formatted fields, ending in a line feed.
+fn record(fields: &[String]) -> String {
+    let mut line = fields
+        .iter()
+        .map(|f| field(f))
+        .collect::<Vec<_>>()
+        .join(",");
+    line.push('\n');
+    line
+}
+
+/// The standings as the spec's CSV: `rank,id,name,rating,score,<tie-breaks>`, numbers in
+/// plain decimal.
+pub fn standings_csv(s: &Standings) -> String {
+    let mut header: Vec<String> = ["rank", "id", "name", "rating", "score"]
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    header.extend(s.tiebreaks.iter().map(|t| t.name().to_string()));
+    let mut out = record(&header);
+    for row in &s.rows {
+        let mut fields = vec![
+            row.rank.to_string(),
+            row.id.to_string(),
+            defuse(&row.name),
+            row.rating.to_string(),
+            row.score.to_string(),
+        ];
+        fields.extend(row.tiebreaks.iter().map(|v| v.to_string()));
+        out.push_str(&record(&fields));
+    }
+    out
+}
+
+/// A cross-table cell: what round `r` was for a player.
+///
+/// `W12`, `L3`, `D7` (played against 12, 3, 7), `+5` (won by forfeit against 5), `-5` (lost
+/// by forfeit to 5, and also each side of a double forfeit, where both lose by forfeit),
+/// `?5` (pending against 5), `BYE`, `ABS` (absent, withdrawn, or not yet entered).
+pub fn crosstable_cell(entry: &Entry) -> String {
+    match entry {
+        Entry::Game {
+            opponent, outcome, ..
+        } => {
+            let code = match outcome {
+                GameOutcome::Win => "W",
+                GameOutcome::Loss => "L",
+                GameOutcome::Draw => "D",
+                GameOutcome::ForfeitWin => "+",
+                GameOutcome::ForfeitLoss | GameOutcome::DoubleForfeit => "-",
+                GameOutcome::Pending => "?",
+            };
+            format!("{code}{opponent}")
+        }
+        Entry::Bye => "BYE".into(),
+        Entry::Absent => "ABS".into(),
+    }
+}
+
+/// The cross-table as CSV, one row per player in standings order:
+/// `rank,id,name,rating,score,R1,R2,…` with a cell per round (see [`crosstable_cell`]).
+pub fn crosstable_csv(t: &Tournament) -> String {
+    let rounds = t.rounds().len();
+    let s = standings(t, rounds);
+    let entries = t.entries(rounds);
+    let mut header: Vec<String> = ["rank", "id", "name", "rating", "score"]
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    header.extend((1..=rounds).map(|r| format!("R{r}")));
+    let mut out = record(&header);
+    for row in &s.rows {
+        let mut fields = vec![
+            row.rank.to_string(),
+            row.id.to_string(),
+            defuse(&row.name),
+            row.rating.to_string(),
+            row.score.to_string(),
+        ];
+        if let Some(i) = t.player_index(row.id) {
+            fields.extend(entries[i].iter().map(crosstable_cell));
+        }
+        out.push_str(&record(&fields));
+    }
+    out
+}
+
+/// The printable pairing list as CSV: `table,white_id,white,black_id,black`, one row per
+/// board, then one per bye (`table` empty, `black` = `BYE`).
+pub fn pairing_csv(t: &Tournament, pairing: &Pairing) -> String {
+    let name = |id| t.player(id).map(|p| defuse(&p.name)).unwrap_or_default();
+    let header: Vec<String> = ["table", "white_id", "white", "black_id", "black"]
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    let mut out = record(&header);
+    for b in &pairing.games {
+        out.push_str(&record(&[
+            b.table.to_string(),
+            b.white.to_string(),
+            name(b.white),
+            b.black.to_string(),
+            name(b.black),
+        ]));
+    }
+    for id in &pairing.byes {
+        out.push_str(&record(&[
+            String::new(),
+            id.to_string(),
+            name(*id),
+            String::new(),
+            "BYE".into(),
+        ]));
+    }
+    out
+}

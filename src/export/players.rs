@@ -1,0 +1,185 @@
+//! Reading a players list from CSV: `name,federation_id,club,rating` with a header, extra
+//! columns ignored. All rows or nothing: every bad row is reported with its line number.
+
+use std::collections::HashMap;
+use std::fmt;
+
+/// A player read from the CSV, not yet registered (the desk gives the id).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedPlayer {
+    /// The line of the file the player was on (the header is line 1).
+    pub line: u64,
+    pub name: String,
+    pub federation_id: Option<String>,
+    pub club: Option<String>,
+    /// 0 when the cell is empty.
+    pub rating: i64,
+}
+
+/// One bad row: its line and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowError {
+    pub line: u64,
+    pub reason: String,
+}
+
+impl fmt::Display for RowError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.reason)
+    }
+}
+
+/// Why a players CSV was refused: every bad row, in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayersCsvError {
+    pub rows: Vec<RowError>,
+}
+
+impl fmt::Display for PlayersCsvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lines: Vec<String> = self.rows.iter().map(RowError::to_string).collect();
+        write!(f, "{}", lines.join("; "))
+    }
+}
+
+impl std::error::Error for PlayersCsvError {}
+
+const COLUMNS: [&str; 4] = ["name", "federation_id", "club", "rating"];
+
+fn bad(line: u64, reason: impl Into<String>) -> RowError {
+    RowError {
+        line,
+        reason: reason.into(),
+    }
+}
+
+/// Reads a players list. The header must name the columns `name`, `federation_id`, `club`
+/// and `rating` (in any order, any case; other columns are ignored). A row needs a name; a
+/// rating is an integer or empty (0); a federation id may appear only once in the file.
+/// Returns every player, or every bad row and nothing else.
+pub fn import_players_csv(text: &str) -> Result<Vec<ImportedPlayer>, PlayersCsvError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let mut records = reader.records();
+    // The line of a record, counted from the text itself: the reader's own line count
+    // skips blank lines, and a record's offset may be that of the blank lines before it.
+    let line_at = |byte: u64| -> u64 {
+        let bytes = text.as_bytes();
+        let mut end = usize::try_from(byte).unwrap_or(usize::MAX).min(bytes.len());
+        while end < bytes.len() && (bytes[end] == b'\n' || bytes[end] == b'\r') {
+            end += 1;
+        }
+        1 + bytes[..end].iter().filter(|&&b| b == b'\n').count() as u64
+    };
+
+    let header = match records.next() {
+        None => {
+            return Err(PlayersCsvError {
+                rows: vec![bad(
+                    1,
+                    "the file is empty: expected the header name,federation_id,club,rating",
+                )],
+            });
+        }
+        Some(Err(e)) => {
+            let line = e.position().map_or(1, |p| line_at(p.byte()));
+            return Err(PlayersCsvError {
+                rows: vec![bad(line, format!("unreadable header: {e}"))],
+            });
+        }
+        Some(Ok(h)) => h,
+    };
+    let mut column: HashMap<&str, usize> = HashMap::new();
+    for (i, h) in header.iter().enumerate() {
+        let h = h.trim().to_ascii_lowercase();
+        if let Some(c) = COLUMNS.iter().find(|c| **c == h) {
+            column.entry(c).or_insert(i);
+        }
+    }
+    let missing: Vec<&str> = COLUMNS
+        .iter()
+        .copied()
+        .filter(|c| !column.contains_key(c))
+        .collect();
+    if !missing.is_empty() {
+        return Err(PlayersCsvError {
+            rows: vec![bad(
+                1,
+                format!("the header lacks the column(s) {}", missing.join(", ")),
+            )],
+        });
+    }
+    let col = |c: &str| column.get(c).copied().unwrap_or(0);
+    let needed = COLUMNS.iter().map(|c| col(c)).max().unwrap_or(0) + 1;
+
+    let mut players = Vec::new();
+    let mut errors = Vec::new();
+    let mut federation_ids: HashMap<String, u64> = HashMap::new();
+    for rec in records {
+        let rec = match rec {
+            Ok(r) => r,
+            Err(e) => {
+                let line = e.position().map_or(0, |p| line_at(p.byte()));
+                errors.push(bad(line, format!("unreadable row: {e}")));
+                continue;
+            }
+        };
+        let line = rec.position().map_or(0, |p| line_at(p.byte()));
+        if rec.iter().all(|f| f.trim().is_empty()) {
+            continue; // a blank line, as spreadsheets leave at the end
+        }
+        if rec.len() < needed {
+            errors.push(bad(
+                line,
+                format!("{} fields, the header needs at least {needed}", rec.len()),
+            ));
+            continue;
+        }
+        let cell = |c: &str| rec.get(col(c)).unwrap_or("").trim().to_string();
+        let name = cell("name");
+        let mut reasons = Vec::new();
+        if name.is_empty() {
+            reasons.push("the name is empty".to_string());
+        }
+        let rating_text = cell("rating");
+        let rating = if rating_text.is_empty() {
+            0
+        } else {
+            match rating_text.parse::<i64>() {
+                Ok(r) => r,
+                Err(_) => {
+                    reasons.push(format!("the rating {rating_text:?} is not a whole number"));
+                    0
+                }
+            }
+        };
+        let optional = |s: String| (!s.is_empty()).then_some(s);
+        let federation_id = optional(cell("federation_id"));
+        if let Some(f) = &federation_id {
+            if let Some(first) = federation_ids.get(f) {
+                reasons.push(format!("federation id {f:?} is already on line {first}"));
+            } else {
+                federation_ids.insert(f.clone(), line);
+            }
+        }
+        if reasons.is_empty() {
+            players.push(ImportedPlayer {
+                line,
+                name,
+                federation_id,
+                club: optional(cell("club")),
+                rating,
+            });
+        } else {
+            errors.push(bad(line, reasons.join(", ")));
+        }
+    }
+    if errors.is_empty() {
+        Ok(players)
+    } else {
+        Err(PlayersCsvError { rows: errors })
+    }
+}
