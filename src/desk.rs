@@ -64,6 +64,8 @@ pub struct LiveTable {
     /// A replay error (a damaged database); shown instead of the board.
     pub error: Option<String>,
     pub last_announcement: Option<Announcement>,
+    /// Whether the arbiter has confirmed the result.
+    pub confirmed: bool,
 }
 
 impl LiveTable {
@@ -74,6 +76,7 @@ impl LiveTable {
             derived: None,
             error: None,
             last_announcement: None,
+            confirmed: store.result_confirmed(id)?,
         };
         table.derive();
         Ok(table)
@@ -199,6 +202,7 @@ impl LiveTable {
     /// Reloads the table from the store after a write.
     pub fn reload(&mut self, store: &Store) -> Result<(), StoreError> {
         self.stored = store.load_game(self.id())?;
+        self.confirmed = store.result_confirmed(self.id())?;
         self.derive();
         Ok(())
     }

@@ -214,6 +214,12 @@ fn three_oversteps_on_the_injected_clock_end_the_game() {
         Some("move_time")
     );
     assert_eq!(verdict.oversteps.white, 3);
+    // The arbiter confirms the result the rules reached.
+    assert!(!app.store().expect("store").result_confirmed(id).expect("query"));
+    click(&mut h, "Confirm result");
+    let app = h.state();
+    assert!(app.store().expect("store").result_confirmed(id).expect("query"));
+    assert!(all_text(&h).iter().any(|t| t == "Confirmed by the arbiter."));
 }
 
 #[test]

@@ -1025,6 +1025,30 @@ impl Store {
         Ok(ids)
     }
 
+    /// The arbiter confirms the result the rules reached (audit log).
+    pub fn confirm_result(&mut self, id: GameId, actor: &Actor) -> Result<()> {
+        self.write(|tx| {
+            let game = load(tx, id)?;
+            let result = game
+                .meta
+                .result
+                .clone()
+                .filter(|r| r != "adjudication_pending")
+                .ok_or_else(|| rejected(format!("game {id} has no result to confirm")))?;
+            audit(tx, actor, "result confirmed", game.meta.tournament_id, Some(id.0), "", &result)
+        })
+    }
+
+    /// Whether the arbiter has confirmed the game's result.
+    pub fn result_confirmed(&self, id: GameId) -> Result<bool> {
+        let n: i64 = self.conn().query_row(
+            "SELECT count(*) FROM audit_log WHERE game_id = ?1 AND action = 'result confirmed'",
+            [id.0],
+            |r| r.get(0),
+        )?;
+        Ok(n > 0)
+    }
+
     /// Marks a game void (an arbiter's mistake, or exposure by nature, confirmed by the
     /// director) and creates the game that replays it: same pairing, setups to be entered
     /// again. The void game's record is kept.

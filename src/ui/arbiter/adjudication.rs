@@ -102,6 +102,7 @@ pub fn ui(
     if let Some(Ok(verdict)) = table.stored.verdict()
         && let Some(adj) = &verdict.adjudication
     {
+        super::confirmation(ui, table, queued);
         result_ui(ui, adj, queued, id);
         return;
     }
@@ -272,7 +273,6 @@ fn result_ui(ui: &mut Ui, adj: &Adjudication, queued: &mut Vec<TableCmd>, id: Ga
         if ui.button("Print adjudication form").clicked() {
             queued.push(TableCmd::PrintAdjudication { game: id });
         }
-        ui.label(RichText::new("The result has gone to the round.").weak());
     });
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])

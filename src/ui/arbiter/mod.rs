@@ -80,6 +80,9 @@ pub enum TableCmd {
     PrintAdjudication {
         game: GameId,
     },
+    ConfirmResult {
+        game: GameId,
+    },
 }
 
 /// Actions that need a confirmation (and some a reason).
@@ -543,6 +546,16 @@ impl TablesPage {
                     cx.notices.error(e.to_string());
                 }
             }
+            TableCmd::ConfirmResult { game } => {
+                let actor = table_actor(self.card_of(game));
+                let r = cx.store.confirm_result(game, &actor);
+                if cx.notices.report(r, "Result confirmed").is_some()
+                    && let Some(t) = self.tables.tables.get_mut(&game)
+                    && let Err(e) = t.reload(cx.store)
+                {
+                    cx.notices.error(e.to_string());
+                }
+            }
             TableCmd::PrintAdjudication { game } => {
                 let card = self.card_of(game).cloned();
                 let result = self.adjudication_form(cx, game, card.as_ref());
@@ -659,6 +672,22 @@ impl TablesPage {
         let file = dir.join(format!("adjudication-game-{game}.html"));
         std::fs::write(&file, html).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
         Ok(file)
+    }
+}
+
+/// Under a decided result: it has gone to the round; the arbiter confirms it (or records an
+/// arbiter's mistake with the void-and-replay action).
+pub(crate) fn confirmation(ui: &mut Ui, table: &LiveTable, queued: &mut Vec<TableCmd>) {
+    ui.label("The result has gone to the round.");
+    if table.confirmed {
+        ui.label(RichText::new("Confirmed by the arbiter.").color(common::GREEN));
+    } else {
+        ui.horizontal(|ui| {
+            if ui.button(RichText::new("Confirm result").strong()).clicked() {
+                queued.push(TableCmd::ConfirmResult { game: table.id() });
+            }
+            ui.label(RichText::new("or record an arbiter's mistake below").weak());
+        });
     }
 }
 

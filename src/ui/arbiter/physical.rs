@@ -78,6 +78,9 @@ impl TablesPage {
             ui.vertical(|ui| {
                 ui.set_width(600.0);
                 self.physical_status(ui, &game, phase);
+                if let Phase::Finished(_) = phase {
+                    super::confirmation(ui, table, &mut self.queued);
+                }
                 ui.separator();
                 if game.awaiting_thirty_count() {
                     self.thirty_prompt(ui, id, &game);
@@ -139,7 +142,6 @@ impl TablesPage {
                 };
                 ui.label(RichText::new(text).size(26.0).strong().color(common::BLUE));
                 ui.label(RichText::new(o.reason().describe()).size(16.0));
-                ui.label("The result has gone to the round.");
             }
             Phase::Paused => {
                 ui.label(

@@ -143,6 +143,9 @@ impl TablesPage {
             ui.separator();
             ui.vertical(|ui| {
                 self.status_panel(ui, &game, phase);
+                if let Phase::Finished(_) = phase {
+                    super::confirmation(ui, table, &mut self.queued);
+                }
                 ui.separator();
                 self.actions(ui, id, game.is_over(), game.respect_allowed(), phase);
                 ui.separator();
@@ -230,7 +233,6 @@ impl TablesPage {
                 };
                 ui.label(RichText::new(text).size(26.0).strong().color(common::BLUE));
                 ui.label(RichText::new(o.reason().describe()).size(16.0));
-                ui.label("The result has gone to the round.");
             }
             Phase::Adjudication => {
                 ui.label(
