@@ -24,15 +24,24 @@ fn new_game(store: &mut Store, rng: &mut StdRng) -> GameId {
     let id = store.create_game(&new, &actor).expect("game");
     let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
     for side in Side::BOTH {
-        store.save_setup(id, side, &setups[side], &actor).expect("setup");
+        store
+            .save_setup(id, side, &setups[side], &actor)
+            .expect("setup");
     }
-    store.start_game(id, START_MS, Side::White, &actor).expect("start");
+    store
+        .start_game(id, START_MS, Side::White, &actor)
+        .expect("start");
     id
 }
 
 /// Appends one random legal move; false when the game has ended.
 fn append_move(store: &mut Store, id: GameId, t: f64, rng: &mut StdRng) -> bool {
-    let game = store.load_game(id).expect("load").game().expect("setups").expect("replay");
+    let game = store
+        .load_game(id)
+        .expect("load")
+        .game()
+        .expect("setups")
+        .expect("replay");
     if game.is_over() {
         return false;
     }
@@ -120,7 +129,9 @@ fn restore_hundred(c: &mut Criterion) {
             },
             |()| {
                 let mut store = Store::open(&copy).expect("open");
-                let ids = store.restore_games_in_progress(START_MS + 600_000).expect("restore");
+                let ids = store
+                    .restore_games_in_progress(START_MS + 600_000)
+                    .expect("restore");
                 let mut tables = Tables::default();
                 for id in ids {
                     tables.ensure(&store, id).expect("table");

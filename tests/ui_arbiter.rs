@@ -215,11 +215,25 @@ fn three_oversteps_on_the_injected_clock_end_the_game() {
     );
     assert_eq!(verdict.oversteps.white, 3);
     // The arbiter confirms the result the rules reached.
-    assert!(!app.store().expect("store").result_confirmed(id).expect("query"));
+    assert!(
+        !app.store()
+            .expect("store")
+            .result_confirmed(id)
+            .expect("query")
+    );
     click(&mut h, "Confirm result");
     let app = h.state();
-    assert!(app.store().expect("store").result_confirmed(id).expect("query"));
-    assert!(all_text(&h).iter().any(|t| t == "Confirmed by the arbiter."));
+    assert!(
+        app.store()
+            .expect("store")
+            .result_confirmed(id)
+            .expect("query")
+    );
+    assert!(
+        all_text(&h)
+            .iter()
+            .any(|t| t == "Confirmed by the arbiter.")
+    );
 }
 
 #[test]
@@ -294,9 +308,9 @@ fn readings_are_entered_piece_by_piece_and_scored_when_both_sheets_are_in() {
     assert!(!is_enabled(&h, "G5 Five-Star General"));
     assert!(!is_enabled(&h, "FLG Flag"));
     assert!(is_enabled(&h, "G4 Four-Star General"));
-    click(&mut h, "Hand in white's sheet");
+    click(&mut h, "Hand in White's sheet");
     // Black abstains on everything.
-    click(&mut h, "Hand in black's sheet");
+    click(&mut h, "Hand in Black's sheet");
     let texts = all_text(&h);
     assert!(
         texts.iter().any(|t| t == "White wins by adjudication"),
@@ -328,10 +342,10 @@ fn equal_total_adjudication_scores_draw() {
     // Each reads the other's Flag right and nothing else: NRS 2 each, equal AVP.
     click(&mut h, "read c6");
     click(&mut h, "FLG Flag");
-    click(&mut h, "Hand in white's sheet");
+    click(&mut h, "Hand in White's sheet");
     click(&mut h, "read c3");
     click(&mut h, "FLG Flag");
-    click(&mut h, "Hand in black's sheet");
+    click(&mut h, "Hand in Black's sheet");
     let texts = all_text(&h);
     assert!(
         texts

@@ -75,7 +75,7 @@ fn a_challenge_entered_as_two_ranks_is_resolved_and_the_tally_follows() {
     clock.set(START_MS + 12_000);
     click(&mut h, "W SPY x2");
     click(&mut h, "B G5 x1");
-    click_containing(&mut h, "Record challenge: white's SPY attacks black's G5");
+    click_containing(&mut h, "Record challenge: White's SPY attacks Black's G5");
     let texts = all_text(&h);
     assert!(texts.iter().any(|t| t == "B G5 x0"), "{texts:?}");
     assert!(
@@ -157,8 +157,8 @@ fn an_adjudication_reads_the_remaining_pieces_of_the_tally() {
             .is_disabled()
     );
     click(&mut h, "G3 Three-Star General");
-    click(&mut h, "Hand in white's sheet");
-    click(&mut h, "Hand in black's sheet");
+    click(&mut h, "Hand in White's sheet");
+    click(&mut h, "Hand in Black's sheet");
     let texts = all_text(&h);
     assert!(
         texts.iter().any(|t| t == "White wins by adjudication"),

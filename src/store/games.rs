@@ -1035,7 +1035,15 @@ impl Store {
                 .clone()
                 .filter(|r| r != "adjudication_pending")
                 .ok_or_else(|| rejected(format!("game {id} has no result to confirm")))?;
-            audit(tx, actor, "result confirmed", game.meta.tournament_id, Some(id.0), "", &result)
+            audit(
+                tx,
+                actor,
+                "result confirmed",
+                game.meta.tournament_id,
+                Some(id.0),
+                "",
+                &result,
+            )
         })
     }
 

@@ -5,7 +5,7 @@
 //! Aliwalas value of every remaining piece, AVP, TAS and the result are shown.
 
 use super::board::{self, BoardStyle, CellView};
-use super::{TableCmd, capitalise};
+use super::{Cap, TableCmd, capitalise};
 use crate::adjudication::{Adjudication, ReadingVerdict, aliwalas_value};
 use crate::desk::LiveTable;
 use crate::rules::{Game, GameState, Rank, Side, Square};
@@ -240,7 +240,7 @@ pub fn ui(
                     .color(common::GREEN),
                 );
             } else if ui
-                .button(RichText::new(format!("Hand in {reader}'s sheet")).strong())
+                .button(RichText::new(format!("Hand in {}'s sheet", Cap(reader))).strong())
                 .clicked()
             {
                 queued.push(TableCmd::SaveSheet {

@@ -535,7 +535,7 @@ impl TablesPage {
                     .store
                     .save_reading_sheet(game, side, &sheet, complete, &actor);
                 let done = if complete {
-                    format!("{side}'s reading sheet handed in")
+                    format!("{}'s reading sheet handed in", Cap(side))
                 } else {
                     String::new()
                 };
@@ -683,7 +683,10 @@ pub(crate) fn confirmation(ui: &mut Ui, table: &LiveTable, queued: &mut Vec<Tabl
         ui.label(RichText::new("Confirmed by the arbiter.").color(common::GREEN));
     } else {
         ui.horizontal(|ui| {
-            if ui.button(RichText::new("Confirm result").strong()).clicked() {
+            if ui
+                .button(RichText::new("Confirm result").strong())
+                .clicked()
+            {
                 queued.push(TableCmd::ConfirmResult { game: table.id() });
             }
             ui.label(RichText::new("or record an arbiter's mistake below").weak());
@@ -742,6 +745,18 @@ pub fn player_view_panel(
     });
     ui.add_space(6.0);
     draw_player_view(ui, view, &[]);
+}
+
+/// A side's name as a proper noun in the desk's sentences: "White", "Black".
+pub(crate) struct Cap(pub Side);
+
+impl std::fmt::Display for Cap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.0 {
+            Side::White => "White",
+            Side::Black => "Black",
+        })
+    }
 }
 
 pub(crate) fn capitalise(s: &str) -> String {

@@ -4,7 +4,7 @@
 //! at the thirty-move rule, and takes the arbiter's declarations of a perpetual or a Flag
 //! through. Adjudication reads each remaining piece of the tally.
 
-use super::{Guarded, TableCmd, TablesPage, capitalise, oversteps_marks};
+use super::{Cap, Guarded, TableCmd, TablesPage, capitalise, oversteps_marks};
 use crate::adjudication::ReadingVerdict;
 use crate::desk::{LiveTable, Phase};
 use crate::physical_record::{self, TallySheet};
@@ -116,8 +116,9 @@ impl TablesPage {
                                 self.confirm = Some(Confirm::new(
                                     format!("{}'s Flag came through", capitalise(side.name())),
                                     format!(
-                                        "{}'s Flag reached the back rank and was not taken: {side} wins by flag through.",
-                                        capitalise(side.name())
+                                        "{}'s Flag reached the back rank and was not taken: {} wins by flag through.",
+                                        Cap(side),
+                                        Cap(side)
                                     ),
                                     "Record the win",
                                     Guarded::Physical(PhysicalEvent::FlagThrough(side)),
@@ -219,7 +220,7 @@ impl TablesPage {
                 !paused,
                 egui::Button::new(RichText::new("Move made (Enter)").strong().size(20.0)),
             )
-            .on_hover_text(format!("{side} moved without a challenge"))
+            .on_hover_text(format!("{} moved without a challenge", Cap(side)))
             .clicked()
             || (enter && !paused)
         {
@@ -231,7 +232,8 @@ impl TablesPage {
         ui.add_space(6.0);
         ui.label(
             RichText::new(format!(
-                "Challenge: pick {side}'s attacking rank and {}'s defending rank as you saw them",
+                "Challenge: pick {}'s attacking rank and {}'s defending rank as you saw them",
+                Cap(side),
                 side.opponent()
             ))
             .strong(),
@@ -272,9 +274,10 @@ impl TablesPage {
         let ready = self.physical.attacker.zip(self.physical.defender);
         let label = match ready {
             Some((a, d)) => format!(
-                "Record challenge: {side}'s {} attacks {}'s {}",
+                "Record challenge: {}'s {} attacks {}'s {}",
+                Cap(side),
                 a.code(),
-                side.opponent(),
+                Cap(side.opponent()),
                 d.code()
             ),
             None => "Record challenge".to_string(),
@@ -542,7 +545,7 @@ impl TablesPage {
                         .color(common::GREEN),
                     );
                 } else if ui
-                    .button(RichText::new(format!("Hand in {reader}'s sheet")).strong())
+                    .button(RichText::new(format!("Hand in {}'s sheet", Cap(reader))).strong())
                     .clicked()
                 {
                     let sheet = physical_record::sheet_value(&sheet_of(&reads));

@@ -1,8 +1,8 @@
 //! Setup entry: one side at a time, the other side's pieces hidden. Pieces are placed from a
 //! palette that shows how many of each rank are left, so a wrong count cannot be entered.
 
-use super::TableCmd;
 use super::board::{self, BoardStyle, CellView};
+use super::{Cap, TableCmd};
 use crate::desk::LiveTable;
 use crate::rules::{Piece, Rank, Side, SideSetup, Square};
 use crate::ui::common::{self, fmt_clock};
@@ -138,8 +138,9 @@ pub fn ui(
     });
     ui.label(
         RichText::new(format!(
-            "Only {side}'s pieces are shown while {side}'s setup is entered. Pick a rank in the \
-             palette, then click squares on {side}'s three ranks; click two pieces to swap them."
+            "Only {s}'s pieces are shown while {s}'s setup is entered. Pick a rank in the \
+             palette, then click squares on {s}'s three ranks; click two pieces to swap them.",
+            s = Cap(side)
         ))
         .weak(),
     );
@@ -257,9 +258,10 @@ pub fn ui(
             } else if complete(side) {
                 let other = side.opponent();
                 ui.label(
-                    RichText::new(format!("{side}'s setup is complete.")).color(common::GREEN),
+                    RichText::new(format!("{}'s setup is complete.", Cap(side)))
+                        .color(common::GREEN),
                 );
-                if ui.button(format!("Enter {other}'s setup")).clicked() {
+                if ui.button(format!("Enter {}'s setup", Cap(other))).clicked() {
                     state.black = other == Side::Black;
                     state.pick = None;
                 }

@@ -2,7 +2,7 @@
 //! the rules' counters and the arbiter's actions.
 
 use super::board::{self, BoardStyle, CellView};
-use super::{Guarded, TableCmd, TablesPage, capitalise, oversteps_marks, phase_badge, setup};
+use super::{Cap, Guarded, TableCmd, TablesPage, capitalise, oversteps_marks, phase_badge, setup};
 use crate::desk::Phase;
 use crate::record::TimedEvent;
 use crate::rules::{Event, Game, GameState, Move, PenaltyKind, Side};
@@ -487,9 +487,9 @@ fn describe(e: &TimedEvent) -> String {
     match e.event {
         Event::Move { mv, .. } => format!("move {mv}"),
         Event::Penalty { kind, side } => {
-            format!("penalty {} ({side})", kind.code().replace('_', " "))
+            format!("penalty {} ({})", kind.code().replace('_', " "), Cap(side))
         }
-        Event::Resign(side) => format!("{side} resigns"),
+        Event::Resign(side) => format!("{} resigns", Cap(side)),
         Event::DrawForRespect => "draw for respect".into(),
         Event::Pause => "pause".into(),
         Event::Resume => "resume".into(),
