@@ -118,8 +118,9 @@ impl LiveTable {
         self.stored.meta.mode
     }
 
+    /// Whether the game is under way (or was played elsewhere and imported).
     pub fn started(&self) -> bool {
-        self.stored.meta.started_at.is_some()
+        self.stored.meta.started_at.is_some() || self.stored.meta.imported
     }
 
     /// The arbitrated game as of its last event (ranks inside: arbiter eyes only).

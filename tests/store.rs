@@ -422,7 +422,8 @@ fn a_clock_that_ran_out_while_the_desk_was_down_ends_the_game_where_it_ran_out()
 
 #[test]
 fn records_round_trip_through_the_database() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/examples/records");
+    // The shared example records, copied into the repository.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/examples");
     let mut store = Store::open_in_memory().expect("store");
     let mut imported = 0;
     for entry in std::fs::read_dir(&dir).expect("examples") {

@@ -358,3 +358,72 @@ fn equal_total_adjudication_scores_draw() {
     let game = app.store().expect("store").load_game(id).expect("game");
     assert_eq!(game.meta.result.as_deref(), Some("draw game_time"));
 }
+
+#[test]
+fn an_imported_record_is_adjudicated_at_the_desk_as_the_replay_scores_it() {
+    // The shared example whose game time ran out without readings.
+    let text = include_str!("fixtures/examples/game_time_pending.json");
+    let record = ggdesk::record::Record::from_json_str(text).expect("record");
+    let mut store = Store::open_in_memory().expect("store");
+    let id = store
+        .import_record(&record, &ggdesk::store::Actor::director())
+        .expect("import");
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = harness(app_on(store, &clock));
+    h.run();
+    h.get_by_label_contains("Open Imported game").click();
+    h.run();
+    assert_eq!(phase(&h, clock.get()), Phase::Adjudication);
+    // White reads three of Black's pieces, one of them wrongly; Black reads two.
+    let black = |sq: &str| {
+        record
+            .setup
+            .black
+            .rank_at(sq.parse().expect("square"))
+            .expect("piece")
+    };
+    let white = |sq: &str| {
+        record
+            .setup
+            .white
+            .rank_at(sq.parse().expect("square"))
+            .expect("piece")
+    };
+    let palette = |r: Rank| format!("{} {}", r.code(), r.name());
+    for (sq, rank) in [
+        ("d7", black("d7")),
+        ("a8", black("a8")),
+        ("b8", Rank::Private),
+    ] {
+        click(&mut h, &format!("read {sq}"));
+        click(&mut h, &palette(rank));
+    }
+    click(&mut h, "Hand in White's sheet");
+    for (sq, rank) in [("c1", white("c1")), ("i1", white("i1"))] {
+        click(&mut h, &format!("read {sq}"));
+        click(&mut h, &palette(rank));
+    }
+    click(&mut h, "Hand in Black's sheet");
+    // What the desk shows is what the replay of the exported record says.
+    let exported = h
+        .state()
+        .store()
+        .expect("store")
+        .export_record(id)
+        .expect("export");
+    let verdict = ggdesk::record::replay(&exported).expect("replays");
+    let adj = verdict.adjudication.expect("adjudicated");
+    let texts = all_text(&h);
+    for side in Side::BOTH {
+        let s = &adj.scores[side];
+        let line = format!("AVP {}   TAS {}", s.aliwalas_value, s.total);
+        assert!(texts.iter().any(|t| *t == line), "{line} not in {texts:?}");
+        assert!(
+            texts
+                .iter()
+                .any(|t| *t == format!("NRS {}", s.net_reading_score))
+        );
+    }
+    assert_eq!(adj.scores.white.net_reading_score, 3);
+    assert_eq!(adj.scores.black.net_reading_score, 4);
+}

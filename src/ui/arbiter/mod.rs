@@ -152,7 +152,9 @@ impl TablesPage {
             }
         }
         for meta in cx.store.game_metas(None).unwrap_or_default() {
-            if meta.tournament_id.is_none() && !meta.void && !meta.imported {
+            // Practice tables, and imported records still waiting for their readings.
+            let awaiting = meta.result.as_deref() == Some("adjudication_pending");
+            if meta.tournament_id.is_none() && !meta.void && (!meta.imported || awaiting) {
                 cards.push(Card {
                     table_no: None,
                     names: ("White".into(), "Black".into()),
@@ -802,7 +804,10 @@ fn card_ui(
     let mut cmd = None;
     let title = match card.table_no {
         Some(n) => format!("Table {n}"),
-        None => format!("Practice {}", card.game.map_or(0, |g| g.0)),
+        None => match table.filter(|t| t.stored.meta.imported) {
+            Some(_) => format!("Imported game {}", card.game.map_or(0, |g| g.0)),
+            None => format!("Practice {}", card.game.map_or(0, |g| g.0)),
+        },
     };
     let phase = table.map(|t| t.phase(now));
     let frame = egui::Frame::group(ui.style())

@@ -23,6 +23,7 @@ impl TablesPage {
         let phase = table.phase(now);
         let title = match card.as_ref().and_then(|c| c.table_no) {
             Some(n) => format!("Table {n}"),
+            None if table.stored.meta.imported => format!("Imported game {}", id.0),
             None => format!("Practice table {}", id.0),
         };
         let names = card.as_ref().map_or_else(
@@ -72,6 +73,14 @@ impl TablesPage {
                 now,
                 &mut self.queued,
             );
+            return;
+        }
+        if table.stored.meta.imported {
+            ui.label(
+                RichText::new("An imported record: shown as it stands, read-only.")
+                    .color(common::AMBER),
+            );
+            self.status_panel(ui, &game, phase);
             return;
         }
         if self.player_fullscreen {
