@@ -417,7 +417,7 @@ fn an_imported_record_is_adjudicated_at_the_desk_as_the_replay_scores_it() {
     for side in Side::BOTH {
         let s = &adj.scores[side];
         let line = format!("AVP {}   TAS {}", s.aliwalas_value, s.total);
-        assert!(texts.iter().any(|t| *t == line), "{line} not in {texts:?}");
+        assert!(texts.contains(&line), "{line} not in {texts:?}");
         assert!(
             texts
                 .iter()
