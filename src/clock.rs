@@ -6,36 +6,66 @@ use crate::rules::{BySide, Side};
 
 pub const NS_PER_S: i64 = 1_000_000_000;
 
-/// Wall time since the game started (paused time included), in whole nanoseconds. Event
-/// times are converted once at the edge, so every later comparison is exact: a move after
-/// exactly 120.0 s of thinking is in time, whatever the binary fractions of the inputs.
+/// Units of [`Time`] per second: 2^64.
+const UNITS_PER_S: f64 = 18_446_744_073_709_551_616.0;
+
+/// Wall time since the game started (paused time included), as an exact count of 2^-64
+/// seconds. Every `t` a record can write (an `f64`) is held exactly, so sums and
+/// differences of times are exact: a move after exactly 120.0 s of thinking is in time, one
+/// after 120.0000000001 s is not, and a computed moment such as the end of a move limit is
+/// the exact sum, rounded to the nearest `f64` only when written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Time(pub i64);
+pub struct Time(pub i128);
 
 impl Time {
-    /// The largest time a record may carry: about 31 years, far beyond any game.
-    pub const MAX_SECS: f64 = 1.0e9;
+    /// The largest time a record may carry: 2^62 s (about 1.5 × 10^11 years).
+    pub const MAX_SECS: f64 = 4_611_686_018_427_387_904.0;
 
     /// Seconds as written in a record. `None` for negative, non-finite or absurd values.
     pub fn from_secs_f64(secs: f64) -> Option<Time> {
         if secs.is_finite() && (0.0..=Self::MAX_SECS).contains(&secs) {
-            Some(Time((secs * NS_PER_S as f64).round() as i64))
+            // Multiplying by a power of two is exact; rounding only touches values below
+            // 2^-64 s.
+            Some(Time((secs * UNITS_PER_S).round() as i128))
         } else {
             None
         }
     }
 
     pub fn from_secs(secs: i64) -> Time {
-        Time(secs * NS_PER_S)
+        Time(i128::from(secs) << 64)
+    }
+
+    /// A duration in whole nanoseconds (exact for whole seconds and for every dyadic
+    /// fraction of a second; otherwise rounded to the nearest unit).
+    pub fn from_ns(ns: i64) -> Time {
+        let scaled = i128::from(ns) << 64;
+        let ns_per_s = i128::from(NS_PER_S);
+        let half = ns_per_s / 2;
+        Time(if scaled >= 0 {
+            (scaled + half) / ns_per_s
+        } else {
+            (scaled - half) / ns_per_s
+        })
     }
 
     /// The nearest `f64` to the exact number of seconds.
     pub fn as_secs_f64(self) -> f64 {
-        self.0 as f64 / NS_PER_S as f64
+        self.0 as f64 / UNITS_PER_S
     }
 
-    pub fn plus_ns(self, ns: i64) -> Time {
-        Time(self.0.saturating_add(ns))
+    /// Whole nanoseconds, rounded towards zero (for display).
+    pub fn as_ns(self) -> i64 {
+        ((self.0 * i128::from(NS_PER_S)) >> 64) as i64
+    }
+
+    /// Whole milliseconds, rounded towards zero (for display).
+    pub fn as_ms(self) -> i64 {
+        ((self.0 * 1000) >> 64) as i64
+    }
+
+    pub fn plus(self, d: Time) -> Time {
+        Time(self.0.saturating_add(d.0))
     }
 }
 
@@ -84,10 +114,13 @@ pub struct Clock {
     now: Time,
     paused: bool,
     /// Playing time used up to `now` (pauses excluded).
-    game_used: i64,
+    game_used: i128,
     turn: Side,
     /// Thinking time of the current turn up to `now`.
-    turn_used: i64,
+    turn_used: i128,
+    /// The limits in [`Time`] units.
+    move_limit: i128,
+    game_limit: i128,
     /// A turn passes the move limit at most once.
     turn_overstepped: bool,
     oversteps: BySide<u32>,
@@ -104,6 +137,8 @@ impl Clock {
             game_used: 0,
             turn: first,
             turn_used: 0,
+            move_limit: Time::from_ns(settings.move_limit_ns).0,
+            game_limit: Time::from_ns(settings.game_limit_ns).0,
             turn_overstepped: false,
             oversteps: BySide::default(),
             expired: None,
@@ -137,7 +172,7 @@ impl Clock {
 
     /// Thinking time of the side to move, in nanoseconds.
     pub fn thinking_ns(&self) -> i64 {
-        self.turn_used
+        Time(self.turn_used).as_ns()
     }
 
     /// Whether the current turn has already passed the move limit.
@@ -147,16 +182,18 @@ impl Clock {
 
     /// Playing time used, in nanoseconds.
     pub fn game_used_ns(&self) -> i64 {
-        self.game_used
+        Time(self.game_used).as_ns()
     }
 
-    /// Time left on the move clock of the current turn; negative once overstepped.
+    /// Time left on the move clock of the current turn, in nanoseconds; negative once
+    /// overstepped.
     pub fn move_remaining_ns(&self) -> i64 {
-        self.settings.move_limit_ns - self.turn_used
+        Time(self.move_limit - self.turn_used).as_ns()
     }
 
+    /// Time left on the game clock, in nanoseconds.
     pub fn game_remaining_ns(&self) -> i64 {
-        self.settings.game_limit_ns - self.game_used
+        Time(self.game_limit - self.game_used).as_ns()
     }
 
     /// Judges the clocks up to `t`: counts an overstep when the move clock goes beyond its
@@ -177,8 +214,8 @@ impl Clock {
             return Ok(None);
         }
         let dt = t.0 - self.now.0;
-        let to_game_limit = self.settings.game_limit_ns - self.game_used;
-        let to_move_limit = self.settings.move_limit_ns - self.turn_used;
+        let to_game_limit = self.game_limit - self.game_used;
+        let to_move_limit = self.move_limit - self.turn_used;
         let overstep = !self.turn_overstepped && dt > to_move_limit;
         let game_over = dt > to_game_limit;
         // The overstep happens first when it is earlier or at the same moment: the rulebook
@@ -207,10 +244,10 @@ impl Clock {
         Ok(None)
     }
 
-    fn run_for(&mut self, ns: i64) {
-        self.now = Time(self.now.0 + ns);
-        self.game_used += ns;
-        self.turn_used += ns;
+    fn run_for(&mut self, units: i128) {
+        self.now = Time(self.now.0 + units);
+        self.game_used += units;
+        self.turn_used += units;
     }
 
     /// Starts `side`'s turn at `now`: its move clock starts from zero.

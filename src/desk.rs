@@ -172,7 +172,7 @@ impl LiveTable {
     pub fn event_t(&self, now_ms: i64) -> f64 {
         let t = self.time_at(now_ms);
         // Whole milliseconds, as a wall clock gives them, but never before the last event.
-        let ms = (t.0 + 999_999) / 1_000_000;
+        let ms = t.as_ms() + i64::from(Time::from_ns(t.as_ms() * 1_000_000) < t);
         ms as f64 / 1000.0
     }
 

@@ -184,20 +184,13 @@ impl PhysicalRecord {
             return Err(format!("format must be {FORMAT:?}"));
         }
         let first = match obj.get("first") {
-            None | Some(Value::Null) => Side::White,
+            None => Side::White,
             Some(v) => side_of(v, "first")?,
         };
-        let ratings = match obj.get("ratings") {
-            None | Some(Value::Null) => None,
-            Some(r) => {
-                let get = |s: &str| {
-                    r.get(s)
-                        .and_then(Value::as_f64)
-                        .ok_or_else(|| format!("ratings.{s} must be a number"))
-                };
-                Some(BySide::new(get("white")?, get("black")?))
-            }
-        };
+        let ratings = obj.get("ratings").and_then(|r| {
+            let get = |s: &str| r.get(s).and_then(Value::as_f64);
+            Some(BySide::new(get("white")?, get("black")?))
+        });
         let rules = parse_rules(obj.get("rules")).map_err(|e| e.to_string())?;
         let events = match obj.get("events") {
             None | Some(Value::Null) => Vec::new(),

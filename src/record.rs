@@ -24,7 +24,7 @@ impl TimedEvent {
     /// The exact time used for every comparison.
     pub fn time(&self) -> Time {
         // Checked when the record was read or built, so the fallback is never taken.
-        Time::from_secs_f64(self.t).unwrap_or(Time(i64::MAX))
+        Time::from_secs_f64(self.t).unwrap_or(Time(i128::MAX))
     }
 }
 
@@ -80,21 +80,20 @@ fn parse_side(v: &Value, what: &str) -> Result<Side, String> {
 fn duration_setting(v: &Value, key: &str) -> Result<i64, RecordError> {
     let secs = v
         .as_f64()
-        .ok_or_else(|| field(format!("rules.{key} must be a number of seconds")))?;
-    Time::from_secs_f64(secs)
-        .map(|t| t.0)
-        .ok_or_else(|| field(format!("rules.{key} must be between 0 and 1e9 seconds")))
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .ok_or_else(|| field(format!("rules.{key} must be a number of seconds, not negative")))?;
+    // Whole nanoseconds; a limit beyond i64's 292 years is as good as none.
+    Ok((secs * NS_PER_S as f64).round().min(i64::MAX as f64) as i64)
 }
 
 fn count_setting(v: &Value, key: &str, min: u64) -> Result<u32, RecordError> {
-    v.as_u64()
-        .filter(|&n| n >= min && n <= u32::MAX as u64)
-        .map(|n| n as u32)
-        .ok_or_else(|| {
-            field(format!(
-                "rules.{key} must be a whole number of at least {min}"
-            ))
-        })
+    // A whole number, also when written as a float (`30.0`).
+    let n = v
+        .as_u64()
+        .or_else(|| v.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f.min(u64::MAX as f64) as u64));
+    n.filter(|&n| n >= min)
+        .map(|n| n.min(u64::from(u32::MAX)) as u32)
+        .ok_or_else(|| field(format!("rules.{key} must be a whole number of at least {min}")))
 }
 
 /// Reads a record's `rules` object (absent keys keep the GGF defaults).
@@ -168,7 +167,7 @@ pub fn parse_event(v: &Value) -> Result<TimedEvent, String> {
         .as_f64()
         .ok_or("\"t\" must be a number of seconds")?;
     if Time::from_secs_f64(t).is_none() {
-        return Err(format!("\"t\" = {t} is out of range (0 to 1e9 seconds)"));
+        return Err(format!("\"t\" = {t} is out of range (0 to 2^62 seconds)"));
     }
     let kinds: Vec<&str> = EVENT_KINDS
         .into_iter()
@@ -196,7 +195,7 @@ pub fn parse_event(v: &Value) -> Result<TimedEvent, String> {
                 .ok_or("\"move\" must be a string FROM-TO")?;
             let mv: Move = text.parse()?;
             let by = match obj.get("by") {
-                None | Some(Value::Null) => None,
+                None => None,
                 Some(b) => Some(parse_side(b, "\"by\"")?),
             };
             Event::Move { mv, by }
@@ -267,23 +266,15 @@ impl Record {
             None => return Err(field(format!("format is missing (expected {FORMAT:?})"))),
         }
         let first = match obj.get("first") {
-            None | Some(Value::Null) => Side::White,
+            None => Side::White,
             Some(v) => parse_side(v, "first").map_err(field)?,
         };
-        let ratings = match obj.get("ratings") {
-            None | Some(Value::Null) => None,
-            Some(v) => {
-                let r = v
-                    .as_object()
-                    .ok_or_else(|| field("ratings must be an object"))?;
-                let get = |side: Side| {
-                    r.get(side.name())
-                        .and_then(Value::as_f64)
-                        .ok_or_else(|| field(format!("ratings.{side} must be a number")))
-                };
-                Some(BySide::new(get(Side::White)?, get(Side::Black)?))
-            }
-        };
+        // Ratings matter only to judge a draw for respect: without both as numbers they are
+        // unknown (and a draw for respect is then refused), never an error on their own.
+        let ratings = obj.get("ratings").and_then(|r| {
+            let get = |side: Side| r.get(side.name()).and_then(Value::as_f64);
+            Some(BySide::new(get(Side::White)?, get(Side::Black)?))
+        });
         let rules = parse_rules(obj.get("rules"))?;
         let setup_obj = obj
             .get("setup")
@@ -398,7 +389,7 @@ impl Record {
 
 /// Writes every rule setting as a record's `rules` object.
 pub fn rules_value(r: &RuleSettings) -> Value {
-    let secs = |ns: i64| Time(ns).as_secs_f64();
+    let secs = |ns: i64| ns as f64 / NS_PER_S as f64;
     json!({
         "move_limit_s": secs(r.move_limit_ns),
         "oversteps_to_lose": r.oversteps_to_lose,

@@ -115,18 +115,24 @@ pub enum ExportWhat {
     },
 }
 
-/// Reads a file, or standard input for `-`.
+/// Reads a file, or standard input for `-`. A file that cannot be read fails with exit 1;
+/// one that is not UTF-8 is bad input (exit 2), like any other malformed JSON.
 pub fn read_input(path: &str) -> Result<String, CliError> {
-    if path == "-" {
-        let mut text = String::new();
+    let bytes = if path == "-" {
+        let mut bytes = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut text)
+            .read_to_end(&mut bytes)
             .map_err(|e| CliError::Other(format!("cannot read standard input: {e}")))?;
-        Ok(text)
+        bytes
     } else {
-        std::fs::read_to_string(path)
-            .map_err(|e| CliError::Other(format!("cannot read {path}: {e}")))
-    }
+        std::fs::read(path).map_err(|e| CliError::Other(format!("cannot read {path}: {e}")))?
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        CliError::Input(format!(
+            "not valid JSON: the text is not UTF-8 (byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
 }
 
 /// Runs a command-line command, writing its output to standard output.

@@ -77,7 +77,7 @@ pub fn ui(
         return;
     };
     let started = table.stored.meta.started_at.unwrap_or(now_ms);
-    let stopped_ms = started + at.0 / 1_000_000;
+    let stopped_ms = started + at.as_ms();
     let left = game.settings().reading_limit_ns - (now_ms - stopped_ms) * 1_000_000;
     let handed_in = |s: Side| table.stored.sheets[s].as_ref().is_some_and(|r| r.complete);
 

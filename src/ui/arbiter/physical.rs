@@ -345,7 +345,7 @@ impl TablesPage {
         };
         let started = table.stored.meta.started_at.unwrap_or(now);
         let left =
-            game.settings().reading_limit_ns - (now - (started + at.0 / 1_000_000)) * 1_000_000;
+            game.settings().reading_limit_ns - (now - (started + at.as_ms())) * 1_000_000;
         ui.horizontal(|ui| {
             ui.label(
                 RichText::new("Adjudication")
