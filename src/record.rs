@@ -81,19 +81,29 @@ fn duration_setting(v: &Value, key: &str) -> Result<i64, RecordError> {
     let secs = v
         .as_f64()
         .filter(|s| s.is_finite() && *s >= 0.0)
-        .ok_or_else(|| field(format!("rules.{key} must be a number of seconds, not negative")))?;
+        .ok_or_else(|| {
+            field(format!(
+                "rules.{key} must be a number of seconds, not negative"
+            ))
+        })?;
     // Whole nanoseconds; a limit beyond i64's 292 years is as good as none.
     Ok((secs * NS_PER_S as f64).round().min(i64::MAX as f64) as i64)
 }
 
 fn count_setting(v: &Value, key: &str, min: u64) -> Result<u32, RecordError> {
     // A whole number, also when written as a float (`30.0`).
-    let n = v
-        .as_u64()
-        .or_else(|| v.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f.min(u64::MAX as f64) as u64));
+    let n = v.as_u64().or_else(|| {
+        v.as_f64()
+            .filter(|f| f.fract() == 0.0 && *f >= 0.0)
+            .map(|f| f.min(u64::MAX as f64) as u64)
+    });
     n.filter(|&n| n >= min)
         .map(|n| n.min(u64::from(u32::MAX)) as u32)
-        .ok_or_else(|| field(format!("rules.{key} must be a whole number of at least {min}")))
+        .ok_or_else(|| {
+            field(format!(
+                "rules.{key} must be a whole number of at least {min}"
+            ))
+        })
 }
 
 /// Reads a record's `rules` object (absent keys keep the GGF defaults).

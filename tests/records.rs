@@ -1,6 +1,6 @@
 //! Fixture records with independently derived verdicts (`tests/fixtures/records/**`, made by
 //! `tests/fixtures/gen.py` from RULES.md and spec/record.md, never from the engine), and the
-//! shared examples (`../shared/examples/records`) when that folder exists.
+//! shared examples (copied into `tests/fixtures/examples`).
 //!
 //! `NAME.json` is a game record; `NAME.expected` is the verdict, or `{"exit": 2}` for a
 //! record that must be rejected. Every verdict field is compared; all disagreements are
@@ -13,12 +13,10 @@ use std::process::Command;
 
 fn fixture_dirs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut dirs = vec![root.join("tests/fixtures/records")];
-    let shared = root.join("../shared/examples/records");
-    if shared.is_dir() {
-        dirs.push(shared);
-    }
-    dirs
+    vec![
+        root.join("tests/fixtures/records"),
+        root.join("tests/fixtures/examples"),
+    ]
 }
 
 /// Every `*.json` under `dir` (recursively) that has a `.expected` beside it, sorted.

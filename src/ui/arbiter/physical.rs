@@ -344,8 +344,7 @@ impl TablesPage {
             return;
         };
         let started = table.stored.meta.started_at.unwrap_or(now);
-        let left =
-            game.settings().reading_limit_ns - (now - (started + at.as_ms())) * 1_000_000;
+        let left = game.settings().reading_limit_ns - (now - (started + at.as_ms())) * 1_000_000;
         ui.horizontal(|ui| {
             ui.label(
                 RichText::new("Adjudication")
