@@ -6,7 +6,8 @@ use super::piece::{BySide, Rank, Side};
 use super::position::{Challenge, MoveError, Position};
 use super::settings::RuleSettings;
 use super::square::{Move, Square};
-use crate::clock::{Clock, ClockError, ClockSettings, Expiry, Time};
+use super::turns::{Begin, Common, Turns};
+use crate::clock::{Clock, ClockError, Time};
 use std::fmt;
 
 /// Why a game ended, with the codes of the record format.
@@ -215,6 +216,14 @@ pub enum EventError {
     Paused,
     #[error("a draw for respect is not allowed here: {0}")]
     RespectNotAllowed(String),
+    #[error("{side} has no {rank} left on the board")]
+    NoSuchPiece { side: Side, rank: Rank },
+    #[error("the thirty-move rule needs the counts of pieces across the midpoint first")]
+    CountsNeeded,
+    #[error("counts across the midpoint are asked only at the thirty-move rule")]
+    CountsNotAsked,
+    #[error("{side} has only {left} pieces, not {count} across the midpoint")]
+    CountTooHigh { side: Side, count: u32, left: u32 },
 }
 
 /// What an applied event did, for the desk to announce.
@@ -271,22 +280,27 @@ impl Streak {
 /// need, derived from the events applied so far.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Game {
-    settings: RuleSettings,
-    ratings: Option<BySide<f64>>,
+    turns: Turns,
     position: Position,
-    to_move: Side,
-    clock: Clock,
-    last_t: Time,
-    plies: u32,
-    challenges: u32,
-    moves_by: BySide<u32>,
-    /// Moves each side still has to lose for exposing its own pieces.
-    lost_turns: BySide<u32>,
     /// A Flag that arrived on the enemy back rank next to an enemy piece: the opponent is on
     /// its one turn to take it.
     pending_flag: Option<Side>,
     streaks: BySide<Streak>,
-    state: GameState,
+}
+
+impl Event {
+    /// The event as one every kind of game takes (all but a move).
+    fn common(self) -> Option<Common> {
+        Some(match self {
+            Event::Move { .. } => return None,
+            Event::Penalty { kind, side } => Common::Penalty { kind, side },
+            Event::Resign(side) => Common::Resign(side),
+            Event::DrawForRespect => Common::DrawForRespect,
+            Event::Pause => Common::Pause,
+            Event::Resume => Common::Resume,
+            Event::End => Common::End,
+        })
+    }
 }
 
 impl Game {
@@ -296,30 +310,16 @@ impl Game {
         ratings: Option<BySide<f64>>,
         position: Position,
     ) -> Game {
-        let clock_settings = ClockSettings {
-            move_limit_ns: settings.move_limit_ns,
-            oversteps_to_lose: settings.oversteps_to_lose,
-            game_limit_ns: settings.game_limit_ns,
-        };
         Game {
-            settings,
-            ratings,
+            turns: Turns::new(settings, first, ratings),
             position,
-            to_move: first,
-            clock: Clock::new(clock_settings, first),
-            last_t: Time(0),
-            plies: 0,
-            challenges: 0,
-            moves_by: BySide::default(),
-            lost_turns: BySide::default(),
             pending_flag: None,
             streaks: BySide::default(),
-            state: GameState::Playing,
         }
     }
 
     pub fn settings(&self) -> &RuleSettings {
-        &self.settings
+        &self.turns.settings
     }
 
     /// The true position, ranks included: for the arbiter's eyes and the adjudication only.
@@ -328,36 +328,36 @@ impl Game {
     }
 
     pub fn to_move(&self) -> Side {
-        self.to_move
+        self.turns.to_move
     }
 
     pub fn clock(&self) -> &Clock {
-        &self.clock
+        &self.turns.clock
     }
 
     pub fn state(&self) -> GameState {
-        self.state
+        self.turns.state
     }
 
     pub fn is_over(&self) -> bool {
-        self.state != GameState::Playing
+        self.turns.is_over()
     }
 
     pub fn plies(&self) -> u32 {
-        self.plies
+        self.turns.plies
     }
 
     pub fn challenges(&self) -> u32 {
-        self.challenges
+        self.turns.challenges
     }
 
     /// Complete moves made by each side.
     pub fn moves_by(&self) -> BySide<u32> {
-        self.moves_by
+        self.turns.moves_by
     }
 
     pub fn lost_turns(&self) -> BySide<u32> {
-        self.lost_turns
+        self.turns.lost_turns
     }
 
     /// The side whose Flag waits on the enemy back rank for the opponent's one turn.
@@ -367,7 +367,7 @@ impl Game {
 
     /// The time of the last applied event (or of the last clock judgement).
     pub fn last_time(&self) -> Time {
-        self.last_t
+        self.turns.last_t
     }
 
     /// How many moves of one attacked piece each side has in a row (the perpetual count).
@@ -376,69 +376,20 @@ impl Game {
     }
 
     pub fn ratings(&self) -> Option<BySide<f64>> {
-        self.ratings
+        self.turns.ratings
     }
 
     /// Whether a draw for respect may be agreed now, and if not, why.
     pub fn respect_allowed(&self) -> Result<(), String> {
-        let Some(r) = self.ratings else {
-            return Err("the players' ratings are not known".into());
-        };
-        if r.white != r.black {
-            return Err(format!(
-                "the ratings differ (white {}, black {})",
-                r.white, r.black
-            ));
-        }
-        let need = self.settings.respect_min_moves;
-        if self.moves_by.white < need || self.moves_by.black < need {
-            return Err(format!(
-                "each side needs {need} complete moves (white has {}, black {})",
-                self.moves_by.white, self.moves_by.black
-            ));
-        }
-        Ok(())
+        self.turns.respect_allowed()
     }
 
     /// Judges the clocks up to `t` without an event (the desk calls this every frame): a
     /// clock that ran out ends the game at the moment it did.
     pub fn judge_clocks(&mut self, t: Time) -> Result<(), EventError> {
-        if self.state != GameState::Playing {
-            return Ok(());
-        }
-        let mut clock = self.clock;
-        let expiry = clock.advance(t)?;
-        self.clock = clock;
-        self.last_t = self.last_t.max(t);
-        if let Some(expiry) = expiry {
-            self.expire(expiry);
-        }
+        self.turns.judge_clocks(t)?;
+        self.settle_flag();
         Ok(())
-    }
-
-    fn expire(&mut self, expiry: Expiry) {
-        self.state = match expiry {
-            Expiry::MoveTime { side, at } => GameState::Finished {
-                outcome: Outcome::Win {
-                    side: side.opponent(),
-                    reason: Reason::MoveTime,
-                },
-                at,
-            },
-            Expiry::GameTime { at } => GameState::GameTimeUp { at },
-        };
-    }
-
-    fn over_error(&self) -> EventError {
-        let (at, reason) = match self.state {
-            GameState::Finished { outcome, at } => (at, outcome.reason().code()),
-            GameState::GameTimeUp { at } => (at, Reason::GameTime.code()),
-            GameState::Playing => (self.last_t, "playing"),
-        };
-        EventError::GameOver {
-            at: at.as_secs_f64(),
-            reason,
-        }
     }
 
     /// Checks an event at `t` without applying it.
@@ -448,129 +399,63 @@ impl Game {
 
     /// Applies one event at time `t`. On error nothing changes.
     pub fn apply(&mut self, t: Time, event: &Event) -> Result<Applied, EventError> {
-        if t < self.last_t {
-            return Err(ClockError::TimeWentBack {
-                from: self.last_t.as_secs_f64(),
-                to: t.as_secs_f64(),
-            }
-            .into());
-        }
-        if self.state != GameState::Playing {
-            if *event == Event::End {
-                self.last_t = t;
+        let clock = match self.turns.begin(t, *event == Event::End)? {
+            Begin::Done => {
+                self.settle_flag();
                 return Ok(Applied {
                     challenge: None,
                     ended: true,
                 });
             }
-            return Err(self.over_error());
-        }
-        let mut clock = self.clock;
-        if let Some(expiry) = clock.advance(t)? {
-            // A clock ran out before this event: only the end of the record may follow.
-            if *event != Event::End {
-                let mut over = self.clone();
-                over.expire(expiry);
-                return Err(over.over_error());
-            }
-            self.clock = clock;
-            self.last_t = t;
-            self.expire(expiry);
-            return Ok(Applied {
-                challenge: None,
-                ended: true,
-            });
-        }
+            Begin::Go(clock) => clock,
+        };
         let mut applied = Applied::default();
-        match *event {
-            Event::Move { mv, by } => {
+        match event.common() {
+            None => {
+                let Event::Move { mv, by } = *event else {
+                    return Ok(applied);
+                };
+                let to_move = self.turns.to_move;
                 if clock.is_paused() {
                     return Err(EventError::Paused);
                 }
                 if let Some(by) = by
-                    && by != self.to_move
+                    && by != to_move
                 {
-                    return Err(EventError::WrongSide {
-                        by,
-                        to_move: self.to_move,
-                    });
+                    return Err(EventError::WrongSide { by, to_move });
                 }
-                self.position.check_move(self.to_move, mv)?;
-                self.clock = clock;
-                self.last_t = t;
+                self.position.check_move(to_move, mv)?;
+                self.turns.commit(t, clock);
                 applied.challenge = self.play_move(t, mv);
             }
-            Event::Penalty { kind, side } => {
-                self.clock = clock;
-                self.last_t = t;
-                match kind {
-                    PenaltyKind::OwnExposure if side == self.to_move => self.end_turn(t),
-                    PenaltyKind::OwnExposure => self.lost_turns[side] += 1,
-                    PenaltyKind::CausedExposure => {
-                        self.win(side.opponent(), Reason::CausedExposure, t)
-                    }
-                    PenaltyKind::Removal => self.win(side.opponent(), Reason::Removal, t),
+            Some(common) => {
+                if self.turns.apply_common(t, clock, common)? {
+                    self.turns.end_turn(t, self.pending_flag);
                 }
             }
-            Event::Resign(side) => {
-                self.clock = clock;
-                self.last_t = t;
-                self.win(side.opponent(), Reason::Resignation, t);
-            }
-            Event::DrawForRespect => {
-                self.respect_allowed()
-                    .map_err(EventError::RespectNotAllowed)?;
-                self.clock = clock;
-                self.last_t = t;
-                self.finish(
-                    Outcome::Draw {
-                        reason: Reason::Respect,
-                    },
-                    t,
-                );
-            }
-            Event::Pause => {
-                clock.pause()?;
-                self.clock = clock;
-                self.last_t = t;
-            }
-            Event::Resume => {
-                clock.resume()?;
-                self.clock = clock;
-                self.last_t = t;
-            }
-            Event::End => {
-                self.clock = clock;
-                self.last_t = t;
-            }
         }
+        self.settle_flag();
         applied.ended = self.is_over();
         Ok(applied)
     }
 
-    fn finish(&mut self, outcome: Outcome, at: Time) {
-        self.state = GameState::Finished { outcome, at };
-        self.pending_flag = None;
-    }
-
-    fn win(&mut self, side: Side, reason: Reason, at: Time) {
-        self.finish(Outcome::Win { side, reason }, at);
+    /// A decided game has no Flag waiting any more.
+    fn settle_flag(&mut self) {
+        if self.turns.is_over() {
+            self.pending_flag = None;
+        }
     }
 
     /// Plays a checked move of the side to move at `t` and applies every rule it triggers,
     /// in the order of `RULES.md`.
     fn play_move(&mut self, t: Time, mv: Move) -> Option<Challenge> {
-        let side = self.to_move;
+        let side = self.turns.to_move;
         let attacked = self.position.is_attacked(mv.from);
         let moved_rank = self.position.get(mv.from).map(|p| p.rank);
         let challenge = self.position.play(side, mv).ok().flatten();
-        self.plies += 1;
-        self.moves_by[side] += 1;
+        self.turns.count_move(challenge.is_some());
         match challenge {
-            Some(_) => {
-                self.challenges += 1;
-                self.streaks[side].reset();
-            }
+            Some(_) => self.streaks[side].reset(),
             None => self.streaks[side].record(mv, attacked),
         }
 
@@ -580,16 +465,17 @@ impl Game {
             let took_flag =
                 challenge.is_some_and(|c| c.defender.rank == Rank::Flag && c.removed().1);
             if took_flag {
-                self.win(side, Reason::FlagCaptured, t);
+                self.turns.win(side, Reason::FlagCaptured, t);
             } else {
-                self.win(side.opponent(), Reason::FlagThrough, t);
+                self.turns.win(side.opponent(), Reason::FlagThrough, t);
             }
             return challenge;
         }
 
         // 1. Flag captured: a Flag left the board, its owner loses.
         if let Some(flag) = challenge.and_then(|c| c.losers().find(|p| p.rank == Rank::Flag)) {
-            self.win(flag.side.opponent(), Reason::FlagCaptured, t);
+            self.turns
+                .win(flag.side.opponent(), Reason::FlagCaptured, t);
             return challenge;
         }
 
@@ -599,80 +485,55 @@ impl Game {
             && mv.to.row() == side.target_rank()
         {
             if !self.position.is_attacked(mv.to) {
-                self.win(side, Reason::FlagThrough, t);
+                self.turns.win(side, Reason::FlagThrough, t);
                 return challenge;
             }
             self.pending_flag = Some(side);
         }
 
         // 5. Thirty-move rule.
-        let thirty = self.settings.thirty_moves;
-        if thirty > 0 && self.plies == thirty && self.challenges == 0 {
-            let across = BySide::from_fn(|s| self.position.count_across(s));
-            let outcome = match across.white.cmp(&across.black) {
-                std::cmp::Ordering::Greater => Outcome::Win {
-                    side: Side::White,
-                    reason: Reason::ThirtyMoves,
-                },
-                std::cmp::Ordering::Less => Outcome::Win {
-                    side: Side::Black,
-                    reason: Reason::ThirtyMoves,
-                },
-                std::cmp::Ordering::Equal => Outcome::Draw {
-                    reason: Reason::ThirtyMoves,
-                },
-            };
-            self.finish(outcome, t);
+        let thirty = self.turns.settings.thirty_moves;
+        if thirty > 0 && self.turns.plies == thirty && self.turns.challenges == 0 {
+            let across = BySide::from_fn(|s| self.position.count_across(s) as u32);
+            self.turns.finish(thirty_moves_outcome(across), t);
             return challenge;
         }
 
         // 6. Perpetuals.
         let streak = self.streaks[side];
-        let (short, long) = (self.settings.perpetual_short, self.settings.perpetual_long);
-        if short > 0 && streak.pair_run >= short {
-            self.finish(
-                Outcome::Draw {
-                    reason: Reason::Perpetual5,
-                },
-                t,
-            );
-            return challenge;
-        }
-        if long > 0 && streak.count >= long && streak.pair_run < long {
-            self.finish(
-                Outcome::Draw {
-                    reason: Reason::Perpetual16,
-                },
-                t,
-            );
+        let settings = &self.turns.settings;
+        let (short, long) = (settings.perpetual_short, settings.perpetual_long);
+        let perpetual = if short > 0 && streak.pair_run >= short {
+            Some(Reason::Perpetual5)
+        } else if long > 0 && streak.count >= long && streak.pair_run < long {
+            Some(Reason::Perpetual16)
+        } else {
+            None
+        };
+        if let Some(reason) = perpetual {
+            self.turns.finish(Outcome::Draw { reason }, t);
             return challenge;
         }
 
-        self.end_turn(t);
+        self.turns.end_turn(t, self.pending_flag);
         challenge
     }
+}
 
-    /// Ends the turn of the side to move at `t` (by a move, or lost to a penalty) and starts
-    /// the next one, skipping the turns a side has to lose.
-    fn end_turn(&mut self, t: Time) {
-        let mut ending = self.to_move;
-        loop {
-            // A turn that ends without taking the waiting Flag lets it win.
-            if let Some(flag_side) = self.pending_flag
-                && flag_side == ending.opponent()
-            {
-                self.win(flag_side, Reason::FlagThrough, t);
-                return;
-            }
-            let next = ending.opponent();
-            if self.lost_turns[next] > 0 {
-                self.lost_turns[next] -= 1;
-                ending = next;
-                continue;
-            }
-            self.to_move = next;
-            self.clock.start_turn(next);
-            return;
-        }
+/// The thirty-move rule's result: the side with more pieces across the midpoint wins; equal
+/// counts draw.
+pub(crate) fn thirty_moves_outcome(across: BySide<u32>) -> Outcome {
+    match across.white.cmp(&across.black) {
+        std::cmp::Ordering::Greater => Outcome::Win {
+            side: Side::White,
+            reason: Reason::ThirtyMoves,
+        },
+        std::cmp::Ordering::Less => Outcome::Win {
+            side: Side::Black,
+            reason: Reason::ThirtyMoves,
+        },
+        std::cmp::Ordering::Equal => Outcome::Draw {
+            reason: Reason::ThirtyMoves,
+        },
     }
 }

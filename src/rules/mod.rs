@@ -10,6 +10,7 @@ mod position;
 mod settings;
 mod setup;
 mod square;
+mod turns;
 
 pub use challenge::{ChallengeResult, resolve};
 pub use game::{Applied, Event, EventError, Game, GameState, Outcome, PenaltyKind, Reason};

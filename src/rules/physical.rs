@@ -5,10 +5,11 @@
 //! rule, a perpetual, a Flag through) the arbiter enters.
 
 use super::challenge::resolve;
-use super::game::{GameState, Outcome, PenaltyKind, Reason};
+use super::game::{EventError, GameState, Outcome, PenaltyKind, Reason, thirty_moves_outcome};
 use super::piece::{BySide, Rank, Side};
 use super::settings::RuleSettings;
-use crate::clock::{Clock, ClockError, ClockSettings, Expiry, Time};
+use super::turns::{Begin, Common, Turns};
+use crate::clock::{Clock, ClockError, Time};
 
 /// One event of a game on a physical board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -58,103 +59,75 @@ impl PhysicalEvent {
     }
 }
 
-/// Why a physical-board event is refused. Nothing changes.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum PhysicalError {
-    #[error(transparent)]
-    Clock(#[from] ClockError),
-    #[error("the game already ended")]
-    GameOver,
-    #[error("no move may be made while the clocks are paused")]
-    Paused,
-    #[error("{side} has no {rank} left on the board")]
-    NoSuchPiece { side: Side, rank: Rank },
-    #[error("the thirty-move rule needs the counts of pieces across the midpoint first")]
-    CountsNeeded,
-    #[error("counts across the midpoint are asked only at the thirty-move rule")]
-    CountsNotAsked,
-    #[error("{side} has only {left} pieces, not {count} across the midpoint")]
-    CountTooHigh { side: Side, count: u32, left: u32 },
-    #[error("a draw for respect is not allowed here: {0}")]
-    RespectNotAllowed(String),
-}
+/// Why a physical-board event is refused: the same errors as any game's. Nothing changes.
+pub type PhysicalError = EventError;
 
 /// A physical-board game: clocks, move counts, the tally of remaining pieces.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PhysicalGame {
-    settings: RuleSettings,
-    ratings: Option<BySide<f64>>,
-    clock: Clock,
-    to_move: Side,
-    last_t: Time,
-    plies: u32,
-    challenges: u32,
-    moves_by: BySide<u32>,
-    lost_turns: BySide<u32>,
+    turns: Turns,
     tally: BySide<[u8; 15]>,
     /// The thirty-move rule ended the game at this moment; the counts are awaited.
     thirty_at: Option<Time>,
-    state: GameState,
 }
 
 fn full_set() -> [u8; 15] {
     Rank::ALL.map(|r| r.count_in_set() as u8)
 }
 
+impl PhysicalEvent {
+    /// The event as one every kind of game takes, if it is one.
+    fn common(self) -> Option<Common> {
+        Some(match self {
+            PhysicalEvent::Penalty { kind, side } => Common::Penalty { kind, side },
+            PhysicalEvent::Resign(side) => Common::Resign(side),
+            PhysicalEvent::DrawForRespect => Common::DrawForRespect,
+            PhysicalEvent::Pause => Common::Pause,
+            PhysicalEvent::Resume => Common::Resume,
+            PhysicalEvent::End => Common::End,
+            _ => return None,
+        })
+    }
+}
+
 impl PhysicalGame {
     pub fn new(settings: RuleSettings, first: Side, ratings: Option<BySide<f64>>) -> PhysicalGame {
         PhysicalGame {
-            settings,
-            ratings,
-            clock: Clock::new(
-                ClockSettings {
-                    move_limit_ns: settings.move_limit_ns,
-                    oversteps_to_lose: settings.oversteps_to_lose,
-                    game_limit_ns: settings.game_limit_ns,
-                },
-                first,
-            ),
-            to_move: first,
-            last_t: Time(0),
-            plies: 0,
-            challenges: 0,
-            moves_by: BySide::default(),
-            lost_turns: BySide::default(),
+            turns: Turns::new(settings, first, ratings),
             tally: BySide::new(full_set(), full_set()),
             thirty_at: None,
-            state: GameState::Playing,
         }
     }
 
     pub fn settings(&self) -> &RuleSettings {
-        &self.settings
+        &self.turns.settings
     }
     pub fn clock(&self) -> &Clock {
-        &self.clock
+        &self.turns.clock
     }
     pub fn to_move(&self) -> Side {
-        self.to_move
+        self.turns.to_move
     }
     pub fn state(&self) -> GameState {
-        self.state
+        self.turns.state
     }
     pub fn is_over(&self) -> bool {
-        self.state != GameState::Playing
+        self.turns.is_over()
     }
     pub fn plies(&self) -> u32 {
-        self.plies
+        self.turns.plies
     }
     pub fn challenges(&self) -> u32 {
-        self.challenges
+        self.turns.challenges
     }
     pub fn moves_by(&self) -> BySide<u32> {
-        self.moves_by
+        self.turns.moves_by
     }
     pub fn lost_turns(&self) -> BySide<u32> {
-        self.lost_turns
+        self.turns.lost_turns
     }
     pub fn last_time(&self) -> Time {
-        self.last_t
+        self.turns.last_t
     }
     /// Whether the thirty-move rule is waiting for the counts across the midpoint.
     pub fn awaiting_thirty_count(&self) -> bool {
@@ -179,134 +152,70 @@ impl PhysicalGame {
     }
 
     pub fn respect_allowed(&self) -> Result<(), String> {
-        let Some(r) = self.ratings else {
-            return Err("the players' ratings are not known".into());
-        };
-        if r.white != r.black {
-            return Err(format!(
-                "the ratings differ (white {}, black {})",
-                r.white, r.black
-            ));
-        }
-        let need = self.settings.respect_min_moves;
-        if self.moves_by.white < need || self.moves_by.black < need {
-            return Err(format!(
-                "each side needs {need} complete moves (white has {}, black {})",
-                self.moves_by.white, self.moves_by.black
-            ));
-        }
-        Ok(())
+        self.turns.respect_allowed()
     }
 
-    fn expire(&mut self, expiry: Expiry) {
-        self.thirty_at = None;
-        self.state = match expiry {
-            Expiry::MoveTime { side, at } => GameState::Finished {
-                outcome: Outcome::Win {
-                    side: side.opponent(),
-                    reason: Reason::MoveTime,
-                },
-                at,
-            },
-            Expiry::GameTime { at } => GameState::GameTimeUp { at },
-        };
-    }
-
-    /// Judges the clocks up to `t` without an event.
+    /// Judges the clocks up to `t` without an event. The clocks stand still while the
+    /// thirty-move rule waits for the counts.
     pub fn judge_clocks(&mut self, t: Time) -> Result<(), PhysicalError> {
-        if self.is_over() || self.thirty_at.is_some() {
+        if self.thirty_at.is_some() {
             return Ok(());
         }
-        let mut clock = self.clock;
-        let expiry = clock.advance(t)?;
-        self.clock = clock;
-        self.last_t = self.last_t.max(t);
-        if let Some(e) = expiry {
-            self.expire(e);
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self, outcome: Outcome, at: Time) {
-        self.state = GameState::Finished { outcome, at };
+        self.turns.judge_clocks(t)
     }
 
     /// Applies one event at `t`; on error nothing changes.
     pub fn apply(&mut self, t: Time, event: &PhysicalEvent) -> Result<(), PhysicalError> {
-        if t < self.last_t {
-            return Err(ClockError::TimeWentBack {
-                from: self.last_t.as_secs_f64(),
-                to: t.as_secs_f64(),
-            }
-            .into());
-        }
         if let Some(at) = self.thirty_at {
-            // The clocks stopped at the thirty-move rule; only the counts (or the end) follow.
-            return match *event {
-                PhysicalEvent::ThirtyCount { white, black } => {
-                    for (side, count) in [(Side::White, white), (Side::Black, black)] {
-                        let left = self.count(side);
-                        if count > left {
-                            return Err(PhysicalError::CountTooHigh { side, count, left });
-                        }
-                    }
-                    let outcome = match white.cmp(&black) {
-                        std::cmp::Ordering::Greater => Outcome::Win {
-                            side: Side::White,
-                            reason: Reason::ThirtyMoves,
-                        },
-                        std::cmp::Ordering::Less => Outcome::Win {
-                            side: Side::Black,
-                            reason: Reason::ThirtyMoves,
-                        },
-                        std::cmp::Ordering::Equal => Outcome::Draw {
-                            reason: Reason::ThirtyMoves,
-                        },
-                    };
-                    self.thirty_at = None;
-                    self.last_t = t;
-                    self.finish(outcome, at);
-                    Ok(())
-                }
-                _ => Err(PhysicalError::CountsNeeded),
+            // The game ended at the thirty-move rule; only the counts follow.
+            let PhysicalEvent::ThirtyCount { white, black } = *event else {
+                return Err(EventError::CountsNeeded);
             };
-        }
-        if self.is_over() {
-            if *event == PhysicalEvent::End {
-                self.last_t = t;
-                return Ok(());
+            if t < self.turns.last_t {
+                return Err(ClockError::TimeWentBack {
+                    from: self.turns.last_t.as_secs_f64(),
+                    to: t.as_secs_f64(),
+                }
+                .into());
             }
-            return Err(PhysicalError::GameOver);
-        }
-        let mut clock = self.clock;
-        if let Some(expiry) = clock.advance(t)? {
-            if *event != PhysicalEvent::End {
-                return Err(PhysicalError::GameOver);
+            for (side, count) in [(Side::White, white), (Side::Black, black)] {
+                let left = self.count(side);
+                if count > left {
+                    return Err(EventError::CountTooHigh { side, count, left });
+                }
             }
-            self.clock = clock;
-            self.last_t = t;
-            self.expire(expiry);
+            self.thirty_at = None;
+            self.turns.last_t = t;
+            self.turns
+                .finish(thirty_moves_outcome(BySide::new(white, black)), at);
+            return Ok(());
+        }
+        let clock = match self.turns.begin(t, *event == PhysicalEvent::End)? {
+            Begin::Done => return Ok(()),
+            Begin::Go(clock) => clock,
+        };
+        if let Some(common) = event.common() {
+            if self.turns.apply_common(t, clock, common)? {
+                self.turns.end_turn(t, None);
+            }
             return Ok(());
         }
         match *event {
             PhysicalEvent::Move { challenge } => {
                 if clock.is_paused() {
-                    return Err(PhysicalError::Paused);
+                    return Err(EventError::Paused);
                 }
-                let side = self.to_move;
+                let side = self.turns.to_move;
                 if let Some((a, d)) = challenge {
                     for (s, r) in [(side, a), (side.opponent(), d)] {
                         if self.remaining(s, r) == 0 {
-                            return Err(PhysicalError::NoSuchPiece { side: s, rank: r });
+                            return Err(EventError::NoSuchPiece { side: s, rank: r });
                         }
                     }
                 }
-                self.clock = clock;
-                self.last_t = t;
-                self.plies += 1;
-                self.moves_by[side] += 1;
+                self.turns.commit(t, clock);
+                self.turns.count_move(challenge.is_some());
                 if let Some((a, d)) = challenge {
-                    self.challenges += 1;
                     let (a_out, d_out) = match resolve(a, d) {
                         super::ChallengeResult::AttackerWins => (false, true),
                         super::ChallengeResult::DefenderWins => (true, false),
@@ -322,116 +231,34 @@ impl PhysicalGame {
                         .into_iter()
                         .find(|&(_, r, out)| out && r == Rank::Flag);
                     if let Some((owner, _, _)) = flag_lost {
-                        self.finish(
-                            Outcome::Win {
-                                side: owner.opponent(),
-                                reason: Reason::FlagCaptured,
-                            },
-                            t,
-                        );
+                        self.turns.win(owner.opponent(), Reason::FlagCaptured, t);
                         return Ok(());
                     }
                 }
-                let thirty = self.settings.thirty_moves;
-                if thirty > 0 && self.plies == thirty && self.challenges == 0 {
+                let thirty = self.turns.settings.thirty_moves;
+                if thirty > 0 && self.turns.plies == thirty && self.turns.challenges == 0 {
                     self.thirty_at = Some(t);
                     return Ok(());
                 }
-                self.end_turn();
+                self.turns.end_turn(t, None);
             }
-            PhysicalEvent::Penalty { kind, side } => {
-                self.clock = clock;
-                self.last_t = t;
-                match kind {
-                    PenaltyKind::OwnExposure if side == self.to_move => self.end_turn(),
-                    PenaltyKind::OwnExposure => self.lost_turns[side] += 1,
-                    PenaltyKind::CausedExposure => self.finish(
-                        Outcome::Win {
-                            side: side.opponent(),
-                            reason: Reason::CausedExposure,
-                        },
-                        t,
-                    ),
-                    PenaltyKind::Removal => self.finish(
-                        Outcome::Win {
-                            side: side.opponent(),
-                            reason: Reason::Removal,
-                        },
-                        t,
-                    ),
-                }
-            }
-            PhysicalEvent::Resign(side) => {
-                self.clock = clock;
-                self.last_t = t;
-                self.finish(
-                    Outcome::Win {
-                        side: side.opponent(),
-                        reason: Reason::Resignation,
-                    },
-                    t,
-                );
-            }
-            PhysicalEvent::DrawForRespect => {
-                self.respect_allowed()
-                    .map_err(PhysicalError::RespectNotAllowed)?;
-                self.clock = clock;
-                self.last_t = t;
-                self.finish(
-                    Outcome::Draw {
-                        reason: Reason::Respect,
-                    },
-                    t,
-                );
-            }
-            PhysicalEvent::Pause => {
-                clock.pause()?;
-                self.clock = clock;
-                self.last_t = t;
-            }
-            PhysicalEvent::Resume => {
-                clock.resume()?;
-                self.clock = clock;
-                self.last_t = t;
-            }
-            PhysicalEvent::ThirtyCount { .. } => return Err(PhysicalError::CountsNotAsked),
+            PhysicalEvent::ThirtyCount { .. } => return Err(EventError::CountsNotAsked),
             PhysicalEvent::Perpetual { long } => {
-                self.clock = clock;
-                self.last_t = t;
+                self.turns.commit(t, clock);
                 let reason = if long {
                     Reason::Perpetual16
                 } else {
                     Reason::Perpetual5
                 };
-                self.finish(Outcome::Draw { reason }, t);
+                self.turns.finish(Outcome::Draw { reason }, t);
             }
             PhysicalEvent::FlagThrough(side) => {
-                self.clock = clock;
-                self.last_t = t;
-                self.finish(
-                    Outcome::Win {
-                        side,
-                        reason: Reason::FlagThrough,
-                    },
-                    t,
-                );
+                self.turns.commit(t, clock);
+                self.turns.win(side, Reason::FlagThrough, t);
             }
-            PhysicalEvent::End => {
-                self.clock = clock;
-                self.last_t = t;
-            }
+            _ => {}
         }
         Ok(())
-    }
-
-    fn end_turn(&mut self) {
-        let mut next = self.to_move.opponent();
-        while self.lost_turns[next] > 0 {
-            self.lost_turns[next] -= 1;
-            next = next.opponent();
-        }
-        self.to_move = next;
-        self.clock.start_turn(next);
     }
 }
 
@@ -516,7 +343,7 @@ mod tests {
             g.apply(at(i + 1), &mv()).expect("move");
         }
         assert!(g.awaiting_thirty_count());
-        assert_eq!(g.apply(at(31), &mv()), Err(PhysicalError::CountsNeeded));
+        assert_eq!(g.apply(at(31), &mv()), Err(EventError::CountsNeeded));
         assert!(matches!(
             g.apply(
                 at(32),
@@ -525,7 +352,7 @@ mod tests {
                     black: 1
                 }
             ),
-            Err(PhysicalError::CountTooHigh { .. })
+            Err(EventError::CountTooHigh { .. })
         ));
         g.apply(at(32), &PhysicalEvent::ThirtyCount { white: 2, black: 2 })
             .expect("counts");
