@@ -15,7 +15,7 @@
 
 use crate::adjudication::{TallyAdjudication, adjudicate_tally};
 use crate::clock::Time;
-use crate::record::{Status, parse_rules, rules_value};
+use crate::record::{Status, parse_first, parse_ratings, parse_rules, rules_value, unknown_keys};
 use crate::rules::{
     BySide, GameState, Outcome, PenaltyKind, PhysicalEvent, PhysicalGame, Rank, Reason,
     RuleSettings, Side,
@@ -183,14 +183,8 @@ impl PhysicalRecord {
         if obj.get("format").and_then(Value::as_str) != Some(FORMAT) {
             return Err(format!("format must be {FORMAT:?}"));
         }
-        let first = match obj.get("first") {
-            None => Side::White,
-            Some(v) => side_of(v, "first")?,
-        };
-        let ratings = obj.get("ratings").and_then(|r| {
-            let get = |s: &str| r.get(s).and_then(Value::as_f64);
-            Some(BySide::new(get("white")?, get("black")?))
-        });
+        let first = parse_first(obj)?;
+        let ratings = parse_ratings(obj);
         let rules = parse_rules(obj.get("rules")).map_err(|e| e.to_string())?;
         let events = match obj.get("events") {
             None | Some(Value::Null) => Vec::new(),
@@ -212,11 +206,7 @@ impl PhysicalRecord {
             }
         };
         let known = ["format", "first", "ratings", "rules", "events", "readings"];
-        let extra = obj
-            .iter()
-            .filter(|(k, _)| !known.contains(&k.as_str()))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+        let extra = unknown_keys(obj, &known);
         Ok(PhysicalRecord {
             first,
             ratings,

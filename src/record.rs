@@ -106,6 +106,30 @@ fn count_setting(v: &Value, key: &str, min: u64) -> Result<u32, RecordError> {
         })
 }
 
+/// A record's `first`: absent means White.
+pub(crate) fn parse_first(obj: &Map<String, Value>) -> Result<Side, String> {
+    match obj.get("first") {
+        None => Ok(Side::White),
+        Some(v) => parse_side(v, "first"),
+    }
+}
+
+/// A record's `ratings`. They matter only to judge a draw for respect: without both as
+/// numbers they are unknown (and a draw for respect is then refused), never an error.
+pub(crate) fn parse_ratings(obj: &Map<String, Value>) -> Option<BySide<f64>> {
+    let r = obj.get("ratings")?;
+    let get = |side: Side| r.get(side.name()).and_then(Value::as_f64);
+    Some(BySide::new(get(Side::White)?, get(Side::Black)?))
+}
+
+/// The top-level keys a reader does not know, kept for export.
+pub(crate) fn unknown_keys(obj: &Map<String, Value>, known: &[&str]) -> Map<String, Value> {
+    obj.iter()
+        .filter(|(k, _)| !known.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
 /// Reads a record's `rules` object (absent keys keep the GGF defaults).
 pub fn parse_rules(v: Option<&Value>) -> Result<RuleSettings, RecordError> {
     let mut rules = RuleSettings::default();
@@ -275,16 +299,8 @@ impl Record {
             Some(other) => return Err(field(format!("format must be {FORMAT:?}, not {other}"))),
             None => return Err(field(format!("format is missing (expected {FORMAT:?})"))),
         }
-        let first = match obj.get("first") {
-            None => Side::White,
-            Some(v) => parse_side(v, "first").map_err(field)?,
-        };
-        // Ratings matter only to judge a draw for respect: without both as numbers they are
-        // unknown (and a draw for respect is then refused), never an error on their own.
-        let ratings = obj.get("ratings").and_then(|r| {
-            let get = |side: Side| r.get(side.name()).and_then(Value::as_f64);
-            Some(BySide::new(get(Side::White)?, get(Side::Black)?))
-        });
+        let first = parse_first(obj).map_err(field)?;
+        let ratings = parse_ratings(obj);
         let rules = parse_rules(obj.get("rules"))?;
         let setup_obj = obj
             .get("setup")
@@ -311,11 +327,7 @@ impl Record {
         let known = [
             "format", "first", "ratings", "rules", "setup", "events", "readings",
         ];
-        let extra = obj
-            .iter()
-            .filter(|(k, _)| !known.contains(&k.as_str()))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+        let extra = unknown_keys(obj, &known);
         Ok(Record {
             first,
             ratings,

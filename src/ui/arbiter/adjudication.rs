@@ -10,7 +10,7 @@ use crate::adjudication::{Adjudication, ReadingVerdict, aliwalas_value};
 use crate::desk::LiveTable;
 use crate::rules::{Game, GameState, Rank, Side, Square};
 use crate::store::GameId;
-use crate::ui::common::{self, fmt_clock};
+use crate::ui::common::{self};
 use egui::{RichText, Ui};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -76,29 +76,9 @@ pub fn ui(
     let GameState::GameTimeUp { at } = game.state() else {
         return;
     };
-    let started = table.stored.meta.started_at.unwrap_or(now_ms);
-    let stopped_ms = started + at.as_ms();
-    let left = game.settings().reading_limit_ns - (now_ms - stopped_ms) * 1_000_000;
     let handed_in = |s: Side| table.stored.sheets[s].as_ref().is_some_and(|r| r.complete);
 
-    ui.horizontal(|ui| {
-        ui.label(
-            RichText::new("Adjudication")
-                .size(22.0)
-                .strong()
-                .color(common::AMBER),
-        );
-        let color = if left < 0 {
-            common::RED
-        } else {
-            ui.visuals().text_color()
-        };
-        ui.label(
-            RichText::new(format!("Reading time left: {}", fmt_clock(left)))
-                .strong()
-                .color(color),
-        );
-    });
+    super::adjudication_heading(ui, table, at, game.settings().reading_limit_ns, now_ms);
     if let Some(Ok(verdict)) = table.stored.verdict()
         && let Some(adj) = &verdict.adjudication
     {

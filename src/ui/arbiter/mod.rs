@@ -677,6 +677,116 @@ impl TablesPage {
     }
 }
 
+/// Who moves first (decided by lot) and the button that starts the clocks.
+pub(crate) fn start_clocks(
+    ui: &mut Ui,
+    game: GameId,
+    first: &mut Side,
+    queued: &mut Vec<TableCmd>,
+) {
+    ui.horizontal(|ui| {
+        ui.label("Moves first (by lot):");
+        ui.radio_value(first, Side::White, "White");
+        ui.radio_value(first, Side::Black, "Black");
+        if ui.button("Draw lots").clicked() {
+            use rand::{Rng, SeedableRng};
+            let heads = rand::rngs::StdRng::from_os_rng().random::<bool>();
+            *first = if heads { Side::White } else { Side::Black };
+        }
+    });
+    if ui
+        .button(RichText::new("Start clocks").strong().size(18.0))
+        .clicked()
+    {
+        queued.push(TableCmd::Start {
+            game,
+            first: *first,
+        });
+    }
+}
+
+/// The colour of a move clock: amber in its last 20 seconds, red once overstepped.
+pub(crate) fn move_clock_color(ui: &Ui, left_ns: i64) -> Color32 {
+    if left_ns < 0 {
+        common::RED
+    } else if left_ns < 20_000_000_000 {
+        common::AMBER
+    } else {
+        ui.visuals().strong_text_color()
+    }
+}
+
+/// The clocks of a table: the move clock of the side to move (while it runs), the game
+/// clock, and both sides' oversteps.
+pub(crate) fn clock_panel(
+    ui: &mut Ui,
+    clock: &crate::clock::Clock,
+    oversteps_to_lose: u32,
+    move_clock: bool,
+) {
+    if move_clock {
+        let left = clock.move_remaining_ns();
+        let color = move_clock_color(ui, left);
+        ui.horizontal(|ui| {
+            ui.label("Move clock");
+            ui.label(
+                RichText::new(fmt_clock(left))
+                    .monospace()
+                    .size(34.0)
+                    .strong()
+                    .color(color),
+            );
+            if clock.turn_overstepped() {
+                badge(ui, "OVERSTEP", common::RED);
+            }
+        });
+    }
+    ui.label(
+        RichText::new(format!(
+            "Game clock {} left",
+            fmt_hms(clock.game_remaining_ns())
+        ))
+        .monospace()
+        .size(18.0),
+    );
+    ui.label(format!(
+        "Oversteps  White {}   Black {}",
+        oversteps_marks(clock.oversteps().white, oversteps_to_lose),
+        oversteps_marks(clock.oversteps().black, oversteps_to_lose)
+    ));
+}
+
+/// The heading of an adjudication with its reading timer, which runs from the moment game
+/// time ran out.
+pub(crate) fn adjudication_heading(
+    ui: &mut Ui,
+    table: &LiveTable,
+    stopped: crate::clock::Time,
+    reading_limit_ns: i64,
+    now_ms: i64,
+) {
+    let started = table.stored.meta.started_at.unwrap_or(now_ms);
+    let left = reading_limit_ns - (now_ms - (started + stopped.as_ms())) * 1_000_000;
+    ui.horizontal(|ui| {
+        ui.label(
+            RichText::new("Adjudication")
+                .size(22.0)
+                .strong()
+                .color(common::AMBER),
+        );
+        let color = if left < 0 {
+            common::RED
+        } else {
+            ui.visuals().text_color()
+        };
+        ui.label(
+            RichText::new(format!("Reading time left: {}", fmt_clock(left)))
+                .strong()
+                .color(color),
+        );
+    });
+}
+
 /// Under a decided result: it has gone to the round; the arbiter confirms it (or records an
 /// arbiter's mistake with the void-and-replay action).
 pub(crate) fn confirmation(ui: &mut Ui, table: &LiveTable, queued: &mut Vec<TableCmd>) {
@@ -838,13 +948,7 @@ fn card_ui(
                     let c = g.clock();
                     let limit = g.settings().oversteps_to_lose;
                     let move_left = c.move_remaining_ns();
-                    let color = if move_left < 0 {
-                        common::RED
-                    } else if move_left < 20_000_000_000 {
-                        common::AMBER
-                    } else {
-                        ui.visuals().strong_text_color()
-                    };
+                    let color = move_clock_color(ui, move_left);
                     ui.horizontal(|ui| {
                         if !g.is_over() {
                             ui.label(format!("{} to move", capitalise(g.to_move().name())));

@@ -4,13 +4,13 @@
 //! at the thirty-move rule, and takes the arbiter's declarations of a perpetual or a Flag
 //! through. Adjudication reads each remaining piece of the tally.
 
-use super::{Cap, Guarded, TableCmd, TablesPage, capitalise, oversteps_marks};
+use super::{Cap, Guarded, TableCmd, TablesPage, capitalise};
 use crate::adjudication::ReadingVerdict;
 use crate::desk::{LiveTable, Phase};
 use crate::physical_record::{self, TallySheet};
 use crate::rules::{GameState, PhysicalEvent, PhysicalGame, Rank, Side};
 use crate::store::GameId;
-use crate::ui::common::{self, Confirm, fmt_clock, fmt_hms};
+use crate::ui::common::{self, Confirm};
 use egui::{RichText, Ui};
 use std::collections::HashMap;
 
@@ -45,23 +45,7 @@ impl TablesPage {
                  challenges you enter.",
             );
             let first = self.first.entry(id).or_insert(Side::White);
-            ui.horizontal(|ui| {
-                ui.label("Moves first (by lot):");
-                ui.radio_value(first, Side::White, "White");
-                ui.radio_value(first, Side::Black, "Black");
-                if ui.button("Draw lots").clicked() {
-                    use rand::{Rng, SeedableRng};
-                    let heads = rand::rngs::StdRng::from_os_rng().random::<bool>();
-                    *first = if heads { Side::White } else { Side::Black };
-                }
-            });
-            if ui
-                .button(RichText::new("Start clocks").strong().size(18.0))
-                .clicked()
-            {
-                let first = *first;
-                self.queued.push(TableCmd::Start { game: id, first });
-            }
+            super::start_clocks(ui, id, first, &mut self.queued);
             return;
         }
         let Some(game) = table.derived_at(now) else {
@@ -160,40 +144,8 @@ impl TablesPage {
                 );
             }
         }
-        if !game.is_over() && !game.awaiting_thirty_count() {
-            let left = c.move_remaining_ns();
-            let color = if left < 0 {
-                common::RED
-            } else if left < 20_000_000_000 {
-                common::AMBER
-            } else {
-                ui.visuals().strong_text_color()
-            };
-            ui.horizontal(|ui| {
-                ui.label("Move clock");
-                ui.label(
-                    RichText::new(fmt_clock(left))
-                        .monospace()
-                        .size(34.0)
-                        .strong()
-                        .color(color),
-                );
-            });
-        }
-        ui.label(
-            RichText::new(format!(
-                "Game clock {} left",
-                fmt_hms(c.game_remaining_ns())
-            ))
-            .monospace()
-            .size(18.0),
-        );
-        let limit = game.settings().oversteps_to_lose;
-        ui.label(format!(
-            "Oversteps  White {}   Black {}",
-            oversteps_marks(c.oversteps().white, limit),
-            oversteps_marks(c.oversteps().black, limit)
-        ));
+        let running = !game.is_over() && !game.awaiting_thirty_count();
+        super::clock_panel(ui, c, game.settings().oversteps_to_lose, running);
         let m = game.moves_by();
         ui.label(format!(
             "Moves {} (White {}, Black {}) · challenges {}",
@@ -343,26 +295,7 @@ impl TablesPage {
         let GameState::GameTimeUp { at } = game.state() else {
             return;
         };
-        let started = table.stored.meta.started_at.unwrap_or(now);
-        let left = game.settings().reading_limit_ns - (now - (started + at.as_ms())) * 1_000_000;
-        ui.horizontal(|ui| {
-            ui.label(
-                RichText::new("Adjudication")
-                    .size(22.0)
-                    .strong()
-                    .color(common::AMBER),
-            );
-            let color = if left < 0 {
-                common::RED
-            } else {
-                ui.visuals().text_color()
-            };
-            ui.label(
-                RichText::new(format!("Reading time left: {}", fmt_clock(left)))
-                    .strong()
-                    .color(color),
-            );
-        });
+        super::adjudication_heading(ui, table, at, game.settings().reading_limit_ns, now);
         if let Some(record) = table.stored.physical_record()
             && let Ok(verdict) = record.judge()
             && let Some(adj) = verdict.adjudication

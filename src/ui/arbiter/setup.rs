@@ -236,25 +236,7 @@ pub fn ui(
                         .strong()
                         .color(common::GREEN),
                 );
-                ui.horizontal(|ui| {
-                    ui.label("Moves first (by lot):");
-                    ui.radio_value(first, Side::White, "White");
-                    ui.radio_value(first, Side::Black, "Black");
-                    if ui.button("Draw lots").clicked() {
-                        use rand::{Rng, SeedableRng};
-                        let heads = rand::rngs::StdRng::from_os_rng().random::<bool>();
-                        *first = if heads { Side::White } else { Side::Black };
-                    }
-                });
-                if ui
-                    .button(RichText::new("Start clocks").strong().size(18.0))
-                    .clicked()
-                {
-                    queued.push(TableCmd::Start {
-                        game: id,
-                        first: *first,
-                    });
-                }
+                super::start_clocks(ui, id, first, queued);
             } else if complete(side) {
                 let other = side.opponent();
                 ui.label(

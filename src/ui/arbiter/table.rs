@@ -2,13 +2,13 @@
 //! the rules' counters and the arbiter's actions.
 
 use super::board::{self, BoardStyle, CellView};
-use super::{Cap, Guarded, TableCmd, TablesPage, capitalise, oversteps_marks, phase_badge, setup};
+use super::{Cap, Guarded, TableCmd, TablesPage, capitalise, phase_badge, setup};
 use crate::desk::Phase;
 use crate::record::TimedEvent;
 use crate::rules::{Event, Game, GameState, Move, PenaltyKind, Side};
 use crate::store::{GameId, StoredEventKind};
 use crate::ui::PageCtx;
-use crate::ui::common::{self, Confirm, badge, fmt_clock, fmt_hms};
+use crate::ui::common::{self, Confirm, badge, fmt_clock};
 use egui::{RichText, Ui};
 
 impl TablesPage {
@@ -280,42 +280,7 @@ impl TablesPage {
                 .strong(),
             );
         }
-        if !game.is_over() {
-            let left = c.move_remaining_ns();
-            let color = if left < 0 {
-                common::RED
-            } else if left < 20_000_000_000 {
-                common::AMBER
-            } else {
-                ui.visuals().strong_text_color()
-            };
-            ui.horizontal(|ui| {
-                ui.label("Move clock");
-                ui.label(
-                    RichText::new(fmt_clock(left))
-                        .monospace()
-                        .size(34.0)
-                        .strong()
-                        .color(color),
-                );
-                if c.turn_overstepped() {
-                    badge(ui, "OVERSTEP", common::RED);
-                }
-            });
-        }
-        ui.label(
-            RichText::new(format!(
-                "Game clock {} left",
-                fmt_hms(c.game_remaining_ns())
-            ))
-            .monospace()
-            .size(18.0),
-        );
-        ui.label(format!(
-            "Oversteps  White {}   Black {}",
-            oversteps_marks(c.oversteps().white, limit),
-            oversteps_marks(c.oversteps().black, limit)
-        ));
+        super::clock_panel(ui, c, limit, !game.is_over());
         let moves = game.moves_by();
         ui.label(format!(
             "Moves {} (White {}, Black {}) · challenges {}",
