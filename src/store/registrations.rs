@@ -84,6 +84,86 @@ pub(crate) fn round_state(conn: &Connection, tid: i64, round: u32) -> Result<Opt
         .optional()?)
 }
 
+/// Registers one registry player inside `tx` (see [`Store::register`]).
+fn register_in(
+    tx: &rusqlite::Transaction<'_>,
+    tid: i64,
+    player: RegistryId,
+    actor: &Actor,
+) -> Result<PlayerId> {
+    check_tournament(tx, tid)?;
+    let (name, fid, club, rating, status): (String, String, String, i64, String) = tx
+        .query_row(
+            "SELECT name, federation_id, club, rating, status FROM players WHERE id = ?1",
+            [player.0],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .optional()?
+        .ok_or_else(|| StoreError::NotFound(format!("player {player}")))?;
+    if status == "banned" {
+        return Err(rejected(format!(
+            "{name} is banned: a banned player cannot be registered"
+        )));
+    }
+    let already: Option<u32> = tx
+        .query_row(
+            "SELECT player_no FROM registrations WHERE tournament_id = ?1 AND player_id = ?2",
+            params![tid, player.0],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(no) = already {
+        return Err(rejected(format!(
+            "{name} is already registered as player {no}"
+        )));
+    }
+    let no: u32 = tx.query_row(
+        "SELECT coalesce(max(player_no), 0) + 1 FROM registrations WHERE tournament_id = ?1",
+        [tid],
+        |r| r.get(0),
+    )?;
+    let (_, started) = round_counts(tx, tid)?;
+    let entry = started + 1;
+    let text = |s: String| (!s.is_empty()).then_some(s);
+    tx.execute(
+        "INSERT INTO registrations (tournament_id, player_no, player_id, name, rating, club,
+                 federation_id, entry_round, seq, registered_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?2, ?9)",
+        params![
+            tid,
+            no,
+            player.0,
+            name,
+            rating,
+            text(club),
+            text(fid),
+            entry,
+            now_ms()
+        ],
+    )?;
+    for round in 1..entry {
+        tx.execute(
+                "INSERT INTO absences (tournament_id, round, player_no, reason) VALUES (?1, ?2, ?3, 'late entry')",
+                params![tid, round, no],
+            )?;
+    }
+    let late = if entry > 1 {
+        format!(", late entry from round {entry}")
+    } else {
+        String::new()
+    };
+    audit(
+        tx,
+        actor,
+        "player registered",
+        Some(tid),
+        None,
+        "",
+        &format!("player {no}: {name} (registry {player}){late}"),
+    )?;
+    Ok(PlayerId(no))
+}
+
 impl Store {
     /// The players of a tournament, by number.
     pub fn registrations(&self, tid: i64) -> Result<Vec<Registration>> {
@@ -132,66 +212,22 @@ impl Store {
     /// rounds have been played this is a late entry: absent (recorded so) in every round
     /// already published. A banned player is refused.
     pub fn register(&mut self, tid: i64, player: RegistryId, actor: &Actor) -> Result<PlayerId> {
+        self.write(|tx| register_in(tx, tid, player, actor))
+    }
+
+    /// Registers several registry players in one transaction: all of them or, if any is
+    /// refused (banned, already registered), none.
+    pub fn register_all(
+        &mut self,
+        tid: i64,
+        players: &[RegistryId],
+        actor: &Actor,
+    ) -> Result<Vec<PlayerId>> {
         self.write(|tx| {
-            check_tournament(tx, tid)?;
-            let (name, fid, club, rating, status): (String, String, String, i64, String) = tx
-                .query_row(
-                    "SELECT name, federation_id, club, rating, status FROM players WHERE id = ?1",
-                    [player.0],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-                )
-                .optional()?
-                .ok_or_else(|| StoreError::NotFound(format!("player {player}")))?;
-            if status == "banned" {
-                return Err(rejected(format!(
-                    "{name} is banned: a banned player cannot be registered"
-                )));
-            }
-            let already: Option<u32> = tx
-                .query_row(
-                    "SELECT player_no FROM registrations WHERE tournament_id = ?1 AND player_id = ?2",
-                    params![tid, player.0],
-                    |r| r.get(0),
-                )
-                .optional()?;
-            if let Some(no) = already {
-                return Err(rejected(format!("{name} is already registered as player {no}")));
-            }
-            let no: u32 = tx.query_row(
-                "SELECT coalesce(max(player_no), 0) + 1 FROM registrations WHERE tournament_id = ?1",
-                [tid],
-                |r| r.get(0),
-            )?;
-            let (_, started) = round_counts(tx, tid)?;
-            let entry = started + 1;
-            let text = |s: String| (!s.is_empty()).then_some(s);
-            tx.execute(
-                "INSERT INTO registrations (tournament_id, player_no, player_id, name, rating, club,
-                     federation_id, entry_round, seq, registered_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?2, ?9)",
-                params![tid, no, player.0, name, rating, text(club), text(fid), entry, now_ms()],
-            )?;
-            for round in 1..entry {
-                tx.execute(
-                    "INSERT INTO absences (tournament_id, round, player_no, reason) VALUES (?1, ?2, ?3, 'late entry')",
-                    params![tid, round, no],
-                )?;
-            }
-            let late = if entry > 1 {
-                format!(", late entry from round {entry}")
-            } else {
-                String::new()
-            };
-            audit(
-                tx,
-                actor,
-                "player registered",
-                Some(tid),
-                None,
-                "",
-                &format!("player {no}: {name} (registry {player}){late}"),
-            )?;
-            Ok(PlayerId(no))
+            players
+                .iter()
+                .map(|&p| register_in(tx, tid, p, actor))
+                .collect()
         })
     }
 
