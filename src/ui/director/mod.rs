@@ -115,6 +115,13 @@ pub fn round_badges(ui: &mut Ui, view: &RoundView) {
 pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
     if cache.watch.stale(cx.store, *cx.tournament, cx.now_ms) {
         cache.names = cx.store.tournament_names().unwrap_or_default();
+        // On start, without a remembered choice, the newest tournament is the one at hand.
+        if !cache.started {
+            cache.started = true;
+            if cx.tournament.is_none() {
+                *cx.tournament = cache.names.first().map(|(id, _)| *id);
+            }
+        }
         if let Some(t) = *cx.tournament
             && !cache.names.iter().any(|(id, _)| *id == t)
         {
@@ -177,6 +184,7 @@ pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
 #[derive(Debug, Default)]
 pub struct StatusCache {
     watch: Watch,
+    started: bool,
     names: Vec<(i64, String)>,
     round: Option<RoundView>,
 }

@@ -228,7 +228,7 @@ impl PlayersPage {
             .column(Column::exact(150.0))
             .header(22.0, |mut header| {
                 for (k, title) in [
-                    (SortKey::Id, "No"),
+                    (SortKey::Id, "Id"),
                     (SortKey::Name, "Name"),
                     (SortKey::FederationId, "Federation id"),
                     (SortKey::Club, "Club"),

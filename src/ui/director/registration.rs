@@ -102,7 +102,7 @@ impl RegistrationPage {
             .show(ui, |ui| self.registry_ui(ui));
         egui::Panel::bottom("registration-player")
             .resizable(false)
-            .exact_size(200.0)
+            .exact_size(175.0)
             .show(ui, |ui| self.player_ui(ui));
         egui::CentralPanel::default().show(ui, |ui| self.table_ui(ui));
         for cmd in std::mem::take(&mut self.queued) {
@@ -176,6 +176,13 @@ impl RegistrationPage {
                     });
                 }
             });
+        if candidates.is_empty() {
+            ui.label(if needle.is_empty() {
+                "Everyone in the registry is registered."
+            } else {
+                "Nobody to register matches the search."
+            });
+        }
         if let Some(id) = register {
             self.queued.push(Cmd::Register(id));
         }

@@ -571,7 +571,11 @@ impl RoundsPage {
                     "Black",
                     "Pts",
                     if draft { "" } else { "Result" },
-                    if draft { "" } else { "State" },
+                    if draft {
+                        "Why (click a board for more)"
+                    } else {
+                        "State"
+                    },
                     if draft || !grace_over {
                         ""
                     } else {
@@ -594,14 +598,18 @@ impl RoundsPage {
                     for (p, score) in [(&b.white, &scores[i].0), (&b.black, &scores[i].1)] {
                         row.col(|ui| {
                             let text = format!("{} {}", p.no, p.name);
-                            if draft {
-                                let on = swap_from == Some(PlayerId(p.no));
-                                if ui.selectable_label(on, text).clicked() {
-                                    picked = Some(PlayerId(p.no));
+                            let rating = RichText::new(p.rating.to_string()).weak().small();
+                            ui.horizontal(|ui| {
+                                if draft {
+                                    let on = swap_from == Some(PlayerId(p.no));
+                                    if ui.selectable_label(on, text).clicked() {
+                                        picked = Some(PlayerId(p.no));
+                                    }
+                                } else {
+                                    ui.label(text);
                                 }
-                            } else {
-                                ui.label(text);
-                            }
+                                ui.label(rating);
+                            });
                         });
                         row.col(|ui| {
                             ui.label(score);
@@ -636,10 +644,23 @@ impl RoundsPage {
                     });
                     row.col(|ui| {
                         if draft {
+                            let first = b
+                                .explanation
+                                .lines()
+                                .nth(1)
+                                .unwrap_or(b.explanation.as_str())
+                                .trim();
+                            let r =
+                                ui.add(egui::Label::new(RichText::new(first).small()).truncate());
+                            if !b.explanation.is_empty() {
+                                r.on_hover_text(&b.explanation);
+                            }
                             return;
                         }
                         let (word, color) = status_badge(b.status);
-                        ui.label(RichText::new(word).color(color).strong().small());
+                        ui.horizontal(|ui| {
+                            ui.label(RichText::new(word).color(color).strong().small());
+                        });
                     });
                     row.col(|ui| {
                         if !draft

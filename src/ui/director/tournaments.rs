@@ -375,87 +375,95 @@ impl TournamentsPage {
         labelled_text(ui, rounds_hint, &mut self.form.rounds, 60.0);
 
         ui.add_space(6.0);
-        ui.columns(2, |cols| {
-            let ui = &mut cols[0];
-            ui.label(RichText::new("Points").strong());
-            egui::Grid::new("points-grid")
-                .num_columns(2)
-                .show(ui, |ui| {
-                    for (i, key) in PointsScale::KEYS.iter().enumerate() {
-                        let l = ui.label(format!("Points for {}:", key.replace('_', " ")));
-                        ui.add(
-                            egui::TextEdit::singleline(&mut self.form.points[i])
-                                .desired_width(50.0),
-                        )
-                        .labelled_by(l.id);
-                        ui.end_row();
-                    }
-                });
-            let ui = &mut cols[1];
-            ui.label(RichText::new("Tie-break order").strong());
-            let mut action: Option<(usize, i32)> = None;
-            let n = self.form.tiebreaks.len();
-            for (i, tb) in self.form.tiebreaks.iter().enumerate() {
-                ui.horizontal(|ui| {
-                    ui.label(format!("{}. {}", i + 1, tiebreak_words(*tb)));
-                    if ui
-                        .add_enabled(i > 0, egui::Button::new("Up").small())
-                        .on_hover_text(format!("Move {} up", tb.name()))
-                        .clicked()
-                    {
-                        action = Some((i, -1));
-                    }
-                    if ui
-                        .add_enabled(i + 1 < n, egui::Button::new("Down").small())
-                        .on_hover_text(format!("Move {} down", tb.name()))
-                        .clicked()
-                    {
-                        action = Some((i, 1));
-                    }
-                    if ui
-                        .small_button("Remove")
-                        .on_hover_text(format!("Remove {}", tb.name()))
-                        .clicked()
-                    {
-                        action = Some((i, 0));
-                    }
-                });
-            }
-            match action {
-                Some((i, 0)) => {
-                    self.form.tiebreaks.remove(i);
-                }
-                Some((i, d)) => {
-                    let j = (i as i32 + d) as usize;
-                    self.form.tiebreaks.swap(i, j);
-                }
-                None => {}
-            }
-            let missing: Vec<TieBreak> = TieBreak::ALL
-                .into_iter()
-                .filter(|t| !self.form.tiebreaks.contains(t))
-                .collect();
-            if !missing.is_empty() {
-                let l = ui.label("Add a tie-break:");
-                let mut add: Option<TieBreak> = None;
-                egui::ComboBox::from_id_salt("add-tiebreak")
-                    .selected_text("choose...")
-                    .show_ui(ui, |ui| {
-                        for t in &missing {
-                            if ui.selectable_label(false, tiebreak_words(*t)).clicked() {
-                                add = Some(*t);
-                            }
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                ui.label(RichText::new("Points").strong());
+                egui::Grid::new("points-grid")
+                    .num_columns(2)
+                    .show(ui, |ui| {
+                        for (i, key) in PointsScale::KEYS.iter().enumerate() {
+                            let l = ui.label(format!("Points for {}:", key.replace('_', " ")));
+                            ui.add(
+                                egui::TextEdit::singleline(&mut self.form.points[i])
+                                    .desired_width(50.0),
+                            )
+                            .labelled_by(l.id);
+                            ui.end_row();
                         }
-                    })
-                    .response
-                    .labelled_by(l.id);
-                if let Some(t) = add {
-                    self.form.tiebreaks.push(t);
+                    });
+            });
+            ui.add_space(60.0);
+            ui.vertical(|ui| {
+                ui.set_max_width(440.0);
+                ui.label(RichText::new("Tie-break order").strong());
+                let mut action: Option<(usize, i32)> = None;
+                let n = self.form.tiebreaks.len();
+                for (i, tb) in self.form.tiebreaks.iter().enumerate() {
+                    ui.horizontal(|ui| {
+                        ui.label(format!("{}. {}", i + 1, tiebreak_words(*tb)));
+                        if ui
+                            .add_enabled(i > 0, egui::Button::new("Up").small())
+                            .on_hover_text(format!("Move {} up", tb.name()))
+                            .clicked()
+                        {
+                            action = Some((i, -1));
+                        }
+                        if ui
+                            .add_enabled(i + 1 < n, egui::Button::new("Down").small())
+                            .on_hover_text(format!("Move {} down", tb.name()))
+                            .clicked()
+                        {
+                            action = Some((i, 1));
+                        }
+                        if ui
+                            .small_button("Remove")
+                            .on_hover_text(format!("Remove {}", tb.name()))
+                            .clicked()
+                        {
+                            action = Some((i, 0));
+                        }
+                    });
                 }
-            }
-            if ui.small_button("Default order").clicked() {
-                self.form.tiebreaks = TieBreak::default_order();
-            }
+                match action {
+                    Some((i, 0)) => {
+                        self.form.tiebreaks.remove(i);
+                    }
+                    Some((i, d)) => {
+                        let j = (i as i32 + d) as usize;
+                        self.form.tiebreaks.swap(i, j);
+                    }
+                    None => {}
+                }
+                let missing: Vec<TieBreak> = TieBreak::ALL
+                    .into_iter()
+                    .filter(|t| !self.form.tiebreaks.contains(t))
+                    .collect();
+                if !missing.is_empty() {
+                    let l = ui.label("Add a tie-break:");
+                    let mut add: Option<TieBreak> = None;
+                    egui::ComboBox::from_id_salt("add-tiebreak")
+                        .selected_text("choose...")
+                        .width(200.0)
+                        .show_ui(ui, |ui| {
+                            for t in &missing {
+                                if ui.selectable_label(false, tiebreak_words(*t)).clicked() {
+                                    add = Some(*t);
+                                }
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                    if let Some(t) = add {
+                        self.form.tiebreaks.push(t);
+                    }
+                }
+                if ui
+                    .add(egui::Button::new("Back to the default order").small())
+                    .clicked()
+                {
+                    self.form.tiebreaks = TieBreak::default_order();
+                }
+            });
         });
 
         ui.add_space(6.0);
