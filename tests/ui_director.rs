@@ -345,3 +345,75 @@ fn default_losses_are_offered_once_the_grace_period_is_over() {
     assert_eq!(v.boards[1].result, GameResult::BlackWinsByForfeit);
     assert_eq!(v.state, RoundState::Complete);
 }
+
+#[test]
+fn keyboard_shortcuts_pair_publish_and_enter_results() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("event.sqlite3");
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = harness(&db, Page::Players, &clock);
+    add_players(&mut h, &SIX[..4]);
+    let tid = create_and_register(&mut h, "Keys");
+    go(&mut h, Page::Rounds);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::P);
+    h.run();
+    h.run();
+    let v = store(&h).round_view(tid, 1).expect("v").expect("drafted by Ctrl+P");
+    assert_eq!(v.state, RoundState::Draft);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    h.run();
+    assert_eq!(
+        store(&h).round_view(tid, 1).expect("v").expect("r").state,
+        RoundState::Published
+    );
+    // Down selects table 1, W enters White's win; Down, D a draw.
+    h.key_press(egui::Key::ArrowDown);
+    h.run();
+    h.key_press(egui::Key::W);
+    h.run();
+    h.key_press(egui::Key::ArrowDown);
+    h.run();
+    h.key_press(egui::Key::D);
+    h.run();
+    let v = store(&h).round_view(tid, 1).expect("v").expect("r");
+    assert_eq!(v.boards[0].result, GameResult::WhiteWins);
+    assert_eq!(v.boards[1].result, GameResult::Draw);
+    assert_eq!(v.state, RoundState::Complete);
+}
+
+#[test]
+fn tie_breaks_are_reordered_and_changing_them_after_round_1_warns() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("event.sqlite3");
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = harness(&db, Page::Players, &clock);
+    add_players(&mut h, &SIX[..4]);
+    let tid = create_and_register(&mut h, "Order");
+    go(&mut h, Page::Tournaments);
+    // Before round 1 a change is saved at once.
+    h.get_by_label("Move wins up").click();
+    h.run();
+    click(&mut h, "Save settings");
+    let tbs: Vec<&str> = store(&h)
+        .tournament_setup(tid)
+        .expect("setup")
+        .tiebreaks
+        .iter()
+        .map(|t| t.name())
+        .collect();
+    assert_eq!(tbs, ["direct_encounter", "buchholz", "wins", "sonneborn_berger"]);
+    pair_and_publish(&mut h, tid, 1);
+    go(&mut h, Page::Tournaments);
+    h.get_by_label("Remove buchholz").click();
+    h.run();
+    click(&mut h, "Save settings");
+    assert!(has_text(&h, "Change the scoring of a tournament under way?"));
+    type_into(&mut h, "Reason (kept in the audit log):", "agreed at the captains' meeting");
+    click(&mut h, "Change the scoring");
+    let setup = store(&h).tournament_setup(tid).expect("setup");
+    assert_eq!(setup.tiebreaks.len(), 3);
+    let log = store(&h).audit_log(AuditFilter::Tournament(tid)).expect("log");
+    let last = log.last().expect("entry");
+    assert_eq!(last.action, "tournament settings changed");
+    assert_eq!(last.reason, "agreed at the captains' meeting");
+}

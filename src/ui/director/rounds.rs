@@ -392,6 +392,10 @@ impl RoundsPage {
                 let number = view.number;
                 let starts_at = view.starts_at;
                 self.grace_ui(ui, cx, number, starts_at);
+                hint(
+                    ui,
+                    "Results: pick one per table, or click a table and press W (White wins),                      B (Black wins) or D (draw); Up/Down move between tables. Games arbitrated                      on the Tables page (F5) report their results by themselves.",
+                );
             }
             RoundState::Complete => {
                 if last.map(|r| r.number) == Some(view.number) {

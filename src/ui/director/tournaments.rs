@@ -403,21 +403,24 @@ impl TournamentsPage {
                         ui.label(format!("{}. {}", i + 1, tiebreak_words(*tb)));
                         if ui
                             .add_enabled(i > 0, egui::Button::new("Up").small())
-                            .on_hover_text(format!("Move {} up", tb.name()))
+                            .accessible_name(format!("Move {} up", tb.name()))
+                        .on_hover_text(format!("Move {} up", tiebreak_words(*tb)))
                             .clicked()
                         {
                             action = Some((i, -1));
                         }
                         if ui
                             .add_enabled(i + 1 < n, egui::Button::new("Down").small())
-                            .on_hover_text(format!("Move {} down", tb.name()))
+                            .accessible_name(format!("Move {} down", tb.name()))
+                        .on_hover_text(format!("Move {} down", tiebreak_words(*tb)))
                             .clicked()
                         {
                             action = Some((i, 1));
                         }
                         if ui
                             .small_button("Remove")
-                            .on_hover_text(format!("Remove {}", tb.name()))
+                            .accessible_name(format!("Remove {}", tb.name()))
+                        .on_hover_text(format!("Remove {}", tiebreak_words(*tb)))
                             .clicked()
                         {
                             action = Some((i, 0));
