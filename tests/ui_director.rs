@@ -358,7 +358,10 @@ fn keyboard_shortcuts_pair_publish_and_enter_results() {
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::P);
     h.run();
     h.run();
-    let v = store(&h).round_view(tid, 1).expect("v").expect("drafted by Ctrl+P");
+    let v = store(&h)
+        .round_view(tid, 1)
+        .expect("v")
+        .expect("drafted by Ctrl+P");
     assert_eq!(v.state, RoundState::Draft);
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
     h.run();
@@ -401,18 +404,30 @@ fn tie_breaks_are_reordered_and_changing_them_after_round_1_warns() {
         .iter()
         .map(|t| t.name())
         .collect();
-    assert_eq!(tbs, ["direct_encounter", "buchholz", "wins", "sonneborn_berger"]);
+    assert_eq!(
+        tbs,
+        ["direct_encounter", "buchholz", "wins", "sonneborn_berger"]
+    );
     pair_and_publish(&mut h, tid, 1);
     go(&mut h, Page::Tournaments);
     h.get_by_label("Remove buchholz").click();
     h.run();
     click(&mut h, "Save settings");
-    assert!(has_text(&h, "Change the scoring of a tournament under way?"));
-    type_into(&mut h, "Reason (kept in the audit log):", "agreed at the captains' meeting");
+    assert!(has_text(
+        &h,
+        "Change the scoring of a tournament under way?"
+    ));
+    type_into(
+        &mut h,
+        "Reason (kept in the audit log):",
+        "agreed at the captains' meeting",
+    );
     click(&mut h, "Change the scoring");
     let setup = store(&h).tournament_setup(tid).expect("setup");
     assert_eq!(setup.tiebreaks.len(), 3);
-    let log = store(&h).audit_log(AuditFilter::Tournament(tid)).expect("log");
+    let log = store(&h)
+        .audit_log(AuditFilter::Tournament(tid))
+        .expect("log");
     let last = log.last().expect("entry");
     assert_eq!(last.action, "tournament settings changed");
     assert_eq!(last.reason, "agreed at the captains' meeting");

@@ -216,6 +216,8 @@ impl PlayersPage {
         };
         let (sort, asc) = (self.sort, !self.descending);
         let selected = self.selected;
+        // A click on a name selects the row rather than starting a text selection.
+        ui.style_mut().interaction.selectable_labels = false;
         TableBuilder::new(ui)
             .id_salt("players-table")
             .striped(true)
@@ -321,16 +323,27 @@ impl PlayersPage {
             name.request_focus();
             self.focus_name = false;
         }
-        labelled_text(ui, "Federation id:", &mut self.form.federation_id, 200.0);
-        labelled_text(ui, "Club:", &mut self.form.club, 240.0);
-        labelled_text(ui, "Rating:", &mut self.form.rating, 80.0);
+        let fields = [
+            name,
+            labelled_text(ui, "Federation id:", &mut self.form.federation_id, 200.0),
+            labelled_text(ui, "Club:", &mut self.form.club, 240.0),
+            labelled_text(ui, "Rating:", &mut self.form.rating, 80.0),
+        ];
+        // Enter in any field of the form saves it.
+        let entered = ui.input(|i| i.key_pressed(Key::Enter))
+            && fields.iter().any(egui::Response::lost_focus);
         ui.horizontal(|ui| {
             let label = if editing.is_some() {
                 "Save player"
             } else {
                 "Add player"
             };
-            if ui.button(RichText::new(label).strong()).clicked() {
+            if ui
+                .button(RichText::new(label).strong())
+                .on_hover_text("Enter in any field does the same")
+                .clicked()
+                || entered
+            {
                 self.queued.push(Cmd::Save(self.form.clone()));
             }
             if editing.is_some() && ui.button("New player instead").clicked() {
@@ -476,12 +489,13 @@ impl PlayersPage {
                     }
                     None => {
                         let r = cx.store.add_player(&input, &actor);
-                        if let Some(id) = cx
+                        if cx
                             .notices
                             .report(r, &format!("{} added to the registry", input.name.trim()))
+                            .is_some()
                         {
                             self.form = PlayerForm::default();
-                            self.selected = Some(id);
+                            self.selected = None;
                             self.focus_name = true;
                         }
                     }

@@ -147,6 +147,13 @@ impl RegistrationPage {
                 Guarded::RegisterAll(eligible.clone()),
             ));
         }
+        if candidates.is_empty() {
+            ui.label(if needle.is_empty() {
+                "Everyone in the registry is registered."
+            } else {
+                "Nobody to register matches the search."
+            });
+        }
         let mut register = None;
         egui::ScrollArea::vertical()
             .id_salt("registry-candidates")
@@ -176,13 +183,6 @@ impl RegistrationPage {
                     });
                 }
             });
-        if candidates.is_empty() {
-            ui.label(if needle.is_empty() {
-                "Everyone in the registry is registered."
-            } else {
-                "Nobody to register matches the search."
-            });
-        }
         if let Some(id) = register {
             self.queued.push(Cmd::Register(id));
         }
@@ -193,7 +193,7 @@ impl RegistrationPage {
             ui.heading("Registered");
             let playing = self.registered.iter().filter(|r| !r.withdrawn).count();
             ui.label(format!(
-                "{} players, {} playing, {} withdrawn",
+                "{} registered, {} playing, {} withdrawn",
                 self.registered.len(),
                 playing,
                 self.registered.len() - playing
@@ -210,6 +210,8 @@ impl RegistrationPage {
         let rows = &self.registered;
         let selected = self.selected;
         let mut clicked = None;
+        // A click on a name selects the row rather than starting a text selection.
+        ui.style_mut().interaction.selectable_labels = false;
         TableBuilder::new(ui)
             .id_salt("registered-table")
             .striped(true)

@@ -394,7 +394,9 @@ impl RoundsPage {
                 self.grace_ui(ui, cx, number, starts_at);
                 hint(
                     ui,
-                    "Results: pick one per table, or click a table and press W (White wins),                      B (Black wins) or D (draw); Up/Down move between tables. Games arbitrated                      on the Tables page (F5) report their results by themselves.",
+                    "Results: pick one per table, or click a table and press W (White wins), \
+                     B (Black wins) or D (draw); Up/Down move between tables. Games arbitrated \
+                     on the Tables page (F5) report their results by themselves.",
                 );
             }
             RoundState::Complete => {
@@ -550,18 +552,21 @@ impl RoundsPage {
             .collect();
         let selected_board = self.board;
         let table_height = (ui.available_height() - 70.0).max(120.0);
+        // A click on a name selects the row rather than starting a text selection.
+        ui.style_mut().interaction.selectable_labels = false;
         TableBuilder::new(ui)
-            .id_salt(("boards", number))
+            .id_salt(("boards", number, draft, grace_over))
             .striped(true)
             .sense(egui::Sense::click())
+            .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
             .max_scroll_height(table_height)
             .column(Column::exact(44.0))
-            .column(Column::remainder().at_least(150.0))
+            .column(Column::remainder().at_least(150.0).clip(true))
             .column(Column::exact(40.0))
-            .column(Column::remainder().at_least(150.0))
+            .column(Column::remainder().at_least(150.0).clip(true))
             .column(Column::exact(40.0))
             .column(Column::exact(if draft { 100.0 } else { 150.0 }))
-            .column(Column::exact(if draft { 1.0 } else { 120.0 }))
+            .column(Column::exact(if draft { 300.0 } else { 120.0 }).clip(true))
             .column(Column::exact(if draft || !grace_over {
                 1.0
             } else {

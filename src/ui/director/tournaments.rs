@@ -404,7 +404,7 @@ impl TournamentsPage {
                         if ui
                             .add_enabled(i > 0, egui::Button::new("Up").small())
                             .accessible_name(format!("Move {} up", tb.name()))
-                        .on_hover_text(format!("Move {} up", tiebreak_words(*tb)))
+                            .on_hover_text(format!("Move {} up", tiebreak_words(*tb)))
                             .clicked()
                         {
                             action = Some((i, -1));
@@ -412,7 +412,7 @@ impl TournamentsPage {
                         if ui
                             .add_enabled(i + 1 < n, egui::Button::new("Down").small())
                             .accessible_name(format!("Move {} down", tb.name()))
-                        .on_hover_text(format!("Move {} down", tiebreak_words(*tb)))
+                            .on_hover_text(format!("Move {} down", tiebreak_words(*tb)))
                             .clicked()
                         {
                             action = Some((i, 1));
@@ -420,7 +420,7 @@ impl TournamentsPage {
                         if ui
                             .small_button("Remove")
                             .accessible_name(format!("Remove {}", tb.name()))
-                        .on_hover_text(format!("Remove {}", tiebreak_words(*tb)))
+                            .on_hover_text(format!("Remove {}", tiebreak_words(*tb)))
                             .clicked()
                         {
                             action = Some((i, 0));
