@@ -257,7 +257,7 @@ fn draft_next_round(tx: &Transaction<'_>, tid: i64, actor: &Actor, reason: &str)
         None,
         reason,
         &format!(
-            "round {number}: {} boards, {} byes",
+            "round {number}: {} board(s), {} bye(s)",
             pairing.games.len(),
             pairing.byes.len()
         ),
@@ -676,7 +676,7 @@ impl Store {
                 None,
                 "",
                 &match starts_at {
-                    Some(ms) => format!("round {round}: official start at {ms} (Unix ms)"),
+                    Some(ms) => format!("round {round}: official start at {}", utc_text(ms)),
                     None => format!("round {round}: official start cleared"),
                 },
             )
@@ -950,6 +950,19 @@ impl Store {
     }
 }
 
+/// `2026-11-29 15:30:00 UTC` from Unix milliseconds, for the audit log.
+fn utc_text(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (y, m, d) = super::backup::civil_from_days(secs.div_euclid(86_400));
+    let rem = secs.rem_euclid(86_400);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
 /// (number, state) of every round of a tournament, in order.
 fn rounds_in(conn: &Connection, tid: i64) -> Result<Vec<(u32, String)>> {
     super::tournaments::check_tournament(conn, tid)?;
@@ -1034,6 +1047,12 @@ fn desk_game_started(conn: &Connection, tid: i64, round: u32, table: u32) -> Res
 mod tests {
     use super::*;
     use crate::pairing::Board;
+
+    #[test]
+    fn audit_times_are_written_in_utc() {
+        assert_eq!(utc_text(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(utc_text(1_800_000_000_000), "2027-01-15 08:00:00 UTC");
+    }
 
     #[test]
     fn the_explanation_is_cut_per_board_and_bye() {

@@ -172,8 +172,22 @@ pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
                 let (word, color) = state_badge(view.state);
                 ui.label(RichText::new(format!("Round {}", view.number)).strong());
                 badge(ui, word, color);
-                if view.state != RoundState::Draft {
-                    round_badges(ui, view);
+                match view.state {
+                    RoundState::Draft => {
+                        ui.label(
+                            RichText::new("check and publish it on the Rounds page (F4)").weak(),
+                        );
+                    }
+                    RoundState::Published => round_badges(ui, view),
+                    RoundState::Complete => {
+                        ui.label(
+                            RichText::new(format!(
+                                "all {} results in: pair the next round or see the standings",
+                                view.boards.len()
+                            ))
+                            .weak(),
+                        );
+                    }
                 }
             }
         }
