@@ -118,7 +118,8 @@ impl RegistrationPage {
         );
         labelled_text(ui, "Search the registry:", &mut self.search, 170.0);
         let needle = self.search.trim().to_lowercase();
-        let taken: Vec<RegistryId> = self.registered.iter().map(|r| r.player).collect();
+        let taken: std::collections::HashSet<RegistryId> =
+            self.registered.iter().map(|r| r.player).collect();
         let candidates: Vec<&RegistryPlayer> = self
             .registry
             .iter()

@@ -13,7 +13,7 @@ use crate::pairing::{self, Pairing};
 use crate::store::{
     Absentee, Actor, BoardStatus, ResultSaved, RoundBoard, RoundInfo, RoundState, RoundView,
 };
-use crate::tournament::{GameResult, PlayerId, Tournament};
+use crate::tournament::{GameResult, PlayerId, Score, Tournament};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, ConfirmOutcome, badge, fmt_clock, fmt_local_time};
 use egui::{Key, Modifiers, RichText, Ui};
@@ -52,6 +52,8 @@ pub struct RoundsPage {
     pub view: Option<RoundView>,
     tournament: Option<Tournament>,
     grace_ms: i64,
+    /// Every player's score before the round shown, computed once per reload.
+    scores_before: std::collections::HashMap<u32, Score>,
     watch: Watch,
     /// The round shown; `None` follows the newest.
     pub shown: Option<u32>,
@@ -85,7 +87,19 @@ impl RoundsPage {
             .or_else(|| self.rounds.last().map(|r| r.number));
         self.view = number.and_then(|n| cx.store.round_view(tid, n).ok().flatten());
         match cx.store.load_tournament(tid) {
-            Ok(t) => self.tournament = Some(t),
+            Ok(t) => {
+                let before = self
+                    .view
+                    .as_ref()
+                    .map_or(0, |v| v.number.saturating_sub(1) as usize);
+                self.scores_before = t
+                    .players()
+                    .iter()
+                    .zip(t.scores(before))
+                    .map(|(p, s)| (p.id.0, s))
+                    .collect();
+                self.tournament = Some(t);
+            }
             Err(e) => {
                 self.tournament = None;
                 cx.notices.error(e.to_string());
@@ -484,10 +498,9 @@ impl RoundsPage {
     }
 
     /// A player's score before the round shown.
-    fn score_before(&self, p: u32, round: u32) -> String {
-        self.tournament
-            .as_ref()
-            .and_then(|t| t.score(PlayerId(p), round.saturating_sub(1) as usize))
+    fn score_before(&self, p: u32) -> String {
+        self.scores_before
+            .get(&p)
             .map_or_else(String::new, |s| s.to_string())
     }
 
@@ -543,12 +556,7 @@ impl RoundsPage {
         let scores: Vec<(String, String)> = view
             .boards
             .iter()
-            .map(|b| {
-                (
-                    self.score_before(b.white.no, number),
-                    self.score_before(b.black.no, number),
-                )
-            })
+            .map(|b| (self.score_before(b.white.no), self.score_before(b.black.no)))
             .collect();
         let selected_board = self.board;
         let table_height = (ui.available_height() - 70.0).max(120.0);
@@ -705,7 +713,7 @@ impl RoundsPage {
             });
         // Byes and players not in the round: they can be swapped in a draft.
         let t = self.tournament.as_ref();
-        let seated: Vec<u32> = view
+        let seated: std::collections::HashSet<u32> = view
             .boards
             .iter()
             .flat_map(|b| [b.white.no, b.black.no])
@@ -964,8 +972,15 @@ fn local_time_today(text: &str, now_ms: i64) -> Option<i64> {
 /// The print-ready pairing list: tables in order with each player's score before the round,
 /// an empty result column for the arbiters, then byes.
 pub fn pairing_page(t: &Tournament, view: &RoundView) -> String {
+    let scores: std::collections::HashMap<PlayerId, Score> = t
+        .players()
+        .iter()
+        .map(|p| p.id)
+        .zip(t.scores(view.number.saturating_sub(1) as usize))
+        .collect();
     let score = |p: u32| {
-        t.score(PlayerId(p), view.number.saturating_sub(1) as usize)
+        scores
+            .get(&PlayerId(p))
             .map_or_else(String::new, |s| s.to_string())
     };
     let mut rows = String::new();
