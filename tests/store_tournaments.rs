@@ -652,3 +652,54 @@ fn a_bad_tournament_file_is_refused_and_changes_nothing() {
     assert!(s.players().expect("players").is_empty());
     assert_eq!(s.change_stamp().expect("stamp"), before);
 }
+
+#[test]
+fn a_result_from_the_arbiter_desk_reaches_the_board_and_the_next_pairing_completes_the_round() {
+    use ggdesk::rules::{PhysicalEvent, Side};
+    use ggdesk::store::AnyEvent;
+    let mut s = store();
+    let (tid, _) = event(&mut s, 4, 3);
+    s.pair_round(tid, &director()).expect("pair");
+    s.publish_round(tid, 1, &director()).expect("publish");
+    // Table 1 by hand, table 2 at the desk on a physical board: Black resigns.
+    s.set_result(tid, 1, 1, GameResult::Draw, "", &director())
+        .expect("result");
+    let table = s.round_view(tid, 1).expect("v").expect("r").boards[1].table_no;
+    let mut new = NewGame::standalone();
+    new.tournament_id = Some(tid);
+    new.round = Some(1);
+    new.table_no = Some(table);
+    new.mode = GameMode::Physical;
+    let game = s.create_game(&new, &Actor::arbiter(Some(2))).expect("game");
+    s.start_game(
+        game,
+        1_800_000_000_000,
+        Side::White,
+        &Actor::arbiter(Some(2)),
+    )
+    .expect("start");
+    assert_eq!(
+        s.round_view(tid, 1).expect("v").expect("r").boards[1].status,
+        BoardStatus::Playing
+    );
+    s.append(
+        game,
+        30.0,
+        AnyEvent::Physical(PhysicalEvent::Resign(Side::Black)),
+        &Actor::arbiter(Some(2)),
+        "",
+    )
+    .expect("resign");
+    let v = s.round_view(tid, 1).expect("v").expect("r");
+    assert_eq!(v.boards[1].result, GameResult::WhiteWins);
+    assert_eq!(v.boards[1].status, BoardStatus::Finished);
+    // Every result is in, but the desk's result does not complete the round by itself.
+    assert_eq!(v.state, RoundState::Published);
+    assert_eq!(s.pair_round(tid, &director()).expect("pair 2"), 2);
+    assert_eq!(
+        s.round_view(tid, 1).expect("v").expect("r").state,
+        RoundState::Complete
+    );
+    let t = s.load_tournament(tid).expect("load");
+    assert_eq!(t.rounds()[0].games[1].result, GameResult::WhiteWins);
+}
