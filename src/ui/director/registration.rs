@@ -49,6 +49,7 @@ pub struct RegistrationPage {
     pub penalty_reason: String,
     confirm: Option<Confirm<Guarded>>,
     queued: Vec<Cmd>,
+    goto_players: bool,
 }
 
 impl RegistrationPage {
@@ -108,6 +109,9 @@ impl RegistrationPage {
         for cmd in std::mem::take(&mut self.queued) {
             self.apply(cmd, cx, tid);
         }
+        if std::mem::take(&mut self.goto_players) {
+            *cx.goto = Some(crate::ui::Page::Players);
+        }
     }
 
     fn registry_ui(&mut self, ui: &mut Ui) {
@@ -148,7 +152,12 @@ impl RegistrationPage {
                 Guarded::RegisterAll(eligible.clone()),
             ));
         }
-        if candidates.is_empty() {
+        if self.registry.is_empty() {
+            ui.label("The registry is empty: add the players (or import a CSV file) first.");
+            if ui.button("Open the Players page (F1)").clicked() {
+                self.goto_players = true;
+            }
+        } else if candidates.is_empty() {
             ui.label(if needle.is_empty() {
                 "Everyone in the registry is registered."
             } else {
