@@ -16,5 +16,4 @@ pub mod rules;
 pub mod sim;
 pub mod store;
 pub mod tournament;
-pub mod tournament_io;
 pub mod ui;

@@ -53,9 +53,17 @@ pub fn import(db: Option<PathBuf>, file: &str) -> Result<(), CliError> {
             println!("{id}");
             Ok(())
         }
-        crate::tournament_io::FORMAT => {
+        crate::tournament::FORMAT => {
+            // Check the whole file before the database is opened: a bad file changes nothing.
+            crate::tournament::Tournament::from_value(&value)
+                .map_err(|e| CliError::Input(format!("{file}: {e}")))?;
             let mut store = open(db)?;
-            let id = crate::tournament_io::import(&mut store, &value).map_err(store_error)?;
+            let id = store
+                .import_tournament(&value, &Actor::director())
+                .map_err(|e| match e {
+                    StoreError::Rejected(m) => CliError::Input(format!("{file}: {m}")),
+                    other => store_error(other),
+                })?;
             println!("{id}");
             Ok(())
         }
@@ -63,7 +71,7 @@ pub fn import(db: Option<PathBuf>, file: &str) -> Result<(), CliError> {
             "{file}: unknown format {other:?} (expected {:?}, {:?} or {:?})",
             crate::record::FORMAT,
             crate::physical_record::FORMAT,
-            crate::tournament_io::FORMAT
+            crate::tournament::FORMAT
         ))),
     }
 }
@@ -94,7 +102,7 @@ pub fn export_game(db: Option<PathBuf>, id: i64, file: &Path) -> Result<(), CliE
 
 pub fn export_tournament(db: Option<PathBuf>, id: i64, file: &Path) -> Result<(), CliError> {
     let store = open(db)?;
-    let value = crate::tournament_io::export(&store, id).map_err(|e| match e {
+    let value = store.export_tournament(id).map_err(|e| match e {
         StoreError::NotFound(m) => CliError::Input(m),
         other => store_error(other),
     })?;

@@ -6,14 +6,22 @@
 
 mod backup;
 mod games;
+mod pairings;
+mod players;
+mod registrations;
 mod rounds;
+mod tournaments;
 
 pub use backup::{BACKUPS_KEPT, backup_dir};
 pub use games::{
     AnyEvent, AppendOutcome, Derived, GameId, GameMeta, GameMode, NewGame, SheetRow, StoredEvent,
     StoredEventKind, StoredGame,
 };
-pub use rounds::{Board, BoardPlayer, RoundInfo, RoundState};
+pub use pairings::{Absentee, BackupNote, ResultSaved};
+pub use players::{MAX_RATING, PlayerInput, RegistryId, RegistryPlayer, rows_message};
+pub use registrations::{PenaltyRow, Registration};
+pub use rounds::{Board, BoardPlayer, BoardStatus, RoundBoard, RoundInfo, RoundState, RoundView};
+pub use tournaments::{TournamentSetup, TournamentSummary};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, TransactionBehavior};
 use std::path::{Path, PathBuf};

@@ -1,10 +1,10 @@
 //! Read-only views of tournaments, rounds and boards for the desk pages.
 
-use super::{Result, Store, StoreError};
-use crate::record::parse_rules;
+use super::{Result, Store};
 use crate::rules::RuleSettings;
-use rusqlite::{OptionalExtension, params};
-use serde_json::Value;
+use crate::tournament::{GameResult, PlayerId};
+use rusqlite::params;
+use std::collections::HashMap;
 
 /// A round's state: drafted (proposed pairing), published (being played), complete.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -70,19 +70,10 @@ impl Store {
         Ok(rows)
     }
 
-    /// The GGF rule settings a tournament's games are played under.
+    /// The GGF rule settings a tournament's games are played under, with the desk's setup,
+    /// reading and grace timers.
     pub fn tournament_rules(&self, tournament_id: i64) -> Result<RuleSettings> {
-        let text: String = self
-            .conn()
-            .query_row(
-                "SELECT rules FROM tournaments WHERE id = ?1",
-                [tournament_id],
-                |r| r.get(0),
-            )
-            .optional()?
-            .ok_or_else(|| StoreError::NotFound(format!("tournament {tournament_id}")))?;
-        let value: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Ok(parse_rules(Some(&value)).unwrap_or_default())
+        Ok(super::tournaments::read_setup(self.conn(), tournament_id)?.rules)
     }
 
     /// The rounds of a tournament, in order.
@@ -141,6 +132,201 @@ impl Store {
                     },
                 })
             })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+}
+
+/// Where a board of a published round stands, as the director sees it at a glance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BoardStatus {
+    /// The result is in.
+    Finished,
+    /// A game is under way at the desk (setups being entered or clocks running).
+    Playing,
+    /// Game time ran out at the desk: the reading sheets are awaited.
+    Adjudication,
+    /// No result and no game running at the desk: played on a board the desk does not
+    /// follow, or not started.
+    AwaitingResult,
+}
+
+/// One board of a round with everything the Rounds page shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundBoard {
+    /// The board's place in the round, from 1 (the key for results and swaps).
+    pub board_no: u32,
+    pub table_no: u32,
+    pub white: BoardPlayer,
+    pub black: BoardPlayer,
+    pub result: GameResult,
+    /// Why the board is what it is (the pairing's words, or the manual change).
+    pub explanation: String,
+    pub status: BoardStatus,
+    /// The live (not void) desk game of the table, if any.
+    pub game: Option<i64>,
+}
+
+/// A round as the Rounds page shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundView {
+    pub number: u32,
+    pub state: RoundState,
+    pub starts_at: Option<i64>,
+    pub published_at: Option<i64>,
+    /// What the pairing said about the whole round.
+    pub explanation: String,
+    pub boards: Vec<RoundBoard>,
+    /// Players given the bye, with the pairing's reason.
+    pub byes: Vec<(BoardPlayer, String)>,
+    /// Players recorded absent in the round (asked, late entry, or as a file listed them).
+    pub absent: Vec<BoardPlayer>,
+}
+
+impl RoundView {
+    /// How many boards stand where: (finished, playing, adjudication, awaiting result).
+    pub fn counts(&self) -> [usize; 4] {
+        let mut c = [0; 4];
+        for b in &self.boards {
+            c[match b.status {
+                BoardStatus::Finished => 0,
+                BoardStatus::Playing => 1,
+                BoardStatus::Adjudication => 2,
+                BoardStatus::AwaitingResult => 3,
+            }] += 1;
+        }
+        c
+    }
+}
+
+impl Store {
+    /// A round with its boards, byes and absences, and each board's status.
+    pub fn round_view(&self, tournament_id: i64, round: u32) -> Result<Option<RoundView>> {
+        let conn = self.conn();
+        let Some(info) = self
+            .rounds_of(tournament_id)?
+            .into_iter()
+            .find(|r| r.number == round)
+        else {
+            return Ok(None);
+        };
+        let (published_at, explanation): (Option<i64>, String) = conn.query_row(
+            "SELECT published_at, explanation FROM rounds WHERE tournament_id = ?1 AND number = ?2",
+            params![tournament_id, round],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let mut players: HashMap<u32, BoardPlayer> = HashMap::new();
+        let mut stmt = conn.prepare_cached(
+            "SELECT player_no, name, rating FROM registrations WHERE tournament_id = ?1",
+        )?;
+        let mut rows = stmt.query([tournament_id])?;
+        while let Some(r) = rows.next()? {
+            let no: u32 = r.get(0)?;
+            players.insert(
+                no,
+                BoardPlayer {
+                    no,
+                    name: r.get(1)?,
+                    rating: r.get(2)?,
+                },
+            );
+        }
+        let player = |no: u32| {
+            players.get(&no).cloned().unwrap_or(BoardPlayer {
+                no,
+                name: String::new(),
+                rating: 0,
+            })
+        };
+        // The newest live game of each table: (id, started, result).
+        let mut games: HashMap<u32, (i64, bool, Option<String>)> = HashMap::new();
+        let mut stmt = conn.prepare_cached(
+            "SELECT table_no, id, started_at IS NOT NULL, result FROM games
+             WHERE tournament_id = ?1 AND round = ?2 AND void = 0 AND table_no IS NOT NULL ORDER BY id",
+        )?;
+        let mut rows = stmt.query(params![tournament_id, round])?;
+        while let Some(r) = rows.next()? {
+            games.insert(r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?));
+        }
+        let mut stmt = conn.prepare_cached(
+            "SELECT board_no, table_no, white, black, result, explanation FROM pairings
+             WHERE tournament_id = ?1 AND round = ?2 ORDER BY board_no",
+        )?;
+        let mut boards = Vec::new();
+        let mut rows = stmt.query(params![tournament_id, round])?;
+        while let Some(r) = rows.next()? {
+            let table_no: u32 = r.get(1)?;
+            let result: String = r.get(4)?;
+            let result = GameResult::from_name(&result).unwrap_or(GameResult::Pending);
+            let game = games.get(&table_no);
+            let status = match (result, game) {
+                (r, _) if r != GameResult::Pending => BoardStatus::Finished,
+                (_, Some((_, _, Some(res)))) if res == "adjudication_pending" => {
+                    BoardStatus::Adjudication
+                }
+                (_, Some((_, _, None))) => BoardStatus::Playing,
+                _ => BoardStatus::AwaitingResult,
+            };
+            boards.push(RoundBoard {
+                board_no: r.get(0)?,
+                table_no,
+                white: player(r.get(2)?),
+                black: player(r.get(3)?),
+                result,
+                explanation: r.get(5)?,
+                status,
+                game: game.map(|g| g.0),
+            });
+        }
+        let mut stmt = conn.prepare_cached(
+            "SELECT player_no, explanation FROM round_byes WHERE tournament_id = ?1 AND round = ?2 ORDER BY player_no",
+        )?;
+        let byes = stmt
+            .query_map(params![tournament_id, round], |r| {
+                Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?
+            .into_iter()
+            .map(|(no, why)| (player(no), why))
+            .collect();
+        let mut stmt = conn.prepare_cached(
+            "SELECT player_no FROM absences WHERE tournament_id = ?1 AND round = ?2 ORDER BY player_no",
+        )?;
+        let absent = stmt
+            .query_map(params![tournament_id, round], |r| r.get::<_, u32>(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?
+            .into_iter()
+            .map(player)
+            .collect();
+        Ok(Some(RoundView {
+            number: info.number,
+            state: info.state,
+            starts_at: info.starts_at,
+            published_at,
+            explanation,
+            boards,
+            byes,
+            absent,
+        }))
+    }
+
+    /// A number that grows with every change written to the database by a director or an
+    /// arbiter (the newest audit log row): pages reload their data when it moves.
+    pub fn change_stamp(&self) -> Result<i64> {
+        Ok(self
+            .conn()
+            .query_row("SELECT coalesce(max(id), 0) FROM audit_log", [], |r| {
+                r.get(0)
+            })?)
+    }
+
+    /// The player ids of a round's players, for a board's players by number.
+    pub fn player_numbers(&self, tournament_id: i64) -> Result<Vec<PlayerId>> {
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT player_no FROM registrations WHERE tournament_id = ?1 ORDER BY player_no",
+        )?;
+        let rows = stmt
+            .query_map([tournament_id], |r| Ok(PlayerId(r.get(0)?)))?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     }

@@ -6,6 +6,7 @@
 
 pub mod arbiter;
 pub mod common;
+pub mod director;
 mod settings;
 
 use crate::store::Store;
@@ -126,6 +127,12 @@ pub struct DeskApp {
     pub notices: Notices,
     settings: settings::SettingsPage,
     pub tables: arbiter::TablesPage,
+    pub players: director::players::PlayersPage,
+    pub tournaments: director::tournaments::TournamentsPage,
+    pub registration: director::registration::RegistrationPage,
+    pub rounds: director::rounds::RoundsPage,
+    pub standings: director::standings::StandingsPage,
+    status: director::StatusCache,
 }
 
 const PREFS_KEY: &str = "ggdesk.prefs";
@@ -155,6 +162,12 @@ impl DeskApp {
             notices,
             settings: settings::SettingsPage::default(),
             tables: arbiter::TablesPage::default(),
+            players: Default::default(),
+            tournaments: Default::default(),
+            registration: Default::default(),
+            rounds: Default::default(),
+            standings: Default::default(),
+            status: Default::default(),
         }
     }
 
@@ -202,6 +215,7 @@ impl DeskApp {
             }
         }
 
+        let mut tournament = self.prefs.tournament;
         egui::Panel::top("ggdesk-top").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.heading(RichText::new("ggdesk").strong());
@@ -218,7 +232,16 @@ impl DeskApp {
                     }
                 }
             });
+            let mut frame = PageCtx {
+                store,
+                now_ms,
+                tournament: &mut tournament,
+                notices: &mut self.notices,
+                goto: &mut goto,
+            };
+            director::status_line(ui, &mut frame, &mut self.status);
         });
+        self.prefs.tournament = tournament;
 
         egui::Panel::bottom("ggdesk-notices").show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
@@ -247,10 +270,11 @@ impl DeskApp {
         egui::CentralPanel::default().show(ui, |ui| match page {
             Page::Settings => self.settings.ui(ui, &mut frame, &mut theme),
             Page::Tables => self.tables.ui(ui, &mut frame),
-            other => {
-                ui.heading(other.title());
-                ui.label("This page is being built.");
-            }
+            Page::Players => self.players.ui(ui, &mut frame),
+            Page::Tournaments => self.tournaments.ui(ui, &mut frame),
+            Page::Registration => self.registration.ui(ui, &mut frame),
+            Page::Rounds => self.rounds.ui(ui, &mut frame),
+            Page::Standings => self.standings.ui(ui, &mut frame),
         });
         self.prefs.theme = theme;
         if let Some(page) = goto {

@@ -1,0 +1,79 @@
+//! Importing a 1,500-player, 9-round tournament file into the store (one transaction) and
+//! building the core model back from the tables, as every director page does.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use ggdesk::store::{Actor, Store};
+use ggdesk::tournament::{Game, GameResult, Player, PlayerId, Round, Settings, Tournament};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use std::hint::black_box;
+
+/// Random rounds (not a real Swiss: the store does not care how they were paired).
+fn big_file(players: u32, rounds: usize) -> serde_json::Value {
+    let mut rng = SmallRng::seed_from_u64(3);
+    let mut t = Tournament::new("bench", Settings::swiss(rounds as u32)).expect("settings");
+    for id in 1..=players {
+        let mut p = Player::new(
+            PlayerId(id),
+            format!("Player {id}"),
+            rng.random_range(1000..2400),
+        );
+        p.federation_id = Some(format!("B-{id}"));
+        t.add_player(p).expect("fresh id");
+    }
+    let results = [
+        GameResult::WhiteWins,
+        GameResult::BlackWins,
+        GameResult::Draw,
+    ];
+    for _ in 0..rounds {
+        let mut ids: Vec<u32> = (1..=players).collect();
+        ids.shuffle(&mut rng);
+        let mut round = Round::default();
+        for (k, pair) in ids.chunks(2).enumerate() {
+            match pair {
+                [w, b] => round.games.push(Game {
+                    table: Some(k as u32 + 1),
+                    white: PlayerId(*w),
+                    black: PlayerId(*b),
+                    result: results[rng.random_range(0..3)],
+                }),
+                [p] => round.byes.push(PlayerId(*p)),
+                _ => {}
+            }
+        }
+        t.add_round(round).expect("valid round");
+    }
+    t.to_value()
+}
+
+fn import(c: &mut Criterion) {
+    let file = big_file(1500, 9);
+    let mut group = c.benchmark_group("store");
+    group.sample_size(10);
+    group.bench_function("import 1500 players x 9 rounds", |b| {
+        b.iter(|| {
+            let mut store = Store::open_in_memory().expect("store");
+            black_box(
+                store
+                    .import_tournament(&file, &Actor::director())
+                    .expect("import"),
+            )
+        })
+    });
+    let mut store = Store::open_in_memory().expect("store");
+    let id = store
+        .import_tournament(&file, &Actor::director())
+        .expect("import");
+    group.bench_function("load_tournament 1500 x 9", |b| {
+        b.iter(|| black_box(store.load_tournament(id).expect("load")))
+    });
+    group.bench_function("export 1500 x 9", |b| {
+        b.iter(|| black_box(store.export_tournament(id).expect("export")))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, import);
+criterion_main!(benches);

@@ -1,0 +1,1092 @@
+//! A round's life: paired as a draft (the pairing's proposal with its explanation per
+//! board), changed by hand (every change in the audit log; a rematch or a forbidden pair only
+//! once confirmed), published, played, complete. Results by hand, default losses after the
+//! grace period, re-pairing a published round. A backup is written at every round
+//! transition (published, complete).
+
+use super::registrations::registration_banned;
+use super::tournaments::{load, read_setup};
+use super::{Actor, Result, Store, StoreError, audit, now_ms};
+use crate::pairing::{Pairing, explain, pair_next_round};
+use crate::rules::Side;
+const NS_PER_S: i64 = 1_000_000_000;
+use crate::tournament::{GameResult, PlayerId, Tournament};
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+/// What became of the backup written after a round transition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BackupNote {
+    Written(PathBuf),
+    /// The database lives in memory (tests): no backup folder.
+    NotOnDisk,
+    /// The transition is committed; only the backup failed.
+    Failed(String),
+}
+
+impl BackupNote {
+    /// A line for the desk's notices.
+    pub fn describe(&self) -> String {
+        match self {
+            BackupNote::Written(p) => format!("backup written: {}", p.display()),
+            BackupNote::NotOnDisk => "no backup (database in memory)".into(),
+            BackupNote::Failed(e) => format!("the backup failed: {e}"),
+        }
+    }
+}
+
+/// What a result entered did to its round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultSaved {
+    /// The round became complete with this result (and was backed up).
+    pub completed: Option<BackupNote>,
+}
+
+/// Who did not come to the board within the grace period.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Absentee {
+    White,
+    Black,
+    Both,
+}
+
+impl Absentee {
+    /// The result it gives: the present player wins by forfeit; both absent, both lose.
+    pub fn result(self) -> GameResult {
+        match self {
+            Absentee::White => GameResult::BlackWinsByForfeit,
+            Absentee::Black => GameResult::WhiteWinsByForfeit,
+            Absentee::Both => GameResult::DoubleForfeit,
+        }
+    }
+}
+
+/// Where a player sits in a drafted round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seat {
+    Board(u32, Side),
+    Bye,
+    /// Registered but not in the round (asked to be absent, or left out by the pairing).
+    Out,
+}
+
+fn rejected(text: impl Into<String>) -> StoreError {
+    StoreError::Rejected(text.into())
+}
+
+/// The pairing's explanation cut into the part about the round, one part per board (by
+/// table) and one per bye.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Explained {
+    round: String,
+    boards: HashMap<u32, String>,
+    byes: HashMap<PlayerId, String>,
+}
+
+/// Cuts the text of `pairing::explain` at its `Table N:` and `Bye:` headings.
+fn split_explanation(text: &str, pairing: &Pairing) -> Explained {
+    enum Part {
+        Round,
+        Board(u32),
+        Bye(usize),
+    }
+    let mut out = Explained::default();
+    let mut round = String::new();
+    let mut boards: BTreeMap<u32, String> = BTreeMap::new();
+    let mut byes: Vec<String> = vec![String::new(); pairing.byes.len()];
+    let mut part = Part::Round;
+    let mut bye_seen = 0;
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("Table ")
+            && let Some((n, _)) = rest.split_once(':')
+            && let Ok(n) = n.parse::<u32>()
+        {
+            part = Part::Board(n);
+        } else if line.starts_with("Bye:") {
+            part = if bye_seen < byes.len() {
+                bye_seen += 1;
+                Part::Bye(bye_seen - 1)
+            } else {
+                Part::Round
+            };
+        } else if !line.starts_with(' ') && !matches!(part, Part::Round) {
+            // "Not paired at their request", "Withdrawn, not paired": about the round.
+            part = Part::Round;
+        }
+        let target = match part {
+            Part::Round => &mut round,
+            Part::Board(n) => boards.entry(n).or_default(),
+            Part::Bye(i) => &mut byes[i],
+        };
+        target.push_str(line);
+        target.push('\n');
+    }
+    out.round = round.trim_end().to_string();
+    out.boards = boards
+        .into_iter()
+        .map(|(n, s)| (n, s.trim_end().to_string()))
+        .collect();
+    out.byes = pairing
+        .byes
+        .iter()
+        .zip(byes)
+        .map(|(id, s)| (*id, s.trim_end().to_string()))
+        .collect();
+    out
+}
+
+fn state_of(conn: &Connection, tid: i64, round: u32) -> Result<String> {
+    super::registrations::round_state(conn, tid, round)?
+        .ok_or_else(|| rejected(format!("round {round} has not been paired")))
+}
+
+fn player_name(t: &Tournament, id: PlayerId) -> String {
+    t.player(id)
+        .map_or_else(|| id.to_string(), |p| format!("{id} {}", p.name))
+}
+
+/// The number of boards of a round still without a result.
+fn pending_boards(conn: &Connection, tid: i64, round: u32) -> Result<u32> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM pairings WHERE tournament_id = ?1 AND round = ?2 AND result = 'pending'",
+        params![tid, round],
+        |r| r.get(0),
+    )?)
+}
+
+/// Marks a published round complete when none of its boards is pending. True if it did.
+fn complete_if_done(tx: &Transaction<'_>, tid: i64, round: u32, actor: &Actor) -> Result<bool> {
+    if state_of(tx, tid, round)? != "published" || pending_boards(tx, tid, round)? > 0 {
+        return Ok(false);
+    }
+    tx.execute(
+        "UPDATE rounds SET state = 'complete', completed_at = ?1 WHERE tournament_id = ?2 AND number = ?3",
+        params![now_ms(), tid, round],
+    )?;
+    audit(
+        tx,
+        actor,
+        "round complete",
+        Some(tid),
+        None,
+        "",
+        &format!("round {round}: every result is in"),
+    )?;
+    Ok(true)
+}
+
+/// Pairs the round after the last published or complete one, as a draft, inside `tx`.
+fn draft_next_round(tx: &Transaction<'_>, tid: i64, actor: &Actor, reason: &str) -> Result<u32> {
+    let t = load(tx, tid)?;
+    let number = u32::try_from(t.rounds().len() + 1).unwrap_or(u32::MAX);
+    // Absences asked for this round (and those of late entries).
+    let mut stmt = tx.prepare_cached(
+        "SELECT player_no FROM absences WHERE tournament_id = ?1 AND round = ?2 ORDER BY player_no",
+    )?;
+    let absent = stmt
+        .query_map(params![tid, number], |r| Ok(PlayerId(r.get(0)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    for p in t.players() {
+        if !p.withdrawn && registration_banned(tx, tid, p.id)? {
+            return Err(rejected(format!(
+                "{} is banned but not withdrawn: withdraw the player first",
+                player_name(&t, p.id)
+            )));
+        }
+    }
+    let pairing = pair_next_round(&t, &absent).map_err(|e| rejected(e.to_string()))?;
+    let text = explain(&t, &pairing);
+    let mut parts = split_explanation(&text, &pairing);
+    // A round robin's schedule is fixed: a player scheduled despite an absence asked plays
+    // (or forfeits) the game, and the absence is dropped.
+    let seated: Vec<PlayerId> = pairing
+        .games
+        .iter()
+        .flat_map(|b| [b.white, b.black])
+        .chain(pairing.byes.iter().copied())
+        .collect();
+    let mut dropped = Vec::new();
+    for id in &absent {
+        if seated.contains(id) {
+            tx.execute(
+                "DELETE FROM absences WHERE tournament_id = ?1 AND round = ?2 AND player_no = ?3",
+                params![tid, number, id.0],
+            )?;
+            dropped.push(player_name(&t, *id));
+        }
+    }
+    if !dropped.is_empty() {
+        parts.round.push_str(&format!(
+            "\nAsked to be absent but scheduled by the fixed round-robin table (enter a forfeit if they do not come): {}.",
+            dropped.join(", ")
+        ));
+    }
+    tx.execute(
+        "INSERT INTO rounds (tournament_id, number, state, explanation) VALUES (?1, ?2, 'draft', ?3)",
+        params![tid, number, parts.round],
+    )?;
+    for b in &pairing.games {
+        tx.prepare_cached(
+            "INSERT INTO pairings (tournament_id, round, board_no, table_no, white, black, explanation)
+             VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6)",
+        )?
+        .execute(params![
+            tid,
+            number,
+            b.table,
+            b.white.0,
+            b.black.0,
+            parts.boards.remove(&b.table).unwrap_or_default()
+        ])?;
+    }
+    for id in &pairing.byes {
+        tx.prepare_cached(
+            "INSERT INTO round_byes (tournament_id, round, player_no, explanation) VALUES (?1, ?2, ?3, ?4)",
+        )?
+        .execute(params![tid, number, id.0, parts.byes.remove(id).unwrap_or_default()])?;
+    }
+    audit(
+        tx,
+        actor,
+        "round paired (draft)",
+        Some(tid),
+        None,
+        reason,
+        &format!(
+            "round {number}: {} board(s), {} bye(s)",
+            pairing.games.len(),
+            pairing.byes.len()
+        ),
+    )?;
+    Ok(number)
+}
+
+/// The seat of every registered player in a drafted round.
+fn seats(
+    conn: &Connection,
+    tid: i64,
+    round: u32,
+    t: &Tournament,
+) -> Result<HashMap<PlayerId, Seat>> {
+    let mut seats: HashMap<PlayerId, Seat> =
+        t.players().iter().map(|p| (p.id, Seat::Out)).collect();
+    let mut stmt = conn.prepare_cached(
+        "SELECT board_no, white, black FROM pairings WHERE tournament_id = ?1 AND round = ?2",
+    )?;
+    let mut rows = stmt.query(params![tid, round])?;
+    while let Some(r) = rows.next()? {
+        let board: u32 = r.get(0)?;
+        seats.insert(PlayerId(r.get(1)?), Seat::Board(board, Side::White));
+        seats.insert(PlayerId(r.get(2)?), Seat::Board(board, Side::Black));
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT player_no FROM round_byes WHERE tournament_id = ?1 AND round = ?2",
+    )?;
+    let mut rows = stmt.query(params![tid, round])?;
+    while let Some(r) = rows.next()? {
+        seats.insert(PlayerId(r.get(0)?), Seat::Bye);
+    }
+    Ok(seats)
+}
+
+/// The boards of a drafted round: board → (white, black).
+fn draft_boards(
+    conn: &Connection,
+    tid: i64,
+    round: u32,
+) -> Result<BTreeMap<u32, (PlayerId, PlayerId)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT board_no, white, black FROM pairings WHERE tournament_id = ?1 AND round = ?2",
+    )?;
+    let rows = stmt
+        .query_map(params![tid, round], |r| {
+            Ok((r.get(0)?, (PlayerId(r.get(1)?), PlayerId(r.get(2)?))))
+        })?
+        .collect::<rusqlite::Result<BTreeMap<_, _>>>()?;
+    Ok(rows)
+}
+
+/// What the director should confirm about a board or a bye made by hand.
+fn board_warnings(t: &Tournament, w: PlayerId, b: PlayerId) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(r) = t.rounds().iter().position(|r| {
+        r.games
+            .iter()
+            .any(|g| (g.white == w && g.black == b) || (g.white == b && g.black == w))
+    }) {
+        out.push(format!(
+            "{} and {} already met in round {}: a rematch",
+            player_name(t, w),
+            player_name(t, b),
+            r + 1
+        ));
+    }
+    if t.is_forbidden(w, b) {
+        out.push(format!(
+            "{} and {} are a forbidden pair",
+            player_name(t, w),
+            player_name(t, b)
+        ));
+    }
+    out
+}
+
+fn bye_warnings(t: &Tournament, p: PlayerId) -> Vec<String> {
+    let mut out = Vec::new();
+    if t.had_bye(p) {
+        out.push(format!("{} already had a bye", player_name(t, p)));
+    }
+    if t.has_forfeit_win(p) {
+        out.push(format!(
+            "{} has won by forfeit, and so should not get the bye",
+            player_name(t, p)
+        ));
+    }
+    out
+}
+
+/// The seats after swapping `a` and `b`, checked: hard refusals as errors, what needs the
+/// director's confirmation as warnings.
+struct Swap {
+    a_seat: Seat,
+    b_seat: Seat,
+    warnings: Vec<String>,
+}
+
+fn plan_swap(
+    conn: &Connection,
+    tid: i64,
+    round: u32,
+    a: PlayerId,
+    b: PlayerId,
+) -> Result<(Tournament, Swap)> {
+    if state_of(conn, tid, round)? != "draft" {
+        return Err(rejected(format!(
+            "round {round} is published: only a draft can be changed by hand (re-pair it first)"
+        )));
+    }
+    if a == b {
+        return Err(rejected("choose two different players to swap"));
+    }
+    let t = load(conn, tid)?;
+    let seats = seats(conn, tid, round, &t)?;
+    let a_seat = *seats
+        .get(&a)
+        .ok_or_else(|| rejected(format!("player {a} is not registered")))?;
+    let b_seat = *seats
+        .get(&b)
+        .ok_or_else(|| rejected(format!("player {b} is not registered")))?;
+    if a_seat == Seat::Out && b_seat == Seat::Out {
+        return Err(rejected(format!(
+            "neither {} nor {} is in round {round}",
+            player_name(&t, a),
+            player_name(&t, b)
+        )));
+    }
+    if a_seat == b_seat {
+        return Err(rejected("both players already sit there"));
+    }
+    // Whoever moves into a seat must be allowed to play.
+    for (p, to) in [(a, b_seat), (b, a_seat)] {
+        if to == Seat::Out {
+            continue;
+        }
+        if registration_banned(conn, tid, p)? {
+            return Err(rejected(format!(
+                "{} is banned: a banned player cannot be paired",
+                player_name(&t, p)
+            )));
+        }
+        if t.player(p).is_some_and(|x| x.withdrawn) {
+            return Err(rejected(format!(
+                "{} has withdrawn: re-enter the player first",
+                player_name(&t, p)
+            )));
+        }
+    }
+    let mut boards = draft_boards(conn, tid, round)?;
+    let mut bye = None;
+    for (p, to) in [(a, b_seat), (b, a_seat)] {
+        match to {
+            Seat::Board(n, side) => {
+                if let Some(board) = boards.get_mut(&n) {
+                    match side {
+                        Side::White => board.0 = p,
+                        Side::Black => board.1 = p,
+                    }
+                }
+            }
+            Seat::Bye => bye = Some(p),
+            Seat::Out => {}
+        }
+    }
+    let mut warnings = Vec::new();
+    let mut touched: Vec<u32> = Vec::new();
+    for s in [a_seat, b_seat] {
+        if let Seat::Board(n, _) = s
+            && !touched.contains(&n)
+        {
+            touched.push(n);
+        }
+    }
+    for n in touched {
+        if let Some(&(w, b)) = boards.get(&n) {
+            warnings.extend(board_warnings(&t, w, b));
+        }
+    }
+    if let Some(p) = bye {
+        warnings.extend(bye_warnings(&t, p));
+    }
+    for (p, to) in [(a, b_seat), (b, a_seat)] {
+        if to != Seat::Out && seats.get(&p) == Some(&Seat::Out) {
+            let asked: bool = conn.query_row(
+                "SELECT EXISTS (SELECT 1 FROM absences WHERE tournament_id = ?1 AND round = ?2 AND player_no = ?3)",
+                params![tid, round, p.0],
+                |r| r.get(0),
+            )?;
+            if asked {
+                warnings.push(format!(
+                    "{} asked to be absent in round {round}",
+                    player_name(&t, p)
+                ));
+            }
+        }
+    }
+    Ok((
+        t,
+        Swap {
+            a_seat,
+            b_seat,
+            warnings,
+        },
+    ))
+}
+
+fn describe_seat(s: Seat) -> String {
+    match s {
+        Seat::Board(n, side) => format!("{side} on table {n}"),
+        Seat::Bye => "the bye".into(),
+        Seat::Out => "not paired".into(),
+    }
+}
+
+impl Store {
+    /// Pairs the next round as a draft (the pairing's proposal with its explanation per
+    /// board), for the director to look at, change and publish. The last round must be
+    /// complete: a published round whose results are all in is completed here (and backed
+    /// up). Returns the new round's number.
+    pub fn pair_round(&mut self, tid: i64, actor: &Actor) -> Result<u32> {
+        let mut completed = None;
+        let number = self.write(|tx| {
+            let rounds = rounds_in(tx, tid)?;
+            if let Some(last) = rounds.last() {
+                match last.1.as_str() {
+                    "draft" => {
+                        return Err(rejected(format!(
+                            "round {} is drafted already: publish or discard it first",
+                            last.0
+                        )));
+                    }
+                    "published" => {
+                        let pending = pending_boards(tx, tid, last.0)?;
+                        if pending > 0 {
+                            return Err(rejected(format!(
+                                "round {} still has {pending} game{} without a result",
+                                last.0,
+                                if pending == 1 { "" } else { "s" }
+                            )));
+                        }
+                        if complete_if_done(tx, tid, last.0, actor)? {
+                            completed = Some(last.0);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            draft_next_round(tx, tid, actor, "")
+        })?;
+        if let Some(r) = completed {
+            let _ = self.backup_note(&format!("t{tid}-round-{r}-complete"));
+        }
+        Ok(number)
+    }
+
+    /// Throws a draft away (its requested absences stay).
+    pub fn discard_draft(&mut self, tid: i64, round: u32, actor: &Actor) -> Result<()> {
+        self.write(|tx| {
+            if state_of(tx, tid, round)? != "draft" {
+                return Err(rejected(format!(
+                    "round {round} is published: it can be re-paired, not discarded"
+                )));
+            }
+            delete_round(tx, tid, round)?;
+            audit(
+                tx,
+                actor,
+                "draft discarded",
+                Some(tid),
+                None,
+                "",
+                &format!("round {round}"),
+            )
+        })
+    }
+
+    /// Publishes a draft: the round is on, the tables can start. Refused while the draft
+    /// seats a withdrawn or banned player. Backed up after the commit.
+    pub fn publish_round(&mut self, tid: i64, round: u32, actor: &Actor) -> Result<BackupNote> {
+        self.write(|tx| {
+            if state_of(tx, tid, round)? != "draft" {
+                return Err(rejected(format!("round {round} is not a draft")));
+            }
+            let t = load(tx, tid)?;
+            let seats = seats(tx, tid, round, &t)?;
+            for (p, seat) in &seats {
+                if *seat == Seat::Out {
+                    continue;
+                }
+                if registration_banned(tx, tid, *p)? {
+                    return Err(rejected(format!(
+                        "{} is banned and cannot play: swap the player out first",
+                        player_name(&t, *p)
+                    )));
+                }
+                if t.player(*p).is_some_and(|x| x.withdrawn) {
+                    return Err(rejected(format!(
+                        "{} has withdrawn since the draft was made: swap the player out or re-pair",
+                        player_name(&t, *p)
+                    )));
+                }
+            }
+            tx.execute(
+                "UPDATE rounds SET state = 'published', published_at = ?1 WHERE tournament_id = ?2 AND number = ?3",
+                params![now_ms(), tid, round],
+            )?;
+            audit(tx, actor, "round published", Some(tid), None, "", &format!("round {round}"))
+        })?;
+        Ok(self.backup_note(&format!("t{tid}-round-{round}-published")))
+    }
+
+    /// Re-pairs the last round after it was published (the director confirmed, with a
+    /// reason): its games at the desk are voided (records kept), its results dropped, and a
+    /// new draft takes its place. Returns the draft's number.
+    pub fn repair_round(
+        &mut self,
+        tid: i64,
+        round: u32,
+        reason: &str,
+        actor: &Actor,
+    ) -> Result<u32> {
+        let reason = reason.trim();
+        if reason.is_empty() {
+            return Err(rejected("re-pairing a published round needs a reason"));
+        }
+        self.write(|tx| {
+            let rounds = rounds_in(tx, tid)?;
+            let Some(last) = rounds.last() else {
+                return Err(rejected("no round has been paired"));
+            };
+            if last.0 != round {
+                return Err(rejected(format!(
+                    "only the last round ({}) can be re-paired",
+                    last.0
+                )));
+            }
+            if last.1 == "draft" {
+                return Err(rejected(format!(
+                    "round {round} is a draft: discard it and pair again"
+                )));
+            }
+            let mut stmt = tx.prepare(
+                "SELECT table_no, result FROM pairings WHERE tournament_id = ?1 AND round = ?2 AND result <> 'pending' ORDER BY board_no",
+            )?;
+            let lost = stmt
+                .query_map(params![tid, round], |r| {
+                    Ok(format!("table {}: {}", r.get::<_, u32>(0)?, r.get::<_, String>(1)?))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let voided = tx.execute(
+                "UPDATE games SET void = 1, void_reason = ?1 WHERE tournament_id = ?2 AND round = ?3 AND void = 0",
+                params![format!("round {round} re-paired: {reason}"), tid, round],
+            )?;
+            delete_round(tx, tid, round)?;
+            audit(
+                tx,
+                actor,
+                "published round withdrawn for re-pairing",
+                Some(tid),
+                None,
+                reason,
+                &format!(
+                    "round {round}: {voided} desk game(s) voided; results dropped: {}",
+                    if lost.is_empty() { "none".to_string() } else { lost.join(", ") }
+                ),
+            )?;
+            draft_next_round(tx, tid, actor, reason)
+        })
+    }
+
+    /// Marks a published round complete once every result is in. Backed up after.
+    pub fn complete_round(&mut self, tid: i64, round: u32, actor: &Actor) -> Result<BackupNote> {
+        self.write(|tx| {
+            let state = state_of(tx, tid, round)?;
+            if state == "complete" {
+                return Err(rejected(format!("round {round} is complete already")));
+            }
+            if state == "draft" {
+                return Err(rejected(format!(
+                    "round {round} is a draft: publish it first"
+                )));
+            }
+            let pending = pending_boards(tx, tid, round)?;
+            if pending > 0 {
+                return Err(rejected(format!(
+                    "round {round} still has {pending} game{} without a result",
+                    if pending == 1 { "" } else { "s" }
+                )));
+            }
+            complete_if_done(tx, tid, round, actor).map(|_| ())
+        })?;
+        Ok(self.backup_note(&format!("t{tid}-round-{round}-complete")))
+    }
+
+    /// Sets (or clears) a round's official start, from which the grace period runs.
+    pub fn set_round_start(
+        &mut self,
+        tid: i64,
+        round: u32,
+        starts_at: Option<i64>,
+        actor: &Actor,
+    ) -> Result<()> {
+        self.write(|tx| {
+            state_of(tx, tid, round)?;
+            tx.execute(
+                "UPDATE rounds SET starts_at = ?1 WHERE tournament_id = ?2 AND number = ?3",
+                params![starts_at, tid, round],
+            )?;
+            audit(
+                tx,
+                actor,
+                "round start set",
+                Some(tid),
+                None,
+                "",
+                &match starts_at {
+                    Some(ms) => format!("round {round}: official start at {}", utc_text(ms)),
+                    None => format!("round {round}: official start cleared"),
+                },
+            )
+        })
+    }
+
+    /// What swapping two players of a draft would need confirmed (a rematch, a forbidden
+    /// pair, a second bye, an absence asked); an error if the swap is not allowed at all.
+    pub fn check_swap(
+        &self,
+        tid: i64,
+        round: u32,
+        a: PlayerId,
+        b: PlayerId,
+    ) -> Result<Vec<String>> {
+        Ok(plan_swap(self.conn(), tid, round, a, b)?.1.warnings)
+    }
+
+    /// Swaps two players of a draft: each takes the other's seat (a board side, the bye, or
+    /// out of the round). With warnings (see [`Store::check_swap`]) it needs `confirmed`.
+    /// Recorded in the audit log, with what was confirmed.
+    pub fn swap_players(
+        &mut self,
+        tid: i64,
+        round: u32,
+        a: PlayerId,
+        b: PlayerId,
+        confirmed: bool,
+        actor: &Actor,
+    ) -> Result<()> {
+        self.write(|tx| {
+            let (t, swap) = plan_swap(tx, tid, round, a, b)?;
+            if !swap.warnings.is_empty() && !confirmed {
+                return Err(rejected(format!(
+                    "needs confirmation: {}",
+                    swap.warnings.join("; ")
+                )));
+            }
+            // Free both seats, then fill them (the pairs table forbids a player twice on a
+            // board, so the order matters when both sit on one board).
+            let note = format!(
+                "Changed by hand: {} and {} swapped.{}",
+                player_name(&t, a),
+                player_name(&t, b),
+                if swap.warnings.is_empty() {
+                    String::new()
+                } else {
+                    format!(" Confirmed: {}.", swap.warnings.join("; "))
+                }
+            );
+            for (p, from, to) in [(a, swap.a_seat, swap.b_seat), (b, swap.b_seat, swap.a_seat)] {
+                if from == Seat::Bye {
+                    tx.execute(
+                        "DELETE FROM round_byes WHERE tournament_id = ?1 AND round = ?2 AND player_no = ?3",
+                        params![tid, round, p.0],
+                    )?;
+                }
+                if to == Seat::Out {
+                    continue;
+                }
+                tx.execute(
+                    "DELETE FROM absences WHERE tournament_id = ?1 AND round = ?2 AND player_no = ?3",
+                    params![tid, round, p.0],
+                )?;
+            }
+            if let (Seat::Board(n, _), Seat::Board(m, _)) = (swap.a_seat, swap.b_seat)
+                && n == m
+            {
+                tx.execute(
+                    "UPDATE pairings SET white = black, black = white, explanation = ?1
+                     WHERE tournament_id = ?2 AND round = ?3 AND board_no = ?4",
+                    params![note, tid, round, n],
+                )?;
+            } else {
+                for (p, to) in [(a, swap.b_seat), (b, swap.a_seat)] {
+                    match to {
+                        Seat::Board(n, side) => {
+                            let column = match side {
+                                Side::White => "white",
+                                Side::Black => "black",
+                            };
+                            tx.execute(
+                                &format!(
+                                    "UPDATE pairings SET {column} = ?1, explanation = ?2
+                                     WHERE tournament_id = ?3 AND round = ?4 AND board_no = ?5"
+                                ),
+                                params![p.0, note, tid, round, n],
+                            )?;
+                        }
+                        Seat::Bye => {
+                            tx.execute(
+                                "INSERT INTO round_byes (tournament_id, round, player_no, explanation) VALUES (?1, ?2, ?3, ?4)",
+                                params![tid, round, p.0, note],
+                            )?;
+                        }
+                        Seat::Out => {}
+                    }
+                }
+            }
+            audit(
+                tx,
+                actor,
+                "pairing changed by hand",
+                Some(tid),
+                None,
+                &swap.warnings.join("; "),
+                &format!(
+                    "round {round}: {} from {} to {}; {} from {} to {}",
+                    player_name(&t, a),
+                    describe_seat(swap.a_seat),
+                    describe_seat(swap.b_seat),
+                    player_name(&t, b),
+                    describe_seat(swap.b_seat),
+                    describe_seat(swap.a_seat)
+                ),
+            )
+        })
+    }
+
+    /// Enters a board's result by hand. Changing a result already entered needs a reason;
+    /// a game still being played at the desk takes its result from there. The round is
+    /// complete (and backed up) when its last result is in; setting a result back to
+    /// pending reopens it.
+    pub fn set_result(
+        &mut self,
+        tid: i64,
+        round: u32,
+        board: u32,
+        result: GameResult,
+        reason: &str,
+        actor: &Actor,
+    ) -> Result<ResultSaved> {
+        let reason = reason.trim().to_string();
+        let completed = self.write(|tx| {
+            let state = state_of(tx, tid, round)?;
+            if state == "draft" {
+                return Err(rejected(format!(
+                    "round {round} is a draft: publish it before entering results"
+                )));
+            }
+            let (table, white, black, old) = board_row(tx, tid, round, board)?;
+            if old == result {
+                return Ok(false);
+            }
+            if old != GameResult::Pending && reason.is_empty() {
+                return Err(rejected(format!(
+                    "table {table} already has a result ({}): changing it needs a reason",
+                    old.name()
+                )));
+            }
+            if let Some(game) = desk_game_in_progress(tx, tid, round, table)? {
+                return Err(rejected(format!(
+                    "table {table} is being played at the desk (game {game}): its result comes from the arbiter; \
+                     void the game on the Tables page if it must not count"
+                )));
+            }
+            tx.execute(
+                "UPDATE pairings SET result = ?1 WHERE tournament_id = ?2 AND round = ?3 AND board_no = ?4",
+                params![result.name(), tid, round, board],
+            )?;
+            let names = board_names(tx, tid, white, black)?;
+            audit(
+                tx,
+                actor,
+                if old == GameResult::Pending { "result entered" } else { "result changed" },
+                Some(tid),
+                None,
+                &reason,
+                &format!("round {round}, table {table} ({names}): {} -> {}", old.name(), result.name()),
+            )?;
+            if result == GameResult::Pending && state == "complete" {
+                tx.execute(
+                    "UPDATE rounds SET state = 'published', completed_at = NULL WHERE tournament_id = ?1 AND number = ?2",
+                    params![tid, round],
+                )?;
+                audit(tx, actor, "round reopened", Some(tid), None, &reason, &format!("round {round}: table {table} pending again"))?;
+            }
+            complete_if_done(tx, tid, round, actor)
+        })?;
+        Ok(ResultSaved {
+            completed: completed
+                .then(|| self.backup_note(&format!("t{tid}-round-{round}-complete"))),
+        })
+    }
+
+    /// A default loss after the grace period: the absent player loses by forfeit; both
+    /// absent, both lose. Refused before the grace period is over (`now_ms`), for a board
+    /// with a result, and for a game already started at the desk.
+    pub fn default_loss(
+        &mut self,
+        tid: i64,
+        round: u32,
+        board: u32,
+        absent: Absentee,
+        now_ms: i64,
+        actor: &Actor,
+    ) -> Result<ResultSaved> {
+        let completed = self.write(|tx| {
+            let state = state_of(tx, tid, round)?;
+            if state == "draft" {
+                return Err(rejected(format!("round {round} is a draft: publish it first")));
+            }
+            let starts_at: Option<i64> = tx.query_row(
+                "SELECT starts_at FROM rounds WHERE tournament_id = ?1 AND number = ?2",
+                params![tid, round],
+                |r| r.get(0),
+            )?;
+            let Some(starts_at) = starts_at else {
+                return Err(rejected(format!(
+                    "round {round} has no official start yet: start the round first"
+                )));
+            };
+            let grace_ms = read_setup(tx, tid)?.rules.grace_ns / (NS_PER_S / 1000);
+            let ends = starts_at.saturating_add(grace_ms);
+            if now_ms < ends {
+                let left = (ends - now_ms + 59_999) / 60_000;
+                return Err(rejected(format!(
+                    "the grace period is not over: {left} more minute{}",
+                    if left == 1 { "" } else { "s" }
+                )));
+            }
+            let (table, white, black, old) = board_row(tx, tid, round, board)?;
+            if old != GameResult::Pending {
+                return Err(rejected(format!(
+                    "table {table} already has a result ({}): change it by hand, with a reason",
+                    old.name()
+                )));
+            }
+            if desk_game_started(tx, tid, round, table)? {
+                return Err(rejected(format!(
+                    "the game at table {table} has started at the desk: both players came"
+                )));
+            }
+            let result = absent.result();
+            tx.execute(
+                "UPDATE pairings SET result = ?1 WHERE tournament_id = ?2 AND round = ?3 AND board_no = ?4",
+                params![result.name(), tid, round, board],
+            )?;
+            let names = board_names(tx, tid, white, black)?;
+            let who = match absent {
+                Absentee::White => "White",
+                Absentee::Black => "Black",
+                Absentee::Both => "both players",
+            };
+            audit(
+                tx,
+                actor,
+                "default loss",
+                Some(tid),
+                None,
+                &format!("{who} not seated within the grace period"),
+                &format!("round {round}, table {table} ({names}): {}", result.name()),
+            )?;
+            complete_if_done(tx, tid, round, actor)
+        })?;
+        Ok(ResultSaved {
+            completed: completed
+                .then(|| self.backup_note(&format!("t{tid}-round-{round}-complete"))),
+        })
+    }
+
+    /// Writes a backup and says how it went (the change before it is committed either way).
+    fn backup_note(&self, label: &str) -> BackupNote {
+        if self.path().is_none() {
+            return BackupNote::NotOnDisk;
+        }
+        match self.backup(label) {
+            Ok(p) => BackupNote::Written(p),
+            Err(e) => BackupNote::Failed(e.to_string()),
+        }
+    }
+}
+
+/// `2026-11-29 15:30:00 UTC` from Unix milliseconds, for the audit log.
+fn utc_text(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (y, m, d) = super::backup::civil_from_days(secs.div_euclid(86_400));
+    let rem = secs.rem_euclid(86_400);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
+/// (number, state) of every round of a tournament, in order.
+fn rounds_in(conn: &Connection, tid: i64) -> Result<Vec<(u32, String)>> {
+    super::tournaments::check_tournament(conn, tid)?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT number, state FROM rounds WHERE tournament_id = ?1 ORDER BY number",
+    )?;
+    let rows = stmt
+        .query_map([tid], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// Deletes a round with its boards and byes (requested absences stay).
+fn delete_round(tx: &Transaction<'_>, tid: i64, round: u32) -> Result<()> {
+    tx.execute(
+        "DELETE FROM pairings WHERE tournament_id = ?1 AND round = ?2",
+        params![tid, round],
+    )?;
+    tx.execute(
+        "DELETE FROM round_byes WHERE tournament_id = ?1 AND round = ?2",
+        params![tid, round],
+    )?;
+    tx.execute(
+        "DELETE FROM rounds WHERE tournament_id = ?1 AND number = ?2",
+        params![tid, round],
+    )?;
+    Ok(())
+}
+
+/// (table, white, black, result) of a board.
+fn board_row(
+    conn: &Connection,
+    tid: i64,
+    round: u32,
+    board: u32,
+) -> Result<(u32, PlayerId, PlayerId, GameResult)> {
+    let (table, w, b, result): (u32, u32, u32, String) = conn
+        .query_row(
+            "SELECT table_no, white, black, result FROM pairings WHERE tournament_id = ?1 AND round = ?2 AND board_no = ?3",
+            params![tid, round, board],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .optional()?
+        .ok_or_else(|| rejected(format!("round {round} has no board {board}")))?;
+    let result = GameResult::from_name(&result).unwrap_or(GameResult::Pending);
+    Ok((table, PlayerId(w), PlayerId(b), result))
+}
+
+fn board_names(conn: &Connection, tid: i64, w: PlayerId, b: PlayerId) -> Result<String> {
+    let name = |p: PlayerId| super::registrations::registration_name(conn, tid, p);
+    Ok(format!("{w} {} - {b} {}", name(w)?, name(b)?))
+}
+
+/// The desk game of a table that has started and has no result yet.
+fn desk_game_in_progress(
+    conn: &Connection,
+    tid: i64,
+    round: u32,
+    table: u32,
+) -> Result<Option<i64>> {
+    Ok(conn
+        .query_row(
+            "SELECT id FROM games WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3
+             AND void = 0 AND started_at IS NOT NULL AND result IS NULL ORDER BY id DESC LIMIT 1",
+            params![tid, round, table],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+/// Whether a table's game has started at the desk (then both players came).
+fn desk_game_started(conn: &Connection, tid: i64, round: u32, table: u32) -> Result<bool> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM games WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3
+         AND void = 0 AND started_at IS NOT NULL)",
+        params![tid, round, table],
+        |r| r.get(0),
+    )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pairing::Board;
+
+    #[test]
+    fn audit_times_are_written_in_utc() {
+        assert_eq!(utc_text(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(utc_text(1_800_000_000_000), "2027-01-15 08:00:00 UTC");
+    }
+
+    #[test]
+    fn the_explanation_is_cut_per_board_and_bye() {
+        let text = "Round 2 (Swiss): 5 players paired on 2 boards, 1 bye.\nScore groups, each by rating:\n  2: 1, 2\n  0: 3, 4, 5\n\nTable 1: 1 A (2) - 2 B (2)\n  Both in score group 2.\n  1 has white: same score, higher rating.\n\nTable 2: 3 C (0) - 4 D (0)\n  Both in score group 0.\n\nBye: 5 E (0)\n  An odd number of players.\n\nNot paired at their request: 6.\nWithdrawn, not paired: 7.\n";
+        let pairing = Pairing {
+            round: 2,
+            games: vec![
+                Board {
+                    table: 1,
+                    white: PlayerId(1),
+                    black: PlayerId(2),
+                },
+                Board {
+                    table: 2,
+                    white: PlayerId(3),
+                    black: PlayerId(4),
+                },
+            ],
+            byes: vec![PlayerId(5)],
+            absent: vec![PlayerId(6)],
+        };
+        let e = split_explanation(text, &pairing);
+        assert!(e.round.starts_with("Round 2 (Swiss)"));
+        assert!(e.round.contains("  2: 1, 2"));
+        assert!(e.round.contains("Not paired at their request: 6."));
+        assert!(e.round.contains("Withdrawn, not paired: 7."));
+        assert_eq!(
+            e.boards[&1],
+            "Table 1: 1 A (2) - 2 B (2)\n  Both in score group 2.\n  1 has white: same score, higher rating."
+        );
+        assert!(e.boards[&2].ends_with("Both in score group 0."));
+        assert_eq!(
+            e.byes[&PlayerId(5)],
+            "Bye: 5 E (0)\n  An odd number of players."
+        );
+    }
+}

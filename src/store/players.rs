@@ -1,0 +1,410 @@
+//! The players registry, shared by every tournament: add, edit, ban (collusion) and lift a
+//! ban, and a players CSV imported all or nothing.
+
+use super::{Actor, Result, Store, StoreError, audit, now_ms};
+use crate::export::{ImportedPlayer, RowError, import_players_csv};
+use rusqlite::{OptionalExtension, Transaction, params};
+
+/// A player's row id in the registry (not the number a tournament gives the player).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RegistryId(pub i64);
+
+impl std::fmt::Display for RegistryId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A player of the registry as the desk shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegistryPlayer {
+    pub id: RegistryId,
+    pub name: String,
+    /// Empty when not known.
+    pub federation_id: String,
+    pub club: String,
+    pub rating: i64,
+    /// The reason of the ban in force, if the player is banned.
+    pub ban: Option<String>,
+}
+
+impl RegistryPlayer {
+    pub fn is_banned(&self) -> bool {
+        self.ban.is_some()
+    }
+}
+
+/// What the director types for a new player or an edit.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PlayerInput {
+    pub name: String,
+    pub federation_id: String,
+    pub club: String,
+    pub rating: i64,
+}
+
+/// The largest rating the desk accepts (a typing error beyond it is refused).
+pub const MAX_RATING: i64 = 100_000;
+
+impl PlayerInput {
+    /// Trims the text and checks it; the error names the field.
+    fn checked(&self) -> Result<PlayerInput> {
+        let name = self.name.trim().to_string();
+        if name.is_empty() {
+            return Err(StoreError::Rejected("a player needs a name".into()));
+        }
+        if !(0..=MAX_RATING).contains(&self.rating) {
+            return Err(StoreError::Rejected(format!(
+                "rating {} is out of range (0 to {MAX_RATING})",
+                self.rating
+            )));
+        }
+        Ok(PlayerInput {
+            name,
+            federation_id: self.federation_id.trim().to_string(),
+            club: self.club.trim().to_string(),
+            rating: self.rating,
+        })
+    }
+}
+
+fn rejected(text: impl Into<String>) -> StoreError {
+    StoreError::Rejected(text.into())
+}
+
+/// The registry player holding a federation id, if any (ids are unique when not empty).
+pub(crate) fn by_federation_id(
+    tx: &rusqlite::Connection,
+    federation_id: &str,
+) -> Result<Option<(RegistryId, String, bool)>> {
+    if federation_id.is_empty() {
+        return Ok(None);
+    }
+    Ok(tx
+        .prepare_cached("SELECT id, name, status FROM players WHERE federation_id = ?1")?
+        .query_row([federation_id], |r| {
+            let status: String = r.get(2)?;
+            Ok((RegistryId(r.get(0)?), r.get(1)?, status == "banned"))
+        })
+        .optional()?)
+}
+
+/// Inserts a registry player (already checked) and returns its id.
+pub(crate) fn insert_player(tx: &Transaction<'_>, p: &PlayerInput) -> Result<RegistryId> {
+    tx.prepare_cached(
+        "INSERT INTO players (name, federation_id, club, rating, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![p.name, p.federation_id, p.club, p.rating, now_ms()])?;
+    Ok(RegistryId(tx.last_insert_rowid()))
+}
+
+fn load_player(conn: &rusqlite::Connection, id: RegistryId) -> Result<RegistryPlayer> {
+    conn.query_row(
+        "SELECT p.id, p.name, p.federation_id, p.club, p.rating, p.status,
+                (SELECT reason FROM bans b WHERE b.player_id = p.id AND b.lifted_at IS NULL
+                 ORDER BY b.id DESC LIMIT 1)
+         FROM players p WHERE p.id = ?1",
+        [id.0],
+        map_player,
+    )
+    .optional()?
+    .ok_or_else(|| StoreError::NotFound(format!("player {id}")))
+}
+
+fn map_player(r: &rusqlite::Row<'_>) -> rusqlite::Result<RegistryPlayer> {
+    let status: String = r.get(5)?;
+    let reason: Option<String> = r.get(6)?;
+    Ok(RegistryPlayer {
+        id: RegistryId(r.get(0)?),
+        name: r.get(1)?,
+        federation_id: r.get(2)?,
+        club: r.get(3)?,
+        rating: r.get(4)?,
+        ban: (status == "banned").then(|| reason.unwrap_or_else(|| "banned".into())),
+    })
+}
+
+/// Refuses a federation id that another registry player holds.
+fn check_federation_id(
+    conn: &rusqlite::Connection,
+    fid: &str,
+    me: Option<RegistryId>,
+) -> Result<()> {
+    if let Some((other, name, _)) = by_federation_id(conn, fid)?
+        && Some(other) != me
+    {
+        return Err(rejected(format!(
+            "federation id {fid} is already that of player {other} ({name})"
+        )));
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Every player of the registry, by name.
+    pub fn players(&self) -> Result<Vec<RegistryPlayer>> {
+        let mut stmt = self.conn().prepare(
+            "SELECT p.id, p.name, p.federation_id, p.club, p.rating, p.status,
+                    (SELECT reason FROM bans b WHERE b.player_id = p.id AND b.lifted_at IS NULL
+                     ORDER BY b.id DESC LIMIT 1)
+             FROM players p ORDER BY p.name, p.id",
+        )?;
+        let rows = stmt
+            .query_map([], map_player)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    pub fn player(&self, id: RegistryId) -> Result<RegistryPlayer> {
+        load_player(self.conn(), id)
+    }
+
+    /// Adds a player to the registry.
+    pub fn add_player(&mut self, input: &PlayerInput, actor: &Actor) -> Result<RegistryId> {
+        let p = input.checked()?;
+        self.write(|tx| {
+            check_federation_id(tx, &p.federation_id, None)?;
+            let id = insert_player(tx, &p)?;
+            audit(
+                tx,
+                actor,
+                "player added",
+                None,
+                None,
+                "",
+                &format!(
+                    "player {id}: {} ({}), rating {}",
+                    p.name, p.federation_id, p.rating
+                ),
+            )?;
+            Ok(id)
+        })
+    }
+
+    /// Changes a registry player. Registrations in tournaments that have not started yet
+    /// follow the change; in a tournament under way a player stays as registered.
+    pub fn update_player(
+        &mut self,
+        id: RegistryId,
+        input: &PlayerInput,
+        actor: &Actor,
+    ) -> Result<()> {
+        let p = input.checked()?;
+        self.write(|tx| {
+            let old = load_player(tx, id)?;
+            check_federation_id(tx, &p.federation_id, Some(id))?;
+            tx.execute(
+                "UPDATE players SET name = ?1, federation_id = ?2, club = ?3, rating = ?4 WHERE id = ?5",
+                params![p.name, p.federation_id, p.club, p.rating, id.0],
+            )?;
+            tx.execute(
+                "UPDATE registrations SET name = ?1,
+                        federation_id = CASE WHEN ?2 = '' THEN NULL ELSE ?2 END,
+                        club = CASE WHEN ?3 = '' THEN NULL ELSE ?3 END, rating = ?4
+                 WHERE player_id = ?5 AND NOT EXISTS
+                       (SELECT 1 FROM rounds r WHERE r.tournament_id = registrations.tournament_id
+                        AND r.state <> 'draft')",
+                params![p.name, p.federation_id, p.club, p.rating, id.0],
+            )?;
+            let mut changes = Vec::new();
+            if old.name != p.name {
+                changes.push(format!("name {:?} -> {:?}", old.name, p.name));
+            }
+            if old.federation_id != p.federation_id {
+                changes.push(format!(
+                    "federation id {:?} -> {:?}",
+                    old.federation_id, p.federation_id
+                ));
+            }
+            if old.club != p.club {
+                changes.push(format!("club {:?} -> {:?}", old.club, p.club));
+            }
+            if old.rating != p.rating {
+                changes.push(format!("rating {} -> {}", old.rating, p.rating));
+            }
+            audit(
+                tx,
+                actor,
+                "player edited",
+                None,
+                None,
+                "",
+                &format!("player {id}: {}", changes.join(", ")),
+            )
+        })
+    }
+
+    /// Bans a player (collusion): from now on the player cannot be registered, re-entered
+    /// or paired. Every tournament the player is registered in withdraws them in the same
+    /// transaction, so no later round pairs them.
+    pub fn ban_player(
+        &mut self,
+        id: RegistryId,
+        reason: &str,
+        tournament: Option<i64>,
+        actor: &Actor,
+    ) -> Result<()> {
+        let reason = reason.trim();
+        if reason.is_empty() {
+            return Err(rejected("a ban needs a reason"));
+        }
+        self.write(|tx| {
+            let p = load_player(tx, id)?;
+            if p.is_banned() {
+                return Err(rejected(format!("{} is already banned", p.name)));
+            }
+            tx.execute(
+                "INSERT INTO bans (player_id, tournament_id, reason, banned_at) VALUES (?1, ?2, ?3, ?4)",
+                params![id.0, tournament, reason, now_ms()],
+            )?;
+            tx.execute("UPDATE players SET status = 'banned' WHERE id = ?1", [id.0])?;
+            let mut stmt = tx.prepare(
+                "SELECT tournament_id, player_no FROM registrations WHERE player_id = ?1 AND withdrawn = 0",
+            )?;
+            let regs = stmt
+                .query_map([id.0], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            for (tid, no) in regs {
+                tx.execute(
+                    "UPDATE registrations SET withdrawn = 1 WHERE tournament_id = ?1 AND player_no = ?2",
+                    params![tid, no],
+                )?;
+                audit(
+                    tx,
+                    actor,
+                    "player withdrawn",
+                    Some(tid),
+                    None,
+                    reason,
+                    &format!("player {no} ({}) banned", p.name),
+                )?;
+            }
+            audit(
+                tx,
+                actor,
+                "player banned",
+                tournament,
+                None,
+                reason,
+                &format!("player {id}: {}", p.name),
+            )
+        })
+    }
+
+    /// Lifts a player's ban (a decision reversed on appeal). Tournaments do not re-enter
+    /// the player by themselves.
+    pub fn lift_ban(&mut self, id: RegistryId, reason: &str, actor: &Actor) -> Result<()> {
+        let reason = reason.trim();
+        if reason.is_empty() {
+            return Err(rejected("lifting a ban needs a reason"));
+        }
+        self.write(|tx| {
+            let p = load_player(tx, id)?;
+            if !p.is_banned() {
+                return Err(rejected(format!("{} is not banned", p.name)));
+            }
+            tx.execute(
+                "UPDATE bans SET lifted_at = ?1, lift_reason = ?2 WHERE player_id = ?3 AND lifted_at IS NULL",
+                params![now_ms(), reason, id.0],
+            )?;
+            tx.execute("UPDATE players SET status = 'active' WHERE id = ?1", [id.0])?;
+            audit(
+                tx,
+                actor,
+                "ban lifted",
+                None,
+                None,
+                reason,
+                &format!("player {id}: {}", p.name),
+            )
+        })
+    }
+
+    /// What is wrong with a list of players read from CSV against the registry: a row whose
+    /// federation id another player already holds, or a name or rating the desk refuses.
+    /// Empty when the list can be imported.
+    pub fn check_players_import(&self, rows: &[ImportedPlayer]) -> Result<Vec<RowError>> {
+        let mut bad = Vec::new();
+        for row in rows {
+            let input = input_of(row);
+            if let Err(e) = input.checked() {
+                bad.push(RowError {
+                    line: row.line,
+                    reason: e.to_string(),
+                });
+                continue;
+            }
+            if let Some((other, name, _)) =
+                by_federation_id(self.conn(), input.federation_id.trim())?
+            {
+                bad.push(RowError {
+                    line: row.line,
+                    reason: format!(
+                        "federation id {} is already in the registry (player {other}, {name})",
+                        input.federation_id.trim()
+                    ),
+                });
+            }
+        }
+        Ok(bad)
+    }
+
+    /// Adds every player of the list in one transaction, or none: any bad row refuses the
+    /// whole list, naming every bad row by its line.
+    pub fn import_players(
+        &mut self,
+        rows: &[ImportedPlayer],
+        actor: &Actor,
+    ) -> Result<Vec<RegistryId>> {
+        let bad = self.check_players_import(rows)?;
+        if !bad.is_empty() {
+            return Err(rejected(rows_message(&bad)));
+        }
+        self.write(|tx| {
+            let mut ids = Vec::with_capacity(rows.len());
+            for row in rows {
+                let input = input_of(row).checked()?;
+                ids.push(insert_player(tx, &input)?);
+            }
+            audit(
+                tx,
+                actor,
+                "players imported",
+                None,
+                None,
+                "",
+                &format!("{} players from CSV", ids.len()),
+            )?;
+            Ok(ids)
+        })
+    }
+
+    /// Reads a players CSV (`name,federation_id,club,rating`) and imports it all or nothing.
+    pub fn import_players_csv(&mut self, text: &str, actor: &Actor) -> Result<Vec<RegistryId>> {
+        let rows = import_players_csv(text).map_err(|e| rejected(rows_message(&e.rows)))?;
+        self.import_players(&rows, actor)
+    }
+}
+
+/// Every bad row, one per line.
+pub fn rows_message(rows: &[RowError]) -> String {
+    let mut text = format!(
+        "{} bad row{}; nothing was imported:",
+        rows.len(),
+        if rows.len() == 1 { "" } else { "s" }
+    );
+    for r in rows {
+        text.push_str(&format!("\n{r}"));
+    }
+    text
+}
+
+fn input_of(row: &ImportedPlayer) -> PlayerInput {
+    PlayerInput {
+        name: row.name.clone(),
+        federation_id: row.federation_id.clone().unwrap_or_default(),
+        club: row.club.clone().unwrap_or_default(),
+        rating: row.rating,
+    }
+}

@@ -1,0 +1,856 @@
+//! Tournaments: their settings (system, rounds, points, tie-breaks, the GGF rule settings of
+//! their games), forbidden pairs, the core model built from the tables
+//! ([`Store::load_tournament`]), and the `ggdesk-tournament/1` file in and out, each import
+//! in one transaction.
+
+use super::players::{PlayerInput, RegistryId, by_federation_id, insert_player};
+use super::{Actor, Result, Store, StoreError, audit, now_ms};
+use crate::record::{parse_rules, rules_value};
+use crate::rules::RuleSettings;
+const NS_PER_S: i64 = 1_000_000_000;
+use crate::tournament::{
+    Game, GameResult, Penalty, Player, PlayerId, PointsScale, Round, Score, Settings, System,
+    TieBreak, Tournament,
+};
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use serde_json::{Map, Value, json};
+use std::collections::{HashMap, HashSet};
+
+/// Everything the director sets for a tournament.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TournamentSetup {
+    pub name: String,
+    pub system: System,
+    /// `None`: one full cycle of a round robin.
+    pub rounds: Option<u32>,
+    pub points: PointsScale,
+    pub tiebreaks: Vec<TieBreak>,
+    /// The GGF rule settings of the games, with the desk's setup, reading and grace timers
+    /// (whole seconds).
+    pub rules: RuleSettings,
+}
+
+impl Default for TournamentSetup {
+    /// A 5-round Swiss with the usual GG points, the spec's tie-breaks and the GGF rules.
+    fn default() -> Self {
+        TournamentSetup {
+            name: String::new(),
+            system: System::Swiss,
+            rounds: Some(5),
+            points: PointsScale::default(),
+            tiebreaks: TieBreak::default_order(),
+            rules: RuleSettings::default(),
+        }
+    }
+}
+
+impl TournamentSetup {
+    /// The core model's settings (without the forbidden pairs).
+    pub fn settings(&self) -> Settings {
+        Settings {
+            system: self.system,
+            rounds: self.rounds,
+            points: self.points,
+            tiebreaks: self.tiebreaks.clone(),
+            forbidden: Vec::new(),
+        }
+    }
+
+    /// Checks the settings as the core model does, and the rule settings.
+    pub fn check(&self) -> Result<()> {
+        Tournament::new(&self.name, self.settings()).map_err(|e| rejected(e.to_string()))?;
+        let r = &self.rules;
+        let whole = |ns: i64| ns % NS_PER_S == 0;
+        let checks = [
+            (
+                r.move_limit_ns > 0,
+                "the move time must be more than 0 seconds",
+            ),
+            (
+                r.game_limit_ns > 0,
+                "the game time must be more than 0 seconds",
+            ),
+            (
+                r.oversteps_to_lose >= 1,
+                "the losing overstep must be at least the 1st",
+            ),
+            (
+                r.setup_limit_ns > 0 && whole(r.setup_limit_ns),
+                "the setup time must be a whole number of seconds above 0",
+            ),
+            (
+                r.reading_limit_ns > 0 && whole(r.reading_limit_ns),
+                "the reading time must be a whole number of seconds above 0",
+            ),
+            (
+                r.grace_ns >= 0 && whole(r.grace_ns),
+                "the grace period must be a whole number of seconds",
+            ),
+        ];
+        for (ok, why) in checks {
+            if !ok {
+                return Err(rejected(why));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A tournament in the list of the Tournaments page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TournamentSummary {
+    pub id: i64,
+    pub name: String,
+    pub system: System,
+    pub rounds: Option<u32>,
+    pub players: u32,
+    /// Rounds published or complete.
+    pub rounds_started: u32,
+    pub created_at: i64,
+}
+
+fn rejected(text: impl Into<String>) -> StoreError {
+    StoreError::Rejected(text.into())
+}
+
+fn inconsistent(id: i64, what: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt {
+        path: format!("tournament {id}"),
+        detail: what.to_string(),
+    }
+}
+
+fn tiebreak_text(list: &[TieBreak]) -> String {
+    list.iter().map(|t| t.name()).collect::<Vec<_>>().join(",")
+}
+
+const SETUP_COLUMNS: &str =
+    "name, system, rounds, win_points, draw_points, loss_points, bye_points,
+     forfeit_win_points, forfeit_loss_points, absent_points, tiebreaks, rules, setup_s,
+     reading_s, grace_s";
+
+/// Reads a tournament's setup.
+pub(crate) fn read_setup(conn: &Connection, id: i64) -> Result<TournamentSetup> {
+    let sql = format!("SELECT {SETUP_COLUMNS} FROM tournaments WHERE id = ?1");
+    let row = conn
+        .query_row(&sql, [id], |r| {
+            let half = |i: usize| -> rusqlite::Result<Score> { Ok(Score::from_halves(r.get(i)?)) };
+            let points = PointsScale {
+                win: half(3)?,
+                draw: half(4)?,
+                loss: half(5)?,
+                bye: half(6)?,
+                forfeit_win: half(7)?,
+                forfeit_loss: half(8)?,
+                absent: half(9)?,
+            };
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<u32>>(2)?,
+                points,
+                r.get::<_, String>(10)?,
+                r.get::<_, String>(11)?,
+                (
+                    r.get::<_, i64>(12)?,
+                    r.get::<_, i64>(13)?,
+                    r.get::<_, i64>(14)?,
+                ),
+            ))
+        })
+        .optional()?
+        .ok_or_else(|| StoreError::NotFound(format!("tournament {id}")))?;
+    let (name, system, rounds, points, tiebreaks, rules, (setup_s, reading_s, grace_s)) = row;
+    let system = System::from_name(&system)
+        .ok_or_else(|| inconsistent(id, format!("unknown system {system:?}")))?;
+    let tiebreaks = tiebreaks
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            TieBreak::from_name(s)
+                .ok_or_else(|| inconsistent(id, format!("unknown tie-break {s:?}")))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let value: Value = serde_json::from_str(&rules).unwrap_or(Value::Null);
+    let mut rules = parse_rules(Some(&value)).unwrap_or_default();
+    rules.setup_limit_ns = setup_s.saturating_mul(NS_PER_S);
+    rules.reading_limit_ns = reading_s.saturating_mul(NS_PER_S);
+    rules.grace_ns = grace_s.saturating_mul(NS_PER_S);
+    Ok(TournamentSetup {
+        name,
+        system,
+        rounds,
+        points,
+        tiebreaks,
+        rules,
+    })
+}
+
+/// Inserts a tournament row and returns its id.
+fn insert_tournament(
+    tx: &Transaction<'_>,
+    s: &TournamentSetup,
+    extra: &Map<String, Value>,
+) -> Result<i64> {
+    let p = &s.points;
+    tx.execute(
+        &format!(
+            "INSERT INTO tournaments ({SETUP_COLUMNS}, extra, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
+        ),
+        params![
+            s.name,
+            s.system.name(),
+            s.rounds,
+            p.win.halves(),
+            p.draw.halves(),
+            p.loss.halves(),
+            p.bye.halves(),
+            p.forfeit_win.halves(),
+            p.forfeit_loss.halves(),
+            p.absent.halves(),
+            tiebreak_text(&s.tiebreaks),
+            rules_value(&s.rules).to_string(),
+            s.rules.setup_limit_ns / NS_PER_S,
+            s.rules.reading_limit_ns / NS_PER_S,
+            s.rules.grace_ns / NS_PER_S,
+            Value::Object(extra.clone()).to_string(),
+            now_ms(),
+        ],
+    )?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// What changed between two setups, in words for the audit log.
+fn describe_changes(old: &TournamentSetup, new: &TournamentSetup) -> Vec<String> {
+    let mut out = Vec::new();
+    if old.name != new.name {
+        out.push(format!("name {:?} -> {:?}", old.name, new.name));
+    }
+    if old.system != new.system {
+        out.push(format!(
+            "system {} -> {}",
+            old.system.name(),
+            new.system.name()
+        ));
+    }
+    if old.rounds != new.rounds {
+        let show = |r: Option<u32>| r.map_or_else(|| "one cycle".to_string(), |n| n.to_string());
+        out.push(format!(
+            "rounds {} -> {}",
+            show(old.rounds),
+            show(new.rounds)
+        ));
+    }
+    for key in PointsScale::KEYS {
+        let (a, b) = (old.points.get(key), new.points.get(key));
+        if a != b {
+            out.push(format!(
+                "points for {key} {} -> {}",
+                a.unwrap_or_default(),
+                b.unwrap_or_default()
+            ));
+        }
+    }
+    if old.tiebreaks != new.tiebreaks {
+        out.push(format!(
+            "tie-breaks {} -> {}",
+            tiebreak_text(&old.tiebreaks),
+            tiebreak_text(&new.tiebreaks)
+        ));
+    }
+    if old.rules != new.rules {
+        out.push(format!(
+            "rules {} -> {} (setup {} s, reading {} s, grace {} s)",
+            rules_value(&old.rules),
+            rules_value(&new.rules),
+            new.rules.setup_limit_ns / NS_PER_S,
+            new.rules.reading_limit_ns / NS_PER_S,
+            new.rules.grace_ns / NS_PER_S
+        ));
+    }
+    out
+}
+
+/// The number of rounds of a tournament in the database, drafts included, and of those
+/// published or complete.
+pub(crate) fn round_counts(conn: &Connection, id: i64) -> Result<(u32, u32)> {
+    Ok(conn.query_row(
+        "SELECT count(*), coalesce(sum(CASE WHEN state <> 'draft' THEN 1 ELSE 0 END), 0)
+         FROM rounds WHERE tournament_id = ?1",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
+}
+
+/// Checks that a tournament exists.
+pub(crate) fn check_tournament(conn: &Connection, id: i64) -> Result<String> {
+    conn.query_row("SELECT name FROM tournaments WHERE id = ?1", [id], |r| {
+        r.get(0)
+    })
+    .optional()?
+    .ok_or_else(|| StoreError::NotFound(format!("tournament {id}")))
+}
+
+/// Builds the core model from the tables: players as registered, settings, forbidden pairs,
+/// every round that is published or complete (not a draft), penalties.
+pub(crate) fn load(conn: &Connection, id: i64) -> Result<Tournament> {
+    let name = check_tournament(conn, id)?;
+    let setup = read_setup(conn, id)?;
+    let mut t = Tournament::new(name, setup.settings()).map_err(|e| inconsistent(id, e))?;
+
+    let mut stmt = conn.prepare_cached(
+        "SELECT player_no, name, rating, club, federation_id, withdrawn, extra
+         FROM registrations WHERE tournament_id = ?1 ORDER BY seq, player_no",
+    )?;
+    let players = stmt
+        .query_map([id], |r| {
+            let extra: String = r.get(6)?;
+            Ok(Player {
+                id: PlayerId(r.get(0)?),
+                name: r.get(1)?,
+                rating: r.get(2)?,
+                club: r.get(3)?,
+                federation_id: r.get(4)?,
+                withdrawn: r.get::<_, i64>(5)? != 0,
+                extra: match serde_json::from_str(&extra) {
+                    Ok(Value::Object(m)) => m,
+                    _ => Map::new(),
+                },
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    for p in players {
+        t.add_player(p).map_err(|e| inconsistent(id, e))?;
+    }
+
+    let mut stmt = conn.prepare_cached(
+        "SELECT player_a, player_b FROM forbidden_pairs WHERE tournament_id = ?1 ORDER BY player_a, player_b",
+    )?;
+    let pairs = stmt
+        .query_map([id], |r| Ok((PlayerId(r.get(0)?), PlayerId(r.get(1)?))))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    for (a, b) in pairs {
+        t.add_forbidden_pair(a, b)
+            .map_err(|e| inconsistent(id, e))?;
+    }
+
+    let mut stmt = conn.prepare_cached(
+        "SELECT number FROM rounds WHERE tournament_id = ?1 AND state <> 'draft' ORDER BY number",
+    )?;
+    let numbers = stmt
+        .query_map([id], |r| r.get::<_, u32>(0))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let count = numbers.len();
+    for (k, &n) in numbers.iter().enumerate() {
+        if n as usize != k + 1 {
+            return Err(inconsistent(id, format!("round {n} follows round {k}")));
+        }
+    }
+    let mut rounds: Vec<Round> = vec![Round::default(); count];
+    let slot = |round: u32| -> Option<usize> {
+        (round >= 1 && round as usize <= count).then(|| round as usize - 1)
+    };
+    let mut stmt = conn.prepare_cached(
+        "SELECT round, table_no, table_given, white, black, result FROM pairings
+         WHERE tournament_id = ?1 ORDER BY round, board_no",
+    )?;
+    let mut rows = stmt.query([id])?;
+    while let Some(r) = rows.next()? {
+        let Some(k) = slot(r.get(0)?) else { continue };
+        let result: String = r.get(5)?;
+        let result = GameResult::from_name(&result)
+            .ok_or_else(|| inconsistent(id, format!("unknown result {result:?}")))?;
+        rounds[k].games.push(Game {
+            table: (r.get::<_, i64>(2)? != 0).then_some(r.get(1)?),
+            white: PlayerId(r.get(3)?),
+            black: PlayerId(r.get(4)?),
+            result,
+        });
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT round, player_no FROM round_byes WHERE tournament_id = ?1 ORDER BY round, seq, player_no",
+    )?;
+    let mut rows = stmt.query([id])?;
+    while let Some(r) = rows.next()? {
+        if let Some(k) = slot(r.get(0)?) {
+            rounds[k].byes.push(PlayerId(r.get(1)?));
+        }
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT round, player_no FROM absences WHERE tournament_id = ?1 ORDER BY round, seq, player_no",
+    )?;
+    let mut rows = stmt.query([id])?;
+    while let Some(r) = rows.next()? {
+        if let Some(k) = slot(r.get(0)?) {
+            rounds[k].absent.push(PlayerId(r.get(1)?));
+        }
+    }
+    for round in rounds {
+        t.add_round(round).map_err(|e| inconsistent(id, e))?;
+    }
+
+    let mut stmt = conn.prepare_cached(
+        "SELECT player_no, points, reason FROM penalties WHERE tournament_id = ?1 ORDER BY id",
+    )?;
+    let penalties = stmt
+        .query_map([id], |r| {
+            Ok(Penalty {
+                player: PlayerId(r.get(0)?),
+                points: Score::from_halves(r.get(1)?),
+                reason: r.get(2)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    for p in penalties {
+        t.add_penalty(p).map_err(|e| inconsistent(id, e))?;
+    }
+    Ok(t)
+}
+
+/// The keys of a tournament file the model reads; others are kept in `tournaments.extra`.
+const FILE_KEYS: [&str; 6] = [
+    "format",
+    "name",
+    "settings",
+    "players",
+    "rounds",
+    "penalties",
+];
+
+/// The rule settings a tournament file may carry in `settings.rules` (ggdesk writes them
+/// there; other programs ignore the key): the record's rules object plus the desk's timers.
+fn file_rules(settings: Option<&Value>) -> Result<RuleSettings> {
+    let Some(v) = settings
+        .and_then(|s| s.get("rules"))
+        .filter(|v| !v.is_null())
+    else {
+        return Ok(RuleSettings::default());
+    };
+    let mut rules = parse_rules(Some(v)).map_err(|e| rejected(format!("settings.{e}")))?;
+    for (key, slot) in [
+        ("setup_s", &mut rules.setup_limit_ns),
+        ("reading_s", &mut rules.reading_limit_ns),
+        ("grace_s", &mut rules.grace_ns),
+    ] {
+        if let Some(x) = v.get(key).filter(|x| !x.is_null()) {
+            let secs = x.as_u64().filter(|&s| s <= 1_000_000_000).ok_or_else(|| {
+                rejected(format!(
+                    "settings.rules.{key} must be a whole number of seconds"
+                ))
+            })?;
+            *slot = secs as i64 * NS_PER_S;
+        }
+    }
+    Ok(rules)
+}
+
+fn file_rules_value(r: &RuleSettings) -> Value {
+    let mut v = rules_value(r);
+    if let Value::Object(m) = &mut v {
+        m.insert("setup_s".into(), json!(r.setup_limit_ns / NS_PER_S));
+        m.insert("reading_s".into(), json!(r.reading_limit_ns / NS_PER_S));
+        m.insert("grace_s".into(), json!(r.grace_ns / NS_PER_S));
+    }
+    v
+}
+
+impl Store {
+    /// Every tournament with its size and progress, newest first.
+    pub fn tournaments(&self) -> Result<Vec<TournamentSummary>> {
+        let mut stmt = self.conn().prepare(
+            "SELECT t.id, t.name, t.system, t.rounds, t.created_at,
+                    (SELECT count(*) FROM registrations r WHERE r.tournament_id = t.id),
+                    (SELECT count(*) FROM rounds r WHERE r.tournament_id = t.id AND r.state <> 'draft')
+             FROM tournaments t ORDER BY t.id DESC",
+        )?;
+        let rows = stmt
+            .query_map([], |r| {
+                let system: String = r.get(2)?;
+                Ok(TournamentSummary {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    system: System::from_name(&system).unwrap_or(System::Swiss),
+                    rounds: r.get(3)?,
+                    created_at: r.get(4)?,
+                    players: r.get(5)?,
+                    rounds_started: r.get(6)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// A tournament's settings.
+    pub fn tournament_setup(&self, id: i64) -> Result<TournamentSetup> {
+        read_setup(self.conn(), id)
+    }
+
+    /// Creates a tournament.
+    pub fn create_tournament(&mut self, setup: &TournamentSetup, actor: &Actor) -> Result<i64> {
+        let mut setup = setup.clone();
+        setup.name = setup.name.trim().to_string();
+        if setup.name.is_empty() {
+            return Err(rejected("a tournament needs a name"));
+        }
+        setup.check()?;
+        self.write(|tx| {
+            let id = insert_tournament(tx, &setup, &Map::new())?;
+            audit(
+                tx,
+                actor,
+                "tournament created",
+                Some(id),
+                None,
+                "",
+                &format!(
+                    "{} ({}, {} rounds)",
+                    setup.name,
+                    setup.system.name(),
+                    setup
+                        .rounds
+                        .map_or_else(|| "one cycle of".into(), |n| n.to_string())
+                ),
+            )?;
+            Ok(id)
+        })
+    }
+
+    /// Changes a tournament's settings. The system cannot change once a round is paired,
+    /// nor the number of rounds fall below the rounds already paired. Changing points or
+    /// tie-breaks after round 1 is allowed (the desk warns first); every change is in the
+    /// audit log with `reason`.
+    pub fn update_tournament(
+        &mut self,
+        id: i64,
+        setup: &TournamentSetup,
+        reason: &str,
+        actor: &Actor,
+    ) -> Result<()> {
+        let mut setup = setup.clone();
+        setup.name = setup.name.trim().to_string();
+        if setup.name.is_empty() {
+            return Err(rejected("a tournament needs a name"));
+        }
+        setup.check()?;
+        self.write(|tx| {
+            let old = read_setup(tx, id)?;
+            let (paired, _) = round_counts(tx, id)?;
+            if paired > 0 && old.system != setup.system {
+                return Err(rejected(
+                    "the system cannot change once a round has been paired",
+                ));
+            }
+            if let Some(n) = setup.rounds
+                && n < paired
+            {
+                return Err(rejected(format!(
+                    "{paired} rounds are already paired: the event cannot have only {n}"
+                )));
+            }
+            let changes = describe_changes(&old, &setup);
+            if changes.is_empty() {
+                return Ok(());
+            }
+            let p = &setup.points;
+            tx.execute(
+                "UPDATE tournaments SET name = ?1, system = ?2, rounds = ?3, win_points = ?4,
+                    draw_points = ?5, loss_points = ?6, bye_points = ?7, forfeit_win_points = ?8,
+                    forfeit_loss_points = ?9, absent_points = ?10, tiebreaks = ?11, rules = ?12,
+                    setup_s = ?13, reading_s = ?14, grace_s = ?15
+                 WHERE id = ?16",
+                params![
+                    setup.name,
+                    setup.system.name(),
+                    setup.rounds,
+                    p.win.halves(),
+                    p.draw.halves(),
+                    p.loss.halves(),
+                    p.bye.halves(),
+                    p.forfeit_win.halves(),
+                    p.forfeit_loss.halves(),
+                    p.absent.halves(),
+                    tiebreak_text(&setup.tiebreaks),
+                    rules_value(&setup.rules).to_string(),
+                    setup.rules.setup_limit_ns / NS_PER_S,
+                    setup.rules.reading_limit_ns / NS_PER_S,
+                    setup.rules.grace_ns / NS_PER_S,
+                    id
+                ],
+            )?;
+            audit(
+                tx,
+                actor,
+                "tournament settings changed",
+                Some(id),
+                None,
+                reason.trim(),
+                &changes.join("; "),
+            )
+        })
+    }
+
+    /// The forbidden pairs of a tournament (relatives, teammates), each with the lower
+    /// number first.
+    pub fn forbidden_pairs(&self, id: i64) -> Result<Vec<(PlayerId, PlayerId)>> {
+        let mut stmt = self.conn().prepare(
+            "SELECT player_a, player_b FROM forbidden_pairs WHERE tournament_id = ?1 ORDER BY player_a, player_b",
+        )?;
+        let rows = stmt
+            .query_map([id], |r| Ok((PlayerId(r.get(0)?), PlayerId(r.get(1)?))))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// Forbids pairing two registered players; forbidding a pair twice is harmless.
+    pub fn forbid_pair(&mut self, id: i64, a: PlayerId, b: PlayerId, actor: &Actor) -> Result<()> {
+        if a == b {
+            return Err(rejected(format!(
+                "player {a} cannot be paired with themself anyway"
+            )));
+        }
+        let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+        self.write(|tx| {
+            check_tournament(tx, id)?;
+            for p in [lo, hi] {
+                super::registrations::registration_name(tx, id, p)?;
+            }
+            let added = tx.execute(
+                "INSERT OR IGNORE INTO forbidden_pairs (tournament_id, player_a, player_b) VALUES (?1, ?2, ?3)",
+                params![id, lo.0, hi.0],
+            )?;
+            if added > 0 {
+                audit(tx, actor, "forbidden pair added", Some(id), None, "", &format!("{lo} - {hi}"))?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Allows a forbidden pair again.
+    pub fn allow_pair(&mut self, id: i64, a: PlayerId, b: PlayerId, actor: &Actor) -> Result<()> {
+        let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+        self.write(|tx| {
+            let removed = tx.execute(
+                "DELETE FROM forbidden_pairs WHERE tournament_id = ?1 AND player_a = ?2 AND player_b = ?3",
+                params![id, lo.0, hi.0],
+            )?;
+            if removed == 0 {
+                return Err(rejected(format!("{lo} - {hi} is not a forbidden pair")));
+            }
+            audit(tx, actor, "forbidden pair removed", Some(id), None, "", &format!("{lo} - {hi}"))
+        })
+    }
+
+    /// The tournament as the core model: registered players, settings, forbidden pairs,
+    /// every published or complete round (a draft is not a round yet) and the penalties.
+    /// Standings, pairing and the CSV writers all work on it.
+    pub fn load_tournament(&self, id: i64) -> Result<Tournament> {
+        load(self.conn(), id)
+    }
+
+    /// Imports a `ggdesk-tournament/1` file in one transaction: the whole tournament or
+    /// nothing. Players keep the file's ids; each is linked to the registry player with the
+    /// same federation id, or added to the registry. A player banned in the registry refuses
+    /// the file. Returns the new tournament's id.
+    pub fn import_tournament(&mut self, file: &Value, actor: &Actor) -> Result<i64> {
+        let t = Tournament::from_value(file).map_err(|e| rejected(e.to_string()))?;
+        let settings_value = file.get("settings");
+        let rules = file_rules(settings_value)?;
+        let extra: Map<String, Value> = file
+            .as_object()
+            .map(|m| {
+                m.iter()
+                    .filter(|(k, _)| !FILE_KEYS.contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let setup = TournamentSetup {
+            name: t.name().to_string(),
+            system: t.settings().system,
+            rounds: t.settings().rounds,
+            points: t.settings().points,
+            tiebreaks: t.settings().tiebreaks.clone(),
+            rules,
+        };
+        setup.check()?;
+        self.write(|tx| {
+            let id = insert_tournament(tx, &setup, &extra)?;
+            write_players(tx, id, &t)?;
+            for &(a, b) in &t.settings().forbidden {
+                let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+                tx.prepare_cached(
+                    "INSERT OR IGNORE INTO forbidden_pairs (tournament_id, player_a, player_b) VALUES (?1, ?2, ?3)",
+                )?
+                .execute(params![id, lo.0, hi.0])?;
+            }
+            write_rounds(tx, id, &t)?;
+            for p in t.penalties() {
+                tx.prepare_cached(
+                    "INSERT INTO penalties (tournament_id, player_no, points, reason, decided_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                )?
+                .execute(params![id, p.player.0, p.points.halves(), p.reason, now_ms()])?;
+            }
+            audit(
+                tx,
+                actor,
+                "tournament imported",
+                Some(id),
+                None,
+                "",
+                &format!(
+                    "{}: {} players, {} rounds",
+                    t.name(),
+                    t.players().len(),
+                    t.rounds().len()
+                ),
+            )?;
+            Ok(id)
+        })
+    }
+
+    /// The tournament as a `ggdesk-tournament/1` file: every published or complete round,
+    /// the GGF rule settings in `settings.rules`, and the keys of an imported file this desk
+    /// does not use.
+    pub fn export_tournament(&self, id: i64) -> Result<Value> {
+        let t = self.load_tournament(id)?;
+        let setup = self.tournament_setup(id)?;
+        let mut value = t.to_value();
+        let extra: String =
+            self.conn()
+                .query_row("SELECT extra FROM tournaments WHERE id = ?1", [id], |r| {
+                    r.get(0)
+                })?;
+        if let Value::Object(top) = &mut value {
+            if let Some(Value::Object(settings)) = top.get_mut("settings") {
+                settings.insert("rules".into(), file_rules_value(&setup.rules));
+            }
+            if let Ok(Value::Object(extra)) = serde_json::from_str::<Value>(&extra) {
+                for (k, v) in extra {
+                    top.entry(k).or_insert(v);
+                }
+            }
+        }
+        Ok(value)
+    }
+}
+
+/// Registers the file's players (keeping their ids), linked to the registry.
+fn write_players(tx: &Transaction<'_>, id: i64, t: &Tournament) -> Result<()> {
+    let mut linked: HashSet<RegistryId> = HashSet::new();
+    let mut leading_absences: HashMap<PlayerId, u32> = HashMap::new();
+    for p in t.players() {
+        let mut n = 0;
+        for r in t.rounds() {
+            if r.absent.contains(&p.id) {
+                n += 1;
+            } else {
+                break;
+            }
+        }
+        leading_absences.insert(p.id, n);
+    }
+    for (i, p) in t.players().iter().enumerate() {
+        let fid = p.federation_id.clone().unwrap_or_default();
+        let fid = fid.trim();
+        let found = by_federation_id(tx, fid)?;
+        let registry = match found {
+            Some((_, name, true)) => {
+                return Err(rejected(format!(
+                    "players[{i}]: {} (federation id {fid}) is banned in the registry ({name}): \
+                     a banned player cannot be registered",
+                    p.name
+                )));
+            }
+            Some((rid, _, false)) if !linked.contains(&rid) => rid,
+            other => insert_player(
+                tx,
+                &PlayerInput {
+                    name: p.name.clone(),
+                    // A second player with the same federation id keeps it in the tournament
+                    // only: the registry holds each federation id once.
+                    federation_id: if other.is_some() {
+                        String::new()
+                    } else {
+                        fid.to_string()
+                    },
+                    club: p.club.clone().unwrap_or_default(),
+                    rating: p.rating,
+                },
+            )?,
+        };
+        linked.insert(registry);
+        let entry = leading_absences.get(&p.id).copied().unwrap_or(0) + 1;
+        tx.prepare_cached(
+            "INSERT INTO registrations (tournament_id, player_no, player_id, name, rating, club,
+                 federation_id, entry_round, withdrawn, extra, seq, registered_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        )?
+        .execute(params![
+            id,
+            p.id.0,
+            registry.0,
+            p.name,
+            p.rating,
+            p.club,
+            p.federation_id,
+            entry,
+            p.withdrawn,
+            Value::Object(p.extra.clone()).to_string(),
+            i as i64,
+            now_ms()
+        ])?;
+    }
+    Ok(())
+}
+
+/// Writes the file's rounds: complete ones as complete, the others as published.
+fn write_rounds(tx: &Transaction<'_>, id: i64, t: &Tournament) -> Result<()> {
+    let now = now_ms();
+    for (k, r) in t.rounds().iter().enumerate() {
+        let number = k as i64 + 1;
+        let complete = r.is_complete();
+        tx.prepare_cached(
+            "INSERT INTO rounds (tournament_id, number, state, published_at, completed_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute(params![
+            id,
+            number,
+            if complete { "complete" } else { "published" },
+            now,
+            complete.then_some(now)
+        ])?;
+        for (i, g) in r.games.iter().enumerate() {
+            let board = i as i64 + 1;
+            tx.prepare_cached(
+                "INSERT INTO pairings (tournament_id, round, board_no, table_no, table_given, white, black, result)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?
+            .execute(params![
+                id,
+                number,
+                board,
+                g.table.map_or(board, i64::from),
+                g.table.is_some(),
+                g.white.0,
+                g.black.0,
+                g.result.name()
+            ])?;
+        }
+        for (i, b) in r.byes.iter().enumerate() {
+            tx.prepare_cached(
+                "INSERT INTO round_byes (tournament_id, round, player_no, seq) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![id, number, b.0, i as i64])?;
+        }
+        for (i, a) in r.absent.iter().enumerate() {
+            tx.prepare_cached(
+                "INSERT INTO absences (tournament_id, round, player_no, reason, seq) VALUES (?1, ?2, ?3, 'in the file', ?4)",
+            )?
+            .execute(params![id, number, a.0, i as i64])?;
+        }
+    }
+    Ok(())
+}

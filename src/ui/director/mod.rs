@@ -1,0 +1,280 @@
+//! The director's desk: players registry, tournaments, registration, rounds with their
+//! pairings and results, standings. One module per page; each page draws, queues commands,
+//! and applies them through the store after drawing (one transaction each).
+
+pub mod players;
+pub mod registration;
+pub mod rounds;
+pub mod standings;
+pub mod tournaments;
+
+use super::PageCtx;
+use super::common::{self, badge};
+use crate::store::{BoardStatus, RoundState, RoundView, Store};
+use crate::tournament::GameResult;
+use egui::{Color32, RichText, Ui};
+use std::path::PathBuf;
+
+/// Decides when a page reloads its data from the database: when the tournament changes,
+/// when anything was written (the audit log grew), after the page's own commands, and every
+/// two seconds (a game at the desk may have moved on).
+#[derive(Debug, Default)]
+pub struct Watch {
+    key: Option<(Option<i64>, i64)>,
+    at_ms: i64,
+    forced: bool,
+}
+
+impl Watch {
+    /// True when the page should reload now.
+    pub fn stale(&mut self, store: &Store, tournament: Option<i64>, now_ms: i64) -> bool {
+        let stamp = store.change_stamp().unwrap_or(0);
+        let key = (tournament, stamp);
+        if self.forced
+            || self.key != Some(key)
+            || now_ms - self.at_ms >= 2000
+            || now_ms < self.at_ms
+        {
+            self.key = Some(key);
+            self.at_ms = now_ms;
+            self.forced = false;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Reload on the next frame.
+    pub fn force(&mut self) {
+        self.forced = true;
+    }
+}
+
+/// The words for a result, as the boards list shows it.
+pub fn result_short(r: GameResult) -> &'static str {
+    match r {
+        GameResult::WhiteWins => "1-0",
+        GameResult::BlackWins => "0-1",
+        GameResult::Draw => "draw",
+        GameResult::WhiteWinsByForfeit => "1-0 forfeit",
+        GameResult::BlackWinsByForfeit => "0-1 forfeit",
+        GameResult::DoubleForfeit => "0-0 both forfeit",
+        GameResult::Pending => "pending",
+    }
+}
+
+/// The words for a result in a menu.
+pub fn result_long(r: GameResult) -> &'static str {
+    match r {
+        GameResult::WhiteWins => "White wins",
+        GameResult::BlackWins => "Black wins",
+        GameResult::Draw => "Draw",
+        GameResult::WhiteWinsByForfeit => "White wins by forfeit",
+        GameResult::BlackWinsByForfeit => "Black wins by forfeit",
+        GameResult::DoubleForfeit => "Double forfeit (both lose)",
+        GameResult::Pending => "Pending (no result)",
+    }
+}
+
+/// The status word and colour of a board.
+pub fn status_badge(s: BoardStatus) -> (&'static str, Color32) {
+    match s {
+        BoardStatus::Finished => ("FINISHED", common::BLUE),
+        BoardStatus::Playing => ("PLAYING", common::GREEN),
+        BoardStatus::Adjudication => ("ADJUDICATION", common::AMBER),
+        BoardStatus::AwaitingResult => ("AWAITING RESULT", common::RED),
+    }
+}
+
+/// The state word and colour of a round.
+pub fn state_badge(s: RoundState) -> (&'static str, Color32) {
+    match s {
+        RoundState::Draft => ("DRAFT - not published", common::AMBER),
+        RoundState::Published => ("PUBLISHED - in play", common::GREEN),
+        RoundState::Complete => ("COMPLETE", common::BLUE),
+    }
+}
+
+/// The round's counts as coloured badges: finished, playing, adjudication, awaiting result.
+pub fn round_badges(ui: &mut Ui, view: &RoundView) {
+    let [finished, playing, adjudication, awaiting] = view.counts();
+    badge(ui, &format!("{playing} playing"), common::GREEN);
+    badge(ui, &format!("{finished} finished"), common::BLUE);
+    if adjudication > 0 {
+        badge(ui, &format!("{adjudication} adjudication"), common::AMBER);
+    }
+    let color = if awaiting > 0 {
+        common::RED
+    } else {
+        Color32::GRAY
+    };
+    badge(ui, &format!("{awaiting} awaiting result"), color);
+}
+
+/// The line under the page buttons: the tournament chosen and where its round stands.
+pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
+    if cache.watch.stale(cx.store, *cx.tournament, cx.now_ms) {
+        cache.names = cx.store.tournament_names().unwrap_or_default();
+        // On start, without a remembered choice, the newest tournament is the one at hand.
+        if !cache.started {
+            cache.started = true;
+            if cx.tournament.is_none() {
+                *cx.tournament = cache.names.first().map(|(id, _)| *id);
+            }
+        }
+        if let Some(t) = *cx.tournament
+            && !cache.names.iter().any(|(id, _)| *id == t)
+        {
+            *cx.tournament = None;
+        }
+        cache.round = cx.tournament.and_then(|t| {
+            let rounds = cx.store.rounds_of(t).ok()?;
+            let last = rounds.last()?;
+            cx.store.round_view(t, last.number).ok().flatten()
+        });
+    }
+    ui.horizontal(|ui| {
+        let label = ui.label("Tournament:");
+        let shown = cx
+            .tournament
+            .and_then(|t| cache.names.iter().find(|(id, _)| *id == t))
+            .map_or_else(
+                || "(none chosen)".to_string(),
+                |(id, n)| display_name(*id, n),
+            );
+        let mut chosen = *cx.tournament;
+        egui::ComboBox::from_id_salt("ggdesk-tournament")
+            .selected_text(shown)
+            .width(260.0)
+            .show_ui(ui, |ui| {
+                for (id, name) in &cache.names {
+                    ui.selectable_value(&mut chosen, Some(*id), display_name(*id, name));
+                }
+            })
+            .response
+            .labelled_by(label.id);
+        if chosen != *cx.tournament {
+            *cx.tournament = chosen;
+            cache.watch.force();
+        }
+        ui.separator();
+        match (&cache.round, *cx.tournament) {
+            (_, None) => {
+                ui.label(
+                    RichText::new("Create or choose a tournament on the Tournaments page (F2)")
+                        .weak(),
+                );
+            }
+            (None, Some(_)) => {
+                ui.label("No round paired yet: register players (F3), then pair round 1 (F4)");
+            }
+            (Some(view), Some(_)) => {
+                let (word, color) = state_badge(view.state);
+                ui.label(RichText::new(format!("Round {}", view.number)).strong());
+                badge(ui, word, color);
+                match view.state {
+                    RoundState::Draft => {
+                        ui.label(
+                            RichText::new("check and publish it on the Rounds page (F4)").weak(),
+                        );
+                    }
+                    RoundState::Published => round_badges(ui, view),
+                    RoundState::Complete => {
+                        ui.label(
+                            RichText::new(format!(
+                                "all {} results in: pair the next round or see the standings",
+                                view.boards.len()
+                            ))
+                            .weak(),
+                        );
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// What the status line keeps between frames.
+#[derive(Debug, Default)]
+pub struct StatusCache {
+    watch: Watch,
+    started: bool,
+    names: Vec<(i64, String)>,
+    round: Option<RoundView>,
+}
+
+/// A tournament's name for lists (an imported file may have none).
+pub fn display_name(id: i64, name: &str) -> String {
+    if name.trim().is_empty() {
+        format!("Tournament {id} (no name)")
+    } else {
+        name.to_string()
+    }
+}
+
+/// Asks for a tournament when none is chosen; true if one is.
+pub fn need_tournament(ui: &mut Ui, cx: &mut PageCtx<'_>, title: &str) -> Option<i64> {
+    if let Some(t) = *cx.tournament {
+        return Some(t);
+    }
+    ui.heading(title);
+    ui.add_space(8.0);
+    ui.label("No tournament is chosen. Create one, or choose one in the Tournament list above.");
+    if ui.button("Open the Tournaments page (F2)").clicked() {
+        *cx.goto = Some(super::Page::Tournaments);
+    }
+    None
+}
+
+/// Where the desk writes files for the director (pairing lists, standings): `exports/`
+/// beside the database.
+pub fn export_dir(store: &Store) -> PathBuf {
+    store
+        .path()
+        .and_then(|p| p.parent().map(|d| d.join("exports")))
+        .unwrap_or_else(|| PathBuf::from("exports"))
+}
+
+/// Writes a file into the exports folder; returns its path.
+pub fn write_export(store: &Store, name: &str, text: &str) -> Result<PathBuf, String> {
+    let dir = export_dir(store);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let file = dir.join(name);
+    std::fs::write(&file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    Ok(file)
+}
+
+/// A file name made of letters, digits and dashes.
+pub fn file_stem(text: &str) -> String {
+    let s: String = text
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let s = s.trim_matches('-').to_string();
+    if s.is_empty() { "tournament".into() } else { s }
+}
+
+/// Whether a text field has the keyboard (single-letter shortcuts must not fire then).
+pub fn typing(ui: &Ui) -> bool {
+    ui.ctx().memory(|m| m.focused().is_some())
+}
+
+/// A small grey line of help under a heading.
+pub fn hint(ui: &mut Ui, text: &str) {
+    ui.label(RichText::new(text).weak());
+}
+
+/// The mark of a required action: the next thing the director should do.
+pub fn next_step(ui: &mut Ui, text: &str) {
+    ui.label(
+        RichText::new(format!("Next: {text}"))
+            .color(common::AMBER)
+            .strong(),
+    );
+}

@@ -1,0 +1,700 @@
+//! Tournaments (F2): the list of events, a new one or the chosen one's settings (system,
+//! rounds, points, tie-break order as a reorderable list, the GGF rule settings with their
+//! defaults), forbidden pairs, and tournament files in and out.
+
+use super::{Watch, display_name, file_stem, hint, next_step, write_export};
+use crate::rules::RuleSettings;
+use crate::store::{Actor, Registration, TournamentSetup, TournamentSummary};
+use crate::tournament::{PlayerId, PointsScale, Score, System, TieBreak};
+use crate::ui::PageCtx;
+use crate::ui::common::{self, Confirm, ConfirmOutcome, labelled_text};
+use egui::{RichText, Ui};
+
+const NS: i64 = 1_000_000_000;
+
+/// The settings form, as typed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetupForm {
+    /// `None`: a new tournament.
+    pub editing: Option<i64>,
+    pub name: String,
+    pub system: System,
+    pub rounds: String,
+    pub points: [String; 7],
+    pub tiebreaks: Vec<TieBreak>,
+    pub move_s: String,
+    pub oversteps: String,
+    pub game_min: String,
+    pub thirty: String,
+    pub perpetual_short: String,
+    pub perpetual_long: String,
+    pub respect: String,
+    pub setup_min: String,
+    pub reading_min: String,
+    pub grace_min: String,
+}
+
+fn minutes(ns: i64) -> String {
+    let secs = ns / NS;
+    if secs % 60 == 0 {
+        (secs / 60).to_string()
+    } else {
+        format!("{}", secs as f64 / 60.0)
+    }
+}
+
+impl SetupForm {
+    pub fn of(editing: Option<i64>, s: &TournamentSetup) -> SetupForm {
+        let mut points: [String; 7] = Default::default();
+        for (i, key) in PointsScale::KEYS.iter().enumerate() {
+            points[i] = s.points.get(key).unwrap_or_default().to_string();
+        }
+        let mut form = SetupForm {
+            editing,
+            name: s.name.clone(),
+            system: s.system,
+            rounds: s.rounds.map(|n| n.to_string()).unwrap_or_default(),
+            points,
+            tiebreaks: s.tiebreaks.clone(),
+            move_s: String::new(),
+            oversteps: String::new(),
+            game_min: String::new(),
+            thirty: String::new(),
+            perpetual_short: String::new(),
+            perpetual_long: String::new(),
+            respect: String::new(),
+            setup_min: String::new(),
+            reading_min: String::new(),
+            grace_min: String::new(),
+        };
+        form.set_rules(&s.rules);
+        form
+    }
+
+    fn set_rules(&mut self, r: &RuleSettings) {
+        self.move_s = (r.move_limit_ns / NS).to_string();
+        self.oversteps = r.oversteps_to_lose.to_string();
+        self.game_min = minutes(r.game_limit_ns);
+        self.thirty = r.thirty_moves.to_string();
+        self.perpetual_short = r.perpetual_short.to_string();
+        self.perpetual_long = r.perpetual_long.to_string();
+        self.respect = r.respect_min_moves.to_string();
+        self.setup_min = minutes(r.setup_limit_ns);
+        self.reading_min = minutes(r.reading_limit_ns);
+        self.grace_min = minutes(r.grace_ns);
+    }
+
+    /// The setup the form describes, or what is wrong with it.
+    pub fn setup(&self) -> Result<TournamentSetup, String> {
+        let count = |what: &str, text: &str| -> Result<u32, String> {
+            text.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("{what}: {:?} is not a whole number", text.trim()))
+        };
+        let secs_of_minutes = |what: &str, text: &str| -> Result<i64, String> {
+            let m: f64 = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("{what}: {:?} is not a number of minutes", text.trim()))?;
+            let s = m * 60.0;
+            if !(0.0..=1e7).contains(&s) || s.fract() != 0.0 {
+                return Err(format!(
+                    "{what}: {m} minutes is not a whole number of seconds"
+                ));
+            }
+            Ok(s as i64 * NS)
+        };
+        let rounds = match self.rounds.trim() {
+            "" if self.system == System::RoundRobin => None,
+            "" => return Err("a Swiss needs a number of rounds".into()),
+            r => Some(count("Rounds", r)?),
+        };
+        let mut points = PointsScale::default();
+        for (i, key) in PointsScale::KEYS.iter().enumerate() {
+            let text = self.points[i].trim();
+            let v: f64 = text
+                .parse()
+                .map_err(|_| format!("points for {key}: {text:?} is not a number"))?;
+            let halves = v * 2.0;
+            if halves.fract() != 0.0 || !(0.0..=2e6).contains(&halves) {
+                return Err(format!(
+                    "points for {key} must be a multiple of 0.5 from 0, not {text}"
+                ));
+            }
+            points.set(key, Score::from_halves(halves as i64));
+        }
+        let rules = RuleSettings {
+            move_limit_ns: i64::from(count("Move time", &self.move_s)?) * NS,
+            oversteps_to_lose: count("Losing overstep", &self.oversteps)?,
+            game_limit_ns: secs_of_minutes("Game time", &self.game_min)?,
+            thirty_moves: count("Thirty-move rule", &self.thirty)?,
+            perpetual_short: count("Short perpetual", &self.perpetual_short)?,
+            perpetual_long: count("Long perpetual", &self.perpetual_long)?,
+            respect_min_moves: count("Moves before a draw for respect", &self.respect)?,
+            setup_limit_ns: secs_of_minutes("Setup time", &self.setup_min)?,
+            reading_limit_ns: secs_of_minutes("Reading time", &self.reading_min)?,
+            grace_ns: secs_of_minutes("Grace period", &self.grace_min)?,
+        };
+        Ok(TournamentSetup {
+            name: self.name.clone(),
+            system: self.system,
+            rounds,
+            points,
+            tiebreaks: self.tiebreaks.clone(),
+            rules,
+        })
+    }
+}
+
+impl Default for SetupForm {
+    fn default() -> Self {
+        SetupForm::of(None, &TournamentSetup::default())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Guarded {
+    /// Save settings that change points or tie-breaks after round 1.
+    SaveAfterStart(Box<TournamentSetup>),
+}
+
+#[derive(Debug, Clone)]
+enum Cmd {
+    Select(i64),
+    New,
+    Save(Box<TournamentSetup>, String),
+    Forbid(PlayerId, PlayerId),
+    Allow(PlayerId, PlayerId),
+    Import(String),
+    Export(i64),
+}
+
+/// The Tournaments page's own state.
+#[derive(Default)]
+pub struct TournamentsPage {
+    list: Vec<TournamentSummary>,
+    players: Vec<Registration>,
+    forbidden: Vec<(PlayerId, PlayerId)>,
+    watch: Watch,
+    pub form: SetupForm,
+    /// The settings as saved, to tell what changed.
+    saved: Option<TournamentSetup>,
+    loaded_for: Option<i64>,
+    pair_a: Option<PlayerId>,
+    pair_b: Option<PlayerId>,
+    pub import_path: String,
+    /// An import waiting one frame so that the busy notice is drawn first.
+    busy: Option<Cmd>,
+    confirm: Option<Confirm<Guarded>>,
+    queued: Vec<Cmd>,
+}
+
+impl TournamentsPage {
+    fn reload(&mut self, cx: &mut PageCtx<'_>) {
+        if self.loaded_for != *cx.tournament {
+            self.loaded_for = *cx.tournament;
+            match *cx.tournament {
+                Some(t) => match cx.store.tournament_setup(t) {
+                    Ok(s) => {
+                        self.form = SetupForm::of(Some(t), &s);
+                        self.saved = Some(s);
+                    }
+                    Err(e) => cx.notices.error(e.to_string()),
+                },
+                None => {
+                    self.form = SetupForm::default();
+                    self.saved = None;
+                }
+            }
+            self.watch.force();
+        }
+        if !self.watch.stale(cx.store, *cx.tournament, cx.now_ms) {
+            return;
+        }
+        self.list = cx.store.tournaments().unwrap_or_default();
+        if let Some(t) = self.form.editing {
+            self.players = cx.store.registrations(t).unwrap_or_default();
+            self.forbidden = cx.store.forbidden_pairs(t).unwrap_or_default();
+        } else {
+            self.players.clear();
+            self.forbidden.clear();
+        }
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        if let Some(cmd) = self.busy.take() {
+            self.apply(cmd, cx);
+        }
+        self.reload(cx);
+        if let Some(confirm) = &mut self.confirm {
+            match confirm.show(ui.ctx()) {
+                ConfirmOutcome::Open => {}
+                ConfirmOutcome::Cancelled => self.confirm = None,
+                ConfirmOutcome::Confirmed { action, reason } => {
+                    self.confirm = None;
+                    let Guarded::SaveAfterStart(setup) = action;
+                    self.queued.push(Cmd::Save(setup, reason));
+                }
+            }
+        }
+        egui::Panel::left("tournaments-list")
+            .resizable(false)
+            .exact_size(330.0)
+            .show(ui, |ui| self.list_ui(ui, cx));
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| self.form_ui(ui, cx));
+        });
+        for cmd in std::mem::take(&mut self.queued) {
+            if matches!(cmd, Cmd::Import(_)) {
+                // Drawn once with the busy notice, applied on the next frame.
+                self.busy = Some(cmd);
+                ui.ctx().request_repaint();
+            } else {
+                self.apply(cmd, cx);
+            }
+        }
+    }
+
+    fn list_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        ui.horizontal(|ui| {
+            ui.heading("Tournaments");
+            if ui.button("New tournament").clicked() {
+                self.queued.push(Cmd::New);
+            }
+        });
+        hint(
+            ui,
+            "Click one to make it the tournament every page works on.",
+        );
+        egui::ScrollArea::vertical()
+            .id_salt("tournament-list")
+            .max_height(ui.available_height() - 170.0)
+            .show(ui, |ui| {
+                for t in &self.list {
+                    let chosen = *cx.tournament == Some(t.id);
+                    let planned = match (t.system, t.rounds) {
+                        (System::RoundRobin, None) => "round robin".to_string(),
+                        (System::RoundRobin, Some(n)) => format!("round robin, {n} rounds"),
+                        (System::Swiss, n) => format!("Swiss, {} rounds", n.unwrap_or(0)),
+                    };
+                    let text = format!(
+                        "{}\n{planned}; {} players; {} rounds started",
+                        display_name(t.id, &t.name),
+                        t.players,
+                        t.rounds_started
+                    );
+                    if ui.selectable_label(chosen, text).clicked() {
+                        self.queued.push(Cmd::Select(t.id));
+                    }
+                }
+                if self.list.is_empty() {
+                    ui.label("No tournament yet: fill in the form and create one.");
+                }
+            });
+        ui.separator();
+        ui.label(RichText::new("Tournament file (ggdesk-tournament/1)").strong());
+        ui.horizontal(|ui| {
+            let l = ui.label("File to import:");
+            ui.add(egui::TextEdit::singleline(&mut self.import_path).desired_width(170.0))
+                .labelled_by(l.id);
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Import tournament file").clicked() {
+                self.queued
+                    .push(Cmd::Import(self.import_path.trim().to_string()));
+            }
+            if let Some(t) = *cx.tournament
+                && ui
+                    .button("Export tournament file")
+                    .on_hover_text("Written into the exports folder beside the database")
+                    .clicked()
+            {
+                self.queued.push(Cmd::Export(t));
+            }
+        });
+        if let Some(Cmd::Import(path)) = &self.busy {
+            ui.label(
+                RichText::new(format!("Importing {path}..."))
+                    .color(common::AMBER)
+                    .strong(),
+            );
+        }
+    }
+
+    fn started(&self) -> u32 {
+        self.form
+            .editing
+            .and_then(|id| self.list.iter().find(|t| t.id == id))
+            .map_or(0, |t| t.rounds_started)
+    }
+
+    fn form_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        let started = self.started();
+        match self.form.editing {
+            Some(id) => {
+                ui.heading(format!(
+                    "Settings of {}",
+                    display_name(id, self.saved.as_ref().map_or("", |s| s.name.as_str()))
+                ));
+                if started > 0 {
+                    ui.label(
+                        RichText::new(format!(
+                            "{started} round(s) started: the system is fixed; changing points or \
+                             tie-breaks now changes the standings already published."
+                        ))
+                        .color(common::AMBER),
+                    );
+                } else if self.players.is_empty() {
+                    next_step(ui, "register the players on the Registration page (F3)");
+                }
+            }
+            None => {
+                ui.heading("New tournament");
+                hint(
+                    ui,
+                    "The defaults are the GGF's: change only what your event does differently.",
+                );
+            }
+        }
+        ui.add_space(4.0);
+        labelled_text(ui, "Tournament name:", &mut self.form.name, 320.0);
+        ui.horizontal(|ui| {
+            ui.label("System:");
+            ui.add_enabled_ui(started == 0, |ui| {
+                ui.radio_value(&mut self.form.system, System::Swiss, "Swiss");
+                ui.radio_value(&mut self.form.system, System::RoundRobin, "Round robin");
+            });
+        });
+        let rounds_hint = if self.form.system == System::RoundRobin {
+            "Rounds (empty: one full cycle):"
+        } else {
+            "Rounds:"
+        };
+        labelled_text(ui, rounds_hint, &mut self.form.rounds, 60.0);
+
+        ui.add_space(6.0);
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                ui.label(RichText::new("Points").strong());
+                egui::Grid::new("points-grid")
+                    .num_columns(2)
+                    .show(ui, |ui| {
+                        for (i, key) in PointsScale::KEYS.iter().enumerate() {
+                            let l = ui.label(format!("Points for {}:", key.replace('_', " ")));
+                            ui.add(
+                                egui::TextEdit::singleline(&mut self.form.points[i])
+                                    .desired_width(50.0),
+                            )
+                            .labelled_by(l.id);
+                            ui.end_row();
+                        }
+                    });
+            });
+            ui.add_space(60.0);
+            ui.vertical(|ui| {
+                ui.set_max_width(440.0);
+                ui.label(RichText::new("Tie-break order").strong());
+                let mut action: Option<(usize, i32)> = None;
+                let n = self.form.tiebreaks.len();
+                for (i, tb) in self.form.tiebreaks.iter().enumerate() {
+                    ui.horizontal(|ui| {
+                        ui.label(format!("{}. {}", i + 1, tiebreak_words(*tb)));
+                        if ui
+                            .add_enabled(i > 0, egui::Button::new("Up").small())
+                            .accessible_name(format!("Move {} up", tb.name()))
+                            .on_hover_text(format!("Move {} up", tiebreak_words(*tb)))
+                            .clicked()
+                        {
+                            action = Some((i, -1));
+                        }
+                        if ui
+                            .add_enabled(i + 1 < n, egui::Button::new("Down").small())
+                            .accessible_name(format!("Move {} down", tb.name()))
+                            .on_hover_text(format!("Move {} down", tiebreak_words(*tb)))
+                            .clicked()
+                        {
+                            action = Some((i, 1));
+                        }
+                        if ui
+                            .small_button("Remove")
+                            .accessible_name(format!("Remove {}", tb.name()))
+                            .on_hover_text(format!("Remove {}", tiebreak_words(*tb)))
+                            .clicked()
+                        {
+                            action = Some((i, 0));
+                        }
+                    });
+                }
+                match action {
+                    Some((i, 0)) => {
+                        self.form.tiebreaks.remove(i);
+                    }
+                    Some((i, d)) => {
+                        let j = (i as i32 + d) as usize;
+                        self.form.tiebreaks.swap(i, j);
+                    }
+                    None => {}
+                }
+                let missing: Vec<TieBreak> = TieBreak::ALL
+                    .into_iter()
+                    .filter(|t| !self.form.tiebreaks.contains(t))
+                    .collect();
+                if !missing.is_empty() {
+                    let l = ui.label("Add a tie-break:");
+                    let mut add: Option<TieBreak> = None;
+                    egui::ComboBox::from_id_salt("add-tiebreak")
+                        .selected_text("choose...")
+                        .width(200.0)
+                        .show_ui(ui, |ui| {
+                            for t in &missing {
+                                if ui.selectable_label(false, tiebreak_words(*t)).clicked() {
+                                    add = Some(*t);
+                                }
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                    if let Some(t) = add {
+                        self.form.tiebreaks.push(t);
+                    }
+                }
+                if ui
+                    .add(egui::Button::new("Back to the default order").small())
+                    .clicked()
+                {
+                    self.form.tiebreaks = TieBreak::default_order();
+                }
+            });
+        });
+
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Game rules (GGF defaults)").strong());
+            if ui
+                .small_button("Reset the rules to the GGF defaults")
+                .clicked()
+            {
+                self.form.set_rules(&RuleSettings::default());
+            }
+        });
+        egui::Grid::new("rules-grid").num_columns(4).show(ui, |ui| {
+            let f = &mut self.form;
+            let field = |ui: &mut Ui, label: &str, value: &mut String| {
+                let l = ui.label(label);
+                ui.add(egui::TextEdit::singleline(value).desired_width(50.0))
+                    .labelled_by(l.id);
+            };
+            field(ui, "Move time (seconds):", &mut f.move_s);
+            field(ui, "Overstep that loses:", &mut f.oversteps);
+            ui.end_row();
+            field(ui, "Game time (minutes):", &mut f.game_min);
+            field(ui, "Thirty-move rule (moves, 0 off):", &mut f.thirty);
+            ui.end_row();
+            field(ui, "Short perpetual (moves):", &mut f.perpetual_short);
+            field(ui, "Long perpetual (moves):", &mut f.perpetual_long);
+            ui.end_row();
+            field(ui, "Moves before a draw for respect:", &mut f.respect);
+            field(ui, "Setup time (minutes):", &mut f.setup_min);
+            ui.end_row();
+            field(ui, "Reading time (minutes):", &mut f.reading_min);
+            field(ui, "Grace period (minutes):", &mut f.grace_min);
+            ui.end_row();
+        });
+        ui.add_space(8.0);
+        let label = if self.form.editing.is_some() {
+            "Save settings"
+        } else {
+            "Create tournament"
+        };
+        if ui.button(RichText::new(label).strong()).clicked() {
+            match self.form.setup() {
+                Err(e) => cx.notices.error(e),
+                Ok(setup) => {
+                    let scoring_changed = self.saved.as_ref().is_some_and(|old| {
+                        old.points != setup.points || old.tiebreaks != setup.tiebreaks
+                    });
+                    if started > 0 && scoring_changed {
+                        self.confirm = Some(Confirm::new(
+                            "Change the scoring of a tournament under way?",
+                            format!(
+                                "{started} round(s) have started. New points or tie-breaks change \
+                                 every standings already shown or printed."
+                            ),
+                            "Change the scoring",
+                            Guarded::SaveAfterStart(Box::new(setup)),
+                        )
+                        .with_reason());
+                    } else {
+                        self.queued.push(Cmd::Save(Box::new(setup), String::new()));
+                    }
+                }
+            }
+        }
+
+        if self.form.editing.is_some() {
+            ui.add_space(10.0);
+            ui.separator();
+            self.forbidden_ui(ui);
+        }
+    }
+
+    fn forbidden_ui(&mut self, ui: &mut Ui) {
+        ui.label(RichText::new("Forbidden pairs").strong());
+        hint(
+            ui,
+            "Players who must never be paired together (relatives, teammates).",
+        );
+        let name = |no: PlayerId| {
+            self.players
+                .iter()
+                .find(|p| p.no == no)
+                .map_or_else(|| no.to_string(), |p| format!("{} {}", p.no, p.name))
+        };
+        let mut remove = None;
+        for &(a, b) in &self.forbidden {
+            ui.horizontal(|ui| {
+                ui.label(format!("{}  and  {}", name(a), name(b)));
+                if ui
+                    .small_button("Allow")
+                    .on_hover_text(format!("Allow {a} and {b} to be paired"))
+                    .clicked()
+                {
+                    remove = Some((a, b));
+                }
+            });
+        }
+        if let Some((a, b)) = remove {
+            self.queued.push(Cmd::Allow(a, b));
+        }
+        if self.players.len() < 2 {
+            ui.label("Register players first.");
+            return;
+        }
+        ui.horizontal(|ui| {
+            for (which, salt) in [(0, "forbid-a"), (1, "forbid-b")] {
+                let l = ui.label(if which == 0 { "Player:" } else { "and:" });
+                let slot = if which == 0 {
+                    &mut self.pair_a
+                } else {
+                    &mut self.pair_b
+                };
+                let shown = slot.map_or_else(|| "choose...".to_string(), &name);
+                egui::ComboBox::from_id_salt(salt)
+                    .selected_text(shown)
+                    .width(180.0)
+                    .show_ui(ui, |ui| {
+                        for p in &self.players {
+                            ui.selectable_value(slot, Some(p.no), format!("{} {}", p.no, p.name));
+                        }
+                    })
+                    .response
+                    .labelled_by(l.id);
+            }
+            if ui.button("Forbid this pair").clicked()
+                && let (Some(a), Some(b)) = (self.pair_a, self.pair_b)
+            {
+                self.queued.push(Cmd::Forbid(a, b));
+            }
+        });
+    }
+
+    fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>) {
+        let actor = Actor::director();
+        match cmd {
+            Cmd::Select(id) => {
+                *cx.tournament = Some(id);
+            }
+            Cmd::New => {
+                *cx.tournament = None;
+                self.loaded_for = None;
+                self.form = SetupForm::default();
+                self.saved = None;
+            }
+            Cmd::Save(setup, reason) => match self.form.editing {
+                Some(id) => {
+                    let r = cx.store.update_tournament(id, &setup, &reason, &actor);
+                    if cx.notices.report(r, "Settings saved").is_some() {
+                        self.saved = Some(*setup);
+                    }
+                }
+                None => {
+                    let r = cx.store.create_tournament(&setup, &actor);
+                    if let Some(id) = cx.notices.report(r, "") {
+                        cx.notices.info(format!(
+                            "{} created: now register its players (F3)",
+                            setup.name.trim()
+                        ));
+                        *cx.tournament = Some(id);
+                    }
+                }
+            },
+            Cmd::Forbid(a, b) => {
+                if let Some(t) = self.form.editing {
+                    let r = cx.store.forbid_pair(t, a, b, &actor);
+                    cx.notices
+                        .report(r, &format!("{a} and {b} will never be paired"));
+                }
+            }
+            Cmd::Allow(a, b) => {
+                if let Some(t) = self.form.editing {
+                    let r = cx.store.allow_pair(t, a, b, &actor);
+                    cx.notices
+                        .report(r, &format!("{a} and {b} may be paired again"));
+                }
+            }
+            Cmd::Import(path) => {
+                if path.is_empty() {
+                    cx.notices
+                        .error("Type the path of the tournament file first");
+                    return;
+                }
+                let result = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("cannot read {path}: {e}"))
+                    .and_then(|text| {
+                        serde_json::from_str::<serde_json::Value>(&text)
+                            .map_err(|e| format!("{path}: not valid JSON: {e}"))
+                    })
+                    .and_then(|value| {
+                        cx.store
+                            .import_tournament(&value, &actor)
+                            .map_err(|e| format!("{path}: {e}"))
+                    });
+                if let Some(id) = cx.notices.report(result, "") {
+                    cx.notices.info(format!("Tournament imported from {path}"));
+                    *cx.tournament = Some(id);
+                }
+            }
+            Cmd::Export(id) => {
+                let result = cx
+                    .store
+                    .export_tournament(id)
+                    .map_err(|e| e.to_string())
+                    .and_then(|v| {
+                        let name = self.saved.as_ref().map_or("", |s| s.name.as_str());
+                        let text = serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";
+                        write_export(cx.store, &format!("{}-{id}.json", file_stem(name)), &text)
+                    });
+                if let Some(file) = cx.notices.report(result, "") {
+                    cx.notices
+                        .info(format!("Tournament file written: {}", file.display()));
+                }
+            }
+        }
+        self.watch.force();
+    }
+}
+
+/// A tie-break in words.
+pub fn tiebreak_words(t: TieBreak) -> &'static str {
+    match t {
+        TieBreak::DirectEncounter => "Direct encounter",
+        TieBreak::Buchholz => "Buchholz",
+        TieBreak::BuchholzCut1 => "Buchholz cut 1",
+        TieBreak::MedianBuchholz => "Median Buchholz",
+        TieBreak::SonnebornBerger => "Sonneborn-Berger",
+        TieBreak::Progressive => "Progressive score",
+        TieBreak::Wins => "Wins",
+    }
+}
