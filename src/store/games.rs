@@ -681,9 +681,13 @@ fn settle(tx: &Transaction<'_>, game: &StoredGame, actor: &Actor) -> Result<()> 
         (m.tournament_id, m.round, m.table_no, m.void)
     {
         let new = pairing.unwrap_or("pending");
+        // The board of this game: its table, and its players where they are known (a file
+        // may give two boards the same table number).
+        let (w, b) = m.players.map_or((None, None), |p| (Some(p.white), Some(p.black)));
         let changed = tx.execute(
-            "UPDATE pairings SET result = ?1 WHERE tournament_id = ?2 AND round = ?3 AND table_no = ?4 AND result <> ?1",
-            params![new, tid, round, table],
+            "UPDATE pairings SET result = ?1 WHERE tournament_id = ?2 AND round = ?3 AND table_no = ?4
+                 AND (?5 IS NULL OR white = ?5) AND (?6 IS NULL OR black = ?6) AND result <> ?1",
+            params![new, tid, round, table, w, b],
         )?;
         if changed > 0 {
             audit(
@@ -1087,9 +1091,11 @@ impl Store {
             };
             let replay = insert_game(tx, &new, &Map::new(), actor)?;
             if let (Some(tid), Some(round), Some(table)) = (m.tournament_id, m.round, m.table_no) {
+                let (w, b) = m.players.map_or((None, None), |p| (Some(p.white), Some(p.black)));
                 tx.execute(
-                    "UPDATE pairings SET result = 'pending' WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3",
-                    params![tid, round, table],
+                    "UPDATE pairings SET result = 'pending' WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3
+                         AND (?4 IS NULL OR white = ?4) AND (?5 IS NULL OR black = ?5)",
+                    params![tid, round, table, w, b],
                 )?;
             }
             audit(
