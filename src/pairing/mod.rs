@@ -5,7 +5,7 @@
 //! complete), by the tournament's system; [`explain`] says, board by board, why. The
 //! result is a [`Pairing`]: its [`Pairing::to_round`] is what the desk adds to the
 //! tournament with `Tournament::add_round`, and [`Pairing::to_json`] is what `ggdesk pair`
-//! prints. See `ARCHITECTURE-pairing.md` in this directory for how the Swiss weights are
+//! prints. See "Pairing" in ARCHITECTURE.md for how the Swiss weights are
 //! built.
 
 mod explain;

@@ -1,5 +1,5 @@
 //! Swiss pairing: one global maximum-weight matching over every allowed pair, the spec's
-//! criteria packed lexicographically into the edge weights (see `ARCHITECTURE-pairing.md`).
+//! criteria packed lexicographically into the edge weights (see "Pairing" in ARCHITECTURE.md).
 
 use super::{Board, Pairing, PairingError, check_can_pair};
 use crate::tournament::{PlayerId, Score, Tournament};

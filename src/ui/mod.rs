@@ -306,6 +306,12 @@ impl eframe::App for DeskApp {
         self.show(ui);
     }
 
+    /// The preferences are small: keep them every few seconds, so a desk that is killed
+    /// comes back on the page and tournament it showed.
+    fn auto_save_interval(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(5)
+    }
+
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, PREFS_KEY, &self.prefs);
     }

@@ -988,7 +988,11 @@ fn card_ui(
                     ));
                 }
                 (None, _) => {
-                    if let (Some(board), Some(round)) = (&card.board, round) {
+                    let decided = card.board.as_ref().filter(|b| b.result != "pending");
+                    if let Some(board) = decided {
+                        // A result entered at the director's desk: nothing to arbitrate.
+                        ui.label(format!("Result: {}", board.result.replace('_', " ")));
+                    } else if let (Some(board), Some(round)) = (&card.board, round) {
                         ui.horizontal(|ui| {
                             if ui.button("Arbitrate here").clicked() {
                                 cmd = Some(TableCmd::CreateForBoard {
