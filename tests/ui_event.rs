@@ -25,9 +25,16 @@ fn a_game_arbitrated_at_the_desk_sends_its_result_to_the_round_and_the_standings
         name: "Club night".into(),
         ..TournamentSetup::default()
     };
-    let tid = store.create_tournament(&setup, &director).expect("tournament");
+    let tid = store
+        .create_tournament(&setup, &director)
+        .expect("tournament");
     let mut ids = Vec::new();
-    for (name, rating) in [("Reyes, Ana", 1800), ("Cruz, Ben", 1700), ("Dizon, Cai", 1600), ("Lim, Dan", 1500)] {
+    for (name, rating) in [
+        ("Reyes, Ana", 1800),
+        ("Cruz, Ben", 1700),
+        ("Dizon, Cai", 1600),
+        ("Lim, Dan", 1500),
+    ] {
         let input = PlayerInput {
             name: name.into(),
             federation_id: String::new(),
@@ -55,7 +62,10 @@ fn a_game_arbitrated_at_the_desk_sends_its_result_to_the_round_and_the_standings
     h.run();
     // Both boards are on the Tables page; arbitrate table 1.
     assert_eq!(h.get_all_by_label("Arbitrate here").count(), 2);
-    h.get_all_by_label("Arbitrate here").next().expect("a board").click();
+    h.get_all_by_label("Arbitrate here")
+        .next()
+        .expect("a board")
+        .click();
     h.run();
     click(&mut h, "Random setup");
     click(&mut h, "Enter Black's setup");
@@ -64,7 +74,10 @@ fn a_game_arbitrated_at_the_desk_sends_its_result_to_the_round_and_the_standings
     clock.set(START_MS + 30_000);
     h.run();
     // White resigns (confirmed): Black wins table 1.
-    h.get_all_by_label("Resigns").next().expect("White's resign").click();
+    h.get_all_by_label("Resigns")
+        .next()
+        .expect("White's resign")
+        .click();
     h.run();
     click(&mut h, "Record resignation");
 
@@ -90,5 +103,9 @@ fn a_game_arbitrated_at_the_desk_sends_its_result_to_the_round_and_the_standings
     // The other board is still awaiting its result.
     let table2 = after.iter().find(|b| b.table_no == 2).expect("table 2");
     assert_eq!(table2.result, "pending");
-    assert!(!h.get_by_label("Confirm result").accesskit_node().is_disabled());
+    assert!(
+        !h.get_by_label("Confirm result")
+            .accesskit_node()
+            .is_disabled()
+    );
 }

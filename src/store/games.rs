@@ -683,7 +683,9 @@ fn settle(tx: &Transaction<'_>, game: &StoredGame, actor: &Actor) -> Result<()> 
         let new = pairing.unwrap_or("pending");
         // The board of this game: its table, and its players where they are known (a file
         // may give two boards the same table number).
-        let (w, b) = m.players.map_or((None, None), |p| (Some(p.white), Some(p.black)));
+        let (w, b) = m
+            .players
+            .map_or((None, None), |p| (Some(p.white), Some(p.black)));
         let changed = tx.execute(
             "UPDATE pairings SET result = ?1 WHERE tournament_id = ?2 AND round = ?3 AND table_no = ?4
                  AND (?5 IS NULL OR white = ?5) AND (?6 IS NULL OR black = ?6) AND result <> ?1",

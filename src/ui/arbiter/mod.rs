@@ -272,7 +272,8 @@ impl TablesPage {
                 .find(|(id, _)| *id == t)
                 .map(|(_, n)| n)
         });
-        let mut counts = [0usize; 4]; // playing, finished, adjudication, waiting
+        // playing, finished, adjudication, not opened, setting up
+        let mut counts = [0usize; 5];
         for card in &self.cards {
             match card
                 .game
@@ -282,6 +283,7 @@ impl TablesPage {
                 Some(p) if p.is_live() => counts[0] += 1,
                 Some(Phase::Finished(_)) => counts[1] += 1,
                 Some(Phase::Adjudication) => counts[2] += 1,
+                Some(Phase::Setup | Phase::Ready) => counts[4] += 1,
                 _ => counts[3] += 1,
             }
         }
@@ -306,7 +308,10 @@ impl TablesPage {
             if counts[2] > 0 {
                 badge(ui, &format!("{} adjudication", counts[2]), common::AMBER);
             }
-            badge(ui, &format!("{} waiting", counts[3]), Color32::GRAY);
+            if counts[4] > 0 {
+                badge(ui, &format!("{} setting up", counts[4]), common::BLUE);
+            }
+            badge(ui, &format!("{} not opened", counts[3]), Color32::GRAY);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui.button("New physical-board table").clicked() {
                     self.queued.push(TableCmd::CreatePractice {
@@ -330,15 +335,21 @@ impl TablesPage {
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                ui.horizontal_wrapped(|ui| {
-                    ui.spacing_mut().item_spacing = egui::vec2(8.0, 8.0);
-                    for card in &self.cards {
-                        let table = card.game.and_then(|g| self.tables.tables.get(&g));
-                        if let Some(cmd) = card_ui(ui, card, table, now, round) {
-                            self.queued.push(cmd);
+                // As many cards per row as the width takes.
+                let per_row = ((ui.available_width() + 8.0) / (CARD_WIDTH + 8.0 + 18.0))
+                    .floor()
+                    .max(1.0) as usize;
+                ui.spacing_mut().item_spacing = egui::vec2(8.0, 8.0);
+                for row in self.cards.chunks(per_row) {
+                    ui.horizontal(|ui| {
+                        for card in row {
+                            let table = card.game.and_then(|g| self.tables.tables.get(&g));
+                            if let Some(cmd) = card_ui(ui, card, table, now, round) {
+                                self.queued.push(cmd);
+                            }
                         }
-                    }
-                });
+                    });
+                }
                 if self.cards.is_empty() {
                     ui.label("No tables yet.");
                 }
@@ -903,6 +914,9 @@ fn oversteps_marks(n: u32, limit: u32) -> String {
     format!("{n}/{limit}")
 }
 
+/// The width of a table's card on the overview.
+const CARD_WIDTH: f32 = 236.0;
+
 /// One card of the overview. Returns a command when clicked.
 fn card_ui(
     ui: &mut Ui,
@@ -925,7 +939,9 @@ fn card_ui(
         .corner_radius(6.0);
     let response = frame
         .show(ui, |ui| {
-            ui.set_width(236.0);
+            // The cards flow in a wrapping row; each card's own lines stack.
+            ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+            ui.set_width(CARD_WIDTH);
             ui.set_height(104.0);
             ui.horizontal(|ui| {
                 ui.label(RichText::new(&title).strong().size(16.0));
@@ -1016,6 +1032,7 @@ fn card_ui(
                     }
                 }
             }
+        });
         })
         .response;
     if let Some(id) = card.game {

@@ -98,7 +98,8 @@ pub fn state_badge(s: RoundState) -> (&'static str, Color32) {
 /// The round's counts as coloured badges: finished, playing, adjudication, awaiting result.
 pub fn round_badges(ui: &mut Ui, view: &RoundView) {
     let [finished, playing, adjudication, awaiting] = view.counts();
-    badge(ui, &format!("{playing} playing"), common::GREEN);
+    badge(ui, &format!("{playing} at the desk"), common::GREEN)
+        .on_hover_text("Tables whose game is open at the arbiter desk (setting up or playing)");
     badge(ui, &format!("{finished} finished"), common::BLUE);
     if adjudication > 0 {
         badge(ui, &format!("{adjudication} adjudication"), common::AMBER);
