@@ -979,7 +979,7 @@ fn card_ui(
                     });
                     ui.label(
                         RichText::new(format!(
-                            "W {}  B {}   game {} left · {} moves",
+                            "W {}  B {}   game {} left · moves {}",
                             oversteps_marks(c.oversteps().white, limit),
                             oversteps_marks(c.oversteps().black, limit),
                             fmt_hms(c.game_remaining_ns()),

@@ -102,6 +102,10 @@ pub fn ui(
             .as_ref()
             .map_or(0, |x| x.placements.len())
     };
+    // The palette starts on the first rank still to place.
+    if state.brush.is_none_or(|r| remaining(setup, r) == 0) && state.pick.is_none() {
+        state.brush = next_brush(setup, Rank::G5);
+    }
     let complete = |s: Side| {
         table.stored.setup[s]
             .as_ref()
