@@ -5,9 +5,9 @@
 
 use super::players::{PlayerInput, RegistryId, by_federation_id, insert_player};
 use super::{Actor, Result, Store, StoreError, audit, now_ms};
+use crate::clock::NS_PER_S;
 use crate::record::{parse_rules, rules_value};
 use crate::rules::RuleSettings;
-const NS_PER_S: i64 = 1_000_000_000;
 use crate::tournament::{
     Game, GameResult, Penalty, Player, PlayerId, PointsScale, Round, Score, Settings, System,
     TieBreak, Tournament,
@@ -186,37 +186,43 @@ pub(crate) fn read_setup(conn: &Connection, id: i64) -> Result<TournamentSetup> 
     })
 }
 
+/// The values of [`SETUP_COLUMNS`] for a tournament's settings, in order.
+fn setup_values(s: &TournamentSetup) -> Vec<rusqlite::types::Value> {
+    let p = &s.points;
+    vec![
+        s.name.clone().into(),
+        s.system.name().to_string().into(),
+        s.rounds.map(i64::from).into(),
+        p.win.halves().into(),
+        p.draw.halves().into(),
+        p.loss.halves().into(),
+        p.bye.halves().into(),
+        p.forfeit_win.halves().into(),
+        p.forfeit_loss.halves().into(),
+        p.absent.halves().into(),
+        tiebreak_text(&s.tiebreaks).into(),
+        rules_value(&s.rules).to_string().into(),
+        (s.rules.setup_limit_ns / NS_PER_S).into(),
+        (s.rules.reading_limit_ns / NS_PER_S).into(),
+        (s.rules.grace_ns / NS_PER_S).into(),
+    ]
+}
+
 /// Inserts a tournament row and returns its id.
 fn insert_tournament(
     tx: &Transaction<'_>,
     s: &TournamentSetup,
     extra: &Map<String, Value>,
 ) -> Result<i64> {
-    let p = &s.points;
+    let mut values = setup_values(s);
+    values.push(Value::Object(extra.clone()).to_string().into());
+    values.push(now_ms().into());
     tx.execute(
         &format!(
             "INSERT INTO tournaments ({SETUP_COLUMNS}, extra, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
         ),
-        params![
-            s.name,
-            s.system.name(),
-            s.rounds,
-            p.win.halves(),
-            p.draw.halves(),
-            p.loss.halves(),
-            p.bye.halves(),
-            p.forfeit_win.halves(),
-            p.forfeit_loss.halves(),
-            p.absent.halves(),
-            tiebreak_text(&s.tiebreaks),
-            rules_value(&s.rules).to_string(),
-            s.rules.setup_limit_ns / NS_PER_S,
-            s.rules.reading_limit_ns / NS_PER_S,
-            s.rules.grace_ns / NS_PER_S,
-            Value::Object(extra.clone()).to_string(),
-            now_ms(),
-        ],
+        rusqlite::params_from_iter(values),
     )?;
     Ok(tx.last_insert_rowid())
 }
@@ -552,31 +558,15 @@ impl Store {
             if changes.is_empty() {
                 return Ok(());
             }
-            let p = &setup.points;
+            let mut values = setup_values(&setup);
+            values.push(id.into());
             tx.execute(
                 "UPDATE tournaments SET name = ?1, system = ?2, rounds = ?3, win_points = ?4,
                     draw_points = ?5, loss_points = ?6, bye_points = ?7, forfeit_win_points = ?8,
                     forfeit_loss_points = ?9, absent_points = ?10, tiebreaks = ?11, rules = ?12,
                     setup_s = ?13, reading_s = ?14, grace_s = ?15
                  WHERE id = ?16",
-                params![
-                    setup.name,
-                    setup.system.name(),
-                    setup.rounds,
-                    p.win.halves(),
-                    p.draw.halves(),
-                    p.loss.halves(),
-                    p.bye.halves(),
-                    p.forfeit_win.halves(),
-                    p.forfeit_loss.halves(),
-                    p.absent.halves(),
-                    tiebreak_text(&setup.tiebreaks),
-                    rules_value(&setup.rules).to_string(),
-                    setup.rules.setup_limit_ns / NS_PER_S,
-                    setup.rules.reading_limit_ns / NS_PER_S,
-                    setup.rules.grace_ns / NS_PER_S,
-                    id
-                ],
+                rusqlite::params_from_iter(values),
             )?;
             audit(
                 tx,

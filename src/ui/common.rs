@@ -206,6 +206,26 @@ impl<A: Clone> Confirm<A> {
     }
 }
 
+/// Shows the confirmation dialog in `slot`, if any, and returns the action with its reason
+/// once confirmed; a cancelled dialog is dropped.
+pub fn poll_confirm<A: Clone>(
+    slot: &mut Option<Confirm<A>>,
+    ctx: &egui::Context,
+) -> Option<(A, String)> {
+    let confirm = slot.as_mut()?;
+    match confirm.show(ctx) {
+        ConfirmOutcome::Open => None,
+        ConfirmOutcome::Cancelled => {
+            *slot = None;
+            None
+        }
+        ConfirmOutcome::Confirmed { action, reason } => {
+            *slot = None;
+            Some((action, reason))
+        }
+    }
+}
+
 /// A text field with a visible label that is also its accessible name.
 pub fn labelled_text(ui: &mut Ui, label: &str, value: &mut String, width: f32) -> egui::Response {
     ui.horizontal(|ui| {

@@ -59,9 +59,42 @@ pub fn sheet_value(readings: &[(Square, Rank)]) -> Value {
     Value::Object(obj)
 }
 
-/// How many times a sheet names `rank`.
-fn named(readings: &[(Square, Rank)], rank: Rank) -> usize {
-    readings.iter().filter(|(_, r)| *r == rank).count()
+/// The palette a reading is chosen from: every rank, with how many the sheet names already,
+/// and Abstain. A rank the sheet names as often as a set holds cannot be named again
+/// (choosing it again for the same piece is fine). Returns the choice made this frame:
+/// `Some(Some(rank))`, `Some(None)` for Abstain.
+pub(crate) fn reading_palette(
+    ui: &mut Ui,
+    id: &str,
+    named: &[Rank],
+    current: Option<Rank>,
+    enabled: bool,
+) -> Option<Option<Rank>> {
+    let mut change = None;
+    egui::Grid::new(id)
+        .num_columns(2)
+        .spacing([6.0, 3.0])
+        .show(ui, |ui| {
+            for rank in Rank::ALL {
+                let count = named.iter().filter(|r| **r == rank).count();
+                let others = count - usize::from(current == Some(rank));
+                let allowed = enabled && others < rank.count_in_set();
+                let text = format!("{} {}", rank.code(), rank.name());
+                let button = egui::Button::selectable(current == Some(rank), text);
+                if ui.add_enabled(allowed, button).clicked() {
+                    change = Some(Some(rank));
+                }
+                ui.label(format!("{count}/{}", rank.count_in_set()));
+                ui.end_row();
+            }
+        });
+    if ui
+        .add_enabled(enabled, egui::Button::new("Abstain"))
+        .clicked()
+    {
+        change = Some(None);
+    }
+    change
 }
 
 pub fn ui(
@@ -150,47 +183,17 @@ pub fn ui(
                 Some(sq) => ui.label(RichText::new(format!("Reading for {sq}")).strong()),
                 None => ui.label(RichText::new("Choose a piece on the board").strong()),
             };
-            let mut change: Option<Option<Rank>> = None;
-            egui::Grid::new("reading-palette")
-                .num_columns(2)
-                .spacing([6.0, 3.0])
-                .show(ui, |ui| {
-                    for rank in Rank::ALL {
-                        let current = state.picked.and_then(|sq| {
-                            readings.iter().find(|(s, _)| *s == sq).map(|(_, r)| *r)
-                        });
-                        // A rank already named as often as a set holds cannot be named again
-                        // (re-choosing it for the same piece is fine).
-                        let used = named(&readings, rank) - usize::from(current == Some(rank));
-                        let allowed =
-                            !locked && state.picked.is_some() && used < rank.count_in_set();
-                        let text = format!("{} {}", rank.code(), rank.name());
-                        if ui
-                            .add_enabled(
-                                allowed,
-                                egui::Button::selectable(current == Some(rank), text),
-                            )
-                            .clicked()
-                        {
-                            change = Some(Some(rank));
-                        }
-                        ui.label(format!(
-                            "{}/{}",
-                            named(&readings, rank),
-                            rank.count_in_set()
-                        ));
-                        ui.end_row();
-                    }
-                });
-            if ui
-                .add_enabled(
-                    !locked && state.picked.is_some(),
-                    egui::Button::new("Abstain"),
-                )
-                .clicked()
-            {
-                change = Some(None);
-            }
+            let current = state
+                .picked
+                .and_then(|sq| readings.iter().find(|(s, _)| *s == sq).map(|(_, r)| *r));
+            let named_ranks: Vec<Rank> = readings.iter().map(|(_, r)| *r).collect();
+            let change = reading_palette(
+                ui,
+                "reading-palette",
+                &named_ranks,
+                current,
+                !locked && state.picked.is_some(),
+            );
             if let (Some(choice), Some(sq)) = (change, state.picked) {
                 let sheet = state.sheet(table, reader);
                 sheet.retain(|(s, _)| *s != sq);

@@ -10,7 +10,7 @@ mod table;
 pub use board::{CellView, draw_player_view};
 
 use super::PageCtx;
-use super::common::{self, Confirm, ConfirmOutcome, badge, fmt_clock, fmt_hms};
+use super::common::{self, Confirm, badge, fmt_clock, fmt_hms, poll_confirm};
 use crate::desk::{LiveTable, Phase, Tables};
 use crate::rules::{Event, PenaltyKind, Side, SideSetup, Square};
 use crate::store::{Actor, AnyEvent, Board, GameId, GameMode, NewGame};
@@ -183,15 +183,8 @@ impl TablesPage {
             cx.notices.info(note.text);
         }
         self.keyboard(ui, cx);
-        if let Some(confirm) = &mut self.confirm {
-            match confirm.show(ui.ctx()) {
-                ConfirmOutcome::Open => {}
-                ConfirmOutcome::Cancelled => self.confirm = None,
-                ConfirmOutcome::Confirmed { action, reason } => {
-                    self.confirm = None;
-                    self.guarded(action, reason);
-                }
-            }
+        if let Some((action, reason)) = poll_confirm(&mut self.confirm, ui.ctx()) {
+            self.guarded(action, reason);
         }
         match self.selected {
             Some(id) if self.tables.tables.contains_key(&id) => self.table_ui(ui, cx, id),

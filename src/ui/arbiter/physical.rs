@@ -410,47 +410,18 @@ impl TablesPage {
                     }
                 });
             ui.vertical(|ui| {
-                let mut change: Option<Option<Rank>> = None;
                 let current = self
                     .physical
                     .picked
                     .and_then(|i| reads.get(i).copied().flatten());
-                egui::Grid::new("physical-reading-palette")
-                    .num_columns(2)
-                    .show(ui, |ui| {
-                        for rank in Rank::ALL {
-                            let used = reads.iter().filter(|r| **r == Some(rank)).count()
-                                - usize::from(current == Some(rank));
-                            let allowed = !locked
-                                && self.physical.picked.is_some()
-                                && used < rank.count_in_set();
-                            let text = format!("{} {}", rank.code(), rank.name());
-                            if ui
-                                .add_enabled(
-                                    allowed,
-                                    egui::Button::selectable(current == Some(rank), text),
-                                )
-                                .clicked()
-                            {
-                                change = Some(Some(rank));
-                            }
-                            ui.label(format!(
-                                "{}/{}",
-                                used + usize::from(current == Some(rank)),
-                                rank.count_in_set()
-                            ));
-                            ui.end_row();
-                        }
-                    });
-                if ui
-                    .add_enabled(
-                        !locked && self.physical.picked.is_some(),
-                        egui::Button::new("Abstain"),
-                    )
-                    .clicked()
-                {
-                    change = Some(None);
-                }
+                let named: Vec<Rank> = reads.iter().flatten().copied().collect();
+                let change = super::adjudication::reading_palette(
+                    ui,
+                    "physical-reading-palette",
+                    &named,
+                    current,
+                    !locked && self.physical.picked.is_some(),
+                );
                 let sheet_of = |reads: &[Option<Rank>]| -> TallySheet {
                     pieces.iter().copied().zip(reads.iter().copied()).collect()
                 };

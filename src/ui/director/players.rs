@@ -6,7 +6,7 @@ use super::{Watch, hint};
 use crate::export::{ImportedPlayer, RowError, import_players_csv};
 use crate::store::{Actor, PlayerInput, RegistryId, RegistryPlayer};
 use crate::ui::PageCtx;
-use crate::ui::common::{self, Confirm, ConfirmOutcome, labelled_text};
+use crate::ui::common::{self, Confirm, labelled_text, poll_confirm};
 use egui::{Key, Modifiers, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 
@@ -149,18 +149,11 @@ impl PlayersPage {
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
         self.reload(cx);
         self.keyboard(ui);
-        if let Some(confirm) = &mut self.confirm {
-            match confirm.show(ui.ctx()) {
-                ConfirmOutcome::Open => {}
-                ConfirmOutcome::Cancelled => self.confirm = None,
-                ConfirmOutcome::Confirmed { action, reason } => {
-                    self.confirm = None;
-                    self.queued.push(match action {
-                        Guarded::Ban(id) => Cmd::Ban(id, reason),
-                        Guarded::Lift(id) => Cmd::Lift(id, reason),
-                    });
-                }
-            }
+        if let Some((action, reason)) = poll_confirm(&mut self.confirm, ui.ctx()) {
+            self.queued.push(match action {
+                Guarded::Ban(id) => Cmd::Ban(id, reason),
+                Guarded::Lift(id) => Cmd::Lift(id, reason),
+            });
         }
         egui::Panel::right("players-side")
             .resizable(false)

@@ -6,7 +6,7 @@ use super::{Watch, hint, need_tournament, next_step};
 use crate::store::{Actor, PenaltyRow, Registration, RegistryId, RegistryPlayer};
 use crate::tournament::{PlayerId, Score};
 use crate::ui::PageCtx;
-use crate::ui::common::{self, Confirm, ConfirmOutcome, labelled_text};
+use crate::ui::common::{self, Confirm, labelled_text, poll_confirm};
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 
@@ -81,21 +81,14 @@ impl RegistrationPage {
             return;
         };
         self.reload(cx, tid);
-        if let Some(confirm) = &mut self.confirm {
-            match confirm.show(ui.ctx()) {
-                ConfirmOutcome::Open => {}
-                ConfirmOutcome::Cancelled => self.confirm = None,
-                ConfirmOutcome::Confirmed { action, reason } => {
-                    self.confirm = None;
-                    self.queued.push(match action {
-                        Guarded::Withdraw(no) => Cmd::Withdraw(no, reason),
-                        Guarded::Ban(id) => Cmd::Ban(id, reason),
-                        Guarded::CancelPenalty(id) => Cmd::CancelPenalty(id, reason),
-                        Guarded::RegisterAll(ids) => Cmd::RegisterAll(ids),
-                        Guarded::Unregister(no) => Cmd::Unregister(no),
-                    });
-                }
-            }
+        if let Some((action, reason)) = poll_confirm(&mut self.confirm, ui.ctx()) {
+            self.queued.push(match action {
+                Guarded::Withdraw(no) => Cmd::Withdraw(no, reason),
+                Guarded::Ban(id) => Cmd::Ban(id, reason),
+                Guarded::CancelPenalty(id) => Cmd::CancelPenalty(id, reason),
+                Guarded::RegisterAll(ids) => Cmd::RegisterAll(ids),
+                Guarded::Unregister(no) => Cmd::Unregister(no),
+            });
         }
         egui::Panel::left("registration-registry")
             .resizable(false)

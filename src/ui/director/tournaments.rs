@@ -7,7 +7,7 @@ use crate::rules::RuleSettings;
 use crate::store::{Actor, Registration, TournamentSetup, TournamentSummary};
 use crate::tournament::{PlayerId, PointsScale, Score, System, TieBreak};
 use crate::ui::PageCtx;
-use crate::ui::common::{self, Confirm, ConfirmOutcome, labelled_text};
+use crate::ui::common::{self, Confirm, labelled_text, poll_confirm};
 use egui::{RichText, Ui};
 
 const NS: i64 = 1_000_000_000;
@@ -226,16 +226,10 @@ impl TournamentsPage {
             self.apply(cmd, cx);
         }
         self.reload(cx);
-        if let Some(confirm) = &mut self.confirm {
-            match confirm.show(ui.ctx()) {
-                ConfirmOutcome::Open => {}
-                ConfirmOutcome::Cancelled => self.confirm = None,
-                ConfirmOutcome::Confirmed { action, reason } => {
-                    self.confirm = None;
-                    let Guarded::SaveAfterStart(setup) = action;
-                    self.queued.push(Cmd::Save(setup, reason));
-                }
-            }
+        if let Some((Guarded::SaveAfterStart(setup), reason)) =
+            poll_confirm(&mut self.confirm, ui.ctx())
+        {
+            self.queued.push(Cmd::Save(setup, reason));
         }
         egui::Panel::left("tournaments-list")
             .resizable(false)
