@@ -5,6 +5,7 @@
 use ggdesk::store::{GameId, Store};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -16,12 +17,13 @@ fn every_acknowledged_event_survives_sigkill() {
     // Create the database first so every child appends to an existing one.
     drop(Store::open(&db).expect("create"));
     let mut rng = StdRng::seed_from_u64(0xC0FFEE);
-    let mut kills_mid_game = 0;
+    let mut acknowledged_in_all = 0;
     for round in 0..50u64 {
+        // The child plays game after game until it is killed.
         let mut child = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
             .arg("--db")
             .arg(&db)
-            .args(["crash-child", "--events", "400", "--seed"])
+            .args(["crash-child", "--seed"])
             .arg(round.to_string())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -37,47 +39,47 @@ fn every_acknowledged_event_survives_sigkill() {
         std::thread::sleep(Duration::from_millis(rng.random_range(0..250)));
         child.kill().expect("SIGKILL");
         let status = child.wait().expect("reap");
+        assert!(
+            !status.success(),
+            "round {round}: the child must die by the kill"
+        );
         let lines = reader.join().expect("reader");
-        if !status.success() {
-            kills_mid_game += 1;
-        }
 
         let store = Store::open(&db).expect("the database opens after a kill");
         assert_eq!(store.integrity_check().expect("integrity check"), "ok");
-        let Some(game) = lines
-            .iter()
-            .find_map(|l| l.strip_prefix("game ").and_then(|n| n.parse::<i64>().ok()))
-        else {
-            continue; // killed before the game was created
-        };
-        let acked: Vec<u32> = lines
-            .iter()
-            .filter_map(|l| l.strip_prefix("ack ").and_then(|n| n.parse().ok()))
-            .collect();
-        let stored = store
-            .load_game(GameId(game))
-            .expect("the acknowledged game exists");
-        let seqs: Vec<u32> = stored.events.iter().map(|e| e.seq).collect();
-        assert!(
-            seqs.len() >= acked.len(),
-            "round {round}: {} events stored, {} acknowledged",
-            seqs.len(),
-            acked.len()
-        );
-        assert_eq!(seqs, (0..seqs.len() as u32).collect::<Vec<_>>(), "no gaps");
-        for a in acked {
-            assert!(
-                seqs.contains(&a),
-                "round {round}: acknowledged event {a} lost"
-            );
+        // Every acknowledged (game, seq) must be stored.
+        let mut acked: BTreeMap<i64, Vec<u32>> = BTreeMap::new();
+        for line in &lines {
+            let mut parts = line.split_whitespace();
+            if parts.next() != Some("ack") {
+                continue;
+            }
+            let game = parts.next().and_then(|g| g.parse().ok()).expect("game id");
+            let seq = parts.next().and_then(|s| s.parse().ok()).expect("sequence");
+            acked.entry(game).or_default().push(seq);
         }
-        assert!(
-            stored.verdict().expect("setups").is_ok(),
-            "the stored game replays"
-        );
+        for (game, seqs) in acked {
+            let stored = store
+                .load_game(GameId(game))
+                .expect("the acknowledged game exists");
+            let stored_seqs: Vec<u32> = stored.events.iter().map(|e| e.seq).collect();
+            assert_eq!(
+                stored_seqs,
+                (0..stored_seqs.len() as u32).collect::<Vec<_>>(),
+                "round {round}: no gaps"
+            );
+            for s in &seqs {
+                assert!(
+                    stored_seqs.contains(s),
+                    "round {round}: acknowledged event {s} of game {game} lost"
+                );
+            }
+            assert!(
+                stored.verdict().expect("setups").is_ok(),
+                "the stored game replays"
+            );
+            acknowledged_in_all += seqs.len();
+        }
     }
-    assert!(
-        kills_mid_game >= 25,
-        "most kills must land mid-game ({kills_mid_game})"
-    );
+    assert!(acknowledged_in_all > 0, "the children acknowledged nothing");
 }

@@ -94,7 +94,7 @@ pub enum Command {
     CrashChild {
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        #[arg(long, default_value_t = 1000)]
+        #[arg(long, default_value_t = 1_000_000)]
         events: usize,
     },
 }

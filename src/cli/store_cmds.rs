@@ -112,59 +112,60 @@ pub fn export_tournament(db: Option<PathBuf>, id: i64, file: &Path) -> Result<()
     )
 }
 
-/// The child process of the crash test: creates a game from random setups and appends
-/// random legal moves one transaction at a time, printing `ack SEQ` after each commit.
+/// The child process of the crash test: plays random games from random setups, appending
+/// one move per transaction and printing `ack GAME SEQ` after each commit, until `events`
+/// moves are in (a game that ends is followed by a new one, so the child is always busy).
 pub fn crash_child(db: Option<PathBuf>, seed: u64, events: usize) -> Result<(), CliError> {
     use crate::record::TimedEvent;
-    use crate::rules::{Event, Position};
+    use crate::rules::{Event, Game, Position, Side};
     use crate::store::NewGame;
     use rand::{Rng, SeedableRng};
     use std::io::Write;
 
+    let io = |e: std::io::Error| CliError::Other(e.to_string());
     let mut store = open(db)?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut pick = |n: usize| if n == 0 { 0 } else { rng.random_range(0..n) };
-    let setups = crate::sim::random_setups(&mut pick);
     let actor = Actor::arbiter(None);
     let mut new = NewGame::standalone();
     new.rules.thirty_moves = 0;
-    let id = store.create_game(&new, &actor).map_err(store_error)?;
-    for side in crate::rules::Side::BOTH {
-        store
-            .save_setup(id, side, &setups[side], &actor)
-            .map_err(store_error)?;
-    }
-    store
-        .start_game(id, crate::store::now_ms(), new.first, &actor)
-        .map_err(store_error)?;
-    let mut game = crate::rules::Game::new(
-        new.rules,
-        new.first,
-        None,
-        Position::from_setups(&setups).map_err(|e| CliError::Other(e.to_string()))?,
-    );
     let mut out = std::io::stdout().lock();
-    writeln!(out, "game {id}").map_err(|e| CliError::Other(e.to_string()))?;
-    out.flush().map_err(|e| CliError::Other(e.to_string()))?;
-    for i in 0..events {
-        if game.is_over() {
-            break;
+    let mut appended = 0;
+    while appended < events {
+        let setups = crate::sim::random_setups(&mut pick);
+        let id = store.create_game(&new, &actor).map_err(store_error)?;
+        for side in Side::BOTH {
+            store
+                .save_setup(id, side, &setups[side], &actor)
+                .map_err(store_error)?;
         }
-        let moves = game.position().legal_moves(game.to_move());
-        if moves.is_empty() {
-            break;
-        }
-        let event = Event::Move {
-            mv: moves[pick(moves.len())],
-            by: None,
-        };
-        let t = (i + 1) as f64;
-        let outcome = store
-            .append_event(id, TimedEvent { t, event }, &actor, "")
+        store
+            .start_game(id, crate::store::now_ms(), new.first, &actor)
             .map_err(store_error)?;
-        let _ = game.apply(crate::clock::Time::from_secs(t as i64), &event);
-        writeln!(out, "ack {}", outcome.seq).map_err(|e| CliError::Other(e.to_string()))?;
-        out.flush().map_err(|e| CliError::Other(e.to_string()))?;
+        let position =
+            Position::from_setups(&setups).map_err(|e| CliError::Other(e.to_string()))?;
+        let mut game = Game::new(new.rules, new.first, None, position);
+        writeln!(out, "game {id}").map_err(io)?;
+        out.flush().map_err(io)?;
+        let mut t = 0;
+        while appended < events && !game.is_over() {
+            let moves = game.position().legal_moves(game.to_move());
+            if moves.is_empty() {
+                break;
+            }
+            let event = Event::Move {
+                mv: moves[pick(moves.len())],
+                by: None,
+            };
+            t += 1;
+            let outcome = store
+                .append_event(id, TimedEvent { t: t as f64, event }, &actor, "")
+                .map_err(store_error)?;
+            let _ = game.apply(crate::clock::Time::from_secs(t), &event);
+            appended += 1;
+            writeln!(out, "ack {id} {}", outcome.seq).map_err(io)?;
+            out.flush().map_err(io)?;
+        }
     }
     Ok(())
 }
