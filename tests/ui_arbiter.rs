@@ -187,10 +187,19 @@ fn three_oversteps_on_the_injected_clock_end_the_game() {
             .iter()
             .any(|s| s.contains("Oversteps  White 2/3"))
     );
-    // The third overstep ends the game by itself, at 2:00 of thinking.
+    // The third overstep ends the game by itself, at 2:00 of thinking, even while the desk
+    // shows another page.
+    click(&mut h, "Players  F1");
     clock.set(t + 121_000);
     h.run();
     h.run();
+    {
+        let app = h.state();
+        let id = app.tables.selected.expect("open");
+        let stored = app.store().expect("store").load_game(id).expect("game");
+        assert_eq!(stored.meta.result.as_deref(), Some("black move_time"));
+    }
+    click(&mut h, "Tables  F5");
     match phase(&h, t + 121_000) {
         Phase::Finished(o) => {
             assert_eq!(o.winner(), Some(Side::Black));

@@ -265,6 +265,7 @@ impl DeskApp {
             notices: &mut self.notices,
             goto: &mut goto,
         };
+        self.tables.background(&mut frame);
         let page = self.prefs.page;
         let mut theme = self.prefs.theme;
         egui::CentralPanel::default().show(ui, |ui| match page {

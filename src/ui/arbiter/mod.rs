@@ -177,11 +177,17 @@ impl TablesPage {
         self.cards.iter().find(|c| c.game == Some(id))
     }
 
-    pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+    /// What the desk does every frame, whichever page is shown: follow the round's tables,
+    /// judge every live clock (a clock that runs out ends its game at once) and keep the
+    /// heartbeat that brings the clocks back after a crash.
+    pub fn background(&mut self, cx: &mut PageCtx<'_>) {
         self.refresh_cards(cx, false);
         for note in self.tables.tick(cx.store, cx.now_ms) {
             cx.notices.info(note.text);
         }
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
         self.keyboard(ui, cx);
         if let Some((action, reason)) = poll_confirm(&mut self.confirm, ui.ctx()) {
             self.guarded(action, reason);
