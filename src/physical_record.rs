@@ -15,7 +15,7 @@
 
 use crate::adjudication::{TallyAdjudication, adjudicate_tally};
 use crate::clock::Time;
-use crate::record::{Status, parse_first, parse_ratings, parse_rules, rules_value, unknown_keys};
+use crate::record::{Status, header_value, parse_first, parse_ratings, parse_rules, unknown_keys};
 use crate::rules::{
     BySide, GameState, Outcome, PenaltyKind, PhysicalEvent, PhysicalGame, Rank, Reason,
     RuleSettings, Side,
@@ -218,16 +218,7 @@ impl PhysicalRecord {
     }
 
     pub fn to_value(&self) -> Value {
-        let mut obj = Map::new();
-        obj.insert("format".into(), json!(FORMAT));
-        obj.insert("first".into(), json!(self.first.name()));
-        if let Some(r) = self.ratings {
-            obj.insert(
-                "ratings".into(),
-                json!({"white": r.white, "black": r.black}),
-            );
-        }
-        obj.insert("rules".into(), rules_value(&self.rules));
+        let mut obj = header_value(FORMAT, self.first, self.ratings, &self.rules);
         obj.insert(
             "events".into(),
             Value::Array(

@@ -106,6 +106,26 @@ fn count_setting(v: &Value, key: &str, min: u64) -> Result<u32, RecordError> {
         })
 }
 
+/// The opening keys every record writes: format, first, ratings (when known), rules.
+pub(crate) fn header_value(
+    format: &str,
+    first: Side,
+    ratings: Option<BySide<f64>>,
+    rules: &RuleSettings,
+) -> Map<String, Value> {
+    let mut obj = Map::new();
+    obj.insert("format".into(), json!(format));
+    obj.insert("first".into(), json!(first.name()));
+    if let Some(r) = ratings {
+        obj.insert(
+            "ratings".into(),
+            json!({"white": r.white, "black": r.black}),
+        );
+    }
+    obj.insert("rules".into(), rules_value(rules));
+    obj
+}
+
 /// A record's `first`: absent means White.
 pub(crate) fn parse_first(obj: &Map<String, Value>) -> Result<Side, String> {
     match obj.get("first") {
@@ -341,16 +361,7 @@ impl Record {
 
     /// The record as JSON, every rule setting written out.
     pub fn to_value(&self) -> Value {
-        let mut obj = Map::new();
-        obj.insert("format".into(), json!(FORMAT));
-        obj.insert("first".into(), json!(self.first.name()));
-        if let Some(r) = self.ratings {
-            obj.insert(
-                "ratings".into(),
-                json!({"white": r.white, "black": r.black}),
-            );
-        }
-        obj.insert("rules".into(), rules_value(&self.rules));
+        let mut obj = header_value(FORMAT, self.first, self.ratings, &self.rules);
         obj.insert(
             "setup".into(),
             json!({"white": setup_value(&self.setup.white), "black": setup_value(&self.setup.black)}),

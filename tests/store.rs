@@ -2,7 +2,7 @@
 //! restore after a restart, backups and record import/export.
 
 use ggdesk::record::{Record, TimedEvent, replay};
-use ggdesk::rules::{BySide, Event, GameState, Move, Side};
+use ggdesk::rules::{BySide, Event, GameState, Move, Side, SideSetup};
 use ggdesk::sim::random_setups;
 use ggdesk::store::{
     APPLICATION_ID, Actor, AuditFilter, BACKUPS_KEPT, GameId, NewGame, SCHEMA_VERSION, Store,
@@ -29,21 +29,29 @@ fn at(t: f64, event: Event) -> TimedEvent {
 
 /// A started standalone game with random setups; White moves first.
 fn started_game(store: &mut Store, seed: u64) -> GameId {
+    started_with(store, &NewGame::standalone(), seed, 1_000_000).0
+}
+
+/// A game started at `started_at` (Unix ms) from random setups, with its setups.
+fn started_with(
+    store: &mut Store,
+    new: &NewGame,
+    seed: u64,
+    started_at: i64,
+) -> (GameId, BySide<SideSetup>) {
     let mut rng = StdRng::seed_from_u64(seed);
     let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
     let actor = Actor::arbiter(Some(1));
-    let id = store
-        .create_game(&NewGame::standalone(), &actor)
-        .expect("create");
+    let id = store.create_game(new, &actor).expect("create");
     for side in Side::BOTH {
         store
             .save_setup(id, side, &setups[side], &actor)
             .expect("setup");
     }
     store
-        .start_game(id, 1_000_000, Side::White, &actor)
+        .start_game(id, started_at, Side::White, &actor)
         .expect("start");
-    id
+    (id, setups)
 }
 
 /// The first legal move of the side to move in a stored game.
@@ -299,20 +307,8 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were() {
     let start_ms = 1_700_000_000_000;
     let (id, clock_before) = {
         let mut store = Store::open(&path).expect("store");
-        let mut rng = StdRng::seed_from_u64(9);
-        let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
+        let (id, _) = started_with(&mut store, &NewGame::standalone(), 9, start_ms);
         let actor = Actor::arbiter(Some(1));
-        let id = store
-            .create_game(&NewGame::standalone(), &actor)
-            .expect("create");
-        for side in Side::BOTH {
-            store
-                .save_setup(id, side, &setups[side], &actor)
-                .expect("setup");
-        }
-        store
-            .start_game(id, start_ms, Side::White, &actor)
-            .expect("start");
         for i in 0..4 {
             let e = first_legal(&store, id);
             store
@@ -392,16 +388,7 @@ fn a_clock_that_ran_out_while_the_desk_was_down_ends_the_game_where_it_ran_out()
         let mut store = Store::open(&path).expect("store");
         let mut new = NewGame::standalone();
         new.rules.oversteps_to_lose = 1;
-        let mut rng = StdRng::seed_from_u64(11);
-        let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
-        let actor = Actor::arbiter(None);
-        let id = store.create_game(&new, &actor).expect("create");
-        for side in Side::BOTH {
-            store
-                .save_setup(id, side, &setups[side], &actor)
-                .expect("setup");
-        }
-        store.start_game(id, 0, Side::White, &actor).expect("start");
+        let (id, _) = started_with(&mut store, &new, 11, 0);
         store.record_clocks_seen(&[(id, 130.0)]).expect("seen");
         id
     };
@@ -485,16 +472,8 @@ fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused() {
     let mut store = Store::open_in_memory().expect("store");
     let mut new = NewGame::standalone();
     new.rules.game_limit_ns = 60_000_000_000;
-    let mut rng = StdRng::seed_from_u64(13);
-    let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
+    let (id, setups) = started_with(&mut store, &new, 13, 0);
     let actor = Actor::arbiter(None);
-    let id = store.create_game(&new, &actor).expect("create");
-    for side in Side::BOTH {
-        store
-            .save_setup(id, side, &setups[side], &actor)
-            .expect("setup");
-    }
-    store.start_game(id, 0, Side::White, &actor).expect("start");
     store
         .append_event(id, at(70.0, Event::End), &actor, "")
         .expect("end after game time");

@@ -687,6 +687,16 @@ impl TablesPage {
     }
 }
 
+/// The result of a decided game, large: who won (or a draw) and why.
+pub(crate) fn result_banner(ui: &mut Ui, outcome: crate::rules::Outcome) {
+    let text = match outcome.winner() {
+        Some(w) => format!("{} wins", Cap(w)),
+        None => "Draw".to_string(),
+    };
+    ui.label(RichText::new(text).size(26.0).strong().color(common::BLUE));
+    ui.label(RichText::new(outcome.reason().describe()).size(16.0));
+}
+
 /// Who moves first (decided by lot) and the button that starts the clocks.
 pub(crate) fn start_clocks(
     ui: &mut Ui,

@@ -120,14 +120,7 @@ impl TablesPage {
     fn physical_status(&self, ui: &mut Ui, game: &PhysicalGame, phase: Phase) {
         let c = game.clock();
         match phase {
-            Phase::Finished(o) => {
-                let text = match o.winner() {
-                    Some(w) => format!("{} wins", capitalise(w.name())),
-                    None => "Draw".into(),
-                };
-                ui.label(RichText::new(text).size(26.0).strong().color(common::BLUE));
-                ui.label(RichText::new(o.reason().describe()).size(16.0));
-            }
+            Phase::Finished(o) => super::result_banner(ui, o),
             Phase::Paused => {
                 ui.label(
                     RichText::new("PAUSED")

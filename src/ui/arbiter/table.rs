@@ -235,14 +235,7 @@ impl TablesPage {
         let c = game.clock();
         let limit = game.settings().oversteps_to_lose;
         match phase {
-            Phase::Finished(o) => {
-                let text = match o.winner() {
-                    Some(w) => format!("{} wins", capitalise(w.name())),
-                    None => "Draw".to_string(),
-                };
-                ui.label(RichText::new(text).size(26.0).strong().color(common::BLUE));
-                ui.label(RichText::new(o.reason().describe()).size(16.0));
-            }
+            Phase::Finished(o) => super::result_banner(ui, o),
             Phase::Adjudication => {
                 ui.label(
                     RichText::new("Game time is up")
