@@ -2,30 +2,17 @@
 //! moves typed to a challenge, the player view without a rank, three oversteps on an
 //! injected clock ending the game, and a game restored from the database mid-move.
 
+mod common;
+
+use common::{START_MS, all_text, click, desk, phase};
 use egui_kittest::Harness;
-use egui_kittest::kittest::{By, NodeT, Queryable};
+use egui_kittest::kittest::{NodeT, Queryable};
 use ggdesk::desk::Phase;
 use ggdesk::rules::{Rank, Side};
 use ggdesk::store::Store;
-use ggdesk::ui::{DeskApp, Page, Prefs, TimeSource};
+use ggdesk::ui::{DeskApp, Page};
 use std::cell::Cell;
 use std::rc::Rc;
-
-const START_MS: i64 = 1_800_000_000_000;
-
-fn app_on(store: Store, clock: &Rc<Cell<i64>>) -> DeskApp {
-    let prefs = Prefs {
-        page: Page::Tables,
-        ..Prefs::default()
-    };
-    DeskApp::new(Ok(store), prefs, TimeSource::Manual(clock.clone()))
-}
-
-fn harness(app: DeskApp) -> Harness<'static, DeskApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut DeskApp| app.show(ui), app)
-}
 
 /// White's squares a1..i1, a2..i2, a3..c3; Black's a8..i8, a7..i7, a6..c6.
 fn setup_squares(side: Side) -> Vec<String> {
@@ -37,14 +24,6 @@ fn setup_squares(side: Side) -> Vec<String> {
         .flat_map(|r| ('a'..='i').map(move |f| format!("{f}{r}")))
         .take(21)
         .collect()
-}
-
-fn click(h: &mut Harness<'_, DeskApp>, label: &str) {
-    if h.query_by_label(label).is_none() {
-        eprintln!("LABELS: {:?}", all_text(h));
-    }
-    h.get_by_label(label).click();
-    h.run();
 }
 
 /// Enters one side's setup from the palette: the brush starts at the Five-Star General and
@@ -71,18 +50,6 @@ fn type_move(h: &mut Harness<'_, DeskApp>, mv: &str) {
     click(h, "Play move");
 }
 
-fn all_text(h: &Harness<'_, DeskApp>) -> Vec<String> {
-    h.query_all(By::new().predicate(|_| true))
-        .flat_map(|n| {
-            let node = n.accesskit_node();
-            [node.label(), node.value()]
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>()
-        })
-        .collect()
-}
-
 /// A practice table with both setups entered through the palette and the clocks started.
 fn started_practice_table(h: &mut Harness<'_, DeskApp>) {
     click(h, "New practice table");
@@ -91,16 +58,15 @@ fn started_practice_table(h: &mut Harness<'_, DeskApp>) {
     click(h, "Start clocks");
 }
 
-fn phase(h: &Harness<'_, DeskApp>, now: i64) -> Phase {
-    let app = h.state();
-    let id = app.tables.selected.expect("a table is open");
-    app.tables.tables.tables[&id].phase(now)
-}
-
 #[test]
 fn setups_entered_from_the_palette_a_challenge_and_a_player_view_without_ranks() {
     let clock = Rc::new(Cell::new(START_MS));
-    let mut h = harness(app_on(Store::open_in_memory().expect("store"), &clock));
+    let mut h = desk(
+        Store::open_in_memory().expect("store"),
+        Page::Tables,
+        None,
+        &clock,
+    );
     h.run();
     started_practice_table(&mut h);
     assert_eq!(phase(&h, clock.get()), Phase::Playing);
@@ -167,7 +133,12 @@ fn setups_entered_from_the_palette_a_challenge_and_a_player_view_without_ranks()
 #[test]
 fn three_oversteps_on_the_injected_clock_end_the_game() {
     let clock = Rc::new(Cell::new(START_MS));
-    let mut h = harness(app_on(Store::open_in_memory().expect("store"), &clock));
+    let mut h = desk(
+        Store::open_in_memory().expect("store"),
+        Page::Tables,
+        None,
+        &clock,
+    );
     h.run();
     started_practice_table(&mut h);
     // White overthinks three times; Black answers at once.
@@ -251,7 +222,12 @@ fn a_game_is_restored_from_the_database_mid_move() {
     let path = dir.path().join("desk.sqlite3");
     let clock = Rc::new(Cell::new(START_MS));
     let id = {
-        let mut h = harness(app_on(Store::open(&path).expect("store"), &clock));
+        let mut h = desk(
+            Store::open(&path).expect("store"),
+            Page::Tables,
+            None,
+            &clock,
+        );
         h.run();
         started_practice_table(&mut h);
         clock.set(START_MS + 10_000);
@@ -265,7 +241,12 @@ fn a_game_is_restored_from_the_database_mid_move() {
     };
     // Five minutes later the desk starts again on the same database.
     clock.set(START_MS + 350_000);
-    let mut h = harness(app_on(Store::open(&path).expect("reopen"), &clock));
+    let mut h = desk(
+        Store::open(&path).expect("reopen"),
+        Page::Tables,
+        None,
+        &clock,
+    );
     h.run();
     h.get_by_label_contains("Open Practice").click();
     h.run();
@@ -297,7 +278,12 @@ fn is_enabled(h: &Harness<'_, DeskApp>, label: &str) -> bool {
 #[test]
 fn readings_are_entered_piece_by_piece_and_scored_when_both_sheets_are_in() {
     let clock = Rc::new(Cell::new(START_MS));
-    let mut h = harness(app_on(Store::open_in_memory().expect("store"), &clock));
+    let mut h = desk(
+        Store::open_in_memory().expect("store"),
+        Page::Tables,
+        None,
+        &clock,
+    );
     h.run();
     started_practice_table(&mut h);
     to_adjudication(&mut h, &clock);
@@ -344,7 +330,12 @@ fn readings_are_entered_piece_by_piece_and_scored_when_both_sheets_are_in() {
 #[test]
 fn equal_total_adjudication_scores_draw() {
     let clock = Rc::new(Cell::new(START_MS));
-    let mut h = harness(app_on(Store::open_in_memory().expect("store"), &clock));
+    let mut h = desk(
+        Store::open_in_memory().expect("store"),
+        Page::Tables,
+        None,
+        &clock,
+    );
     h.run();
     started_practice_table(&mut h);
     to_adjudication(&mut h, &clock);
@@ -378,7 +369,7 @@ fn an_imported_record_is_adjudicated_at_the_desk_as_the_replay_scores_it() {
         .import_record(&record, &ggdesk::store::Actor::director())
         .expect("import");
     let clock = Rc::new(Cell::new(START_MS));
-    let mut h = harness(app_on(store, &clock));
+    let mut h = desk(store, Page::Tables, None, &clock);
     h.run();
     h.get_by_label_contains("Open Imported game").click();
     h.run();

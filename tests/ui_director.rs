@@ -4,51 +4,20 @@
 //! changing, CSV exported), a manual rematch that asks first, a CSV import previewed, and
 //! default losses after the grace period.
 
+mod common;
+
+use common::{START_MS, all_text, click};
 use egui_kittest::Harness;
-use egui_kittest::kittest::{By, NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use ggdesk::store::{AuditFilter, RoundState, Store};
 use ggdesk::tournament::{GameResult, PlayerId, Score};
-use ggdesk::ui::{DeskApp, Page, Prefs, TimeSource};
+use ggdesk::ui::{DeskApp, Page};
 use std::cell::Cell;
 use std::path::Path;
 use std::rc::Rc;
 
-const START_MS: i64 = 1_800_000_000_000;
-
 fn harness(db: &Path, page: Page, clock: &Rc<Cell<i64>>) -> Harness<'static, DeskApp> {
-    let store = Store::open(db).expect("store");
-    let prefs = Prefs {
-        page,
-        ..Prefs::default()
-    };
-    let app = DeskApp::new(Ok(store), prefs, TimeSource::Manual(clock.clone()));
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut DeskApp| app.show(ui), app);
-    h.run();
-    h
-}
-
-fn all_text(h: &Harness<'_, DeskApp>) -> Vec<String> {
-    h.query_all(By::new().predicate(|_| true))
-        .flat_map(|n| {
-            let node = n.accesskit_node();
-            [node.label(), node.value()]
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>()
-        })
-        .collect()
-}
-
-fn click(h: &mut Harness<'_, DeskApp>, label: &str) {
-    if h.query_by_label(label).is_none() {
-        panic!("no {label:?} among {:?}", all_text(h));
-    }
-    h.get_by_label(label).click();
-    h.run();
-    // Commands queued while drawing are applied in the same frame; long ones on the next.
-    h.run();
+    common::desk(Store::open(db).expect("store"), page, None, clock)
 }
 
 fn type_into(h: &mut Harness<'_, DeskApp>, label: &str, text: &str) {

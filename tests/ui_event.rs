@@ -2,20 +2,15 @@
 //! boards appear on the Tables page, a game arbitrated there ends, and its result reaches the
 //! round and the standings in the same transaction.
 
-use egui_kittest::Harness;
+mod common;
+
+use common::{START_MS, click, desk};
 use egui_kittest::kittest::{NodeT, Queryable};
 use ggdesk::store::{Actor, PlayerInput, Store, TournamentSetup};
 use ggdesk::tournament::standings;
-use ggdesk::ui::{DeskApp, Page, Prefs, TimeSource};
+use ggdesk::ui::Page;
 use std::cell::Cell;
 use std::rc::Rc;
-
-const START_MS: i64 = 1_800_000_000_000;
-
-fn click(h: &mut Harness<'_, DeskApp>, label: &str) {
-    h.get_by_label(label).click();
-    h.run();
-}
 
 #[test]
 fn a_game_arbitrated_at_the_desk_sends_its_result_to_the_round_and_the_standings() {
@@ -50,16 +45,7 @@ fn a_game_arbitrated_at_the_desk_sends_its_result_to_the_round_and_the_standings
     assert_eq!(boards.len(), 2);
 
     let clock = Rc::new(Cell::new(START_MS));
-    let prefs = Prefs {
-        page: Page::Tables,
-        tournament: Some(tid),
-        ..Prefs::default()
-    };
-    let app = DeskApp::new(Ok(store), prefs, TimeSource::Manual(clock.clone()));
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut DeskApp| app.show(ui), app);
-    h.run();
+    let mut h = desk(store, Page::Tables, Some(tid), &clock);
     // Both boards are on the Tables page; arbitrate table 1.
     assert_eq!(h.get_all_by_label("Arbitrate here").count(), 2);
     h.get_all_by_label("Arbitrate here")

@@ -2,59 +2,17 @@
 //! entered as two ranks and resolved by the rules, the tally, the thirty-move prompt, and an
 //! adjudication read piece by piece from the tally.
 
+mod common;
+
+use common::{START_MS, all_text, click, click_containing, desk, phase};
 use egui_kittest::Harness;
-use egui_kittest::kittest::{By, NodeT, Queryable};
+use egui_kittest::kittest::{NodeT, Queryable};
 use ggdesk::desk::Phase;
 use ggdesk::rules::Side;
 use ggdesk::store::Store;
-use ggdesk::ui::{DeskApp, Page, Prefs, TimeSource};
+use ggdesk::ui::{DeskApp, Page};
 use std::cell::Cell;
 use std::rc::Rc;
-
-const START_MS: i64 = 1_800_000_000_000;
-
-fn harness(clock: &Rc<Cell<i64>>) -> Harness<'static, DeskApp> {
-    let prefs = Prefs {
-        page: Page::Tables,
-        ..Prefs::default()
-    };
-    let app = DeskApp::new(
-        Ok(Store::open_in_memory().expect("store")),
-        prefs,
-        TimeSource::Manual(clock.clone()),
-    );
-    Harness::builder()
-        .with_size(egui::vec2(1366.0, 768.0))
-        .build_ui_state(|ui, app: &mut DeskApp| app.show(ui), app)
-}
-
-fn click(h: &mut Harness<'_, DeskApp>, label: &str) {
-    h.get_by_label(label).click();
-    h.run();
-}
-
-fn click_containing(h: &mut Harness<'_, DeskApp>, label: &str) {
-    h.get_by_label_contains(label).click();
-    h.run();
-}
-
-fn all_text(h: &Harness<'_, DeskApp>) -> Vec<String> {
-    h.query_all(By::new().predicate(|_| true))
-        .flat_map(|n| {
-            let node = n.accesskit_node();
-            [node.label(), node.value()]
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>()
-        })
-        .collect()
-}
-
-fn phase(h: &Harness<'_, DeskApp>, now: i64) -> Phase {
-    let app = h.state();
-    let id = app.tables.selected.expect("a table is open");
-    app.tables.tables.tables[&id].phase(now)
-}
 
 fn started_physical_table(h: &mut Harness<'_, DeskApp>) {
     h.run();
@@ -65,7 +23,12 @@ fn started_physical_table(h: &mut Harness<'_, DeskApp>) {
 #[test]
 fn a_challenge_entered_as_two_ranks_is_resolved_and_the_tally_follows() {
     let clock = Rc::new(Cell::new(START_MS));
-    let mut h = harness(&clock);
+    let mut h = desk(
+        Store::open_in_memory().expect("store"),
+        Page::Tables,
+        None,
+        &clock,
+    );
     started_physical_table(&mut h);
     clock.set(START_MS + 4_000);
     click(&mut h, "Move made (Enter)");
@@ -113,7 +76,12 @@ fn a_challenge_entered_as_two_ranks_is_resolved_and_the_tally_follows() {
 #[test]
 fn the_thirty_move_rule_asks_for_the_pieces_across_the_midpoint() {
     let clock = Rc::new(Cell::new(START_MS));
-    let mut h = harness(&clock);
+    let mut h = desk(
+        Store::open_in_memory().expect("store"),
+        Page::Tables,
+        None,
+        &clock,
+    );
     started_physical_table(&mut h);
     for i in 0..30 {
         clock.set(START_MS + 1_000 * (i + 1));
@@ -140,7 +108,12 @@ fn the_thirty_move_rule_asks_for_the_pieces_across_the_midpoint() {
 #[test]
 fn an_adjudication_reads_the_remaining_pieces_of_the_tally() {
     let clock = Rc::new(Cell::new(START_MS));
-    let mut h = harness(&clock);
+    let mut h = desk(
+        Store::open_in_memory().expect("store"),
+        Page::Tables,
+        None,
+        &clock,
+    );
     started_physical_table(&mut h);
     clock.set(START_MS + 7_200_500);
     h.run();
