@@ -59,6 +59,35 @@ pub fn sheet_value(readings: &[(Square, Rank)]) -> Value {
     Value::Object(obj)
 }
 
+/// The sheet's state under the palette: handed in, or the button that hands it in (the
+/// sheet then counts for the result). Returns true when handed in this frame.
+pub(crate) fn hand_in(
+    ui: &mut Ui,
+    game: GameId,
+    reader: Side,
+    locked: bool,
+    sheet: impl FnOnce() -> Value,
+    queued: &mut Vec<TableCmd>,
+) -> bool {
+    if locked {
+        ui.label(
+            RichText::new(format!("{}'s sheet is handed in.", Cap(reader))).color(common::GREEN),
+        );
+        return false;
+    }
+    let button = RichText::new(format!("Hand in {}'s sheet", Cap(reader))).strong();
+    if !ui.button(button).clicked() {
+        return false;
+    }
+    queued.push(TableCmd::SaveSheet {
+        game,
+        side: reader,
+        sheet: sheet(),
+        complete: true,
+    });
+    true
+}
+
 /// The palette a reading is chosen from: every rank, with how many the sheet names already,
 /// and Abstain. A rank the sheet names as often as a set holds cannot be named again
 /// (choosing it again for the same piece is fine). Returns the choice made this frame:
@@ -214,28 +243,11 @@ pub fn ui(
                 "{} of {enemy_count} pieces read; the rest abstain.",
                 readings.len()
             ));
-            if locked {
-                ui.label(
-                    RichText::new(format!(
-                        "{}'s sheet is handed in.",
-                        capitalise(reader.name())
-                    ))
-                    .color(common::GREEN),
-                );
-            } else if ui
-                .button(RichText::new(format!("Hand in {}'s sheet", Cap(reader))).strong())
-                .clicked()
+            if hand_in(ui, id, reader, locked, || sheet_value(&readings), queued)
+                && !handed_in(reader.opponent())
             {
-                queued.push(TableCmd::SaveSheet {
-                    game: id,
-                    side: reader,
-                    sheet: sheet_value(&readings),
-                    complete: true,
-                });
-                if !handed_in(reader.opponent()) {
-                    state.black_reads = reader == Side::White;
-                    state.picked = None;
-                }
+                state.black_reads = reader == Side::White;
+                state.picked = None;
             }
         });
     });

@@ -432,25 +432,8 @@ impl TablesPage {
                     });
                 }
                 ui.add_space(8.0);
-                if locked {
-                    ui.label(
-                        RichText::new(format!(
-                            "{}'s sheet is handed in.",
-                            capitalise(reader.name())
-                        ))
-                        .color(common::GREEN),
-                    );
-                } else if ui
-                    .button(RichText::new(format!("Hand in {}'s sheet", Cap(reader))).strong())
-                    .clicked()
-                {
-                    let sheet = physical_record::sheet_value(&sheet_of(&reads));
-                    self.queued.push(TableCmd::SaveSheet {
-                        game: id,
-                        side: reader,
-                        sheet,
-                        complete: true,
-                    });
+                let sheet = || physical_record::sheet_value(&sheet_of(&reads));
+                if super::adjudication::hand_in(ui, id, reader, locked, sheet, &mut self.queued) {
                     self.physical.black_reads = reader == Side::White;
                     self.physical.picked = None;
                 }
