@@ -2,11 +2,11 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use egui_kittest::Harness;
-use ggdesk::record::TimedEvent;
-use ggdesk::rules::{Event, Side};
-use ggdesk::sim::random_setups;
 use ggdesk::store::{Actor, NewGame, Store};
 use ggdesk::ui::{DeskApp, Page, Prefs, TimeSource};
+use ggdesk_core::record::TimedEvent;
+use ggdesk_core::rules::{Event, Side};
+use ggdesk_core::sim::random_setups;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::cell::Cell;

@@ -2,8 +2,8 @@
 //! and writing the JSON, as the command does.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ggdesk::pairing::pair_next_round;
-use ggdesk::tournament::{GameResult, Player, PlayerId, Settings, Tournament};
+use ggdesk_core::pairing::pair_next_round;
+use ggdesk_core::tournament::{GameResult, Player, PlayerId, Settings, Tournament};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;

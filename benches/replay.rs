@@ -2,9 +2,9 @@
 //! `ggdesk replay` on a 200-ply record end to end.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use ggdesk::record::{Record, replay, replay_game};
-use ggdesk::rules::{Game, Position, RuleSettings};
-use ggdesk::sim::{SimOptions, random_record};
+use ggdesk_core::record::{Record, replay, replay_game};
+use ggdesk_core::rules::{Game, Position, RuleSettings};
+use ggdesk_core::sim::{SimOptions, random_record};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;

@@ -1,7 +1,7 @@
 //! Standings with every tie-break for 10,000 players after 9 rounds.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ggdesk::tournament::{
+use ggdesk_core::tournament::{
     Game, GameResult, Penalty, Player, PlayerId, Round, Score, Settings, TieBreak, Tournament,
     standings,
 };

@@ -3,10 +3,10 @@
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use ggdesk::desk::Tables;
-use ggdesk::record::TimedEvent;
-use ggdesk::rules::{Event, RuleSettings, Side};
-use ggdesk::sim::random_setups;
 use ggdesk::store::{Actor, GameId, NewGame, Store};
+use ggdesk_core::record::TimedEvent;
+use ggdesk_core::rules::{Event, RuleSettings, Side};
+use ggdesk_core::sim::random_setups;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::Path;

@@ -3,7 +3,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ggdesk::store::{Actor, Store};
-use ggdesk::tournament::{Game, GameResult, Player, PlayerId, Round, Settings, Tournament};
+use ggdesk_core::tournament::{Game, GameResult, Player, PlayerId, Round, Settings, Tournament};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

@@ -5,9 +5,9 @@
 //! This is shell code (it writes through the store), kept apart from egui so it can be
 //! tested on its own and shared by every page that shows a table.
 
-use crate::clock::Time;
-use crate::rules::{Applied, Challenge, Event, Game, GameState, Outcome, PlayerView, Side};
 use crate::store::{Actor, AnyEvent, Derived, GameId, GameMode, Store, StoreError, StoredGame};
+use ggdesk_core::clock::Time;
+use ggdesk_core::rules::{Applied, Challenge, Event, Game, GameState, Outcome, PlayerView, Side};
 use std::collections::BTreeMap;
 
 /// Where a table stands, as the overview shows it.
@@ -41,7 +41,7 @@ pub struct Announcement {
 
 impl Announcement {
     /// The words for a challenge, naming squares and sides, never ranks.
-    pub fn of_challenge(c: &Challenge, square: crate::rules::Square) -> Announcement {
+    pub fn of_challenge(c: &Challenge, square: ggdesk_core::rules::Square) -> Announcement {
         let (attacker_out, defender_out) = c.removed();
         let a = c.attacker.side;
         let d = c.defender.side;
@@ -88,7 +88,7 @@ impl LiveTable {
             || self
                 .stored
                 .setups()
-                .is_some_and(|s| crate::rules::Position::from_setups(&s).is_ok());
+                .is_some_and(|s| ggdesk_core::rules::Position::from_setups(&s).is_ok());
         if !setups_legal && !self.started() {
             self.derived = None;
             self.error = None;

@@ -1,19 +1,16 @@
 //! ggdesk: the tournament desk and table arbiter for Game of the Generals (Salpakan)
 //! under the rules of the Game of the Generals Federation.
 //!
-//! The core (`rules`, `clock`, `adjudication`, `record`) is pure: values in, values out.
-//! Only the shell (`cli`, and later `store` and `ui`) does IO. See ARCHITECTURE.md.
+//! This crate is the shell: the store (the only code that touches a database), the desk's
+//! live tables, the egui pages and the command line. The functional core (rules, clocks,
+//! adjudication, records, tournaments, pairing, exports) is the `ggdesk-core` crate,
+//! re-exported here under its own module names. See ARCHITECTURE.md.
 
-pub mod adjudication;
+pub use ggdesk_core::{
+    adjudication, clock, export, pairing, physical_record, record, rules, sim, tournament,
+};
+
 pub mod cli;
-pub mod clock;
 pub mod desk;
-pub mod export;
-pub mod pairing;
-pub mod physical_record;
-pub mod record;
-pub mod rules;
-pub mod sim;
 pub mod store;
-pub mod tournament;
 pub mod ui;

@@ -6,7 +6,7 @@
 //! record that must be rejected. Every verdict field is compared; all disagreements are
 //! listed before the test fails.
 
-use ggdesk::record::{Record, replay};
+use ggdesk_core::record::{Record, replay};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;

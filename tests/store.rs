@@ -1,13 +1,13 @@
 //! The durable store: migrations, refusals that change nothing, event-sourced games, undo,
 //! restore after a restart, backups and record import/export.
 
-use ggdesk::record::{Record, TimedEvent, replay};
-use ggdesk::rules::{BySide, Event, GameState, Move, Side, SideSetup};
-use ggdesk::sim::random_setups;
 use ggdesk::store::{
     APPLICATION_ID, Actor, AuditFilter, BACKUPS_KEPT, GameId, NewGame, SCHEMA_VERSION, Store,
     StoreError,
 };
+use ggdesk_core::record::{Record, TimedEvent, replay};
+use ggdesk_core::rules::{BySide, Event, GameState, Move, Side, SideSetup};
+use ggdesk_core::sim::random_setups;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::Path;
@@ -323,7 +323,7 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were() {
             .game()
             .expect("setups")
             .expect("replay");
-        game.judge_clocks(ggdesk::clock::Time::from_secs(95))
+        game.judge_clocks(ggdesk_core::clock::Time::from_secs(95))
             .expect("judge");
         (id, *game.clock())
     };
@@ -340,7 +340,7 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were() {
         .expect("setups")
         .expect("replay");
     assert!(!game.clock().is_paused(), "a running game continues");
-    game.judge_clocks(ggdesk::clock::Time::from_secs(695))
+    game.judge_clocks(ggdesk_core::clock::Time::from_secs(695))
         .expect("judge");
     assert_eq!(game.clock().thinking_ns(), clock_before.thinking_ns());
     assert_eq!(game.clock().game_used_ns(), clock_before.game_used_ns());

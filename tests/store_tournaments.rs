@@ -5,12 +5,12 @@
 #[path = "fixtures/tournaments/random.rs"]
 mod random;
 
-use ggdesk::rules::RuleSettings;
 use ggdesk::store::{
     Absentee, Actor, AuditFilter, BoardStatus, GameMode, NewGame, PlayerInput, RegistryId,
     RoundState, Store, TournamentSetup,
 };
-use ggdesk::tournament::{
+use ggdesk_core::rules::RuleSettings;
+use ggdesk_core::tournament::{
     GameResult, PlayerId, PointsScale, Score, System, TieBreak, Tournament, standings,
 };
 use serde_json::{Value, json};
@@ -477,7 +477,7 @@ fn default_losses_wait_for_the_grace_period_and_both_absent_both_lose() {
     s.start_game(
         game,
         start + 60_000,
-        ggdesk::rules::Side::White,
+        ggdesk_core::rules::Side::White,
         &director(),
     )
     .expect("start game");
@@ -655,8 +655,8 @@ fn a_bad_tournament_file_is_refused_and_changes_nothing() {
 
 #[test]
 fn a_result_from_the_arbiter_desk_reaches_the_board_and_the_next_pairing_completes_the_round() {
-    use ggdesk::rules::{PhysicalEvent, Side};
     use ggdesk::store::AnyEvent;
+    use ggdesk_core::rules::{PhysicalEvent, Side};
     let mut s = store();
     let (tid, _) = event(&mut s, 4, 3);
     s.pair_round(tid, &director()).expect("pair");

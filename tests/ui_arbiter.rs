@@ -8,9 +8,9 @@ use common::{START_MS, all_text, click, desk, phase};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use ggdesk::desk::Phase;
-use ggdesk::rules::{Rank, Side};
 use ggdesk::store::Store;
 use ggdesk::ui::{DeskApp, Page};
+use ggdesk_core::rules::{Rank, Side};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -363,7 +363,7 @@ fn equal_total_adjudication_scores_draw() {
 fn an_imported_record_is_adjudicated_at_the_desk_as_the_replay_scores_it() {
     // The shared example whose game time ran out without readings.
     let text = include_str!("fixtures/examples/game_time_pending.json");
-    let record = ggdesk::record::Record::from_json_str(text).expect("record");
+    let record = ggdesk_core::record::Record::from_json_str(text).expect("record");
     let mut store = Store::open_in_memory().expect("store");
     let id = store
         .import_record(&record, &ggdesk::store::Actor::director())
@@ -411,7 +411,7 @@ fn an_imported_record_is_adjudicated_at_the_desk_as_the_replay_scores_it() {
         .expect("store")
         .export_record(id)
         .expect("export");
-    let verdict = ggdesk::record::replay(&exported).expect("replays");
+    let verdict = ggdesk_core::record::replay(&exported).expect("replays");
     let adj = verdict.adjudication.expect("adjudicated");
     let texts = all_text(&h);
     for side in Side::BOTH {

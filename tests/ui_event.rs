@@ -7,8 +7,8 @@ mod common;
 use common::{START_MS, click, desk};
 use egui_kittest::kittest::{NodeT, Queryable};
 use ggdesk::store::{Actor, PlayerInput, Store, TournamentSetup};
-use ggdesk::tournament::standings;
 use ggdesk::ui::Page;
+use ggdesk_core::tournament::standings;
 use std::cell::Cell;
 use std::rc::Rc;
 

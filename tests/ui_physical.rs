@@ -8,9 +8,9 @@ use common::{START_MS, all_text, click, click_containing, desk, phase};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use ggdesk::desk::Phase;
-use ggdesk::rules::Side;
 use ggdesk::store::Store;
 use ggdesk::ui::{DeskApp, Page};
+use ggdesk_core::rules::Side;
 use std::cell::Cell;
 use std::rc::Rc;
 

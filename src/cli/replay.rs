@@ -1,7 +1,7 @@
 //! `ggdesk replay FILE`: the verdict of a game record.
 
 use super::{CliError, read_input};
-use crate::record::{Record, replay};
+use ggdesk_core::record::{Record, replay};
 
 pub fn run(file: &str) -> Result<(), CliError> {
     let text = read_input(file)?;

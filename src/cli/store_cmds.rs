@@ -2,8 +2,8 @@
 //! one transaction.
 
 use super::{CliError, read_input};
-use crate::record::Record;
 use crate::store::{Actor, GameId, Store, StoreError};
+use ggdesk_core::record::Record;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -33,7 +33,7 @@ pub fn import(db: Option<PathBuf>, file: &str) -> Result<(), CliError> {
         .map_err(|e| CliError::Input(format!("{file}: not valid JSON: {e}")))?;
     let format = value.get("format").and_then(Value::as_str).unwrap_or("");
     match format {
-        crate::record::FORMAT => {
+        ggdesk_core::record::FORMAT => {
             let record =
                 Record::from_value(&value).map_err(|e| CliError::Input(format!("{file}: {e}")))?;
             let mut store = open(db)?;
@@ -43,8 +43,8 @@ pub fn import(db: Option<PathBuf>, file: &str) -> Result<(), CliError> {
             println!("{id}");
             Ok(())
         }
-        crate::physical_record::FORMAT => {
-            let record = crate::physical_record::PhysicalRecord::from_value(&value)
+        ggdesk_core::physical_record::FORMAT => {
+            let record = ggdesk_core::physical_record::PhysicalRecord::from_value(&value)
                 .map_err(|e| CliError::Input(format!("{file}: {e}")))?;
             let mut store = open(db)?;
             let id = store
@@ -53,9 +53,9 @@ pub fn import(db: Option<PathBuf>, file: &str) -> Result<(), CliError> {
             println!("{id}");
             Ok(())
         }
-        crate::tournament::FORMAT => {
+        ggdesk_core::tournament::FORMAT => {
             // Check the whole file before the database is opened: a bad file changes nothing.
-            crate::tournament::Tournament::from_value(&value)
+            ggdesk_core::tournament::Tournament::from_value(&value)
                 .map_err(|e| CliError::Input(format!("{file}: {e}")))?;
             let mut store = open(db)?;
             let id = store
@@ -69,9 +69,9 @@ pub fn import(db: Option<PathBuf>, file: &str) -> Result<(), CliError> {
         }
         other => Err(CliError::Input(format!(
             "{file}: unknown format {other:?} (expected {:?}, {:?} or {:?})",
-            crate::record::FORMAT,
-            crate::physical_record::FORMAT,
-            crate::tournament::FORMAT
+            ggdesk_core::record::FORMAT,
+            ggdesk_core::physical_record::FORMAT,
+            ggdesk_core::tournament::FORMAT
         ))),
     }
 }
@@ -116,9 +116,9 @@ pub fn export_tournament(db: Option<PathBuf>, id: i64, file: &Path) -> Result<()
 /// one move per transaction and printing `ack GAME SEQ` after each commit, until `events`
 /// moves are in (a game that ends is followed by a new one, so the child is always busy).
 pub fn crash_child(db: Option<PathBuf>, seed: u64, events: usize) -> Result<(), CliError> {
-    use crate::record::TimedEvent;
-    use crate::rules::{Event, Game, Position, Side};
     use crate::store::NewGame;
+    use ggdesk_core::record::TimedEvent;
+    use ggdesk_core::rules::{Event, Game, Position, Side};
     use rand::{Rng, SeedableRng};
     use std::io::Write;
 
@@ -132,7 +132,7 @@ pub fn crash_child(db: Option<PathBuf>, seed: u64, events: usize) -> Result<(), 
     let mut out = std::io::stdout().lock();
     let mut appended = 0;
     while appended < events {
-        let setups = crate::sim::random_setups(&mut pick);
+        let setups = ggdesk_core::sim::random_setups(&mut pick);
         let id = store.create_game(&new, &actor).map_err(store_error)?;
         for side in Side::BOTH {
             store
@@ -161,7 +161,7 @@ pub fn crash_child(db: Option<PathBuf>, seed: u64, events: usize) -> Result<(), 
             let outcome = store
                 .append_event(id, TimedEvent { t: t as f64, event }, &actor, "")
                 .map_err(store_error)?;
-            let _ = game.apply(crate::clock::Time::from_secs(t), &event);
+            let _ = game.apply(ggdesk_core::clock::Time::from_secs(t), &event);
             appended += 1;
             writeln!(out, "ack {id} {}", outcome.seq).map_err(io)?;
             out.flush().map_err(io)?;

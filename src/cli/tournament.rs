@@ -1,9 +1,9 @@
 //! `ggdesk pair`, `ggdesk standings`, `ggdesk crosstable`: the tournament core on a file.
 
 use super::{CliError, read_input};
-use crate::export::{crosstable_csv, standings_csv};
-use crate::pairing::{explain, pair_next_round};
-use crate::tournament::{Tournament, standings as rank};
+use ggdesk_core::export::{crosstable_csv, standings_csv};
+use ggdesk_core::pairing::{explain, pair_next_round};
+use ggdesk_core::tournament::{Tournament, standings as rank};
 
 fn load(file: &str) -> Result<Tournament, CliError> {
     let text = read_input(file)?;

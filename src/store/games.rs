@@ -3,14 +3,14 @@
 //! inserted; an arbiter's correction is an `undo` event naming the event it cancels.
 
 use super::{Actor, Result, Store, StoreError, audit, now_ms};
-use crate::clock::Clock;
-use crate::clock::Time;
-use crate::physical_record::{self, PhysicalRecord};
-use crate::record::{
+use ggdesk_core::clock::Clock;
+use ggdesk_core::clock::Time;
+use ggdesk_core::physical_record::{self, PhysicalRecord};
+use ggdesk_core::record::{
     self, Record, RecordError, TimedEvent, Verdict, event_value, parse_event, parse_rules,
     parse_setup, rules_value, setup_value,
 };
-use crate::rules::{
+use ggdesk_core::rules::{
     Applied, BySide, Event, Game, GameState, Outcome, PhysicalEvent, PhysicalGame, Position,
     RuleSettings, Side, SideSetup,
 };
@@ -1245,7 +1245,8 @@ fn check_sheet(side: Side, sheet: &Value, derived: &Derived) -> Result<()> {
                 .reading_sheets()
                 .map_err(rejected)?
                 .unwrap_or_default();
-            crate::adjudication::validate_sheet(side, &sheets[side], g.position()).map_err(rejected)
+            ggdesk_core::adjudication::validate_sheet(side, &sheets[side], g.position())
+                .map_err(rejected)
         }
         Derived::Physical(g) => {
             let readings = physical_record::parse_sheet(sheet).map_err(rejected)?;
@@ -1260,7 +1261,7 @@ fn check_sheet(side: Side, sheet: &Value, derived: &Derived) -> Result<()> {
                     side.opponent()
                 )));
             }
-            crate::adjudication::check_counts(side, readings.iter().filter_map(|(_, r)| *r))
+            ggdesk_core::adjudication::check_counts(side, readings.iter().filter_map(|(_, r)| *r))
                 .map_err(rejected)
         }
     }

@@ -7,10 +7,10 @@
 use super::registrations::registration_banned;
 use super::tournaments::{load, read_setup};
 use super::{Actor, Result, Store, StoreError, audit, now_ms};
-use crate::pairing::{Pairing, explain, pair_next_round};
-use crate::rules::Side;
+use ggdesk_core::pairing::{Pairing, explain, pair_next_round};
+use ggdesk_core::rules::Side;
 const NS_PER_S: i64 = 1_000_000_000;
-use crate::tournament::{GameResult, PlayerId, Tournament};
+use ggdesk_core::tournament::{GameResult, PlayerId, Tournament};
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -1046,7 +1046,7 @@ fn desk_game_started(conn: &Connection, tid: i64, round: u32, table: u32) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pairing::Board;
+    use ggdesk_core::pairing::Board;
 
     #[test]
     fn audit_times_are_written_in_utc() {

@@ -2,7 +2,7 @@
 //! ban, and a players CSV imported all or nothing.
 
 use super::{Actor, Result, Store, StoreError, audit, now_ms};
-use crate::export::{ImportedPlayer, RowError, import_players_csv};
+use ggdesk_core::export::{ImportedPlayer, RowError, import_players_csv};
 use rusqlite::{OptionalExtension, Transaction, params};
 
 /// A player's row id in the registry (not the number a tournament gives the player).

@@ -4,7 +4,7 @@
 use super::players::RegistryId;
 use super::tournaments::{check_tournament, round_counts};
 use super::{Actor, Result, Store, StoreError, audit, now_ms};
-use crate::tournament::{PlayerId, Score};
+use ggdesk_core::tournament::{PlayerId, Score};
 use rusqlite::{Connection, OptionalExtension, params};
 
 /// A registered player as the Registration page shows it.
@@ -380,7 +380,8 @@ impl Store {
         if reason.is_empty() {
             return Err(rejected("a penalty needs a reason"));
         }
-        if points <= Score::ZERO || points > Score::from_points(crate::tournament::MAX_POINTS) {
+        if points <= Score::ZERO || points > Score::from_points(ggdesk_core::tournament::MAX_POINTS)
+        {
             return Err(rejected(format!(
                 "a penalty must be a positive number of points, not {points}"
             )));

@@ -1,8 +1,8 @@
 //! Read-only views of tournaments, rounds and boards for the desk pages.
 
 use super::{Result, Store};
-use crate::rules::RuleSettings;
-use crate::tournament::{GameResult, PlayerId};
+use ggdesk_core::rules::RuleSettings;
+use ggdesk_core::tournament::{GameResult, PlayerId};
 use rusqlite::params;
 use std::collections::HashMap;
 

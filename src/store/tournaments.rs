@@ -5,10 +5,10 @@
 
 use super::players::{PlayerInput, RegistryId, by_federation_id, insert_player};
 use super::{Actor, Result, Store, StoreError, audit, now_ms};
-use crate::clock::NS_PER_S;
-use crate::record::{parse_rules, rules_value};
-use crate::rules::RuleSettings;
-use crate::tournament::{
+use ggdesk_core::clock::NS_PER_S;
+use ggdesk_core::record::{parse_rules, rules_value};
+use ggdesk_core::rules::RuleSettings;
+use ggdesk_core::tournament::{
     Game, GameResult, Penalty, Player, PlayerId, PointsScale, Round, Score, Settings, System,
     TieBreak, Tournament,
 };

@@ -6,12 +6,12 @@
 
 use super::board::{self, BoardStyle, CellView};
 use super::{Cap, TableCmd, capitalise};
-use crate::adjudication::{Adjudication, ReadingVerdict, aliwalas_value};
 use crate::desk::LiveTable;
-use crate::rules::{Game, GameState, Rank, Side, Square};
 use crate::store::GameId;
 use crate::ui::common::{self};
 use egui::{RichText, Ui};
+use ggdesk_core::adjudication::{Adjudication, ReadingVerdict, aliwalas_value};
+use ggdesk_core::rules::{Game, GameState, Rank, Side, Square};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 

@@ -1,8 +1,8 @@
 //! Drawing the 9 × 8 board: the arbiter's board (ranks behind a toggle, clickable squares)
 //! and the players' board, which is drawn from a `PlayerView` and so has no rank to show.
 
-use crate::rules::{FILES, Piece, PlayerView, ROWS, Side, Square};
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Ui, Vec2};
+use ggdesk_core::rules::{FILES, Piece, PlayerView, ROWS, Side, Square};
 
 /// What one square shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,7 +13,7 @@ pub enum CellView {
     /// A piece with its rank (the arbiter's eyes only).
     Open(Piece),
     /// A piece face down with a reader's guess written on it (adjudication).
-    Guessed(Side, crate::rules::Rank),
+    Guessed(Side, ggdesk_core::rules::Rank),
 }
 
 /// Highlights and limits for one drawing.

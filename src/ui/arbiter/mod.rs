@@ -12,9 +12,9 @@ pub use board::{CellView, draw_player_view};
 use super::PageCtx;
 use super::common::{self, Confirm, badge, fmt_clock, fmt_hms, poll_confirm};
 use crate::desk::{LiveTable, Phase, Tables};
-use crate::rules::{Event, PenaltyKind, Side, SideSetup, Square};
 use crate::store::{Actor, AnyEvent, Board, GameId, GameMode, NewGame};
 use egui::{Color32, Key, RichText, Ui};
+use ggdesk_core::rules::{Event, PenaltyKind, Side, SideSetup, Square};
 use std::collections::HashMap;
 
 /// A card of the overview: a board of the round, with or without its game yet.
@@ -94,7 +94,7 @@ pub enum Guarded {
     Undo,
     Void,
     /// A declaration on a physical board (perpetual, Flag through).
-    Physical(crate::rules::PhysicalEvent),
+    Physical(ggdesk_core::rules::PhysicalEvent),
 }
 
 /// The Tables page's own state.
@@ -410,10 +410,13 @@ impl TablesPage {
                     tournament_id: Some(tid),
                     round: Some(round),
                     table_no: Some(board.table_no),
-                    players: Some(crate::rules::BySide::new(board.white.no, board.black.no)),
+                    players: Some(ggdesk_core::rules::BySide::new(
+                        board.white.no,
+                        board.black.no,
+                    )),
                     mode,
                     first: Side::White,
-                    ratings: Some(crate::rules::BySide::new(
+                    ratings: Some(ggdesk_core::rules::BySide::new(
                         board.white.rating as f64,
                         board.black.rating as f64,
                     )),
@@ -665,7 +668,7 @@ impl TablesPage {
             None => "Practice table".into(),
         };
         let (white, black) = card.map_or(("White".into(), "Black".into()), |c| c.names.clone());
-        let heading = crate::export::forms::FormHeading {
+        let heading = ggdesk_core::export::forms::FormHeading {
             event,
             round: stored.meta.round,
             table: stored.meta.table_no,
@@ -673,7 +676,7 @@ impl TablesPage {
             black,
             stopped_at: fmt_hms((verdict.at * 1e9) as i64),
         };
-        let html = crate::export::forms::adjudication_form(&heading, &adj);
+        let html = ggdesk_core::export::forms::adjudication_form(&heading, &adj);
         let dir = cx
             .store
             .path()
@@ -688,7 +691,7 @@ impl TablesPage {
 }
 
 /// The result of a decided game, large: who won (or a draw) and why.
-pub(crate) fn result_banner(ui: &mut Ui, outcome: crate::rules::Outcome) {
+pub(crate) fn result_banner(ui: &mut Ui, outcome: ggdesk_core::rules::Outcome) {
     let text = match outcome.winner() {
         Some(w) => format!("{} wins", Cap(w)),
         None => "Draw".to_string(),
@@ -740,7 +743,7 @@ pub(crate) fn move_clock_color(ui: &Ui, left_ns: i64) -> Color32 {
 /// clock, and both sides' oversteps.
 pub(crate) fn clock_panel(
     ui: &mut Ui,
-    clock: &crate::clock::Clock,
+    clock: &ggdesk_core::clock::Clock,
     oversteps_to_lose: u32,
     move_clock: bool,
 ) {
@@ -781,7 +784,7 @@ pub(crate) fn clock_panel(
 pub(crate) fn adjudication_heading(
     ui: &mut Ui,
     table: &LiveTable,
-    stopped: crate::clock::Time,
+    stopped: ggdesk_core::clock::Time,
     reading_limit_ns: i64,
     now_ms: i64,
 ) {
@@ -847,8 +850,8 @@ pub fn open_in_browser(file: &std::path::Path, notices: &mut common::Notices) {
 /// The clocks and state as the players may see them: nothing about any rank.
 pub fn player_view_panel(
     ui: &mut Ui,
-    view: &crate::rules::PlayerView,
-    game: Option<&crate::rules::Game>,
+    view: &ggdesk_core::rules::PlayerView,
+    game: Option<&ggdesk_core::rules::Game>,
 ) {
     ui.vertical_centered(|ui| {
         let status = match view.finished {

@@ -5,13 +5,13 @@
 //! through. Adjudication reads each remaining piece of the tally.
 
 use super::{Cap, Guarded, TableCmd, TablesPage, capitalise};
-use crate::adjudication::ReadingVerdict;
 use crate::desk::{LiveTable, Phase};
-use crate::physical_record::{self, TallySheet};
-use crate::rules::{GameState, PhysicalEvent, PhysicalGame, Rank, Side};
 use crate::store::GameId;
 use crate::ui::common::{self, Confirm};
 use egui::{RichText, Ui};
+use ggdesk_core::adjudication::ReadingVerdict;
+use ggdesk_core::physical_record::{self, TallySheet};
+use ggdesk_core::rules::{GameState, PhysicalEvent, PhysicalGame, Rank, Side};
 use std::collections::HashMap;
 
 /// The physical view's own state between frames.

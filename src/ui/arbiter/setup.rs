@@ -4,9 +4,9 @@
 use super::board::{self, BoardStyle, CellView};
 use super::{Cap, TableCmd};
 use crate::desk::LiveTable;
-use crate::rules::{Piece, Rank, Side, SideSetup, Square};
 use crate::ui::common::{self, fmt_clock};
 use egui::{RichText, Ui};
+use ggdesk_core::rules::{Piece, Rank, Side, SideSetup, Square};
 use std::collections::HashMap;
 
 /// What the setup editor remembers between frames.

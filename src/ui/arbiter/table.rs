@@ -4,12 +4,12 @@
 use super::board::{self, BoardStyle, CellView};
 use super::{Cap, Guarded, TableCmd, TablesPage, capitalise, phase_badge, setup};
 use crate::desk::Phase;
-use crate::record::TimedEvent;
-use crate::rules::{Event, Game, GameState, Move, PenaltyKind, Side};
 use crate::store::{GameId, StoredEventKind};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, badge, fmt_clock};
 use egui::{RichText, Ui};
+use ggdesk_core::record::TimedEvent;
+use ggdesk_core::rules::{Event, Game, GameState, Move, PenaltyKind, Side};
 
 impl TablesPage {
     pub(super) fn table_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>, id: GameId) {
@@ -90,7 +90,7 @@ impl TablesPage {
                 }
                 ui.label(RichText::new("Player view: every piece face down").weak());
             });
-            let view = crate::rules::PlayerView::of(&game);
+            let view = ggdesk_core::rules::PlayerView::of(&game);
             super::player_view_panel(ui, &view, Some(&game));
             return;
         }
@@ -163,7 +163,7 @@ impl TablesPage {
         });
     }
 
-    fn square_clicked(&mut self, id: GameId, game: &Game, sq: crate::rules::Square) {
+    fn square_clicked(&mut self, id: GameId, game: &Game, sq: ggdesk_core::rules::Square) {
         let own = game
             .position()
             .get(sq)
@@ -282,7 +282,7 @@ impl TablesPage {
             moves.black,
             game.challenges()
         ));
-        let pieces = crate::rules::BySide::from_fn(|s| game.position().count(s));
+        let pieces = ggdesk_core::rules::BySide::from_fn(|s| game.position().count(s));
         ui.label(format!(
             "Pieces  White {}   Black {}",
             pieces.white, pieces.black

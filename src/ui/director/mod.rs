@@ -11,8 +11,8 @@ pub mod tournaments;
 use super::PageCtx;
 use super::common::{self, badge};
 use crate::store::{BoardStatus, RoundState, RoundView, Store};
-use crate::tournament::GameResult;
 use egui::{Color32, RichText, Ui};
+use ggdesk_core::tournament::GameResult;
 use std::path::PathBuf;
 
 /// Decides when a page reloads its data from the database: when the tournament changes,

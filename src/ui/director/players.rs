@@ -3,12 +3,12 @@
 //! anything is saved; and registration into the chosen tournament.
 
 use super::{Watch, hint};
-use crate::export::{ImportedPlayer, RowError, import_players_csv};
 use crate::store::{Actor, PlayerInput, RegistryId, RegistryPlayer};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, labelled_text, poll_confirm};
 use egui::{Key, Modifiers, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
+use ggdesk_core::export::{ImportedPlayer, RowError, import_players_csv};
 
 /// The column the table is sorted by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

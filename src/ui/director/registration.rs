@@ -4,11 +4,11 @@
 
 use super::{Watch, hint, need_tournament, next_step};
 use crate::store::{Actor, PenaltyRow, Registration, RegistryId, RegistryPlayer};
-use crate::tournament::{PlayerId, Score};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, labelled_text, poll_confirm};
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
+use ggdesk_core::tournament::{PlayerId, Score};
 
 #[derive(Debug, Clone, PartialEq)]
 enum Guarded {

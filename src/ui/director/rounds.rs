@@ -8,16 +8,16 @@ use super::{
     Watch, file_stem, hint, need_tournament, next_step, result_long, result_short, round_badges,
     state_badge, status_badge, typing, write_export,
 };
-use crate::export::forms::html_escape;
-use crate::pairing::{self, Pairing};
 use crate::store::{
     Absentee, Actor, BoardStatus, ResultSaved, RoundBoard, RoundInfo, RoundState, RoundView,
 };
-use crate::tournament::{GameResult, PlayerId, Score, Tournament};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, ConfirmOutcome, badge, fmt_clock, fmt_local_time};
 use egui::{Key, Modifiers, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
+use ggdesk_core::export::forms::html_escape;
+use ggdesk_core::pairing::{self, Pairing};
+use ggdesk_core::tournament::{GameResult, PlayerId, Score, Tournament};
 
 #[derive(Debug, Clone, PartialEq)]
 enum Guarded {
@@ -947,7 +947,7 @@ impl RoundsPage {
         let csv = write_export(
             cx.store,
             &format!("{stem}-pairings.csv"),
-            &crate::export::pairing_csv(&t, &pairing),
+            &ggdesk_core::export::pairing_csv(&t, &pairing),
         )?;
         let html = write_export(
             cx.store,

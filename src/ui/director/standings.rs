@@ -3,12 +3,12 @@
 
 use super::tournaments::tiebreak_words;
 use super::{Watch, file_stem, hint, need_tournament, write_export};
-use crate::export::{crosstable_cell, crosstable_csv, standings_csv};
-use crate::tournament::{Standings, Tournament, standings};
 use crate::ui::PageCtx;
 use crate::ui::common;
 use egui::{Key, Modifiers, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
+use ggdesk_core::export::{crosstable_cell, crosstable_csv, standings_csv};
+use ggdesk_core::tournament::{Standings, Tournament, standings};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cmd {

@@ -3,12 +3,12 @@
 //! defaults), forbidden pairs, and tournament files in and out.
 
 use super::{Watch, display_name, file_stem, hint, next_step, write_export};
-use crate::rules::RuleSettings;
 use crate::store::{Actor, Registration, TournamentSetup, TournamentSummary};
-use crate::tournament::{PlayerId, PointsScale, Score, System, TieBreak};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, labelled_text, poll_confirm};
 use egui::{RichText, Ui};
+use ggdesk_core::rules::RuleSettings;
+use ggdesk_core::tournament::{PlayerId, PointsScale, Score, System, TieBreak};
 
 const NS: i64 = 1_000_000_000;
 

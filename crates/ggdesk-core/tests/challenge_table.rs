@@ -2,7 +2,7 @@
 //! hand from RULES.md. Rows are attackers, columns defenders; `A` attacker wins, `D`
 //! defender wins, `=` both removed.
 
-use ggdesk::rules::{ChallengeResult, Rank, resolve};
+use ggdesk_core::rules::{ChallengeResult, Rank, resolve};
 
 const EXPECTED: &str = "\
     G5 G4 G3 G2 G1 COL LTC MAJ CPT 1LT 2LT SGT PVT SPY FLG

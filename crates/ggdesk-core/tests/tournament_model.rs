@@ -1,8 +1,8 @@
 //! The model's API, as the store and the desk use it: building a tournament and asking it
 //! questions.
 
-use ggdesk::rules::Side;
-use ggdesk::tournament::{
+use ggdesk_core::rules::Side;
+use ggdesk_core::tournament::{
     Entry, Game, GameOutcome, GameResult, Penalty, Player, PlayerId, PointsScale, Round, Score,
     Settings, System, TieBreak, Tournament, TournamentError,
 };

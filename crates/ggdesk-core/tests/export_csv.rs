@@ -1,13 +1,13 @@
 //! CSV out (standings, cross-table, pairing list: RFC 4180 quoting, formula safety) and in
 //! (the players list).
 
-use ggdesk::export::{
+use ggdesk_core::export::{
     ImportedPlayer, RowError, crosstable_cell, crosstable_csv, defuse, import_players_csv,
     pairing_csv, standings_csv,
 };
-use ggdesk::pairing::pair_next_round;
-use ggdesk::rules::Side;
-use ggdesk::tournament::{Entry, GameOutcome, PlayerId, Tournament, standings};
+use ggdesk_core::pairing::pair_next_round;
+use ggdesk_core::rules::Side;
+use ggdesk_core::tournament::{Entry, GameOutcome, PlayerId, Tournament, standings};
 
 /// Reads CSV text back into records, as a spreadsheet would.
 fn read(text: &str) -> Vec<Vec<String>> {
@@ -122,7 +122,7 @@ fn crosstable_has_a_cell_per_round_for_every_outcome() {
 #[test]
 fn the_pairing_list_names_both_players_and_the_bye() {
     let mut t = Tournament::from_json(RISKY).expect("valid");
-    t.set_result(2, 1, ggdesk::tournament::GameResult::Draw)
+    t.set_result(2, 1, ggdesk_core::tournament::GameResult::Draw)
         .expect("exists");
     let p = pair_next_round(&t, &[]).expect("pairs");
     let rows = read(&pairing_csv(&t, &p));

@@ -1,7 +1,7 @@
 //! Standings and every tie-break on hand-checked examples. The expected values are worked
 //! out by hand in the comments.
 
-use ggdesk::tournament::{Ratio, Score, Standings, TieBreak, Tournament, standings};
+use ggdesk_core::tournament::{Ratio, Score, Standings, TieBreak, Tournament, standings};
 
 /// Five players; 5 enters late (round 2). Default points: win 2, draw 1, bye 2, forfeit
 /// win 2, forfeit loss 0, absent 0.
@@ -146,7 +146,7 @@ fn standings_after_an_earlier_round() {
     assert_eq!(scores[0], (1, 4));
     assert_eq!(scores[1], (3, 2));
     assert_eq!(
-        t.score(ggdesk::tournament::PlayerId(4), 1),
+        t.score(ggdesk_core::tournament::PlayerId(4), 1),
         Some(Score::ZERO)
     );
     // Buchholz after round 1 for 1: the opponent 2 has 0.

@@ -1,8 +1,8 @@
 //! Properties of the rules engine on random legal games.
 
-use ggdesk::record::{Record, TimedEvent, Verdict, replay, replay_game};
-use ggdesk::rules::{BySide, Move, Position, Rank, RuleSettings, Side, Square};
-use ggdesk::sim::{SimOptions, random_record};
+use ggdesk_core::record::{Record, TimedEvent, Verdict, replay, replay_game};
+use ggdesk_core::rules::{BySide, Move, Position, Rank, RuleSettings, Side, Square};
+use ggdesk_core::sim::{SimOptions, random_record};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

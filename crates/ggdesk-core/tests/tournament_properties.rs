@@ -1,11 +1,11 @@
 //! Properties on random tournaments: the file round-trips, and the standings equal a naive
 //! computation written here straight from the spec, working on the file's JSON.
 
-#[path = "fixtures/tournaments/random.rs"]
+#[path = "../../../tests/fixtures/tournaments/random.rs"]
 mod random;
 
-use ggdesk::pairing::pair_next_round;
-use ggdesk::tournament::{Ratio, Tournament, standings};
+use ggdesk_core::pairing::pair_next_round;
+use ggdesk_core::tournament::{Ratio, Tournament, standings};
 use proptest::prelude::*;
 use serde_json::Value;
 use std::collections::HashMap;

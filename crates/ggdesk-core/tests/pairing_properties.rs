@@ -2,11 +2,11 @@
 //! and the pairing's cost equals the optimum found by brute force on small fields (and no
 //! swap of two boards improves it on large ones).
 
-#[path = "fixtures/tournaments/random.rs"]
+#[path = "../../../tests/fixtures/tournaments/random.rs"]
 mod random;
 
-use ggdesk::pairing::{Pairing, PairingError, pair_next_round};
-use ggdesk::tournament::{PlayerId, Tournament};
+use ggdesk_core::pairing::{Pairing, PairingError, pair_next_round};
+use ggdesk_core::tournament::{PlayerId, Tournament};
 use proptest::prelude::*;
 use std::collections::HashSet;
 
@@ -231,8 +231,9 @@ fn check_rules(t: &Tournament, absent: &[PlayerId], p: &Pairing) {
         );
     }
     for w in p.games.windows(2) {
-        let top =
-            |g: &ggdesk::pairing::Board| t.score(g.white, played).max(t.score(g.black, played));
+        let top = |g: &ggdesk_core::pairing::Board| {
+            t.score(g.white, played).max(t.score(g.black, played))
+        };
         assert!(
             top(&w[0]) >= top(&w[1]),
             "tables go from the highest scores down"

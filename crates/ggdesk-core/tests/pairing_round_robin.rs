@@ -1,11 +1,11 @@
 //! Round robin against the published FIDE Berger tables (FIDE Handbook C.05, Annex 1), odd
 //! fields, withdrawals and double cycles.
 
-#[path = "fixtures/tournaments/random.rs"]
+#[path = "../../../tests/fixtures/tournaments/random.rs"]
 mod random;
 
-use ggdesk::pairing::{PairingError, berger_round, pair_next_round};
-use ggdesk::tournament::{GameResult, Player, PlayerId, Settings, Tournament};
+use ggdesk_core::pairing::{PairingError, berger_round, pair_next_round};
+use ggdesk_core::tournament::{GameResult, Player, PlayerId, Settings, Tournament};
 use std::collections::HashMap;
 
 /// The published Berger tables for 4, 6, 8 and 10 numbers (white first), one line per
@@ -110,7 +110,7 @@ fn numbered(n: u32) -> Tournament {
     t
 }
 
-fn play_round(t: &mut Tournament) -> ggdesk::pairing::Pairing {
+fn play_round(t: &mut Tournament) -> ggdesk_core::pairing::Pairing {
     let p = pair_next_round(t, &[]).expect("a round to pair");
     let games = p.games.len();
     t.add_round(p.to_round()).expect("valid");
@@ -121,7 +121,7 @@ fn play_round(t: &mut Tournament) -> ggdesk::pairing::Pairing {
     p
 }
 
-fn as_numbers(p: &ggdesk::pairing::Pairing) -> Vec<(u32, u32)> {
+fn as_numbers(p: &ggdesk_core::pairing::Pairing) -> Vec<(u32, u32)> {
     p.games
         .iter()
         .map(|g| (g.white.0 / 10, g.black.0 / 10))

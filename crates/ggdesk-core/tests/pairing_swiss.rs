@@ -1,8 +1,8 @@
 //! Swiss pairing on hand-made situations: score groups, the bye, colours, tables, what is
 //! avoided, the errors, and the explanation.
 
-use ggdesk::pairing::{Board, PairingError, explain, pair_next_round};
-use ggdesk::tournament::{
+use ggdesk_core::pairing::{Board, PairingError, explain, pair_next_round};
+use ggdesk_core::tournament::{
     Game, GameResult, Penalty, Player, PlayerId, Round, Score, Settings, Tournament,
 };
 

@@ -7,8 +7,8 @@
 //! leaves the tournament untouched when it returns an error ([`TournamentError`]).
 //!
 //! ```
-//! use ggdesk::tournament::{GameResult, Penalty, Player, PlayerId, Score, Settings, Tournament};
-//! use ggdesk::pairing::pair_next_round;
+//! use ggdesk_core::tournament::{GameResult, Penalty, Player, PlayerId, Score, Settings, Tournament};
+//! use ggdesk_core::pairing::pair_next_round;
 //!
 //! let mut t = Tournament::new("Club night", Settings::swiss(5))?;
 //! for (id, name, rating) in [(1, "Reyes, Ana", 1710), (2, "Cruz, Ben", 1650), (3, "Lim, Cy", 1500)] {
@@ -22,7 +22,7 @@
 //! t.set_withdrawn(PlayerId(3), true)?;
 //! t.add_penalty(Penalty { player: PlayerId(1), points: Score::from_halves(1), reason: "delay".into() })?;
 //! assert!(t.is_round_complete(1));
-//! # Ok::<(), ggdesk::tournament::TournamentError>(())
+//! # Ok::<(), ggdesk_core::tournament::TournamentError>(())
 //! ```
 //!
 //! - Players: [`Tournament::add_player`] (after round 1 this is a late entry, absent in the

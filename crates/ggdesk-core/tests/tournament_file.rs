@@ -1,7 +1,7 @@
 //! The `ggdesk-tournament/1` file: every fault refused with its place, defaults, and the
 //! round trip.
 
-use ggdesk::tournament::{
+use ggdesk_core::tournament::{
     FileFault, GameResult, PlayerId, PointsScale, Score, System, TieBreak, Tournament,
     TournamentError,
 };
@@ -372,11 +372,15 @@ fn unknown_player_keys_are_kept_and_the_file_round_trips() {
 fn the_model_refuses_what_the_file_refuses() {
     let mut t = Tournament::from_json(&base().to_string()).expect("valid");
     assert_eq!(
-        t.add_player(ggdesk::tournament::Player::new(PlayerId(3), "again", 0)),
+        t.add_player(ggdesk_core::tournament::Player::new(
+            PlayerId(3),
+            "again",
+            0
+        )),
         Err(TournamentError::DuplicatePlayer(PlayerId(3)))
     );
     assert_eq!(
-        t.add_player(ggdesk::tournament::Player::new(PlayerId(0), "zero", 0)),
+        t.add_player(ggdesk_core::tournament::Player::new(PlayerId(0), "zero", 0)),
         Err(TournamentError::ZeroId)
     );
     assert_eq!(
@@ -395,8 +399,8 @@ fn the_model_refuses_what_the_file_refuses() {
         })
     );
     let before = t.clone();
-    let bad = ggdesk::tournament::Round {
-        games: vec![ggdesk::tournament::Game::pending(
+    let bad = ggdesk_core::tournament::Round {
+        games: vec![ggdesk_core::tournament::Game::pending(
             None,
             PlayerId(1),
             PlayerId(9),

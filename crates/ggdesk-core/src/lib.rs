@@ -1,0 +1,14 @@
+//! The functional core of ggdesk: the GGF rules, clocks, adjudication, game records,
+//! tournaments, pairing and exports. Values in, values out: this crate does no IO, never
+//! reads the system clock, and never panics on input. Its manifest has no database, UI or
+//! OS-randomness dependency, so the compiler keeps that boundary. See ARCHITECTURE.md.
+
+pub mod adjudication;
+pub mod clock;
+pub mod export;
+pub mod pairing;
+pub mod physical_record;
+pub mod record;
+pub mod rules;
+pub mod sim;
+pub mod tournament;
