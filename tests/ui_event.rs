@@ -71,7 +71,10 @@ fn a_game_arbitrated_at_the_desk_sends_its_result_to_the_round_and_the_standings
     let store = app.store().expect("store");
     let after = store.round_boards(tid, round).expect("boards");
     let table1 = after.iter().find(|b| b.table_no == 1).expect("table 1");
-    assert_eq!(table1.result, "black");
+    assert_eq!(
+        table1.result,
+        ggdesk_core::tournament::GameResult::BlackWins
+    );
     let t = store.load_tournament(tid).expect("model");
     let s = standings(&t, 1);
     let black_row = s
@@ -88,7 +91,7 @@ fn a_game_arbitrated_at_the_desk_sends_its_result_to_the_round_and_the_standings
     assert_eq!(white_row.score.to_string(), "0");
     // The other board is still awaiting its result.
     let table2 = after.iter().find(|b| b.table_no == 2).expect("table 2");
-    assert_eq!(table2.result, "pending");
+    assert_eq!(table2.result, ggdesk_core::tournament::GameResult::Pending);
     assert!(
         !h.get_by_label("Confirm result")
             .accesskit_node()

@@ -38,16 +38,25 @@ impl Store {
                 }
             })
             .collect();
-        let stamp = format_stamp(super::now_ms());
+        let stamp = format_stamp(self.now());
         let mut target = dir.join(format!("{stem}-{stamp}-{label}.sqlite3"));
         let mut n = 1;
         while target.exists() {
             n += 1;
             target = dir.join(format!("{stem}-{stamp}-{label}-{n}.sqlite3"));
         }
-        self.conn()
-            .backup(rusqlite::MAIN_DB, &target, None)
-            .map_err(|e| StoreError::Io(format!("backup to {} failed: {e}", target.display())))?;
+        let written = self.with_sqlite(|c| {
+            c.backup(rusqlite::MAIN_DB, &target, None)
+                .map_err(|e| StoreError::Io(format!("backup to {} failed: {e}", target.display())))
+        });
+        match written {
+            Some(result) => result?,
+            None => {
+                return Err(StoreError::Io(
+                    "only a SQLite database is backed up into a file".into(),
+                ));
+            }
+        }
         prune(&dir, &stem)?;
         Ok(target)
     }

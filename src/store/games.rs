@@ -2,7 +2,8 @@
 //! they are derived by replaying its events through the rules engine. Events are only ever
 //! inserted; an arbiter's correction is an `undo` event naming the event it cancels.
 
-use super::{Actor, Result, Store, StoreError, audit, now_ms};
+use super::db::{Optional, Tx, args};
+use super::{Actor, Context, Result, Store, StoreError, audit};
 use ggdesk_core::clock::Clock;
 use ggdesk_core::clock::Time;
 use ggdesk_core::physical_record::{self, PhysicalRecord};
@@ -14,7 +15,6 @@ use ggdesk_core::rules::{
     Applied, BySide, Event, Game, GameState, Outcome, PhysicalEvent, PhysicalGame, Position,
     RuleSettings, Side, SideSetup,
 };
-use rusqlite::{OptionalExtension, Transaction, params};
 use serde_json::{Map, Value, json};
 
 /// A game's row id.
@@ -41,6 +41,14 @@ impl GameMode {
         match self {
             GameMode::Arbitrated => "arbitrated",
             GameMode::Physical => "physical",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<GameMode> {
+        match code {
+            "arbitrated" => Some(GameMode::Arbitrated),
+            "physical" => Some(GameMode::Physical),
+            _ => None,
         }
     }
 }
@@ -467,42 +475,49 @@ fn ratings_of(w: Option<f64>, b: Option<f64>) -> Option<BySide<f64>> {
     }
 }
 
-fn map_meta(r: &rusqlite::Row<'_>) -> rusqlite::Result<(GameMeta, Option<String>, Option<String>)> {
-    let rules_text: String = r.get("rules")?;
-    let extra_text: String = r.get("extra")?;
-    let white_no: Option<u32> = r.get("white_no")?;
-    let black_no: Option<u32> = r.get("black_no")?;
-    let mode: String = r.get("mode")?;
-    let first: String = r.get("first")?;
-    let rules = serde_json::from_str::<Value>(&rules_text)
-        .ok()
-        .and_then(|v| parse_rules(Some(&v)).ok())
-        .unwrap_or_default();
-    let meta = GameMeta {
-        id: GameId(r.get("id")?),
-        tournament_id: r.get("tournament_id")?,
-        round: r.get("round")?,
-        table_no: r.get("table_no")?,
-        players: white_no.zip(black_no).map(|(w, b)| BySide::new(w, b)),
-        mode: if mode == "physical" {
-            GameMode::Physical
-        } else {
-            GameMode::Arbitrated
-        },
-        first: parse_side_column(&first),
-        ratings: ratings_of(r.get("white_rating")?, r.get("black_rating")?),
-        rules,
-        started_at: r.get("started_at")?,
-        clock_seen_t: r.get("clock_seen_t")?,
-        result: r.get("result")?,
-        void: r.get::<_, i64>("void")? != 0,
-        void_reason: r.get("void_reason")?,
-        replaces: r.get::<_, Option<i64>>("replaces")?.map(GameId),
-        extra: serde_json::from_str(&extra_text).unwrap_or_default(),
-        imported: r.get::<_, String>("origin")? == "import",
-        created_at: r.get("created_at")?,
-    };
-    Ok((meta, r.get("setup_white")?, r.get("setup_black")?))
+/// A games row decoded; a value this program never writes is an error naming the game.
+fn map_meta(r: &super::db::Row) -> Result<(GameMeta, Option<String>, Option<String>)> {
+    let id: i64 = r.get("id")?;
+    (|| {
+        let rules_text: String = r.get("rules")?;
+        let extra_text: String = r.get("extra")?;
+        let white_no: Option<u32> = r.get("white_no")?;
+        let black_no: Option<u32> = r.get("black_no")?;
+        let rules_value = serde_json::from_str::<Value>(&rules_text)
+            .map_err(|e| StoreError::Decode(format!("rules are not JSON: {e}")))?;
+        let rules = parse_rules(Some(&rules_value))
+            .map_err(|e| StoreError::Decode(format!("rules: {e}")))?;
+        let extra = match serde_json::from_str::<Value>(&extra_text) {
+            Ok(Value::Object(m)) => m,
+            _ => return Err(StoreError::Decode("extra is not a JSON object".into())),
+        };
+        let meta = GameMeta {
+            id: GameId(id),
+            tournament_id: r.get("tournament_id")?,
+            round: r.get("round")?,
+            table_no: r.get("table_no")?,
+            players: white_no.zip(black_no).map(|(w, b)| BySide::new(w, b)),
+            mode: r.code("mode", GameMode::from_code)?,
+            first: r.code("first", |c| c.parse::<Side>().ok())?,
+            ratings: ratings_of(r.get("white_rating")?, r.get("black_rating")?),
+            rules,
+            started_at: r.get("started_at")?,
+            clock_seen_t: r.get("clock_seen_t")?,
+            result: r.get("result")?,
+            void: r.get::<bool>("void")?,
+            void_reason: r.get("void_reason")?,
+            replaces: r.get::<Option<i64>>("replaces")?.map(GameId),
+            extra,
+            imported: r.code("origin", |o| match o {
+                "desk" => Some(false),
+                "import" => Some(true),
+                _ => None,
+            })?,
+            created_at: r.get("created_at")?,
+        };
+        Ok((meta, r.get("setup_white")?, r.get("setup_black")?))
+    })()
+    .at("games", format!("game {id}"))
 }
 
 const GAME_COLUMNS: &str = "id, tournament_id, round, table_no, white_no, black_no, mode, first, \
@@ -581,7 +596,7 @@ fn event_kind_code(e: &Event) -> &'static str {
 }
 
 /// Loads a game inside a transaction or on the connection.
-fn load(conn: &rusqlite::Connection, id: GameId) -> Result<StoredGame> {
+fn load(conn: &mut Tx<'_>, id: GameId) -> Result<StoredGame> {
     let (meta, sw, sb) = conn
         .query_row(
             &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
@@ -600,35 +615,42 @@ fn load(conn: &rusqlite::Connection, id: GameId) -> Result<StoredGame> {
     let rows = stmt
         .query_map([id.0], |r| {
             Ok((
-                r.get::<_, u32>(0)?,
-                r.get::<_, f64>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, String>(3)?,
-                r.get::<_, i64>(4)?,
+                r.get::<u32>(0)?,
+                r.get::<f64>(1)?,
+                r.get::<String>(2)?,
+                r.get::<String>(3)?,
+                r.get::<i64>(4)?,
             ))
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>>>()?;
     let events = rows
         .into_iter()
         .map(|(seq, t, kind, payload, wall)| decode_event(meta.mode, seq, t, &kind, &payload, wall))
         .collect::<Result<Vec<_>>>()?;
     let mut sheets = BySide::<Option<SheetRow>>::default();
-    let mut stmt = conn.prepare_cached(
+    let rows = conn.query_map(
         "SELECT side, sheet, complete FROM adjudication_sheets WHERE game_id = ?1",
+        [id.0],
+        |r| {
+            (|| {
+                let side = r.code("side", |c| c.parse::<Side>().ok())?;
+                let text: String = r.get("sheet")?;
+                let sheet = serde_json::from_str(&text).map_err(|e| {
+                    StoreError::Decode(format!("the {side} sheet is not JSON: {e}"))
+                })?;
+                Ok((
+                    side,
+                    SheetRow {
+                        sheet,
+                        complete: r.get("complete")?,
+                    },
+                ))
+            })()
+            .at("adjudication_sheets", format!("game {id}"))
+        },
     )?;
-    for row in stmt.query_map([id.0], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, i64>(2)?,
-        ))
-    })? {
-        let (side, sheet, complete) = row?;
-        sheets[parse_side_column(&side)] =
-            serde_json::from_str(&sheet).ok().map(|sheet| SheetRow {
-                sheet,
-                complete: complete != 0,
-            });
+    for (side, row) in rows {
+        sheets[side] = Some(row);
     }
     Ok(StoredGame {
         meta,
@@ -667,14 +689,14 @@ fn result_of(game: &StoredGame) -> (Option<String>, Option<&'static str>) {
 /// Writes the derived result into the game row and, for a tournament game that is not void,
 /// into its board of the round: the result reaches the round in the same transaction as the
 /// event that decided it.
-fn settle(tx: &Transaction<'_>, game: &StoredGame, actor: &Actor) -> Result<()> {
+fn settle(tx: &mut Tx<'_>, game: &StoredGame, actor: &Actor) -> Result<()> {
     let (result, pairing) = result_of(game);
     if result == game.meta.result {
         return Ok(());
     }
     tx.execute(
         "UPDATE games SET result = ?1 WHERE id = ?2",
-        params![result, game.meta.id.0],
+        args![result, game.meta.id.0],
     )?;
     let m = &game.meta;
     if let (Some(tid), Some(round), Some(table), false) =
@@ -689,7 +711,7 @@ fn settle(tx: &Transaction<'_>, game: &StoredGame, actor: &Actor) -> Result<()> 
         let changed = tx.execute(
             "UPDATE pairings SET result = ?1 WHERE tournament_id = ?2 AND round = ?3 AND table_no = ?4
                  AND (?5 IS NULL OR white = ?5) AND (?6 IS NULL OR black = ?6) AND result <> ?1",
-            params![new, tid, round, table, w, b],
+            args![new, tid, round, table, w, b],
         )?;
         if changed > 0 {
             audit(
@@ -713,40 +735,35 @@ impl Store {
     }
 
     pub fn load_game(&self, id: GameId) -> Result<StoredGame> {
-        load(self.conn(), id)
+        self.read(|q| load(q, id))
     }
 
     /// Every game's facts, for one tournament round or (with `None`) all games.
     pub fn game_metas(&self, round: Option<(i64, u32)>) -> Result<Vec<GameMeta>> {
-        let (sql, params): (String, Vec<i64>) = match round {
+        let (sql, params): (String, Vec<super::db::Value>) = match round {
             Some((t, r)) => (
                 format!(
                     "SELECT {GAME_COLUMNS} FROM games WHERE tournament_id = ?1 AND round = ?2 ORDER BY table_no, id"
                 ),
-                vec![t, r as i64],
+                args![t, r].to_vec(),
             ),
             None => (
                 format!("SELECT {GAME_COLUMNS} FROM games ORDER BY id"),
                 vec![],
             ),
         };
-        let mut stmt = self.conn().prepare(&sql)?;
-        let rows = stmt
-            .query_map(rusqlite::params_from_iter(params), map_meta)?
-            .map(|r| r.map(|(m, _, _)| m))
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
+        self.read(|q| q.query_map(&sql, &params[..], |r| map_meta(r).map(|(m, _, _)| m)))
     }
 
     /// Games started and not yet decided (nor void): the ones to restore on start.
     pub fn games_in_progress(&self) -> Result<Vec<GameId>> {
-        let mut stmt = self.conn().prepare(
-            "SELECT id FROM games WHERE started_at IS NOT NULL AND void = 0 AND result IS NULL ORDER BY id",
-        )?;
-        let ids = stmt
-            .query_map([], |r| r.get::<_, i64>(0).map(GameId))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(ids)
+        self.read(|q| {
+            q.query_map(
+                "SELECT id FROM games WHERE started_at IS NOT NULL AND void = 0 AND result IS NULL ORDER BY id",
+                args![],
+                |r| r.get::<i64>(0).map(GameId),
+            )
+        })
     }
 
     /// Stores one side's setup as entered so far. Allowed until the game starts.
@@ -770,7 +787,7 @@ impl Store {
             };
             tx.execute(
                 &format!("UPDATE games SET {column} = ?1 WHERE id = ?2"),
-                params![setup_value(setup).to_string(), id.0],
+                args![setup_value(setup).to_string(), id.0],
             )?;
             audit(
                 tx,
@@ -806,7 +823,7 @@ impl Store {
             }
             tx.execute(
                 "UPDATE games SET started_at = ?1, first = ?2 WHERE id = ?3",
-                params![started_at, side_code(first), id.0],
+                args![started_at, side_code(first), id.0],
             )?;
             audit(
                 tx,
@@ -866,7 +883,7 @@ impl Store {
                     AnyEvent::Game(e) => StoredEventKind::Game(e),
                     AnyEvent::Physical(e) => StoredEventKind::Physical(e),
                 },
-                wall_time: now_ms(),
+                wall_time: tx.now(),
             });
             audit(
                 tx,
@@ -918,7 +935,7 @@ impl Store {
                 seq,
                 t,
                 kind: StoredEventKind::Undo { seq: target },
-                wall_time: now_ms(),
+                wall_time: tx.now(),
             });
             audit(
                 tx,
@@ -958,7 +975,7 @@ impl Store {
                  VALUES (?1, ?2, ?3, ?4, ?5)
                  ON CONFLICT (game_id, side) DO UPDATE SET sheet = excluded.sheet,
                      complete = excluded.complete, entered_at = excluded.entered_at",
-                params![id.0, side_code(side), sheet.to_string(), complete, now_ms()],
+                args![id.0, side_code(side), sheet.to_string(), complete, tx.now()],
             )?;
             game.sheets[side] = Some(SheetRow {
                 sheet: sheet.clone(),
@@ -988,7 +1005,7 @@ impl Store {
         self.write(|tx| {
             let mut stmt = tx.prepare_cached("UPDATE games SET clock_seen_t = ?1 WHERE id = ?2")?;
             for (id, t) in seen {
-                stmt.execute(params![t, id.0])?;
+                stmt.execute(args![t, id.0])?;
             }
             Ok(())
         })
@@ -1055,11 +1072,13 @@ impl Store {
 
     /// Whether the arbiter has confirmed the game's result.
     pub fn result_confirmed(&self, id: GameId) -> Result<bool> {
-        let n: i64 = self.conn().query_row(
-            "SELECT count(*) FROM audit_log WHERE game_id = ?1 AND action = 'result confirmed'",
-            [id.0],
-            |r| r.get(0),
-        )?;
+        let n: i64 = self.read(|q| {
+            q.query_row(
+                "SELECT count(*) FROM audit_log WHERE game_id = ?1 AND action = 'result confirmed'",
+                [id.0],
+                |r| r.get(0),
+            )
+        })?;
         Ok(n > 0)
     }
 
@@ -1077,7 +1096,7 @@ impl Store {
             }
             tx.execute(
                 "UPDATE games SET void = 1, void_reason = ?1 WHERE id = ?2",
-                params![reason, id.0],
+                args![reason, id.0],
             )?;
             let m = &game.meta;
             let new = NewGame {
@@ -1097,7 +1116,7 @@ impl Store {
                 tx.execute(
                     "UPDATE pairings SET result = 'pending' WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3
                          AND (?4 IS NULL OR white = ?4) AND (?5 IS NULL OR black = ?5)",
-                    params![tid, round, table, w, b],
+                    args![tid, round, table, w, b],
                 )?;
             }
             audit(
@@ -1138,7 +1157,7 @@ impl Store {
             let id = insert_game(tx, &new, &extra, actor)?;
             tx.execute(
                 "UPDATE games SET setup_white = ?1, setup_black = ?2, origin = 'import' WHERE id = ?3",
-                params![
+                args![
                     setup_value(&record.setup.white).to_string(),
                     setup_value(&record.setup.black).to_string(),
                     id.0
@@ -1151,7 +1170,7 @@ impl Store {
                 if let Some(sheet) = &sheets[side] {
                     tx.execute(
                         "INSERT INTO adjudication_sheets (game_id, side, sheet, complete, entered_at) VALUES (?1, ?2, ?3, 1, ?4)",
-                        params![id.0, side_code(side), sheet.to_string(), now_ms()],
+                        args![id.0, side_code(side), sheet.to_string(), tx.now()],
                     )?;
                 }
             }
@@ -1183,7 +1202,7 @@ impl Store {
                 for side in Side::BOTH {
                     tx.execute(
                         "INSERT INTO adjudication_sheets (game_id, side, sheet, complete, entered_at) VALUES (?1, ?2, ?3, 1, ?4)",
-                        params![id.0, side_code(side), physical_record::sheet_value(&readings[side]).to_string(), now_ms()],
+                        args![id.0, side_code(side), physical_record::sheet_value(&readings[side]).to_string(), tx.now()],
                     )?;
                 }
             }
@@ -1268,22 +1287,23 @@ fn check_sheet(side: Side, sheet: &Value, derived: &Derived) -> Result<()> {
 }
 
 fn insert_event(
-    tx: &Transaction<'_>,
+    tx: &mut Tx<'_>,
     id: GameId,
     seq: u32,
     t: f64,
     kind: &str,
     payload: &Value,
 ) -> Result<()> {
+    let now = tx.now();
     tx.prepare_cached(
         "INSERT INTO game_events (game_id, seq, t, kind, payload, wall_time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
-    .execute(params![id.0, seq, t, kind, payload.to_string(), now_ms()])?;
+    .execute(args![id.0, seq, t, kind, payload.to_string(), now])?;
     Ok(())
 }
 
 fn insert_game(
-    tx: &Transaction<'_>,
+    tx: &mut Tx<'_>,
     new: &NewGame,
     extra: &Map<String, Value>,
     actor: &Actor,
@@ -1296,11 +1316,12 @@ fn insert_game(
         Some(r) => (Some(r.white), Some(r.black)),
         None => (None, None),
     };
-    tx.execute(
+    let now = tx.now();
+    let id: i64 = tx.query_one(
         "INSERT INTO games (tournament_id, round, table_no, white_no, black_no, mode, first,
              white_rating, black_rating, rules, replaces, extra, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-        params![
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id",
+        args![
             new.tournament_id,
             new.round,
             new.table_no,
@@ -1313,10 +1334,11 @@ fn insert_game(
             rules_value(&new.rules).to_string(),
             new.replaces.map(|g| g.0),
             Value::Object(extra.clone()).to_string(),
-            now_ms()
+            now
         ],
+        |r| r.get(0),
     )?;
-    let id = GameId(tx.last_insert_rowid());
+    let id = GameId(id);
     audit(
         tx,
         actor,

@@ -1,18 +1,29 @@
-//! The durable store: the only module that touches SQLite.
+//! The durable store: the only module that touches a database.
+//!
+//! Two engines behind one API: SQLite (a file, the embedded default) and PostgreSQL (an
+//! event server shared by the director's desk and the arbiter stations). Every statement is
+//! written once ([`db`]); only opening, migrating and what one engine alone has (SQLite's
+//! backup API, PostgreSQL's roles and notifications) differ.
 //!
 //! Every director or arbiter action is one transaction, committed before the caller reports
 //! it done, with a row in the append-only audit log. Games are event-sourced: their board,
 //! clocks and result are derived by replaying the stored events through the rules engine.
+//! The store never reads the wall clock on its own: the time it writes comes from the clock
+//! its owner gives it ([`Store::set_clock`]), read once per transaction.
 
 mod backup;
+pub(crate) mod db;
 mod games;
 mod pairings;
+mod pg;
 mod players;
 mod registrations;
 mod rounds;
+mod sqlite;
 mod tournaments;
 
 pub use backup::{BACKUPS_KEPT, backup_dir};
+pub use db::Engine;
 pub use games::{
     AnyEvent, AppendOutcome, Derived, GameId, GameMeta, GameMode, NewGame, SheetRow, StoredEvent,
     StoredEventKind, StoredGame,
@@ -23,15 +34,14 @@ pub use registrations::{PenaltyRow, Registration};
 pub use rounds::{Board, BoardPlayer, BoardStatus, RoundBoard, RoundInfo, RoundState, RoundView};
 pub use tournaments::{TournamentSetup, TournamentSummary};
 
-use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, TransactionBehavior};
+use db::Tx;
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-/// The migrations, in order; migration N brings `user_version` from N−1 to N. Never edit one
-/// that has been released: add a new one.
-const MIGRATIONS: &[&str] = &[include_str!("../../schema.sql")];
-
-/// The schema version this build writes.
-pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+/// The schema version this build writes, on either engine: migration N of SQLite and
+/// migration N of PostgreSQL bring the same tables to the same version.
+pub const SCHEMA_VERSION: i64 = sqlite::MIGRATIONS.len() as i64;
 
 /// Marks a SQLite file as a ggdesk database (`PRAGMA application_id`): "GGDK".
 pub const APPLICATION_ID: i64 = 0x4747_444b;
@@ -41,7 +51,7 @@ pub const APPLICATION_ID: i64 = 0x4747_444b;
 pub enum StoreError {
     #[error("{path} is not a ggdesk database (not a valid SQLite file: {detail})")]
     NotADatabase { path: String, detail: String },
-    #[error("{path} is a SQLite database of another program, not a ggdesk database")]
+    #[error("{path} is a database of another program, not a ggdesk database")]
     Foreign { path: String },
     #[error(
         "{path} was written by a newer ggdesk (schema version {found}; this ggdesk knows up to {supported}): \
@@ -54,15 +64,71 @@ pub enum StoreError {
     },
     #[error("{path} is damaged: {detail}")]
     Corrupt { path: String, detail: String },
+    /// A row holds what this program never writes (an unknown code, a value of the wrong
+    /// kind): refused rather than read as a default.
+    #[error("the database is damaged: table {table}, {row}: {detail}")]
+    Damaged {
+        table: &'static str,
+        row: String,
+        detail: String,
+    },
+    /// A column could not be decoded; [`Context::at`] turns it into [`StoreError::Damaged`].
+    #[error("{0}")]
+    Decode(String),
     #[error("{0} not found")]
     NotFound(String),
     /// The input does not make sense (an illegal move, a bad record): nothing was written.
     #[error("{0}")]
     Rejected(String),
+    /// Another desk changed the same thing first: nothing was written; reload and look.
+    #[error("{0}")]
+    Conflict(String),
+    /// The database refused the change for this login (an arbiter station doing what only the
+    /// director may): nothing was written.
+    #[error("not allowed for this login: {0}")]
+    Denied(String),
+    /// The server cannot be reached. Nothing is being saved; a change whose confirmation was
+    /// lost is looked for again when the connection is back.
+    #[error("not connected: nothing is being saved ({0})")]
+    Disconnected(String),
     #[error("database error: {0}")]
-    Sql(#[from] rusqlite::Error),
+    Database(String),
+    /// A statement the store expected to return a row returned none.
+    #[error("database error: a row the store expected is missing")]
+    NoRow,
     #[error("{0}")]
     Io(String),
+}
+
+impl StoreError {
+    /// The server could not be reached, or the connection broke.
+    pub fn is_disconnected(&self) -> bool {
+        matches!(self, StoreError::Disconnected(_))
+    }
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        StoreError::Database(e.to_string())
+    }
+}
+
+/// Adds the table and row to a decoding error.
+pub(crate) trait Context<T> {
+    fn at(self, table: &'static str, row: impl std::fmt::Display) -> Result<T>;
+}
+
+impl<T> Context<T> for Result<T> {
+    fn at(self, table: &'static str, row: impl std::fmt::Display) -> Result<T> {
+        self.map_err(|e| match e {
+            StoreError::Decode(detail) => StoreError::Damaged {
+                table,
+                row: row.to_string(),
+                detail,
+            },
+            other => other,
+        })
+    }
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -86,24 +152,71 @@ impl Actor {
     }
 }
 
-/// The current time in Unix milliseconds. The store is the shell: it may read the clock for
-/// the audit log; the rules never do.
+/// The current time in Unix milliseconds, from the system clock: the default clock of a
+/// store, and the desk's. Only the shell calls it.
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
         .unwrap_or(0)
+}
+
+/// Where the store's time comes from: Unix milliseconds.
+pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
+
+/// A database address as `--db` takes it: a SQLite file path, or a PostgreSQL URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Address {
+    File(PathBuf),
+    /// `postgres://...` or `postgresql://...` in libpq's syntax (several hosts allowed).
+    Server(String),
+}
+
+impl Address {
+    /// Reads `--db`: a URL starting `postgres://` or `postgresql://` names a server; anything
+    /// else is a file path.
+    pub fn parse(text: &str) -> Address {
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            Address::Server(text.to_string())
+        } else {
+            Address::File(PathBuf::from(text))
+        }
+    }
+
+    /// The address as it may be shown: a URL without its password.
+    pub fn shown(&self) -> String {
+        match self {
+            Address::File(p) => p.display().to_string(),
+            Address::Server(url) => pg::without_password(url),
+        }
+    }
+}
+
+impl std::fmt::Display for Address {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.shown())
+    }
+}
+
+enum Conn {
+    Sqlite(rusqlite::Connection),
+    Postgres(Box<pg::Pg>),
 }
 
 /// An open ggdesk database.
 pub struct Store {
-    conn: Connection,
+    conn: RefCell<Conn>,
+    /// The file of a SQLite database (`None` in memory or on a server).
     path: Option<PathBuf>,
+    address: Option<Address>,
+    clock: Clock,
 }
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Store").field("path", &self.path).finish()
+        f.debug_struct("Store")
+            .field("address", &self.address)
+            .finish()
     }
 }
 
@@ -114,160 +227,177 @@ impl Store {
             .map(|dirs| dirs.data_dir().join("ggdesk.sqlite3"))
     }
 
-    /// Opens (or creates) the database at `path`, migrating it to this build's schema. A file
-    /// that is not a ggdesk database, is damaged, or was written by a newer ggdesk is refused
-    /// before anything is written to it.
+    /// Opens the database at an address: a SQLite file (created if missing) or a PostgreSQL
+    /// server (its schema created on an empty database).
+    pub fn connect(address: &Address) -> Result<Store> {
+        match address {
+            Address::File(path) => Store::open(path),
+            Address::Server(url) => {
+                let pg = pg::Pg::connect(url, &(Arc::new(now_ms) as Clock))?;
+                Ok(Store {
+                    conn: RefCell::new(Conn::Postgres(Box::new(pg))),
+                    path: None,
+                    address: Some(address.clone()),
+                    clock: Arc::new(now_ms),
+                })
+            }
+        }
+    }
+
+    /// Opens (or creates) the SQLite database at `path`, migrating it to this build's schema.
+    /// A file that is not a ggdesk database, is damaged, or was written by a newer ggdesk is
+    /// refused before anything is written to it.
     pub fn open(path: &Path) -> Result<Store> {
-        let shown = path.display().to_string();
-        if path.is_dir() {
-            return Err(StoreError::Io(format!(
-                "{shown} is a folder, not a database file"
-            )));
-        }
-        if path.exists() {
-            inspect_read_only(path)?;
-        } else if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| StoreError::Io(format!("cannot create {}: {e}", parent.display())))?;
-        }
-        let conn = Connection::open(path).map_err(|e| StoreError::NotADatabase {
-            path: shown.clone(),
-            detail: e.to_string(),
-        })?;
-        let mut store = Store {
-            conn,
+        let conn = sqlite::open(path)?;
+        Ok(Store {
+            conn: RefCell::new(Conn::Sqlite(conn)),
             path: Some(path.to_path_buf()),
-        };
-        store.configure()?;
-        store.migrate()?;
-        Ok(store)
+            address: Some(Address::File(path.to_path_buf())),
+            clock: Arc::new(now_ms),
+        })
     }
 
-    /// A fresh database in memory, for tests.
+    /// A fresh SQLite database in memory, for tests.
     pub fn open_in_memory() -> Result<Store> {
-        let mut store = Store {
-            conn: Connection::open_in_memory()?,
+        Ok(Store {
+            conn: RefCell::new(Conn::Sqlite(sqlite::open_in_memory()?)),
             path: None,
-        };
-        store.configure()?;
-        store.migrate()?;
-        Ok(store)
+            address: None,
+            clock: Arc::new(now_ms),
+        })
     }
 
+    /// Replaces the clock the store writes its times with (audit rows, creation times, event
+    /// wall times): the desk passes its own, tests a manual one.
+    pub fn set_clock(&mut self, clock: Clock) {
+        if let Conn::Postgres(pg) = self.conn.get_mut() {
+            pg.set_clock(clock.clone());
+        }
+        self.clock = clock;
+    }
+
+    /// The time the store writes now (Unix ms), from its clock.
+    pub fn now(&self) -> i64 {
+        (self.clock)()
+    }
+
+    /// The file of a SQLite database.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
     }
 
-    fn configure(&mut self) -> Result<()> {
-        self.conn.pragma_update(None, "foreign_keys", "ON")?;
-        // WAL keeps readers and the writer apart; FULL syncs the WAL on every commit, so an
-        // acknowledged event survives a power cut.
-        let _mode: String = self
-            .conn
-            .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
-        self.conn.pragma_update(None, "synchronous", "FULL")?;
-        self.conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        Ok(())
+    /// Where the database is, as `--db` names it (`None` in memory).
+    pub fn address(&self) -> Option<&Address> {
+        self.address.as_ref()
+    }
+
+    pub fn engine(&self) -> Engine {
+        match &*self.conn.borrow() {
+            Conn::Sqlite(_) => Engine::Sqlite,
+            Conn::Postgres(_) => Engine::Postgres,
+        }
     }
 
     /// The schema version of the open database.
     pub fn schema_version(&self) -> Result<i64> {
-        Ok(self
-            .conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))?)
-    }
-
-    fn migrate(&mut self) -> Result<()> {
-        let path = self.shown_path();
-        let version = self.schema_version()?;
-        if version > SCHEMA_VERSION {
-            return Err(StoreError::Newer {
-                path,
-                found: version,
-                supported: SCHEMA_VERSION,
-            });
+        match &mut *self.borrow()? {
+            Conn::Sqlite(c) => Ok(c.pragma_query_value(None, "user_version", |r| r.get(0))?),
+            Conn::Postgres(pg) => pg.schema_version(),
         }
-        if version == SCHEMA_VERSION {
-            return Ok(());
+    }
+
+    fn borrow(&self) -> Result<std::cell::RefMut<'_, Conn>> {
+        self.conn.try_borrow_mut().map_err(|_| {
+            StoreError::Database("the store was used from inside one of its own calls".into())
+        })
+    }
+
+    /// Runs `f` in one writing transaction: all of it is committed, or none of it. SQLite
+    /// takes the write lock at the start (`IMMEDIATE`); PostgreSQL runs it `SERIALIZABLE`
+    /// and runs `f` again (up to a few times) when the server refuses it for a concurrent
+    /// change, so `f` must only write through the transaction.
+    pub(crate) fn write<T>(&mut self, mut f: impl FnMut(&mut Tx<'_>) -> Result<T>) -> Result<T> {
+        let now = self.now();
+        match self.conn.get_mut() {
+            Conn::Sqlite(c) => {
+                let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+                let mut tx = Tx::sqlite(tx, now);
+                let value = f(&mut tx)?;
+                tx.commit()?;
+                Ok(value)
+            }
+            Conn::Postgres(pg) => pg.write(now, f),
         }
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Exclusive)?;
-        for migration in &MIGRATIONS[version as usize..] {
-            tx.execute_batch(migration)?;
+    }
+
+    /// Runs `f` on one consistent snapshot of the database, writing nothing.
+    pub(crate) fn read<T>(&self, f: impl FnOnce(&mut Tx<'_>) -> Result<T>) -> Result<T> {
+        let now = self.now();
+        match &mut *self.borrow()? {
+            Conn::Sqlite(c) => {
+                let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Deferred)?;
+                let mut tx = Tx::sqlite(tx, now);
+                let value = f(&mut tx)?;
+                tx.commit()?;
+                Ok(value)
+            }
+            Conn::Postgres(pg) => pg.read(now, f),
         }
-        tx.pragma_update(None, "application_id", APPLICATION_ID)?;
-        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-        tx.commit()?;
-        Ok(())
     }
 
-    fn shown_path(&self) -> String {
-        self.path
-            .as_ref()
-            .map_or_else(|| ":memory:".to_string(), |p| p.display().to_string())
+    /// Runs `f` on the SQLite connection itself (backups, integrity checks).
+    pub(crate) fn with_sqlite<T>(
+        &self,
+        f: impl FnOnce(&rusqlite::Connection) -> Result<T>,
+    ) -> Option<Result<T>> {
+        match &mut *self.borrow().ok()? {
+            Conn::Sqlite(c) => Some(f(c)),
+            Conn::Postgres(_) => None,
+        }
     }
 
-    /// Runs `f` in one immediate transaction: all of it is committed, or none of it.
-    pub(crate) fn write<T>(&mut self, f: impl FnOnce(&Transaction<'_>) -> Result<T>) -> Result<T> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let value = f(&tx)?;
-        tx.commit()?;
-        Ok(value)
-    }
-
-    pub(crate) fn conn(&self) -> &Connection {
-        &self.conn
-    }
-
-    /// `PRAGMA integrity_check`: "ok" or the problems found.
+    /// The integrity check of the database: "ok" or the problems found. On SQLite this is
+    /// `PRAGMA integrity_check`; a PostgreSQL server checks its own pages, so there it only
+    /// confirms that the schema is this build's.
     pub fn integrity_check(&self) -> Result<String> {
-        let mut stmt = self.conn.prepare("PRAGMA integrity_check")?;
-        let rows: Vec<String> = stmt
-            .query_map([], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
-        Ok(rows.join("; "))
+        match self.with_sqlite(sqlite::integrity_check) {
+            Some(r) => r,
+            None => self.schema_version().map(|_| "ok".to_string()),
+        }
     }
 
     /// The audit log, newest last, optionally for one tournament or game.
     pub fn audit_log(&self, filter: AuditFilter) -> Result<Vec<AuditEntry>> {
-        let (sql, id) = match filter {
-            AuditFilter::All => (
-                "SELECT at, actor, action, tournament_id, game_id, reason, details FROM audit_log ORDER BY id",
-                None,
-            ),
+        const COLUMNS: &str =
+            "SELECT id, at, actor, action, tournament_id, game_id, reason, details FROM audit_log";
+        let (sql, args) = match filter {
+            AuditFilter::All => (format!("{COLUMNS} ORDER BY id"), vec![]),
             AuditFilter::Tournament(t) => (
-                "SELECT at, actor, action, tournament_id, game_id, reason, details FROM audit_log WHERE tournament_id = ?1 ORDER BY id",
-                Some(t),
+                format!("{COLUMNS} WHERE tournament_id = ?1 ORDER BY id"),
+                vec![db::Value::Int(t)],
             ),
             AuditFilter::Game(g) => (
-                "SELECT at, actor, action, tournament_id, game_id, reason, details FROM audit_log WHERE game_id = ?1 ORDER BY id",
-                Some(g),
+                format!("{COLUMNS} WHERE game_id = ?1 ORDER BY id"),
+                vec![db::Value::Int(g)],
             ),
         };
-        let mut stmt = self.conn.prepare(sql)?;
-        let map = |r: &rusqlite::Row<'_>| {
-            Ok(AuditEntry {
-                at: r.get(0)?,
-                actor: r.get(1)?,
-                action: r.get(2)?,
-                tournament_id: r.get(3)?,
-                game_id: r.get(4)?,
-                reason: r.get(5)?,
-                details: r.get(6)?,
+        self.read(|q| {
+            q.query_map(&sql, &args[..], |r| {
+                let id: i64 = r.get("id")?;
+                (|| {
+                    Ok(AuditEntry {
+                        at: r.get("at")?,
+                        actor: r.get("actor")?,
+                        action: r.get("action")?,
+                        tournament_id: r.get("tournament_id")?,
+                        game_id: r.get("game_id")?,
+                        reason: r.get("reason")?,
+                        details: r.get("details")?,
+                    })
+                })()
+                .at("audit_log", format!("row {id}"))
             })
-        };
-        let rows = match id {
-            Some(id) => stmt
-                .query_map([id], map)?
-                .collect::<rusqlite::Result<Vec<_>>>()?,
-            None => stmt
-                .query_map([], map)?
-                .collect::<rusqlite::Result<Vec<_>>>()?,
-        };
-        Ok(rows)
+        })
     }
 }
 
@@ -291,9 +421,10 @@ pub struct AuditEntry {
     pub details: String,
 }
 
-/// Appends one line to the audit log inside the caller's transaction.
+/// Appends one line to the audit log inside the caller's transaction, at the transaction's
+/// time.
 pub(crate) fn audit(
-    tx: &Transaction<'_>,
+    tx: &mut Tx<'_>,
     actor: &Actor,
     action: &str,
     tournament_id: Option<i64>,
@@ -301,71 +432,19 @@ pub(crate) fn audit(
     reason: &str,
     details: &str,
 ) -> Result<()> {
-    tx.prepare_cached(
+    let now = tx.now();
+    tx.execute(
         "INSERT INTO audit_log (at, actor, action, tournament_id, game_id, reason, details)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )?
-    .execute(rusqlite::params![
-        now_ms(),
-        actor.0,
-        action,
-        tournament_id,
-        game_id,
-        reason,
-        details
-    ])?;
+        db::args![
+            now,
+            actor.0.as_str(),
+            action,
+            tournament_id,
+            game_id,
+            reason,
+            details
+        ],
+    )?;
     Ok(())
-}
-
-/// Looks at an existing file without writing to it: it must be a SQLite database, intact, a
-/// ggdesk one (or empty), and not newer than this build.
-fn inspect_read_only(path: &Path) -> Result<()> {
-    let shown = path.display().to_string();
-    let not_db = |e: rusqlite::Error| StoreError::NotADatabase {
-        path: shown.clone(),
-        detail: e.to_string(),
-    };
-    if std::fs::metadata(path).map(|m| m.len()).unwrap_or(0) == 0 {
-        return Ok(()); // SQLite treats an empty file as an empty database.
-    }
-    let conn = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .map_err(not_db)?;
-    let app_id: i64 = conn
-        .pragma_query_value(None, "application_id", |r| r.get(0))
-        .map_err(not_db)?;
-    let version: i64 = conn
-        .pragma_query_value(None, "user_version", |r| r.get(0))
-        .map_err(not_db)?;
-    let tables: i64 = conn
-        .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
-        .map_err(not_db)?;
-    if app_id != APPLICATION_ID && (app_id != 0 || tables > 0) {
-        return Err(StoreError::Foreign { path: shown });
-    }
-    if version > SCHEMA_VERSION {
-        return Err(StoreError::Newer {
-            path: shown,
-            found: version,
-            supported: SCHEMA_VERSION,
-        });
-    }
-    let check: Option<String> = conn
-        .query_row("PRAGMA quick_check", [], |r| r.get(0))
-        .optional()
-        .map_err(|e| StoreError::Corrupt {
-            path: shown.clone(),
-            detail: e.to_string(),
-        })?;
-    match check.as_deref() {
-        Some("ok") => Ok(()),
-        other => Err(StoreError::Corrupt {
-            path: shown,
-            detail: other
-                .unwrap_or("integrity check gave no answer")
-                .to_string(),
-        }),
-    }
 }

@@ -5,13 +5,14 @@
 //! transition (published, complete).
 
 use super::registrations::registration_banned;
+use super::rounds::RoundState;
 use super::tournaments::{load, read_setup};
-use super::{Actor, Result, Store, StoreError, audit, now_ms};
+use super::{Actor, Result, Store, StoreError, audit};
 use ggdesk_core::pairing::{Pairing, explain, pair_next_round};
 use ggdesk_core::rules::Side;
 const NS_PER_S: i64 = 1_000_000_000;
+use super::db::{Optional, Tx, args};
 use ggdesk_core::tournament::{GameResult, PlayerId, Tournament};
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
@@ -139,7 +140,7 @@ fn split_explanation(text: &str, pairing: &Pairing) -> Explained {
     out
 }
 
-fn state_of(conn: &Connection, tid: i64, round: u32) -> Result<String> {
+fn state_of(conn: &mut Tx<'_>, tid: i64, round: u32) -> Result<RoundState> {
     super::registrations::round_state(conn, tid, round)?
         .ok_or_else(|| rejected(format!("round {round} has not been paired")))
 }
@@ -150,22 +151,22 @@ fn player_name(t: &Tournament, id: PlayerId) -> String {
 }
 
 /// The number of boards of a round still without a result.
-fn pending_boards(conn: &Connection, tid: i64, round: u32) -> Result<u32> {
+fn pending_boards(conn: &mut Tx<'_>, tid: i64, round: u32) -> Result<u32> {
     Ok(conn.query_row(
         "SELECT count(*) FROM pairings WHERE tournament_id = ?1 AND round = ?2 AND result = 'pending'",
-        params![tid, round],
+        args![tid, round],
         |r| r.get(0),
     )?)
 }
 
 /// Marks a published round complete when none of its boards is pending. True if it did.
-fn complete_if_done(tx: &Transaction<'_>, tid: i64, round: u32, actor: &Actor) -> Result<bool> {
-    if state_of(tx, tid, round)? != "published" || pending_boards(tx, tid, round)? > 0 {
+fn complete_if_done(tx: &mut Tx<'_>, tid: i64, round: u32, actor: &Actor) -> Result<bool> {
+    if state_of(tx, tid, round)? != RoundState::Published || pending_boards(tx, tid, round)? > 0 {
         return Ok(false);
     }
     tx.execute(
         "UPDATE rounds SET state = 'complete', completed_at = ?1 WHERE tournament_id = ?2 AND number = ?3",
-        params![now_ms(), tid, round],
+        args![tx.now(), tid, round],
     )?;
     audit(
         tx,
@@ -180,7 +181,7 @@ fn complete_if_done(tx: &Transaction<'_>, tid: i64, round: u32, actor: &Actor) -
 }
 
 /// Pairs the round after the last published or complete one, as a draft, inside `tx`.
-fn draft_next_round(tx: &Transaction<'_>, tid: i64, actor: &Actor, reason: &str) -> Result<u32> {
+fn draft_next_round(tx: &mut Tx<'_>, tid: i64, actor: &Actor, reason: &str) -> Result<u32> {
     let t = load(tx, tid)?;
     let number = u32::try_from(t.rounds().len() + 1).unwrap_or(u32::MAX);
     // Absences asked for this round (and those of late entries).
@@ -188,8 +189,8 @@ fn draft_next_round(tx: &Transaction<'_>, tid: i64, actor: &Actor, reason: &str)
         "SELECT player_no FROM absences WHERE tournament_id = ?1 AND round = ?2 ORDER BY player_no",
     )?;
     let absent = stmt
-        .query_map(params![tid, number], |r| Ok(PlayerId(r.get(0)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .query_map(args![tid, number], |r| Ok(PlayerId(r.get(0)?)))?
+        .collect::<Result<Vec<_>>>()?;
     for p in t.players() {
         if !p.withdrawn && registration_banned(tx, tid, p.id)? {
             return Err(rejected(format!(
@@ -214,7 +215,7 @@ fn draft_next_round(tx: &Transaction<'_>, tid: i64, actor: &Actor, reason: &str)
         if seated.contains(id) {
             tx.execute(
                 "DELETE FROM absences WHERE tournament_id = ?1 AND round = ?2 AND player_no = ?3",
-                params![tid, number, id.0],
+                args![tid, number, id.0],
             )?;
             dropped.push(player_name(&t, *id));
         }
@@ -227,14 +228,14 @@ fn draft_next_round(tx: &Transaction<'_>, tid: i64, actor: &Actor, reason: &str)
     }
     tx.execute(
         "INSERT INTO rounds (tournament_id, number, state, explanation) VALUES (?1, ?2, 'draft', ?3)",
-        params![tid, number, parts.round],
+        args![tid, number, parts.round],
     )?;
     for b in &pairing.games {
         tx.prepare_cached(
             "INSERT INTO pairings (tournament_id, round, board_no, table_no, white, black, explanation)
              VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6)",
         )?
-        .execute(params![
+        .execute(args![
             tid,
             number,
             b.table,
@@ -247,7 +248,7 @@ fn draft_next_round(tx: &Transaction<'_>, tid: i64, actor: &Actor, reason: &str)
         tx.prepare_cached(
             "INSERT INTO round_byes (tournament_id, round, player_no, explanation) VALUES (?1, ?2, ?3, ?4)",
         )?
-        .execute(params![tid, number, id.0, parts.byes.remove(id).unwrap_or_default()])?;
+        .execute(args![tid, number, id.0, parts.byes.remove(id).unwrap_or_default()])?;
     }
     audit(
         tx,
@@ -267,7 +268,7 @@ fn draft_next_round(tx: &Transaction<'_>, tid: i64, actor: &Actor, reason: &str)
 
 /// The seat of every registered player in a drafted round.
 fn seats(
-    conn: &Connection,
+    conn: &mut Tx<'_>,
     tid: i64,
     round: u32,
     t: &Tournament,
@@ -277,7 +278,7 @@ fn seats(
     let mut stmt = conn.prepare_cached(
         "SELECT board_no, white, black FROM pairings WHERE tournament_id = ?1 AND round = ?2",
     )?;
-    let mut rows = stmt.query(params![tid, round])?;
+    let mut rows = stmt.query(args![tid, round])?;
     while let Some(r) = rows.next()? {
         let board: u32 = r.get(0)?;
         seats.insert(PlayerId(r.get(1)?), Seat::Board(board, Side::White));
@@ -286,7 +287,7 @@ fn seats(
     let mut stmt = conn.prepare_cached(
         "SELECT player_no FROM round_byes WHERE tournament_id = ?1 AND round = ?2",
     )?;
-    let mut rows = stmt.query(params![tid, round])?;
+    let mut rows = stmt.query(args![tid, round])?;
     while let Some(r) = rows.next()? {
         seats.insert(PlayerId(r.get(0)?), Seat::Bye);
     }
@@ -295,7 +296,7 @@ fn seats(
 
 /// The boards of a drafted round: board → (white, black).
 fn draft_boards(
-    conn: &Connection,
+    conn: &mut Tx<'_>,
     tid: i64,
     round: u32,
 ) -> Result<BTreeMap<u32, (PlayerId, PlayerId)>> {
@@ -303,10 +304,10 @@ fn draft_boards(
         "SELECT board_no, white, black FROM pairings WHERE tournament_id = ?1 AND round = ?2",
     )?;
     let rows = stmt
-        .query_map(params![tid, round], |r| {
+        .query_map(args![tid, round], |r| {
             Ok((r.get(0)?, (PlayerId(r.get(1)?), PlayerId(r.get(2)?))))
         })?
-        .collect::<rusqlite::Result<BTreeMap<_, _>>>()?;
+        .collect::<Result<BTreeMap<_, _>>>()?;
     Ok(rows)
 }
 
@@ -358,13 +359,13 @@ struct Swap {
 }
 
 fn plan_swap(
-    conn: &Connection,
+    conn: &mut Tx<'_>,
     tid: i64,
     round: u32,
     a: PlayerId,
     b: PlayerId,
 ) -> Result<(Tournament, Swap)> {
-    if state_of(conn, tid, round)? != "draft" {
+    if state_of(conn, tid, round)? != RoundState::Draft {
         return Err(rejected(format!(
             "round {round} is published: only a draft can be changed by hand (re-pair it first)"
         )));
@@ -445,7 +446,7 @@ fn plan_swap(
         if to != Seat::Out && seats.get(&p) == Some(&Seat::Out) {
             let asked: bool = conn.query_row(
                 "SELECT EXISTS (SELECT 1 FROM absences WHERE tournament_id = ?1 AND round = ?2 AND player_no = ?3)",
-                params![tid, round, p.0],
+                args![tid, round, p.0],
                 |r| r.get(0),
             )?;
             if asked {
@@ -484,14 +485,14 @@ impl Store {
         let number = self.write(|tx| {
             let rounds = rounds_in(tx, tid)?;
             if let Some(last) = rounds.last() {
-                match last.1.as_str() {
-                    "draft" => {
+                match last.1 {
+                    RoundState::Draft => {
                         return Err(rejected(format!(
                             "round {} is drafted already: publish or discard it first",
                             last.0
                         )));
                     }
-                    "published" => {
+                    RoundState::Published => {
                         let pending = pending_boards(tx, tid, last.0)?;
                         if pending > 0 {
                             return Err(rejected(format!(
@@ -518,7 +519,7 @@ impl Store {
     /// Throws a draft away (its requested absences stay).
     pub fn discard_draft(&mut self, tid: i64, round: u32, actor: &Actor) -> Result<()> {
         self.write(|tx| {
-            if state_of(tx, tid, round)? != "draft" {
+            if state_of(tx, tid, round)? != RoundState::Draft {
                 return Err(rejected(format!(
                     "round {round} is published: it can be re-paired, not discarded"
                 )));
@@ -540,7 +541,7 @@ impl Store {
     /// seats a withdrawn or banned player. Backed up after the commit.
     pub fn publish_round(&mut self, tid: i64, round: u32, actor: &Actor) -> Result<BackupNote> {
         self.write(|tx| {
-            if state_of(tx, tid, round)? != "draft" {
+            if state_of(tx, tid, round)? != RoundState::Draft {
                 return Err(rejected(format!("round {round} is not a draft")));
             }
             let t = load(tx, tid)?;
@@ -564,7 +565,7 @@ impl Store {
             }
             tx.execute(
                 "UPDATE rounds SET state = 'published', published_at = ?1 WHERE tournament_id = ?2 AND number = ?3",
-                params![now_ms(), tid, round],
+                args![tx.now(), tid, round],
             )?;
             audit(tx, actor, "round published", Some(tid), None, "", &format!("round {round}"))
         })?;
@@ -596,7 +597,7 @@ impl Store {
                     last.0
                 )));
             }
-            if last.1 == "draft" {
+            if last.1 == RoundState::Draft {
                 return Err(rejected(format!(
                     "round {round} is a draft: discard it and pair again"
                 )));
@@ -605,13 +606,13 @@ impl Store {
                 "SELECT table_no, result FROM pairings WHERE tournament_id = ?1 AND round = ?2 AND result <> 'pending' ORDER BY board_no",
             )?;
             let lost = stmt
-                .query_map(params![tid, round], |r| {
-                    Ok(format!("table {}: {}", r.get::<_, u32>(0)?, r.get::<_, String>(1)?))
+                .query_map(args![tid, round], |r| {
+                    Ok(format!("table {}: {}", r.get::<u32>(0)?, r.get::<String>(1)?))
                 })?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
+                .collect::<Result<Vec<_>>>()?;
             let voided = tx.execute(
                 "UPDATE games SET void = 1, void_reason = ?1 WHERE tournament_id = ?2 AND round = ?3 AND void = 0",
-                params![format!("round {round} re-paired: {reason}"), tid, round],
+                args![format!("round {round} re-paired: {reason}"), tid, round],
             )?;
             delete_round(tx, tid, round)?;
             audit(
@@ -634,10 +635,10 @@ impl Store {
     pub fn complete_round(&mut self, tid: i64, round: u32, actor: &Actor) -> Result<BackupNote> {
         self.write(|tx| {
             let state = state_of(tx, tid, round)?;
-            if state == "complete" {
+            if state == RoundState::Complete {
                 return Err(rejected(format!("round {round} is complete already")));
             }
-            if state == "draft" {
+            if state == RoundState::Draft {
                 return Err(rejected(format!(
                     "round {round} is a draft: publish it first"
                 )));
@@ -666,7 +667,7 @@ impl Store {
             state_of(tx, tid, round)?;
             tx.execute(
                 "UPDATE rounds SET starts_at = ?1 WHERE tournament_id = ?2 AND number = ?3",
-                params![starts_at, tid, round],
+                args![starts_at, tid, round],
             )?;
             audit(
                 tx,
@@ -692,7 +693,7 @@ impl Store {
         a: PlayerId,
         b: PlayerId,
     ) -> Result<Vec<String>> {
-        Ok(plan_swap(self.conn(), tid, round, a, b)?.1.warnings)
+        Ok(self.read(|q| plan_swap(q, tid, round, a, b))?.1.warnings)
     }
 
     /// Swaps two players of a draft: each takes the other's seat (a board side, the bye, or
@@ -731,7 +732,7 @@ impl Store {
                 if from == Seat::Bye {
                     tx.execute(
                         "DELETE FROM round_byes WHERE tournament_id = ?1 AND round = ?2 AND player_no = ?3",
-                        params![tid, round, p.0],
+                        args![tid, round, p.0],
                     )?;
                 }
                 if to == Seat::Out {
@@ -739,7 +740,7 @@ impl Store {
                 }
                 tx.execute(
                     "DELETE FROM absences WHERE tournament_id = ?1 AND round = ?2 AND player_no = ?3",
-                    params![tid, round, p.0],
+                    args![tid, round, p.0],
                 )?;
             }
             if let (Seat::Board(n, _), Seat::Board(m, _)) = (swap.a_seat, swap.b_seat)
@@ -748,7 +749,7 @@ impl Store {
                 tx.execute(
                     "UPDATE pairings SET white = black, black = white, explanation = ?1
                      WHERE tournament_id = ?2 AND round = ?3 AND board_no = ?4",
-                    params![note, tid, round, n],
+                    args![note, tid, round, n],
                 )?;
             } else {
                 for (p, to) in [(a, swap.b_seat), (b, swap.a_seat)] {
@@ -763,13 +764,13 @@ impl Store {
                                     "UPDATE pairings SET {column} = ?1, explanation = ?2
                                      WHERE tournament_id = ?3 AND round = ?4 AND board_no = ?5"
                                 ),
-                                params![p.0, note, tid, round, n],
+                                args![p.0, note, tid, round, n],
                             )?;
                         }
                         Seat::Bye => {
                             tx.execute(
                                 "INSERT INTO round_byes (tournament_id, round, player_no, explanation) VALUES (?1, ?2, ?3, ?4)",
-                                params![tid, round, p.0, note],
+                                args![tid, round, p.0, note],
                             )?;
                         }
                         Seat::Out => {}
@@ -812,7 +813,7 @@ impl Store {
         let reason = reason.trim().to_string();
         let completed = self.write(|tx| {
             let state = state_of(tx, tid, round)?;
-            if state == "draft" {
+            if state == RoundState::Draft {
                 return Err(rejected(format!(
                     "round {round} is a draft: publish it before entering results"
                 )));
@@ -835,7 +836,7 @@ impl Store {
             }
             tx.execute(
                 "UPDATE pairings SET result = ?1 WHERE tournament_id = ?2 AND round = ?3 AND board_no = ?4",
-                params![result.name(), tid, round, board],
+                args![result.name(), tid, round, board],
             )?;
             let names = board_names(tx, tid, white, black)?;
             audit(
@@ -847,10 +848,10 @@ impl Store {
                 &reason,
                 &format!("round {round}, table {table} ({names}): {} -> {}", old.name(), result.name()),
             )?;
-            if result == GameResult::Pending && state == "complete" {
+            if result == GameResult::Pending && state == RoundState::Complete {
                 tx.execute(
                     "UPDATE rounds SET state = 'published', completed_at = NULL WHERE tournament_id = ?1 AND number = ?2",
-                    params![tid, round],
+                    args![tid, round],
                 )?;
                 audit(tx, actor, "round reopened", Some(tid), None, &reason, &format!("round {round}: table {table} pending again"))?;
             }
@@ -876,12 +877,12 @@ impl Store {
     ) -> Result<ResultSaved> {
         let completed = self.write(|tx| {
             let state = state_of(tx, tid, round)?;
-            if state == "draft" {
+            if state == RoundState::Draft {
                 return Err(rejected(format!("round {round} is a draft: publish it first")));
             }
             let starts_at: Option<i64> = tx.query_row(
                 "SELECT starts_at FROM rounds WHERE tournament_id = ?1 AND number = ?2",
-                params![tid, round],
+                args![tid, round],
                 |r| r.get(0),
             )?;
             let Some(starts_at) = starts_at else {
@@ -913,7 +914,7 @@ impl Store {
             let result = absent.result();
             tx.execute(
                 "UPDATE pairings SET result = ?1 WHERE tournament_id = ?2 AND round = ?3 AND board_no = ?4",
-                params![result.name(), tid, round, board],
+                args![result.name(), tid, round, board],
             )?;
             let names = board_names(tx, tid, white, black)?;
             let who = match absent {
@@ -964,37 +965,34 @@ fn utc_text(ms: i64) -> String {
 }
 
 /// (number, state) of every round of a tournament, in order.
-fn rounds_in(conn: &Connection, tid: i64) -> Result<Vec<(u32, String)>> {
+fn rounds_in(conn: &mut Tx<'_>, tid: i64) -> Result<Vec<(u32, RoundState)>> {
     super::tournaments::check_tournament(conn, tid)?;
-    let mut stmt = conn.prepare_cached(
-        "SELECT number, state FROM rounds WHERE tournament_id = ?1 ORDER BY number",
-    )?;
-    let rows = stmt
-        .query_map([tid], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(rows)
+    Ok(super::rounds::rounds_in(conn, tid)?
+        .into_iter()
+        .map(|r| (r.number, r.state))
+        .collect())
 }
 
 /// Deletes a round with its boards and byes (requested absences stay).
-fn delete_round(tx: &Transaction<'_>, tid: i64, round: u32) -> Result<()> {
+fn delete_round(tx: &mut Tx<'_>, tid: i64, round: u32) -> Result<()> {
     tx.execute(
         "DELETE FROM pairings WHERE tournament_id = ?1 AND round = ?2",
-        params![tid, round],
+        args![tid, round],
     )?;
     tx.execute(
         "DELETE FROM round_byes WHERE tournament_id = ?1 AND round = ?2",
-        params![tid, round],
+        args![tid, round],
     )?;
     tx.execute(
         "DELETE FROM rounds WHERE tournament_id = ?1 AND number = ?2",
-        params![tid, round],
+        args![tid, round],
     )?;
     Ok(())
 }
 
 /// (table, white, black, result) of a board.
 fn board_row(
-    conn: &Connection,
+    conn: &mut Tx<'_>,
     tid: i64,
     round: u32,
     board: u32,
@@ -1002,7 +1000,7 @@ fn board_row(
     let (table, w, b, result): (u32, u32, u32, String) = conn
         .query_row(
             "SELECT table_no, white, black, result FROM pairings WHERE tournament_id = ?1 AND round = ?2 AND board_no = ?3",
-            params![tid, round, board],
+            args![tid, round, board],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )
         .optional()?
@@ -1011,14 +1009,14 @@ fn board_row(
     Ok((table, PlayerId(w), PlayerId(b), result))
 }
 
-fn board_names(conn: &Connection, tid: i64, w: PlayerId, b: PlayerId) -> Result<String> {
-    let name = |p: PlayerId| super::registrations::registration_name(conn, tid, p);
+fn board_names(conn: &mut Tx<'_>, tid: i64, w: PlayerId, b: PlayerId) -> Result<String> {
+    let mut name = |p: PlayerId| super::registrations::registration_name(conn, tid, p);
     Ok(format!("{w} {} - {b} {}", name(w)?, name(b)?))
 }
 
 /// The desk game of a table that has started and has no result yet.
 fn desk_game_in_progress(
-    conn: &Connection,
+    conn: &mut Tx<'_>,
     tid: i64,
     round: u32,
     table: u32,
@@ -1027,18 +1025,18 @@ fn desk_game_in_progress(
         .query_row(
             "SELECT id FROM games WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3
              AND void = 0 AND started_at IS NOT NULL AND result IS NULL ORDER BY id DESC LIMIT 1",
-            params![tid, round, table],
+            args![tid, round, table],
             |r| r.get(0),
         )
         .optional()?)
 }
 
 /// Whether a table's game has started at the desk (then both players came).
-fn desk_game_started(conn: &Connection, tid: i64, round: u32, table: u32) -> Result<bool> {
+fn desk_game_started(conn: &mut Tx<'_>, tid: i64, round: u32, table: u32) -> Result<bool> {
     Ok(conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM games WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3
          AND void = 0 AND started_at IS NOT NULL)",
-        params![tid, round, table],
+        args![tid, round, table],
         |r| r.get(0),
     )?)
 }

@@ -1,9 +1,9 @@
 //! The players registry, shared by every tournament: add, edit, ban (collusion) and lift a
 //! ban, and a players CSV imported all or nothing.
 
-use super::{Actor, Result, Store, StoreError, audit, now_ms};
+use super::db::{Tx, args};
+use super::{Actor, Context, Result, Store, StoreError, audit};
 use ggdesk_core::export::{ImportedPlayer, RowError, import_players_csv};
-use rusqlite::{OptionalExtension, Transaction, params};
 
 /// A player's row id in the registry (not the number a tournament gives the player).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -74,63 +74,78 @@ fn rejected(text: impl Into<String>) -> StoreError {
 
 /// The registry player holding a federation id, if any (ids are unique when not empty).
 pub(crate) fn by_federation_id(
-    tx: &rusqlite::Connection,
+    tx: &mut Tx<'_>,
     federation_id: &str,
 ) -> Result<Option<(RegistryId, String, bool)>> {
     if federation_id.is_empty() {
         return Ok(None);
     }
-    Ok(tx
-        .prepare_cached("SELECT id, name, status FROM players WHERE federation_id = ?1")?
-        .query_row([federation_id], |r| {
-            let status: String = r.get(2)?;
-            Ok((RegistryId(r.get(0)?), r.get(1)?, status == "banned"))
-        })
-        .optional()?)
+    tx.query_opt(
+        "SELECT id, name, status FROM players WHERE federation_id = ?1",
+        args![federation_id],
+        |r| {
+            let id: i64 = r.get(0)?;
+            Ok((
+                RegistryId(id),
+                r.get(1)?,
+                player_banned(r).at("players", format!("player {id}"))?,
+            ))
+        },
+    )
 }
 
 /// Inserts a registry player (already checked) and returns its id.
-pub(crate) fn insert_player(tx: &Transaction<'_>, p: &PlayerInput) -> Result<RegistryId> {
-    tx.prepare_cached(
+pub(crate) fn insert_player(tx: &mut Tx<'_>, p: &PlayerInput) -> Result<RegistryId> {
+    let now = tx.now();
+    tx.query_one(
         "INSERT INTO players (name, federation_id, club, rating, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![p.name, p.federation_id, p.club, p.rating, now_ms()])?;
-    Ok(RegistryId(tx.last_insert_rowid()))
+         VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+        args![&p.name, &p.federation_id, &p.club, p.rating, now],
+        |r| Ok(RegistryId(r.get(0)?)),
+    )
 }
 
-fn load_player(conn: &rusqlite::Connection, id: RegistryId) -> Result<RegistryPlayer> {
-    conn.query_row(
-        "SELECT p.id, p.name, p.federation_id, p.club, p.rating, p.status,
-                (SELECT reason FROM bans b WHERE b.player_id = p.id AND b.lifted_at IS NULL
-                 ORDER BY b.id DESC LIMIT 1)
-         FROM players p WHERE p.id = ?1",
-        [id.0],
+fn load_player(conn: &mut Tx<'_>, id: RegistryId) -> Result<RegistryPlayer> {
+    conn.query_opt(
+        &format!("{PLAYER_COLUMNS} WHERE p.id = ?1"),
+        args![id.0],
         map_player,
-    )
-    .optional()?
+    )?
     .ok_or_else(|| StoreError::NotFound(format!("player {id}")))
 }
 
-fn map_player(r: &rusqlite::Row<'_>) -> rusqlite::Result<RegistryPlayer> {
-    let status: String = r.get(5)?;
-    let reason: Option<String> = r.get(6)?;
-    Ok(RegistryPlayer {
-        id: RegistryId(r.get(0)?),
-        name: r.get(1)?,
-        federation_id: r.get(2)?,
-        club: r.get(3)?,
-        rating: r.get(4)?,
-        ban: (status == "banned").then(|| reason.unwrap_or_else(|| "banned".into())),
+const PLAYER_COLUMNS: &str = "SELECT p.id, p.name, p.federation_id, p.club, p.rating, p.status,
+        (SELECT reason FROM bans b WHERE b.player_id = p.id AND b.lifted_at IS NULL
+         ORDER BY b.id DESC LIMIT 1) AS ban
+     FROM players p";
+
+/// Whether a players row says banned; a status this program never writes is an error.
+fn player_banned(r: &super::db::Row) -> Result<bool> {
+    r.code("status", |s| match s {
+        "active" => Some(false),
+        "banned" => Some(true),
+        _ => None,
     })
 }
 
+fn map_player(r: &super::db::Row) -> Result<RegistryPlayer> {
+    let id: i64 = r.get("id")?;
+    (|| {
+        let reason: Option<String> = r.get("ban")?;
+        Ok(RegistryPlayer {
+            id: RegistryId(id),
+            name: r.get("name")?,
+            federation_id: r.get("federation_id")?,
+            club: r.get("club")?,
+            rating: r.get("rating")?,
+            ban: player_banned(r)?.then(|| reason.unwrap_or_else(|| "banned".into())),
+        })
+    })()
+    .at("players", format!("player {id}"))
+}
+
 /// Refuses a federation id that another registry player holds.
-fn check_federation_id(
-    conn: &rusqlite::Connection,
-    fid: &str,
-    me: Option<RegistryId>,
-) -> Result<()> {
+fn check_federation_id(conn: &mut Tx<'_>, fid: &str, me: Option<RegistryId>) -> Result<()> {
     if let Some((other, name, _)) = by_federation_id(conn, fid)?
         && Some(other) != me
     {
@@ -144,20 +159,14 @@ fn check_federation_id(
 impl Store {
     /// Every player of the registry, by name.
     pub fn players(&self) -> Result<Vec<RegistryPlayer>> {
-        let mut stmt = self.conn().prepare(
-            "SELECT p.id, p.name, p.federation_id, p.club, p.rating, p.status,
-                    (SELECT reason FROM bans b WHERE b.player_id = p.id AND b.lifted_at IS NULL
-                     ORDER BY b.id DESC LIMIT 1)
-             FROM players p ORDER BY p.name, p.id",
-        )?;
-        let rows = stmt
-            .query_map([], map_player)?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut rows = self.read(|q| q.query_map(PLAYER_COLUMNS, args![], map_player))?;
+        // Sorted here, not by the engine, so that both engines give the same order.
+        rows.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
         Ok(rows)
     }
 
     pub fn player(&self, id: RegistryId) -> Result<RegistryPlayer> {
-        load_player(self.conn(), id)
+        self.read(|q| load_player(q, id))
     }
 
     /// Adds a player to the registry.
@@ -196,7 +205,7 @@ impl Store {
             check_federation_id(tx, &p.federation_id, Some(id))?;
             tx.execute(
                 "UPDATE players SET name = ?1, federation_id = ?2, club = ?3, rating = ?4 WHERE id = ?5",
-                params![p.name, p.federation_id, p.club, p.rating, id.0],
+                args![&p.name, &p.federation_id, &p.club, p.rating, id.0],
             )?;
             tx.execute(
                 "UPDATE registrations SET name = ?1,
@@ -205,7 +214,7 @@ impl Store {
                  WHERE player_id = ?5 AND NOT EXISTS
                        (SELECT 1 FROM rounds r WHERE r.tournament_id = registrations.tournament_id
                         AND r.state <> 'draft')",
-                params![p.name, p.federation_id, p.club, p.rating, id.0],
+                args![&p.name, &p.federation_id, &p.club, p.rating, id.0],
             )?;
             let mut changes = Vec::new();
             if old.name != p.name {
@@ -254,21 +263,21 @@ impl Store {
             if p.is_banned() {
                 return Err(rejected(format!("{} is already banned", p.name)));
             }
+            let now = tx.now();
             tx.execute(
                 "INSERT INTO bans (player_id, tournament_id, reason, banned_at) VALUES (?1, ?2, ?3, ?4)",
-                params![id.0, tournament, reason, now_ms()],
+                args![id.0, tournament, reason, now],
             )?;
-            tx.execute("UPDATE players SET status = 'banned' WHERE id = ?1", [id.0])?;
-            let mut stmt = tx.prepare(
+            tx.execute("UPDATE players SET status = 'banned' WHERE id = ?1", args![id.0])?;
+            let regs = tx.query_map(
                 "SELECT tournament_id, player_no FROM registrations WHERE player_id = ?1 AND withdrawn = 0",
+                args![id.0],
+                |r| Ok((r.get::<i64>(0)?, r.get::<i64>(1)?)),
             )?;
-            let regs = stmt
-                .query_map([id.0], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
             for (tid, no) in regs {
                 tx.execute(
                     "UPDATE registrations SET withdrawn = 1 WHERE tournament_id = ?1 AND player_no = ?2",
-                    params![tid, no],
+                    args![tid, no],
                 )?;
                 audit(
                     tx,
@@ -304,11 +313,12 @@ impl Store {
             if !p.is_banned() {
                 return Err(rejected(format!("{} is not banned", p.name)));
             }
+            let now = tx.now();
             tx.execute(
                 "UPDATE bans SET lifted_at = ?1, lift_reason = ?2 WHERE player_id = ?3 AND lifted_at IS NULL",
-                params![now_ms(), reason, id.0],
+                args![now, reason, id.0],
             )?;
-            tx.execute("UPDATE players SET status = 'active' WHERE id = ?1", [id.0])?;
+            tx.execute("UPDATE players SET status = 'active' WHERE id = ?1", args![id.0])?;
             audit(
                 tx,
                 actor,
@@ -335,9 +345,8 @@ impl Store {
                 });
                 continue;
             }
-            if let Some((other, name, _)) =
-                by_federation_id(self.conn(), input.federation_id.trim())?
-            {
+            let fid = input.federation_id.trim();
+            if let Some((other, name, _)) = self.read(|q| by_federation_id(q, fid))? {
                 bad.push(RowError {
                     line: row.line,
                     reason: format!(

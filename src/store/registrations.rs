@@ -1,11 +1,12 @@
 //! Players in a tournament: registration (a late entry is absent in the rounds before it),
 //! withdrawal and re-entry, absences asked for a round, penalty deductions.
 
+use super::db::{Optional, Tx, args};
 use super::players::RegistryId;
+use super::rounds::RoundState;
 use super::tournaments::{check_tournament, round_counts};
-use super::{Actor, Result, Store, StoreError, audit, now_ms};
+use super::{Actor, Result, Store, StoreError, audit};
 use ggdesk_core::tournament::{PlayerId, Score};
-use rusqlite::{Connection, OptionalExtension, params};
 
 /// A registered player as the Registration page shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,54 +44,49 @@ fn rejected(text: impl Into<String>) -> StoreError {
 }
 
 /// The name of a registered player, or an error naming the number.
-pub(crate) fn registration_name(conn: &Connection, tid: i64, no: PlayerId) -> Result<String> {
+pub(crate) fn registration_name(conn: &mut Tx<'_>, tid: i64, no: PlayerId) -> Result<String> {
     conn.prepare_cached(
         "SELECT name FROM registrations WHERE tournament_id = ?1 AND player_no = ?2",
     )?
-    .query_row(params![tid, no.0], |r| r.get(0))
+    .query_row(args![tid, no.0], |r| r.get(0))
     .optional()?
     .ok_or_else(|| rejected(format!("player {no} is not registered in tournament {tid}")))
 }
 
 /// Whether the registry player behind a registration is banned.
-pub(crate) fn registration_banned(conn: &Connection, tid: i64, no: PlayerId) -> Result<bool> {
+pub(crate) fn registration_banned(conn: &mut Tx<'_>, tid: i64, no: PlayerId) -> Result<bool> {
     Ok(conn
         .prepare_cached(
             "SELECT p.status FROM registrations r JOIN players p ON p.id = r.player_id
              WHERE r.tournament_id = ?1 AND r.player_no = ?2",
         )?
-        .query_row(params![tid, no.0], |r| r.get::<_, String>(0))
+        .query_row(args![tid, no.0], |r| r.get::<String>(0))
         .optional()?
         .is_some_and(|s| s == "banned"))
 }
 
 /// Whether a player appears in any round of the tournament (drafts included).
-fn appears_in_rounds(conn: &Connection, tid: i64, no: PlayerId) -> Result<bool> {
+fn appears_in_rounds(conn: &mut Tx<'_>, tid: i64, no: PlayerId) -> Result<bool> {
     Ok(conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM pairings WHERE tournament_id = ?1 AND (white = ?2 OR black = ?2))
              OR EXISTS (SELECT 1 FROM round_byes WHERE tournament_id = ?1 AND player_no = ?2)
              OR EXISTS (SELECT 1 FROM penalties WHERE tournament_id = ?1 AND player_no = ?2)
              OR EXISTS (SELECT 1 FROM forbidden_pairs WHERE tournament_id = ?1 AND (player_a = ?2 OR player_b = ?2))",
-        params![tid, no.0],
+        args![tid, no.0],
         |r| r.get(0),
     )?)
 }
 
 /// The state of round `round`: `None` when it is not paired yet.
-pub(crate) fn round_state(conn: &Connection, tid: i64, round: u32) -> Result<Option<String>> {
-    Ok(conn
-        .prepare_cached("SELECT state FROM rounds WHERE tournament_id = ?1 AND number = ?2")?
-        .query_row(params![tid, round], |r| r.get(0))
-        .optional()?)
+pub(crate) fn round_state(conn: &mut Tx<'_>, tid: i64, round: u32) -> Result<Option<RoundState>> {
+    Ok(super::rounds::rounds_in(conn, tid)?
+        .into_iter()
+        .find(|r| r.number == round)
+        .map(|r| r.state))
 }
 
 /// Registers one registry player inside `tx` (see [`Store::register`]).
-fn register_in(
-    tx: &rusqlite::Transaction<'_>,
-    tid: i64,
-    player: RegistryId,
-    actor: &Actor,
-) -> Result<PlayerId> {
+fn register_in(tx: &mut Tx<'_>, tid: i64, player: RegistryId, actor: &Actor) -> Result<PlayerId> {
     check_tournament(tx, tid)?;
     let (name, fid, club, rating, status): (String, String, String, i64, String) = tx
         .query_row(
@@ -108,7 +104,7 @@ fn register_in(
     let already: Option<u32> = tx
         .query_row(
             "SELECT player_no FROM registrations WHERE tournament_id = ?1 AND player_id = ?2",
-            params![tid, player.0],
+            args![tid, player.0],
             |r| r.get(0),
         )
         .optional()?;
@@ -125,11 +121,12 @@ fn register_in(
     let (_, started) = round_counts(tx, tid)?;
     let entry = started + 1;
     let text = |s: String| (!s.is_empty()).then_some(s);
+    let now = tx.now();
     tx.execute(
         "INSERT INTO registrations (tournament_id, player_no, player_id, name, rating, club,
                  federation_id, entry_round, seq, registered_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?2, ?9)",
-        params![
+        args![
             tid,
             no,
             player.0,
@@ -138,13 +135,13 @@ fn register_in(
             text(club),
             text(fid),
             entry,
-            now_ms()
+            now
         ],
     )?;
     for round in 1..entry {
         tx.execute(
                 "INSERT INTO absences (tournament_id, round, player_no, reason) VALUES (?1, ?2, ?3, 'late entry')",
-                params![tid, round, no],
+                args![tid, round, no],
             )?;
     }
     let late = if entry > 1 {
@@ -167,10 +164,16 @@ fn register_in(
 impl Store {
     /// The players of a tournament, by number.
     pub fn registrations(&self, tid: i64) -> Result<Vec<Registration>> {
-        let mut stmt = self.conn().prepare(
+        self.read(|q| registrations_in(q, tid))
+    }
+}
+
+fn registrations_in(conn: &mut Tx<'_>, tid: i64) -> Result<Vec<Registration>> {
+    {
+        let mut stmt = conn.prepare(
             "SELECT r.player_no, r.player_id, r.name, r.rating, r.club, r.federation_id,
                     r.entry_round, r.withdrawn, p.status,
-                    (SELECT coalesce(sum(points), 0) FROM penalties x
+                    (SELECT CAST(coalesce(sum(points), 0) AS BIGINT) FROM penalties x
                      WHERE x.tournament_id = r.tournament_id AND x.player_no = r.player_no)
              FROM registrations r JOIN players p ON p.id = r.player_id
              WHERE r.tournament_id = ?1 ORDER BY r.player_no",
@@ -185,19 +188,19 @@ impl Store {
                     club: r.get(4)?,
                     federation_id: r.get(5)?,
                     entry_round: r.get(6)?,
-                    withdrawn: r.get::<_, i64>(7)? != 0,
-                    banned: r.get::<_, String>(8)? == "banned",
+                    withdrawn: r.get::<i64>(7)? != 0,
+                    banned: r.get::<String>(8)? == "banned",
                     absences: Vec::new(),
                     penalty: Score::from_halves(r.get(9)?),
                 })
             })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        let mut stmt = self.conn().prepare(
+            .collect::<Result<Vec<_>>>()?;
+        let mut stmt = conn.prepare(
             "SELECT player_no, round FROM absences WHERE tournament_id = ?1 ORDER BY player_no, round",
         )?;
         let absences = stmt
-            .query_map([tid], |r| Ok((PlayerId(r.get(0)?), r.get::<_, u32>(1)?)))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+            .query_map([tid], |r| Ok((PlayerId(r.get(0)?), r.get::<u32>(1)?)))?
+            .collect::<Result<Vec<_>>>()?;
         let index: std::collections::HashMap<PlayerId, usize> =
             regs.iter().enumerate().map(|(i, r)| (r.no, i)).collect();
         for (no, round) in absences {
@@ -207,7 +210,9 @@ impl Store {
         }
         Ok(regs)
     }
+}
 
+impl Store {
     /// Registers a registry player in a tournament and returns the player's number. After
     /// rounds have been played this is a late entry: absent (recorded so) in every round
     /// already published. A banned player is refused.
@@ -243,11 +248,11 @@ impl Store {
             }
             tx.execute(
                 "DELETE FROM absences WHERE tournament_id = ?1 AND player_no = ?2",
-                params![tid, no.0],
+                args![tid, no.0],
             )?;
             tx.execute(
                 "DELETE FROM registrations WHERE tournament_id = ?1 AND player_no = ?2",
-                params![tid, no.0],
+                args![tid, no.0],
             )?;
             audit(tx, actor, "registration removed", Some(tid), None, "", &format!("player {no}: {name}"))
         })
@@ -273,7 +278,7 @@ impl Store {
             }
             let changed = tx.execute(
                 "UPDATE registrations SET withdrawn = ?1 WHERE tournament_id = ?2 AND player_no = ?3 AND withdrawn <> ?1",
-                params![withdrawn, tid, no.0],
+                args![withdrawn, tid, no.0],
             )?;
             if changed == 0 {
                 return Err(rejected(format!(
@@ -309,9 +314,9 @@ impl Store {
         }
         self.write(|tx| {
             let name = registration_name(tx, tid, no)?;
-            match round_state(tx, tid, round)?.as_deref() {
+            match round_state(tx, tid, round)? {
                 None => {}
-                Some("draft") => {
+                Some(RoundState::Draft) => {
                     return Err(rejected(format!(
                         "round {round} is already drafted: discard the draft first, or swap {name} out of it"
                     )));
@@ -324,13 +329,13 @@ impl Store {
             }
             let changed = if absent {
                 tx.execute(
-                    "INSERT OR IGNORE INTO absences (tournament_id, round, player_no, reason) VALUES (?1, ?2, ?3, ?4)",
-                    params![tid, round, no.0, reason.trim()],
+                    "INSERT INTO absences (tournament_id, round, player_no, reason) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+                    args![tid, round, no.0, reason.trim()],
                 )?
             } else {
                 tx.execute(
                     "DELETE FROM absences WHERE tournament_id = ?1 AND round = ?2 AND player_no = ?3",
-                    params![tid, round, no.0],
+                    args![tid, round, no.0],
                 )?
             };
             if changed > 0 {
@@ -350,21 +355,21 @@ impl Store {
 
     /// The penalties of a tournament, in the order they were decided.
     pub fn penalties(&self, tid: i64) -> Result<Vec<PenaltyRow>> {
-        let mut stmt = self.conn().prepare(
-            "SELECT id, player_no, points, reason, decided_at FROM penalties WHERE tournament_id = ?1 ORDER BY id",
-        )?;
-        let rows = stmt
-            .query_map([tid], |r| {
-                Ok(PenaltyRow {
-                    id: r.get(0)?,
-                    player: PlayerId(r.get(1)?),
-                    points: Score::from_halves(r.get(2)?),
-                    reason: r.get(3)?,
-                    decided_at: r.get(4)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
+        self.read(|q| {
+            q.query_map(
+                "SELECT id, player_no, points, reason, decided_at FROM penalties WHERE tournament_id = ?1 ORDER BY id",
+                [tid],
+                |r| {
+                    Ok(PenaltyRow {
+                        id: r.get(0)?,
+                        player: PlayerId(r.get(1)?),
+                        points: Score::from_halves(r.get(2)?),
+                        reason: r.get(3)?,
+                        decided_at: r.get(4)?,
+                    })
+                },
+            )
+        })
     }
 
     /// Deducts points from a player (unreasonable delay…), with the reason.
@@ -388,11 +393,13 @@ impl Store {
         }
         self.write(|tx| {
             let name = registration_name(tx, tid, no)?;
-            tx.execute(
-                "INSERT INTO penalties (tournament_id, player_no, points, reason, decided_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![tid, no.0, points.halves(), reason, now_ms()],
+            let now = tx.now();
+            let id: i64 = tx.query_one(
+                "INSERT INTO penalties (tournament_id, player_no, points, reason, decided_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+                args![tid, no.0, points.halves(), reason, now],
+                |r| r.get(0),
             )?;
-            let id = tx.last_insert_rowid();
             audit(
                 tx,
                 actor,
@@ -422,7 +429,7 @@ impl Store {
             let (no, points, why): (u32, i64, String) = tx
                 .query_row(
                     "SELECT player_no, points, reason FROM penalties WHERE id = ?1 AND tournament_id = ?2",
-                    params![penalty, tid],
+                    args![penalty, tid],
                     |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
                 )
                 .optional()?

@@ -1,9 +1,9 @@
 //! Read-only views of tournaments, rounds and boards for the desk pages.
 
-use super::{Result, Store};
+use super::db::{Tx, args};
+use super::{Context, Result, Store};
 use ggdesk_core::rules::RuleSettings;
 use ggdesk_core::tournament::{GameResult, PlayerId};
-use rusqlite::params;
 use std::collections::HashMap;
 
 /// A round's state: drafted (proposed pairing), published (being played), complete.
@@ -47,7 +47,7 @@ pub struct Board {
     pub table_no: u32,
     pub white: BoardPlayer,
     pub black: BoardPlayer,
-    pub result: String,
+    pub result: GameResult,
 }
 
 /// A round's number, state and official start.
@@ -61,37 +61,26 @@ pub struct RoundInfo {
 impl Store {
     /// Every tournament's id and name, newest first.
     pub fn tournament_names(&self) -> Result<Vec<(i64, String)>> {
-        let mut stmt = self
-            .conn()
-            .prepare("SELECT id, name FROM tournaments ORDER BY id DESC")?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
+        self.read(|q| {
+            q.query_map(
+                "SELECT id, name FROM tournaments ORDER BY id DESC",
+                args![],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+        })
     }
 
     /// The GGF rule settings a tournament's games are played under, with the desk's setup,
     /// reading and grace timers.
     pub fn tournament_rules(&self, tournament_id: i64) -> Result<RuleSettings> {
-        Ok(super::tournaments::read_setup(self.conn(), tournament_id)?.rules)
+        Ok(self
+            .read(|q| super::tournaments::read_setup(q, tournament_id))?
+            .rules)
     }
 
     /// The rounds of a tournament, in order.
     pub fn rounds_of(&self, tournament_id: i64) -> Result<Vec<RoundInfo>> {
-        let mut stmt = self.conn().prepare(
-            "SELECT number, state, starts_at FROM rounds WHERE tournament_id = ?1 ORDER BY number",
-        )?;
-        let rows = stmt
-            .query_map([tournament_id], |r| {
-                let state: String = r.get(1)?;
-                Ok(RoundInfo {
-                    number: r.get(0)?,
-                    state: RoundState::from_code(&state).unwrap_or(RoundState::Draft),
-                    starts_at: r.get(2)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
+        self.read(|q| rounds_in(q, tournament_id))
     }
 
     /// The round the tables are playing: the last published or complete one.
@@ -105,36 +94,65 @@ impl Store {
 
     /// The boards of a round, by table number, with the players as registered.
     pub fn round_boards(&self, tournament_id: i64, round: u32) -> Result<Vec<Board>> {
-        let mut stmt = self.conn().prepare(
-            "SELECT p.table_no, p.result,
-                    w.player_no, w.name, w.rating,
-                    b.player_no, b.name, b.rating
-             FROM pairings p
-             JOIN registrations w ON w.tournament_id = p.tournament_id AND w.player_no = p.white
-             JOIN registrations b ON b.tournament_id = p.tournament_id AND b.player_no = p.black
-             WHERE p.tournament_id = ?1 AND p.round = ?2
-             ORDER BY p.table_no",
-        )?;
-        let rows = stmt
-            .query_map(params![tournament_id, round], |r| {
-                Ok(Board {
-                    table_no: r.get(0)?,
-                    result: r.get(1)?,
-                    white: BoardPlayer {
-                        no: r.get(2)?,
-                        name: r.get(3)?,
-                        rating: r.get(4)?,
-                    },
-                    black: BoardPlayer {
-                        no: r.get(5)?,
-                        name: r.get(6)?,
-                        rating: r.get(7)?,
-                    },
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
+        self.read(|q| {
+            q.query_map(
+                "SELECT p.board_no, p.table_no, p.result,
+                        w.player_no, w.name, w.rating,
+                        b.player_no, b.name, b.rating
+                 FROM pairings p
+                 JOIN registrations w ON w.tournament_id = p.tournament_id AND w.player_no = p.white
+                 JOIN registrations b ON b.tournament_id = p.tournament_id AND b.player_no = p.black
+                 WHERE p.tournament_id = ?1 AND p.round = ?2
+                 ORDER BY p.table_no, p.board_no",
+                args![tournament_id, round],
+                |r| {
+                    let board: i64 = r.get(0)?;
+                    (|| {
+                        Ok(Board {
+                            table_no: r.get(1)?,
+                            result: r.code("result", GameResult::from_name)?,
+                            white: BoardPlayer {
+                                no: r.get(3)?,
+                                name: r.get(4)?,
+                                rating: r.get(5)?,
+                            },
+                            black: BoardPlayer {
+                                no: r.get(6)?,
+                                name: r.get(7)?,
+                                rating: r.get(8)?,
+                            },
+                        })
+                    })()
+                    .at(
+                        "pairings",
+                        format!("tournament {tournament_id}, round {round}, board {board}"),
+                    )
+                },
+            )
+        })
     }
+}
+
+/// The rounds of a tournament, in order; a state this program never writes is an error.
+pub(crate) fn rounds_in(q: &mut Tx<'_>, tournament_id: i64) -> Result<Vec<RoundInfo>> {
+    q.query_map(
+        "SELECT number, state, starts_at FROM rounds WHERE tournament_id = ?1 ORDER BY number",
+        [tournament_id],
+        |r| {
+            let number: u32 = r.get(0)?;
+            (|| {
+                Ok(RoundInfo {
+                    number,
+                    state: r.code("state", RoundState::from_code)?,
+                    starts_at: r.get(2)?,
+                })
+            })()
+            .at(
+                "rounds",
+                format!("tournament {tournament_id}, round {number}"),
+            )
+        },
+    )
 }
 
 /// Where a board of a published round stands, as the director sees it at a glance.
@@ -202,9 +220,18 @@ impl RoundView {
 impl Store {
     /// A round with its boards, byes and absences, and each board's status.
     pub fn round_view(&self, tournament_id: i64, round: u32) -> Result<Option<RoundView>> {
-        let conn = self.conn();
-        let Some(info) = self
-            .rounds_of(tournament_id)?
+        self.read(|q| round_view_in(q, tournament_id, round))
+    }
+}
+
+/// A round as the Rounds page shows it, read inside one transaction.
+pub(crate) fn round_view_in(
+    conn: &mut Tx<'_>,
+    tournament_id: i64,
+    round: u32,
+) -> Result<Option<RoundView>> {
+    {
+        let Some(info) = rounds_in(conn, tournament_id)?
             .into_iter()
             .find(|r| r.number == round)
         else {
@@ -212,7 +239,7 @@ impl Store {
         };
         let (published_at, explanation): (Option<i64>, String) = conn.query_row(
             "SELECT published_at, explanation FROM rounds WHERE tournament_id = ?1 AND number = ?2",
-            params![tournament_id, round],
+            args![tournament_id, round],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
         let mut players: HashMap<u32, BoardPlayer> = HashMap::new();
@@ -244,7 +271,7 @@ impl Store {
             "SELECT table_no, id, started_at IS NOT NULL, result FROM games
              WHERE tournament_id = ?1 AND round = ?2 AND void = 0 AND table_no IS NOT NULL ORDER BY id",
         )?;
-        let mut rows = stmt.query(params![tournament_id, round])?;
+        let mut rows = stmt.query(args![tournament_id, round])?;
         while let Some(r) = rows.next()? {
             games.insert(r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?));
         }
@@ -253,11 +280,14 @@ impl Store {
              WHERE tournament_id = ?1 AND round = ?2 ORDER BY board_no",
         )?;
         let mut boards = Vec::new();
-        let mut rows = stmt.query(params![tournament_id, round])?;
+        let mut rows = stmt.query(args![tournament_id, round])?;
         while let Some(r) = rows.next()? {
             let table_no: u32 = r.get(1)?;
-            let result: String = r.get(4)?;
-            let result = GameResult::from_name(&result).unwrap_or(GameResult::Pending);
+            let board_no: u32 = r.get(0)?;
+            let result = r.code("result", GameResult::from_name).at(
+                "pairings",
+                format!("tournament {tournament_id}, round {round}, board {board_no}"),
+            )?;
             let game = games.get(&table_no);
             let status = match (result, game) {
                 (r, _) if r != GameResult::Pending => BoardStatus::Finished,
@@ -268,7 +298,7 @@ impl Store {
                 _ => BoardStatus::AwaitingResult,
             };
             boards.push(RoundBoard {
-                board_no: r.get(0)?,
+                board_no,
                 table_no,
                 white: player(r.get(2)?),
                 black: player(r.get(3)?),
@@ -282,10 +312,10 @@ impl Store {
             "SELECT player_no, explanation FROM round_byes WHERE tournament_id = ?1 AND round = ?2 ORDER BY player_no",
         )?;
         let byes = stmt
-            .query_map(params![tournament_id, round], |r| {
-                Ok((r.get::<_, u32>(0)?, r.get::<_, String>(1)?))
+            .query_map(args![tournament_id, round], |r| {
+                Ok((r.get::<u32>(0)?, r.get::<String>(1)?))
             })?
-            .collect::<rusqlite::Result<Vec<_>>>()?
+            .collect::<Result<Vec<_>>>()?
             .into_iter()
             .map(|(no, why)| (player(no), why))
             .collect();
@@ -293,8 +323,8 @@ impl Store {
             "SELECT player_no FROM absences WHERE tournament_id = ?1 AND round = ?2 ORDER BY player_no",
         )?;
         let absent = stmt
-            .query_map(params![tournament_id, round], |r| r.get::<_, u32>(0))?
-            .collect::<rusqlite::Result<Vec<_>>>()?
+            .query_map(args![tournament_id, round], |r| r.get::<u32>(0))?
+            .collect::<Result<Vec<_>>>()?
             .into_iter()
             .map(player)
             .collect();
@@ -309,25 +339,27 @@ impl Store {
             absent,
         }))
     }
+}
 
+impl Store {
     /// A number that grows with every change written to the database by a director or an
     /// arbiter (the newest audit log row): pages reload their data when it moves.
     pub fn change_stamp(&self) -> Result<i64> {
-        Ok(self
-            .conn()
-            .query_row("SELECT coalesce(max(id), 0) FROM audit_log", [], |r| {
+        self.read(|q| {
+            q.query_row("SELECT coalesce(max(id), 0) FROM audit_log", args![], |r| {
                 r.get(0)
-            })?)
+            })
+        })
     }
 
     /// The player ids of a round's players, for a board's players by number.
     pub fn player_numbers(&self, tournament_id: i64) -> Result<Vec<PlayerId>> {
-        let mut stmt = self.conn().prepare_cached(
-            "SELECT player_no FROM registrations WHERE tournament_id = ?1 ORDER BY player_no",
-        )?;
-        let rows = stmt
-            .query_map([tournament_id], |r| Ok(PlayerId(r.get(0)?)))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
+        self.read(|q| {
+            q.query_map(
+                "SELECT player_no FROM registrations WHERE tournament_id = ?1 ORDER BY player_no",
+                [tournament_id],
+                |r| Ok(PlayerId(r.get(0)?)),
+            )
+        })
     }
 }

@@ -3,8 +3,9 @@
 //! ([`Store::load_tournament`]), and the `ggdesk-tournament/1` file in and out, each import
 //! in one transaction.
 
+use super::db::{Optional, Tx, Value as DbValue, args};
 use super::players::{PlayerInput, RegistryId, by_federation_id, insert_player};
-use super::{Actor, Result, Store, StoreError, audit, now_ms};
+use super::{Actor, Context, Result, Store, StoreError, audit};
 use ggdesk_core::clock::NS_PER_S;
 use ggdesk_core::record::{parse_rules, rules_value};
 use ggdesk_core::rules::RuleSettings;
@@ -12,7 +13,6 @@ use ggdesk_core::tournament::{
     Game, GameResult, Penalty, Player, PlayerId, PointsScale, Round, Score, Settings, System,
     TieBreak, Tournament,
 };
-use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde_json::{Map, Value, json};
 use std::collections::{HashMap, HashSet};
 
@@ -130,11 +130,11 @@ const SETUP_COLUMNS: &str =
      reading_s, grace_s";
 
 /// Reads a tournament's setup.
-pub(crate) fn read_setup(conn: &Connection, id: i64) -> Result<TournamentSetup> {
+pub(crate) fn read_setup(conn: &mut Tx<'_>, id: i64) -> Result<TournamentSetup> {
     let sql = format!("SELECT {SETUP_COLUMNS} FROM tournaments WHERE id = ?1");
     let row = conn
         .query_row(&sql, [id], |r| {
-            let half = |i: usize| -> rusqlite::Result<Score> { Ok(Score::from_halves(r.get(i)?)) };
+            let half = |i: usize| -> Result<Score> { Ok(Score::from_halves(r.get(i)?)) };
             let points = PointsScale {
                 win: half(3)?,
                 draw: half(4)?,
@@ -145,20 +145,17 @@ pub(crate) fn read_setup(conn: &Connection, id: i64) -> Result<TournamentSetup> 
                 absent: half(9)?,
             };
             Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, Option<u32>>(2)?,
+                r.get::<String>(0)?,
+                r.get::<String>(1)?,
+                r.get::<Option<u32>>(2)?,
                 points,
-                r.get::<_, String>(10)?,
-                r.get::<_, String>(11)?,
-                (
-                    r.get::<_, i64>(12)?,
-                    r.get::<_, i64>(13)?,
-                    r.get::<_, i64>(14)?,
-                ),
+                r.get::<String>(10)?,
+                r.get::<String>(11)?,
+                (r.get::<i64>(12)?, r.get::<i64>(13)?, r.get::<i64>(14)?),
             ))
         })
-        .optional()?
+        .optional()
+        .at("tournaments", format!("tournament {id}"))?
         .ok_or_else(|| StoreError::NotFound(format!("tournament {id}")))?;
     let (name, system, rounds, points, tiebreaks, rules, (setup_s, reading_s, grace_s)) = row;
     let system = System::from_name(&system)
@@ -171,8 +168,10 @@ pub(crate) fn read_setup(conn: &Connection, id: i64) -> Result<TournamentSetup> 
                 .ok_or_else(|| inconsistent(id, format!("unknown tie-break {s:?}")))
         })
         .collect::<Result<Vec<_>>>()?;
-    let value: Value = serde_json::from_str(&rules).unwrap_or(Value::Null);
-    let mut rules = parse_rules(Some(&value)).unwrap_or_default();
+    let value: Value = serde_json::from_str(&rules)
+        .map_err(|e| inconsistent(id, format!("its rules are not JSON: {e}")))?;
+    let mut rules =
+        parse_rules(Some(&value)).map_err(|e| inconsistent(id, format!("its rules: {e}")))?;
     rules.setup_limit_ns = setup_s.saturating_mul(NS_PER_S);
     rules.reading_limit_ns = reading_s.saturating_mul(NS_PER_S);
     rules.grace_ns = grace_s.saturating_mul(NS_PER_S);
@@ -187,44 +186,46 @@ pub(crate) fn read_setup(conn: &Connection, id: i64) -> Result<TournamentSetup> 
 }
 
 /// The values of [`SETUP_COLUMNS`] for a tournament's settings, in order.
-fn setup_values(s: &TournamentSetup) -> Vec<rusqlite::types::Value> {
+fn setup_values(s: &TournamentSetup) -> Vec<DbValue> {
     let p = &s.points;
-    vec![
-        s.name.clone().into(),
-        s.system.name().to_string().into(),
-        s.rounds.map(i64::from).into(),
-        p.win.halves().into(),
-        p.draw.halves().into(),
-        p.loss.halves().into(),
-        p.bye.halves().into(),
-        p.forfeit_win.halves().into(),
-        p.forfeit_loss.halves().into(),
-        p.absent.halves().into(),
-        tiebreak_text(&s.tiebreaks).into(),
-        rules_value(&s.rules).to_string().into(),
-        (s.rules.setup_limit_ns / NS_PER_S).into(),
-        (s.rules.reading_limit_ns / NS_PER_S).into(),
-        (s.rules.grace_ns / NS_PER_S).into(),
+    args![
+        s.name,
+        s.system.name(),
+        s.rounds,
+        p.win.halves(),
+        p.draw.halves(),
+        p.loss.halves(),
+        p.bye.halves(),
+        p.forfeit_win.halves(),
+        p.forfeit_loss.halves(),
+        p.absent.halves(),
+        tiebreak_text(&s.tiebreaks),
+        rules_value(&s.rules).to_string(),
+        s.rules.setup_limit_ns / NS_PER_S,
+        s.rules.reading_limit_ns / NS_PER_S,
+        s.rules.grace_ns / NS_PER_S,
     ]
+    .to_vec()
 }
 
 /// Inserts a tournament row and returns its id.
 fn insert_tournament(
-    tx: &Transaction<'_>,
+    tx: &mut Tx<'_>,
     s: &TournamentSetup,
     extra: &Map<String, Value>,
 ) -> Result<i64> {
     let mut values = setup_values(s);
-    values.push(Value::Object(extra.clone()).to_string().into());
-    values.push(now_ms().into());
-    tx.execute(
+    values.push(DbValue::Text(Value::Object(extra.clone()).to_string()));
+    values.push(DbValue::Int(tx.now()));
+    tx.query_one(
         &format!(
             "INSERT INTO tournaments ({SETUP_COLUMNS}, extra, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+             RETURNING id"
         ),
-        rusqlite::params_from_iter(values),
-    )?;
-    Ok(tx.last_insert_rowid())
+        &values[..],
+        |r| r.get(0),
+    )
 }
 
 /// What changed between two setups, in words for the audit log.
@@ -280,9 +281,9 @@ fn describe_changes(old: &TournamentSetup, new: &TournamentSetup) -> Vec<String>
 
 /// The number of rounds of a tournament in the database, drafts included, and of those
 /// published or complete.
-pub(crate) fn round_counts(conn: &Connection, id: i64) -> Result<(u32, u32)> {
+pub(crate) fn round_counts(conn: &mut Tx<'_>, id: i64) -> Result<(u32, u32)> {
     Ok(conn.query_row(
-        "SELECT count(*), coalesce(sum(CASE WHEN state <> 'draft' THEN 1 ELSE 0 END), 0)
+        "SELECT count(*), CAST(coalesce(sum(CASE WHEN state <> 'draft' THEN 1 ELSE 0 END), 0) AS BIGINT)
          FROM rounds WHERE tournament_id = ?1",
         [id],
         |r| Ok((r.get(0)?, r.get(1)?)),
@@ -290,7 +291,7 @@ pub(crate) fn round_counts(conn: &Connection, id: i64) -> Result<(u32, u32)> {
 }
 
 /// Checks that a tournament exists.
-pub(crate) fn check_tournament(conn: &Connection, id: i64) -> Result<String> {
+pub(crate) fn check_tournament(conn: &mut Tx<'_>, id: i64) -> Result<String> {
     conn.query_row("SELECT name FROM tournaments WHERE id = ?1", [id], |r| {
         r.get(0)
     })
@@ -300,7 +301,7 @@ pub(crate) fn check_tournament(conn: &Connection, id: i64) -> Result<String> {
 
 /// Builds the core model from the tables: players as registered, settings, forbidden pairs,
 /// every round that is published or complete (not a draft), penalties.
-pub(crate) fn load(conn: &Connection, id: i64) -> Result<Tournament> {
+pub(crate) fn load(conn: &mut Tx<'_>, id: i64) -> Result<Tournament> {
     let name = check_tournament(conn, id)?;
     let setup = read_setup(conn, id)?;
     let mut t = Tournament::new(name, setup.settings()).map_err(|e| inconsistent(id, e))?;
@@ -318,14 +319,14 @@ pub(crate) fn load(conn: &Connection, id: i64) -> Result<Tournament> {
                 rating: r.get(2)?,
                 club: r.get(3)?,
                 federation_id: r.get(4)?,
-                withdrawn: r.get::<_, i64>(5)? != 0,
+                withdrawn: r.get::<i64>(5)? != 0,
                 extra: match serde_json::from_str(&extra) {
                     Ok(Value::Object(m)) => m,
                     _ => Map::new(),
                 },
             })
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>>>()?;
     for p in players {
         t.add_player(p).map_err(|e| inconsistent(id, e))?;
     }
@@ -335,7 +336,7 @@ pub(crate) fn load(conn: &Connection, id: i64) -> Result<Tournament> {
     )?;
     let pairs = stmt
         .query_map([id], |r| Ok((PlayerId(r.get(0)?), PlayerId(r.get(1)?))))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>>>()?;
     for (a, b) in pairs {
         t.add_forbidden_pair(a, b)
             .map_err(|e| inconsistent(id, e))?;
@@ -345,8 +346,8 @@ pub(crate) fn load(conn: &Connection, id: i64) -> Result<Tournament> {
         "SELECT number FROM rounds WHERE tournament_id = ?1 AND state <> 'draft' ORDER BY number",
     )?;
     let numbers = stmt
-        .query_map([id], |r| r.get::<_, u32>(0))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .query_map([id], |r| r.get::<u32>(0))?
+        .collect::<Result<Vec<_>>>()?;
     let count = numbers.len();
     for (k, &n) in numbers.iter().enumerate() {
         if n as usize != k + 1 {
@@ -368,7 +369,7 @@ pub(crate) fn load(conn: &Connection, id: i64) -> Result<Tournament> {
         let result = GameResult::from_name(&result)
             .ok_or_else(|| inconsistent(id, format!("unknown result {result:?}")))?;
         rounds[k].games.push(Game {
-            table: (r.get::<_, i64>(2)? != 0).then_some(r.get(1)?),
+            table: (r.get::<i64>(2)? != 0).then_some(r.get(1)?),
             white: PlayerId(r.get(3)?),
             black: PlayerId(r.get(4)?),
             result,
@@ -407,7 +408,7 @@ pub(crate) fn load(conn: &Connection, id: i64) -> Result<Tournament> {
                 reason: r.get(2)?,
             })
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>>>()?;
     for p in penalties {
         t.add_penalty(p).map_err(|e| inconsistent(id, e))?;
     }
@@ -464,32 +465,35 @@ fn file_rules_value(r: &RuleSettings) -> Value {
 impl Store {
     /// Every tournament with its size and progress, newest first.
     pub fn tournaments(&self) -> Result<Vec<TournamentSummary>> {
-        let mut stmt = self.conn().prepare(
-            "SELECT t.id, t.name, t.system, t.rounds, t.created_at,
-                    (SELECT count(*) FROM registrations r WHERE r.tournament_id = t.id),
-                    (SELECT count(*) FROM rounds r WHERE r.tournament_id = t.id AND r.state <> 'draft')
-             FROM tournaments t ORDER BY t.id DESC",
-        )?;
-        let rows = stmt
-            .query_map([], |r| {
-                let system: String = r.get(2)?;
-                Ok(TournamentSummary {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                    system: System::from_name(&system).unwrap_or(System::Swiss),
-                    rounds: r.get(3)?,
-                    created_at: r.get(4)?,
-                    players: r.get(5)?,
-                    rounds_started: r.get(6)?,
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
+        self.read(|q| {
+            q.query_map(
+                "SELECT t.id, t.name, t.system, t.rounds, t.created_at,
+                        (SELECT count(*) FROM registrations r WHERE r.tournament_id = t.id),
+                        (SELECT count(*) FROM rounds r WHERE r.tournament_id = t.id AND r.state <> 'draft')
+                 FROM tournaments t ORDER BY t.id DESC",
+                args![],
+                |r| {
+                    let id: i64 = r.get(0)?;
+                    (|| {
+                        Ok(TournamentSummary {
+                            id,
+                            name: r.get(1)?,
+                            system: r.code("system", System::from_name)?,
+                            rounds: r.get(3)?,
+                            created_at: r.get(4)?,
+                            players: r.get(5)?,
+                            rounds_started: r.get(6)?,
+                        })
+                    })()
+                    .at("tournaments", format!("tournament {id}"))
+                },
+            )
+        })
     }
 
     /// A tournament's settings.
     pub fn tournament_setup(&self, id: i64) -> Result<TournamentSetup> {
-        read_setup(self.conn(), id)
+        self.read(|q| read_setup(q, id))
     }
 
     /// Creates a tournament.
@@ -559,14 +563,14 @@ impl Store {
                 return Ok(());
             }
             let mut values = setup_values(&setup);
-            values.push(id.into());
+            values.push(DbValue::Int(id));
             tx.execute(
                 "UPDATE tournaments SET name = ?1, system = ?2, rounds = ?3, win_points = ?4,
                     draw_points = ?5, loss_points = ?6, bye_points = ?7, forfeit_win_points = ?8,
                     forfeit_loss_points = ?9, absent_points = ?10, tiebreaks = ?11, rules = ?12,
                     setup_s = ?13, reading_s = ?14, grace_s = ?15
                  WHERE id = ?16",
-                rusqlite::params_from_iter(values),
+                &values[..],
             )?;
             audit(
                 tx,
@@ -583,13 +587,13 @@ impl Store {
     /// The forbidden pairs of a tournament (relatives, teammates), each with the lower
     /// number first.
     pub fn forbidden_pairs(&self, id: i64) -> Result<Vec<(PlayerId, PlayerId)>> {
-        let mut stmt = self.conn().prepare(
-            "SELECT player_a, player_b FROM forbidden_pairs WHERE tournament_id = ?1 ORDER BY player_a, player_b",
-        )?;
-        let rows = stmt
-            .query_map([id], |r| Ok((PlayerId(r.get(0)?), PlayerId(r.get(1)?))))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
+        self.read(|q| {
+            q.query_map(
+                "SELECT player_a, player_b FROM forbidden_pairs WHERE tournament_id = ?1 ORDER BY player_a, player_b",
+                [id],
+                |r| Ok((PlayerId(r.get(0)?), PlayerId(r.get(1)?))),
+            )
+        })
     }
 
     /// Forbids pairing two registered players; forbidding a pair twice is harmless.
@@ -606,8 +610,8 @@ impl Store {
                 super::registrations::registration_name(tx, id, p)?;
             }
             let added = tx.execute(
-                "INSERT OR IGNORE INTO forbidden_pairs (tournament_id, player_a, player_b) VALUES (?1, ?2, ?3)",
-                params![id, lo.0, hi.0],
+                "INSERT INTO forbidden_pairs (tournament_id, player_a, player_b) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+                args![id, lo.0, hi.0],
             )?;
             if added > 0 {
                 audit(tx, actor, "forbidden pair added", Some(id), None, "", &format!("{lo} - {hi}"))?;
@@ -622,7 +626,7 @@ impl Store {
         self.write(|tx| {
             let removed = tx.execute(
                 "DELETE FROM forbidden_pairs WHERE tournament_id = ?1 AND player_a = ?2 AND player_b = ?3",
-                params![id, lo.0, hi.0],
+                args![id, lo.0, hi.0],
             )?;
             if removed == 0 {
                 return Err(rejected(format!("{lo} - {hi} is not a forbidden pair")));
@@ -635,7 +639,7 @@ impl Store {
     /// every published or complete round (a draft is not a round yet) and the penalties.
     /// Standings, pairing and the CSV writers all work on it.
     pub fn load_tournament(&self, id: i64) -> Result<Tournament> {
-        load(self.conn(), id)
+        self.read(|q| load(q, id))
     }
 
     /// Imports a `ggdesk-tournament/1` file in one transaction: the whole tournament or
@@ -670,17 +674,18 @@ impl Store {
             for &(a, b) in &t.settings().forbidden {
                 let (lo, hi) = if a < b { (a, b) } else { (b, a) };
                 tx.prepare_cached(
-                    "INSERT OR IGNORE INTO forbidden_pairs (tournament_id, player_a, player_b) VALUES (?1, ?2, ?3)",
+                    "INSERT INTO forbidden_pairs (tournament_id, player_a, player_b) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
                 )?
-                .execute(params![id, lo.0, hi.0])?;
+                .execute(args![id, lo.0, hi.0])?;
             }
             write_rounds(tx, id, &t)?;
+            let now = tx.now();
             for p in t.penalties() {
                 tx.prepare_cached(
                     "INSERT INTO penalties (tournament_id, player_no, points, reason, decided_at)
                      VALUES (?1, ?2, ?3, ?4, ?5)",
                 )?
-                .execute(params![id, p.player.0, p.points.halves(), p.reason, now_ms()])?;
+                .execute(args![id, p.player.0, p.points.halves(), p.reason, now])?;
             }
             audit(
                 tx,
@@ -704,14 +709,16 @@ impl Store {
     /// the GGF rule settings in `settings.rules`, and the keys of an imported file this desk
     /// does not use.
     pub fn export_tournament(&self, id: i64) -> Result<Value> {
-        let t = self.load_tournament(id)?;
-        let setup = self.tournament_setup(id)?;
-        let mut value = t.to_value();
-        let extra: String =
-            self.conn()
-                .query_row("SELECT extra FROM tournaments WHERE id = ?1", [id], |r| {
+        let (t, setup, extra) = self.read(|q| {
+            let t = load(q, id)?;
+            let setup = read_setup(q, id)?;
+            let extra: String =
+                q.query_row("SELECT extra FROM tournaments WHERE id = ?1", [id], |r| {
                     r.get(0)
                 })?;
+            Ok((t, setup, extra))
+        })?;
+        let mut value = t.to_value();
         if let Value::Object(top) = &mut value {
             if let Some(Value::Object(settings)) = top.get_mut("settings") {
                 settings.insert("rules".into(), file_rules_value(&setup.rules));
@@ -727,7 +734,8 @@ impl Store {
 }
 
 /// Registers the file's players (keeping their ids), linked to the registry.
-fn write_players(tx: &Transaction<'_>, id: i64, t: &Tournament) -> Result<()> {
+fn write_players(tx: &mut Tx<'_>, id: i64, t: &Tournament) -> Result<()> {
+    let now = tx.now();
     let mut linked: HashSet<RegistryId> = HashSet::new();
     let mut leading_absences: HashMap<PlayerId, u32> = HashMap::new();
     for p in t.players() {
@@ -777,7 +785,7 @@ fn write_players(tx: &Transaction<'_>, id: i64, t: &Tournament) -> Result<()> {
                  federation_id, entry_round, withdrawn, extra, seq, registered_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
         )?
-        .execute(params![
+        .execute(args![
             id,
             p.id.0,
             registry.0,
@@ -789,15 +797,15 @@ fn write_players(tx: &Transaction<'_>, id: i64, t: &Tournament) -> Result<()> {
             p.withdrawn,
             Value::Object(p.extra.clone()).to_string(),
             i as i64,
-            now_ms()
+            now
         ])?;
     }
     Ok(())
 }
 
 /// Writes the file's rounds: complete ones as complete, the others as published.
-fn write_rounds(tx: &Transaction<'_>, id: i64, t: &Tournament) -> Result<()> {
-    let now = now_ms();
+fn write_rounds(tx: &mut Tx<'_>, id: i64, t: &Tournament) -> Result<()> {
+    let now = tx.now();
     for (k, r) in t.rounds().iter().enumerate() {
         let number = k as i64 + 1;
         let complete = r.is_complete();
@@ -805,7 +813,7 @@ fn write_rounds(tx: &Transaction<'_>, id: i64, t: &Tournament) -> Result<()> {
             "INSERT INTO rounds (tournament_id, number, state, published_at, completed_at)
              VALUES (?1, ?2, ?3, ?4, ?5)",
         )?
-        .execute(params![
+        .execute(args![
             id,
             number,
             if complete { "complete" } else { "published" },
@@ -818,7 +826,7 @@ fn write_rounds(tx: &Transaction<'_>, id: i64, t: &Tournament) -> Result<()> {
                 "INSERT INTO pairings (tournament_id, round, board_no, table_no, table_given, white, black, result)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )?
-            .execute(params![
+            .execute(args![
                 id,
                 number,
                 board,
@@ -833,13 +841,13 @@ fn write_rounds(tx: &Transaction<'_>, id: i64, t: &Tournament) -> Result<()> {
             tx.prepare_cached(
                 "INSERT INTO round_byes (tournament_id, round, player_no, seq) VALUES (?1, ?2, ?3, ?4)",
             )?
-            .execute(params![id, number, b.0, i as i64])?;
+            .execute(args![id, number, b.0, i as i64])?;
         }
         for (i, a) in r.absent.iter().enumerate() {
             tx.prepare_cached(
                 "INSERT INTO absences (tournament_id, round, player_no, reason, seq) VALUES (?1, ?2, ?3, 'in the file', ?4)",
             )?
-            .execute(params![id, number, a.0, i as i64])?;
+            .execute(args![id, number, a.0, i as i64])?;
         }
     }
     Ok(())

@@ -1016,10 +1016,10 @@ fn card_ui(
                     ));
                 }
                 (None, _) => {
-                    let decided = card.board.as_ref().filter(|b| b.result != "pending");
+                    let decided = card.board.as_ref().filter(|b| b.result != ggdesk_core::tournament::GameResult::Pending);
                     if let Some(board) = decided {
                         // A result entered at the director's desk: nothing to arbitrate.
-                        ui.label(format!("Result: {}", board.result.replace('_', " ")));
+                        ui.label(format!("Result: {}", board.result.name().replace('_', " ")));
                     } else if let (Some(board), Some(round)) = (&card.board, round) {
                         ui.horizontal(|ui| {
                             if ui.button("Arbitrate here").clicked() {

@@ -1,0 +1,415 @@
+//! What only the PostgreSQL engine has: connecting (to whichever of several hosts is primary
+//! now), reconnecting after a lost connection, refusing a database that is not ours or is
+//! newer, migrations kept in a `ggdesk_meta` row, serializable transactions retried on a
+//! serialization failure, and the notifications other desks see.
+//!
+//! Why the `postgres` crate: it is the maintained synchronous client of the Rust PostgreSQL
+//! family (a blocking wrapper over `tokio-postgres`, whose runtime it keeps private): the
+//! desk calls the store from its frame loop and needs no async runtime of its own, and the
+//! crate speaks libpq's URL syntax with several hosts and `target_session_attrs`.
+
+use super::db::{Statements, Tx, args};
+use super::{Clock, Result, SCHEMA_VERSION, StoreError};
+use postgres::error::SqlState;
+use postgres::{Client, Config, IsolationLevel, NoTls};
+use std::str::FromStr;
+use std::time::Duration;
+
+/// The PostgreSQL migrations, one for each SQLite migration of the same number.
+pub(crate) const MIGRATIONS: &[&str] = &[
+    include_str!("../../schema.postgres.sql"),
+    include_str!("../../migrations/002-event-tokens.postgres.sql"),
+];
+
+/// The channel the database notifies changes on (`LISTEN ggdesk`).
+pub const CHANNEL: &str = "ggdesk";
+
+/// How often a write is tried again when the server refuses it for a concurrent change.
+const RETRIES: u32 = 20;
+
+/// A connection to an event server.
+pub(crate) struct Pg {
+    client: Option<Client>,
+    statements: Statements,
+    config: Config,
+    shown: String,
+}
+
+/// The URL without its password, to show or log.
+pub(crate) fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (authority, tail) = match rest.find(['/', '?']) {
+        Some(i) => rest.split_at(i),
+        None => (rest, ""),
+    };
+    let authority = match authority.rsplit_once('@') {
+        Some((user, hosts)) => {
+            let user = user.split(':').next().unwrap_or("");
+            format!("{user}@{hosts}")
+        }
+        None => authority.to_string(),
+    };
+    // A password given as a parameter is dropped too.
+    let tail: String = match tail.split_once('?') {
+        Some((path, query)) => {
+            let kept: Vec<&str> = query
+                .split('&')
+                .filter(|kv| !kv.starts_with("password="))
+                .collect();
+            if kept.is_empty() {
+                path.to_string()
+            } else {
+                format!("{path}?{}", kept.join("&"))
+            }
+        }
+        None => tail.to_string(),
+    };
+    format!("{scheme}://{authority}{tail}")
+}
+
+/// Parses a URL into a connection configuration with the desk's timeouts: a connection
+/// attempt gives up after 3 s per host, and a silent server is noticed within seconds.
+pub(crate) fn config(url: &str) -> Result<Config> {
+    let mut config = Config::from_str(url).map_err(|e| {
+        StoreError::Rejected(format!(
+            "{} is not a PostgreSQL URL: {e}",
+            without_password(url)
+        ))
+    })?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(Duration::from_secs(3));
+    }
+    config
+        .keepalives(true)
+        .keepalives_idle(Duration::from_secs(5))
+        .keepalives_interval(Duration::from_secs(1))
+        .keepalives_retries(3);
+    if config.get_tcp_user_timeout().is_none() {
+        config.tcp_user_timeout(Duration::from_secs(6));
+    }
+    if config.get_application_name().is_none() {
+        config.application_name("ggdesk");
+    }
+    Ok(config)
+}
+
+impl From<postgres::Error> for StoreError {
+    fn from(e: postgres::Error) -> StoreError {
+        classify(&e)
+    }
+}
+
+/// What a server error means for the desk.
+fn classify(e: &postgres::Error) -> StoreError {
+    let Some(db) = e.as_db_error() else {
+        let text = e.to_string();
+        let lost = e.is_closed()
+            || text.starts_with("error communicating")
+            || text.starts_with("error connecting")
+            || text.starts_with("timeout waiting");
+        let detail = match std::error::Error::source(e) {
+            Some(cause) => format!("{text}: {cause}"),
+            None => text,
+        };
+        return if lost {
+            StoreError::Disconnected(detail)
+        } else {
+            StoreError::Database(detail)
+        };
+    };
+    let message = db.message().to_string();
+    let code = db.code();
+    if code == &SqlState::T_R_SERIALIZATION_FAILURE || code == &SqlState::T_R_DEADLOCK_DETECTED {
+        StoreError::Conflict(format!("{RETRY_MARK}{message}"))
+    } else if code == &SqlState::INSUFFICIENT_PRIVILEGE {
+        StoreError::Denied(message)
+    } else if code == &SqlState::UNIQUE_VIOLATION
+        && db
+            .constraint()
+            .is_some_and(|c| c.starts_with("game_events"))
+    {
+        StoreError::Conflict(
+            "another desk added an event to this game first: the game is shown as it now is".into(),
+        )
+    } else if code == &SqlState::ADMIN_SHUTDOWN
+        || code == &SqlState::CRASH_SHUTDOWN
+        || code == &SqlState::CANNOT_CONNECT_NOW
+        || code == &SqlState::READ_ONLY_SQL_TRANSACTION
+    {
+        // A server going down, still starting, or a standby that is not (yet) the primary:
+        // try the hosts again.
+        StoreError::Disconnected(message)
+    } else {
+        StoreError::Database(message)
+    }
+}
+
+/// Marks a conflict the server reports for serializable transactions, which the store
+/// resolves by running the transaction again.
+const RETRY_MARK: &str = "\u{1}retry: ";
+
+fn is_retry(e: &StoreError) -> bool {
+    matches!(e, StoreError::Conflict(m) if m.starts_with(RETRY_MARK))
+}
+
+impl Pg {
+    /// Connects, refuses a database that is not a ggdesk one or is newer than this build,
+    /// and creates or migrates the schema.
+    pub(crate) fn connect(url: &str, _clock: &Clock) -> Result<Pg> {
+        let config = config(url)?;
+        let mut pg = Pg {
+            client: None,
+            statements: Statements::new(),
+            config,
+            shown: without_password(url),
+        };
+        pg.client()?;
+        pg.migrate()?;
+        Ok(pg)
+    }
+
+    pub(crate) fn set_clock(&mut self, _clock: Clock) {}
+
+    pub(crate) fn shown(&self) -> &str {
+        &self.shown
+    }
+
+    pub(crate) fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The connection, made again if it was lost.
+    fn client(&mut self) -> Result<&mut Client> {
+        if self.client.as_ref().is_some_and(Client::is_closed) {
+            self.client = None;
+        }
+        if self.client.is_none() {
+            self.statements.clear();
+            let client = self.config.connect(NoTls).map_err(|e| match classify(&e) {
+                StoreError::Database(detail) => StoreError::Disconnected(detail),
+                other => other,
+            })?;
+            self.client = Some(client);
+        }
+        self.client
+            .as_mut()
+            .ok_or_else(|| StoreError::Disconnected(format!("{} cannot be reached", self.shown)))
+    }
+
+    /// Forgets a connection that failed, so the next call connects again.
+    fn drop_if_lost(&mut self, e: &StoreError) {
+        if e.is_disconnected() {
+            self.client = None;
+            self.statements.clear();
+        }
+    }
+
+    /// Whether the connection is up now (a cheap round trip), reconnecting if it was lost.
+    pub(crate) fn ping(&mut self) -> Result<()> {
+        let result = self.client().and_then(|c| {
+            c.simple_query("SELECT 1")
+                .map(|_| ())
+                .map_err(StoreError::from)
+        });
+        if let Err(e) = &result {
+            self.drop_if_lost(e);
+        }
+        result
+    }
+
+    /// Runs `f` in a serializable transaction, again while the server refuses it for a
+    /// concurrent change.
+    pub(crate) fn write<T>(
+        &mut self,
+        now: i64,
+        mut f: impl FnMut(&mut Tx<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let mut attempt = 0;
+        loop {
+            let result = self.run(now, IsolationLevel::Serializable, false, &mut f);
+            match result {
+                Err(e) if is_retry(&e) && attempt < RETRIES => {
+                    attempt += 1;
+                    // Let the other transaction finish before trying again.
+                    std::thread::sleep(Duration::from_millis(2 * u64::from(attempt)));
+                }
+                Err(StoreError::Conflict(m)) if m.starts_with(RETRY_MARK) => {
+                    return Err(StoreError::Conflict(format!(
+                        "the server was busy with other desks' changes ({}): nothing was saved, try again",
+                        &m[RETRY_MARK.len()..]
+                    )));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// Runs `f` on one snapshot, read only.
+    pub(crate) fn read<T>(
+        &mut self,
+        now: i64,
+        f: impl FnOnce(&mut Tx<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let mut f = Some(f);
+        self.run(
+            now,
+            IsolationLevel::RepeatableRead,
+            true,
+            &mut |tx| match f.take() {
+                Some(f) => f(tx),
+                None => Err(StoreError::Database("a read ran twice".into())),
+            },
+        )
+    }
+
+    fn run<T>(
+        &mut self,
+        now: i64,
+        level: IsolationLevel,
+        read_only: bool,
+        f: &mut impl FnMut(&mut Tx<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let result = (|| {
+            self.client()?;
+            let Pg {
+                client, statements, ..
+            } = self;
+            let client = client
+                .as_mut()
+                .ok_or_else(|| StoreError::Disconnected("no connection".into()))?;
+            let tx = client
+                .build_transaction()
+                .isolation_level(level)
+                .read_only(read_only)
+                .start()?;
+            let mut tx = Tx::postgres(tx, statements, now);
+            let value = f(&mut tx)?;
+            tx.commit()?;
+            Ok(value)
+        })();
+        if let Err(e) = &result {
+            self.drop_if_lost(e);
+        }
+        result
+    }
+
+    pub(crate) fn schema_version(&mut self) -> Result<i64> {
+        self.read(0, |q| {
+            q.query_one("SELECT schema_version FROM ggdesk_meta", args![], |r| {
+                r.get(0)
+            })
+        })
+    }
+
+    /// Creates the schema on an empty database, migrates an older one, and refuses one that
+    /// is not a ggdesk database or is newer than this build, before writing anything.
+    fn migrate(&mut self) -> Result<()> {
+        let shown = self.shown.clone();
+        let found = self.inspect()?;
+        match found {
+            Some(v) if v > SCHEMA_VERSION => {
+                return Err(StoreError::Newer {
+                    path: shown,
+                    found: v,
+                    supported: SCHEMA_VERSION,
+                });
+            }
+            Some(v) if v == SCHEMA_VERSION => return Ok(()),
+            _ => {}
+        }
+        self.write(0, |tx| {
+            // One desk creates or migrates the schema; any other waits here and finds it done.
+            tx.query(
+                "SELECT pg_advisory_xact_lock(?1)",
+                super::db::args![super::APPLICATION_ID],
+            )?;
+            let version = inspect_in(tx, &shown)?.unwrap_or(0);
+            if version > SCHEMA_VERSION {
+                return Err(StoreError::Newer {
+                    path: shown.clone(),
+                    found: version,
+                    supported: SCHEMA_VERSION,
+                });
+            }
+            let from = usize::try_from(version).unwrap_or(0);
+            for migration in &MIGRATIONS[from..] {
+                tx.batch(migration).map_err(|e| match e {
+                    StoreError::Denied(m) => StoreError::Denied(format!(
+                        "creating the ggdesk schema needs a login allowed to create tables ({m})"
+                    )),
+                    other => other,
+                })?;
+            }
+            tx.execute(
+                "UPDATE ggdesk_meta SET schema_version = ?1",
+                super::db::args![SCHEMA_VERSION],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// The schema version of a ggdesk database, `None` for an empty one; an error for a
+    /// database of another program.
+    fn inspect(&mut self) -> Result<Option<i64>> {
+        let shown = self.shown.clone();
+        self.read(0, |q| inspect_in(q, &shown))
+    }
+}
+
+fn inspect_in(q: &mut Tx<'_>, shown: &str) -> Result<Option<i64>> {
+    let tables: i64 = q.query_one(
+        "SELECT count(*) AS n FROM pg_catalog.pg_tables WHERE schemaname = current_schema()",
+        args![],
+        |r| r.get(0),
+    )?;
+    let meta: i64 = q.query_one(
+        "SELECT count(*) AS n FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'ggdesk_meta'",
+        args![],
+        |r| r.get(0),
+    )?;
+    if tables == 0 {
+        return Ok(None);
+    }
+    if meta == 0 {
+        return Err(StoreError::Foreign {
+            path: shown.to_string(),
+        });
+    }
+    let row = q.query_opt(
+        "SELECT application, schema_version FROM ggdesk_meta",
+        args![],
+        |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)),
+    )?;
+    match row {
+        Some((app, version)) if app == "ggdesk" => Ok(Some(version)),
+        _ => Err(StoreError::Foreign {
+            path: shown.to_string(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_never_shown() {
+        assert_eq!(
+            without_password(
+                "postgres://arb:s3cret@h1:5432,h2:5433/event?target_session_attrs=read-write"
+            ),
+            "postgres://arb@h1:5432,h2:5433/event?target_session_attrs=read-write"
+        );
+        assert_eq!(
+            without_password("postgresql://h/db?password=x&sslmode=disable"),
+            "postgresql://h/db?sslmode=disable"
+        );
+        assert_eq!(
+            without_password("postgres://h/db?password=x"),
+            "postgres://h/db"
+        );
+        assert_eq!(without_password("postgres://u@h/db"), "postgres://u@h/db");
+    }
+}

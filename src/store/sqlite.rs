@@ -1,0 +1,161 @@
+//! What only the SQLite engine has: opening a file, refusing one that is not ours (read-only,
+//! before anything is written), the pragmas that make a commit durable, and migrations by
+//! `PRAGMA user_version`.
+
+use super::{APPLICATION_ID, Result, SCHEMA_VERSION, StoreError};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior};
+use std::path::Path;
+
+/// The migrations, in order; migration N brings `user_version` from N−1 to N. Never edit one
+/// that has been released: add a new one (and its PostgreSQL twin in `pg.rs`).
+pub(crate) const MIGRATIONS: &[&str] = &[
+    include_str!("../../schema.sql"),
+    include_str!("../../migrations/002-event-tokens.sql"),
+];
+
+/// Opens (or creates) the database file at `path` and migrates it.
+pub(crate) fn open(path: &Path) -> Result<Connection> {
+    let shown = path.display().to_string();
+    if path.is_dir() {
+        return Err(StoreError::Io(format!(
+            "{shown} is a folder, not a database file"
+        )));
+    }
+    if path.exists() {
+        inspect_read_only(path)?;
+    } else if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| StoreError::Io(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    let mut conn = Connection::open(path).map_err(|e| StoreError::NotADatabase {
+        path: shown.clone(),
+        detail: e.to_string(),
+    })?;
+    configure(&conn, true)?;
+    migrate(&mut conn, &shown)?;
+    Ok(conn)
+}
+
+/// A fresh database in memory (tests).
+pub(crate) fn open_in_memory() -> Result<Connection> {
+    let mut conn = Connection::open_in_memory()?;
+    configure(&conn, false)?;
+    migrate(&mut conn, ":memory:")?;
+    Ok(conn)
+}
+
+/// The pragmas every connection runs with, read back: a connection that did not take them
+/// is refused rather than used with weaker guarantees.
+fn configure(conn: &Connection, file: bool) -> Result<()> {
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    // WAL keeps readers and the writer apart; FULL syncs the WAL on every commit, so an
+    // acknowledged event survives a power cut.
+    let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    let settings = settings(conn)?;
+    // An in-memory database has no journal file: it reports "memory".
+    let wanted_mode = if file { "wal" } else { "memory" };
+    if !mode.eq_ignore_ascii_case(wanted_mode) || settings != (wanted_mode.to_string(), 2, true) {
+        return Err(StoreError::Database(format!(
+            "the database did not take its settings (journal {}, synchronous {}, foreign keys {}): \
+             refusing to write with weaker guarantees",
+            settings.0, settings.1, settings.2
+        )));
+    }
+    Ok(())
+}
+
+/// The durability settings in force on a connection: (journal mode, synchronous level,
+/// foreign keys on).
+pub(crate) fn settings(conn: &Connection) -> Result<(String, i64, bool)> {
+    let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?;
+    let sync: i64 = conn.pragma_query_value(None, "synchronous", |r| r.get(0))?;
+    let fk: i64 = conn.pragma_query_value(None, "foreign_keys", |r| r.get(0))?;
+    Ok((mode.to_ascii_lowercase(), sync, fk == 1))
+}
+
+fn migrate(conn: &mut Connection, shown: &str) -> Result<()> {
+    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if version > SCHEMA_VERSION {
+        return Err(StoreError::Newer {
+            path: shown.to_string(),
+            found: version,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    if version == SCHEMA_VERSION {
+        return Ok(());
+    }
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Exclusive)?;
+    let from = usize::try_from(version).unwrap_or(0);
+    for migration in &MIGRATIONS[from..] {
+        tx.execute_batch(migration)?;
+    }
+    tx.pragma_update(None, "application_id", APPLICATION_ID)?;
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// `PRAGMA integrity_check`: "ok" or the problems found.
+pub(crate) fn integrity_check(conn: &Connection) -> Result<String> {
+    let mut stmt = conn.prepare("PRAGMA integrity_check")?;
+    let rows: Vec<String> = stmt
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(rows.join("; "))
+}
+
+/// Looks at an existing file without writing to it: it must be a SQLite database, intact, a
+/// ggdesk one (or empty), and not newer than this build.
+fn inspect_read_only(path: &Path) -> Result<()> {
+    let shown = path.display().to_string();
+    let not_db = |e: rusqlite::Error| StoreError::NotADatabase {
+        path: shown.clone(),
+        detail: e.to_string(),
+    };
+    if std::fs::metadata(path).map(|m| m.len()).unwrap_or(0) == 0 {
+        return Ok(()); // SQLite treats an empty file as an empty database.
+    }
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(not_db)?;
+    let app_id: i64 = conn
+        .pragma_query_value(None, "application_id", |r| r.get(0))
+        .map_err(not_db)?;
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .map_err(not_db)?;
+    let tables: i64 = conn
+        .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+        .map_err(not_db)?;
+    if app_id != APPLICATION_ID && (app_id != 0 || tables > 0) {
+        return Err(StoreError::Foreign { path: shown });
+    }
+    if version > SCHEMA_VERSION {
+        return Err(StoreError::Newer {
+            path: shown,
+            found: version,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    let check: Option<String> = conn
+        .query_row("PRAGMA quick_check", [], |r| r.get(0))
+        .optional()
+        .map_err(|e| StoreError::Corrupt {
+            path: shown.clone(),
+            detail: e.to_string(),
+        })?;
+    match check.as_deref() {
+        Some("ok") => Ok(()),
+        other => Err(StoreError::Corrupt {
+            path: shown,
+            detail: other
+                .unwrap_or("integrity check gave no answer")
+                .to_string(),
+        }),
+    }
+}
