@@ -12,6 +12,23 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::Path;
 
+#[path = "support/pg.rs"]
+mod pg;
+#[path = "support/engines.rs"]
+mod engines;
+use engines::Engine;
+
+crate::on_both_engines!(
+    a_games_board_and_result_are_derived_from_its_events,
+    an_illegal_event_is_refused_and_changes_nothing,
+    an_undo_is_a_new_event_with_its_reason_and_the_undone_event_stays_stored,
+    a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were,
+    a_paused_game_stays_paused_after_a_restart,
+    a_clock_that_ran_out_while_the_desk_was_down_ends_the_game_where_it_ran_out,
+    records_round_trip_through_the_database,
+    reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused,
+);
+
 fn sha(path: &Path) -> Vec<u8> {
     std::fs::read(path).expect("read file")
 }
@@ -190,9 +207,8 @@ fn a_damaged_database_is_refused_and_left_untouched() {
     assert_eq!(sha(&path), bytes);
 }
 
-#[test]
-fn a_games_board_and_result_are_derived_from_its_events() {
-    let mut store = Store::open_in_memory().expect("store");
+fn a_games_board_and_result_are_derived_from_its_events(engine: Engine) {
+    let mut store = engines::fresh_store(engine);
     let id = started_game(&mut store, 3);
     let actor = Actor::arbiter(Some(1));
     for i in 0..6 {
@@ -217,9 +233,8 @@ fn a_games_board_and_result_are_derived_from_its_events() {
     assert!(matches!(err, StoreError::Rejected(_)));
 }
 
-#[test]
-fn an_illegal_event_is_refused_and_changes_nothing() {
-    let mut store = Store::open_in_memory().expect("store");
+fn an_illegal_event_is_refused_and_changes_nothing(engine: Engine) {
+    let mut store = engines::fresh_store(engine);
     let id = started_game(&mut store, 4);
     let actor = Actor::arbiter(Some(1));
     let before_game = store.load_game(id).expect("load");
@@ -240,9 +255,8 @@ fn an_illegal_event_is_refused_and_changes_nothing() {
     );
 }
 
-#[test]
-fn an_undo_is_a_new_event_with_its_reason_and_the_undone_event_stays_stored() {
-    let mut store = Store::open_in_memory().expect("store");
+fn an_undo_is_a_new_event_with_its_reason_and_the_undone_event_stays_stored(engine: Engine) {
+    let mut store = engines::fresh_store(engine);
     let id = started_game(&mut store, 5);
     let actor = Actor::arbiter(Some(2));
     let first = first_legal(&store, id);
@@ -300,13 +314,12 @@ fn stored_events_cannot_be_updated_or_deleted() {
     assert!(conn.execute("DELETE FROM audit_log", []).is_err());
 }
 
-#[test]
-fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were() {
+fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were(engine: Engine) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("live.sqlite3");
+    let address = engines::fresh_address(engine, dir.path());
     let start_ms = 1_700_000_000_000;
     let (id, clock_before) = {
-        let mut store = Store::open(&path).expect("store");
+        let mut store = Store::connect(&address).expect("store");
         let (id, _) = started_with(&mut store, &NewGame::standalone(), 9, start_ms);
         let actor = Actor::arbiter(Some(1));
         for i in 0..4 {
@@ -328,7 +341,7 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were() {
         (id, *game.clock())
     };
     // The desk was down for ten minutes; it restarts at t = 695.
-    let mut store = Store::open(&path).expect("reopen");
+    let mut store = Store::connect(&address).expect("reopen");
     let restored = store
         .restore_games_in_progress(start_ms + 695_000)
         .expect("restore");
@@ -348,12 +361,11 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were() {
     assert_eq!(game.plies(), 4);
 }
 
-#[test]
-fn a_paused_game_stays_paused_after_a_restart() {
+fn a_paused_game_stays_paused_after_a_restart(engine: Engine) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("paused.sqlite3");
+    let address = engines::fresh_address(engine, dir.path());
     let id = {
-        let mut store = Store::open(&path).expect("store");
+        let mut store = Store::connect(&address).expect("store");
         let id = started_game(&mut store, 10);
         let e = first_legal(&store, id);
         let actor = Actor::arbiter(None);
@@ -365,7 +377,7 @@ fn a_paused_game_stays_paused_after_a_restart() {
             .expect("pause");
         id
     };
-    let mut store = Store::open(&path).expect("reopen");
+    let mut store = Store::connect(&address).expect("reopen");
     store
         .restore_games_in_progress(9_999_999_999)
         .expect("restore");
@@ -380,19 +392,18 @@ fn a_paused_game_stays_paused_after_a_restart() {
     );
 }
 
-#[test]
-fn a_clock_that_ran_out_while_the_desk_was_down_ends_the_game_where_it_ran_out() {
+fn a_clock_that_ran_out_while_the_desk_was_down_ends_the_game_where_it_ran_out(engine: Engine) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("late.sqlite3");
+    let address = engines::fresh_address(engine, dir.path());
     let id = {
-        let mut store = Store::open(&path).expect("store");
+        let mut store = Store::connect(&address).expect("store");
         let mut new = NewGame::standalone();
         new.rules.oversteps_to_lose = 1;
         let (id, _) = started_with(&mut store, &new, 11, 0);
         store.record_clocks_seen(&[(id, 130.0)]).expect("seen");
         id
     };
-    let mut store = Store::open(&path).expect("reopen");
+    let mut store = Store::connect(&address).expect("reopen");
     store.restore_games_in_progress(500_000).expect("restore");
     let verdict = store
         .load_game(id)
@@ -407,11 +418,10 @@ fn a_clock_that_ran_out_while_the_desk_was_down_ends_the_game_where_it_ran_out()
     assert_eq!(verdict.at, 120.0);
 }
 
-#[test]
-fn records_round_trip_through_the_database() {
+fn records_round_trip_through_the_database(engine: Engine) {
     // The shared example records, copied into the repository.
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/examples");
-    let mut store = Store::open_in_memory().expect("store");
+    let mut store = engines::fresh_store(engine);
     let mut imported = 0;
     for entry in std::fs::read_dir(&dir).expect("examples") {
         let path = entry.expect("entry").path();
@@ -467,9 +477,8 @@ fn backups_are_written_beside_the_database_and_only_the_last_twenty_kept() {
     assert_eq!(copy.load_game(id).expect("game").meta.id, id);
 }
 
-#[test]
-fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused() {
-    let mut store = Store::open_in_memory().expect("store");
+fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused(engine: Engine) {
+    let mut store = engines::fresh_store(engine);
     let mut new = NewGame::standalone();
     new.rules.game_limit_ns = 60_000_000_000;
     let (id, setups) = started_with(&mut store, &new, 13, 0);

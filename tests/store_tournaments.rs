@@ -15,12 +15,34 @@ use ggdesk_core::tournament::{
 };
 use serde_json::{Value, json};
 
+#[path = "support/pg.rs"]
+mod pg;
+#[path = "support/engines.rs"]
+mod engines;
+use engines::Engine;
+
+crate::on_both_engines!(
+    a_small_event_from_registration_to_the_second_round,
+    changing_an_entered_result_needs_a_reason_and_pending_reopens_the_round,
+    a_manual_rematch_or_forbidden_pair_needs_confirmation_and_is_audited,
+    bans_refuse_registration_re_entry_pairing_and_import,
+    the_players_csv_is_imported_all_or_nothing,
+    every_aggregate_round_trips_through_the_store,
+    a_late_entry_is_absent_in_the_rounds_already_played,
+    default_losses_wait_for_the_grace_period_and_both_absent_both_lose,
+    re_pairing_a_published_round_voids_its_games_and_needs_a_reason,
+    import_export_reimport_keeps_everything_the_standings_depend_on,
+    a_file_with_missing_or_repeated_tables_and_extra_keys_comes_back_as_it_was,
+    a_bad_tournament_file_is_refused_and_changes_nothing,
+    a_result_from_the_arbiter_desk_reaches_the_board_and_the_next_pairing_completes_the_round,
+);
+
 fn director() -> Actor {
     Actor::director()
 }
 
-fn store() -> Store {
-    Store::open_in_memory().expect("store")
+fn store(engine: Engine) -> Store {
+    engines::fresh_store(engine)
 }
 
 fn add(store: &mut Store, name: &str, fid: &str, rating: i64) -> RegistryId {
@@ -83,9 +105,8 @@ fn play_round(store: &mut Store, tid: i64, round: u32) {
     }
 }
 
-#[test]
-fn a_small_event_from_registration_to_the_second_round() {
-    let mut s = store();
+fn a_small_event_from_registration_to_the_second_round(engine: Engine) {
+    let mut s = store(engine);
     let (tid, _) = event(&mut s, 5, 3);
     let r1 = s.pair_round(tid, &director()).expect("pair");
     assert_eq!(r1, 1);
@@ -141,9 +162,8 @@ fn a_small_event_from_registration_to_the_second_round() {
     }
 }
 
-#[test]
-fn changing_an_entered_result_needs_a_reason_and_pending_reopens_the_round() {
-    let mut s = store();
+fn changing_an_entered_result_needs_a_reason_and_pending_reopens_the_round(engine: Engine) {
+    let mut s = store(engine);
     let (tid, _) = event(&mut s, 4, 3);
     s.pair_round(tid, &director()).expect("pair");
     s.publish_round(tid, 1, &director()).expect("publish");
@@ -172,9 +192,8 @@ fn changing_an_entered_result_needs_a_reason_and_pending_reopens_the_round() {
     );
 }
 
-#[test]
-fn a_manual_rematch_or_forbidden_pair_needs_confirmation_and_is_audited() {
-    let mut s = store();
+fn a_manual_rematch_or_forbidden_pair_needs_confirmation_and_is_audited(engine: Engine) {
+    let mut s = store(engine);
     let (tid, _) = event(&mut s, 4, 3);
     s.pair_round(tid, &director()).expect("pair");
     s.publish_round(tid, 1, &director()).expect("publish");
@@ -254,9 +273,8 @@ fn a_manual_rematch_or_forbidden_pair_needs_confirmation_and_is_audited() {
     assert_eq!((v2.boards[0].white.no, v2.boards[0].black.no), (bl, w));
 }
 
-#[test]
-fn bans_refuse_registration_re_entry_pairing_and_import() {
-    let mut s = store();
+fn bans_refuse_registration_re_entry_pairing_and_import(engine: Engine) {
+    let mut s = store(engine);
     let (tid, ids) = event(&mut s, 4, 3);
     let cheat = ids[2];
     assert!(rejected(s.ban_player(cheat, "  ", None, &director())).contains("reason"));
@@ -305,9 +323,8 @@ fn bans_refuse_registration_re_entry_pairing_and_import() {
         .expect("register after the ban");
 }
 
-#[test]
-fn the_players_csv_is_imported_all_or_nothing() {
-    let mut s = store();
+fn the_players_csv_is_imported_all_or_nothing(engine: Engine) {
+    let mut s = store(engine);
     add(&mut s, "Reyes, Ana", "GGF-0012", 1710);
     let bad = "name,federation_id,club,rating\nCruz, Ben,,QC,1650\nLim,GGF-0012,QC,1500\n,GGF-9,QC,1\nOk,GGF-10,QC,x\n";
     let m = rejected(s.import_players_csv(bad, &director()));
@@ -331,9 +348,8 @@ fn the_players_csv_is_imported_all_or_nothing() {
     assert_eq!((ben.name.as_str(), ben.rating), ("Cruz, Ben", 1650));
 }
 
-#[test]
-fn every_aggregate_round_trips_through_the_store() {
-    let mut s = store();
+fn every_aggregate_round_trips_through_the_store(engine: Engine) {
+    let mut s = store(engine);
     let setup = TournamentSetup {
         name: "GGF Open".into(),
         system: System::Swiss,
@@ -418,9 +434,8 @@ fn every_aggregate_round_trips_through_the_store() {
     assert!(s.penalties(tid).expect("penalties").is_empty());
 }
 
-#[test]
-fn a_late_entry_is_absent_in_the_rounds_already_played() {
-    let mut s = store();
+fn a_late_entry_is_absent_in_the_rounds_already_played(engine: Engine) {
+    let mut s = store(engine);
     let (tid, _) = event(&mut s, 4, 3);
     s.pair_round(tid, &director()).expect("pair");
     s.publish_round(tid, 1, &director()).expect("publish");
@@ -448,9 +463,8 @@ fn a_late_entry_is_absent_in_the_rounds_already_played() {
     );
 }
 
-#[test]
-fn default_losses_wait_for_the_grace_period_and_both_absent_both_lose() {
-    let mut s = store();
+fn default_losses_wait_for_the_grace_period_and_both_absent_both_lose(engine: Engine) {
+    let mut s = store(engine);
     let (tid, _) = event(&mut s, 4, 3);
     s.pair_round(tid, &director()).expect("pair");
     s.publish_round(tid, 1, &director()).expect("publish");
@@ -499,9 +513,8 @@ fn default_losses_wait_for_the_grace_period_and_both_absent_both_lose() {
     assert_eq!(loser.score, Score::ZERO);
 }
 
-#[test]
-fn re_pairing_a_published_round_voids_its_games_and_needs_a_reason() {
-    let mut s = store();
+fn re_pairing_a_published_round_voids_its_games_and_needs_a_reason(engine: Engine) {
+    let mut s = store(engine);
     let (tid, _) = event(&mut s, 6, 3);
     s.pair_round(tid, &director()).expect("pair");
     assert!(rejected(s.repair_round(tid, 1, "x", &director())).contains("draft"));
@@ -547,8 +560,7 @@ fn normalised(mut v: Value) -> Value {
     v
 }
 
-#[test]
-fn import_export_reimport_keeps_everything_the_standings_depend_on() {
+fn import_export_reimport_keeps_everything_the_standings_depend_on(engine: Engine) {
     for seed in 0..12 {
         let t = if seed % 4 == 3 {
             random::round_robin(seed, 7 + seed as u32 % 3, 1)
@@ -556,7 +568,7 @@ fn import_export_reimport_keeps_everything_the_standings_depend_on() {
             random::swiss(seed, 12 + seed as u32 * 3, 6).tournament
         };
         let file = t.to_value();
-        let mut s = store();
+        let mut s = store(engine);
         let id = s.import_tournament(&file, &director()).expect("import");
         let loaded = s.load_tournament(id).expect("load");
         assert_eq!(
@@ -590,8 +602,7 @@ fn import_export_reimport_keeps_everything_the_standings_depend_on() {
     }
 }
 
-#[test]
-fn a_file_with_missing_or_repeated_tables_and_extra_keys_comes_back_as_it_was() {
+fn a_file_with_missing_or_repeated_tables_and_extra_keys_comes_back_as_it_was(engine: Engine) {
     let file = json!({
         "format": "ggdesk-tournament/1",
         "name": "",
@@ -611,7 +622,7 @@ fn a_file_with_missing_or_repeated_tables_and_extra_keys_comes_back_as_it_was() 
         "penalties": [{"player": 9, "points": 0.5, "reason": "delay"}],
         "organiser": "GGF"
     });
-    let mut s = store();
+    let mut s = store(engine);
     let id = s.import_tournament(&file, &director()).expect("import");
     let out = s.export_tournament(id).expect("export");
     assert_eq!(out["name"], json!(""));
@@ -635,9 +646,8 @@ fn a_file_with_missing_or_repeated_tables_and_extra_keys_comes_back_as_it_was() 
     assert_eq!(v.counts(), [1, 0, 0, 1]);
 }
 
-#[test]
-fn a_bad_tournament_file_is_refused_and_changes_nothing() {
-    let mut s = store();
+fn a_bad_tournament_file_is_refused_and_changes_nothing(engine: Engine) {
+    let mut s = store(engine);
     let before = s.change_stamp().expect("stamp");
     let file = json!({
         "format": "ggdesk-tournament/1",
@@ -653,11 +663,10 @@ fn a_bad_tournament_file_is_refused_and_changes_nothing() {
     assert_eq!(s.change_stamp().expect("stamp"), before);
 }
 
-#[test]
-fn a_result_from_the_arbiter_desk_reaches_the_board_and_the_next_pairing_completes_the_round() {
+fn a_result_from_the_arbiter_desk_reaches_the_board_and_the_next_pairing_completes_the_round(engine: Engine) {
     use ggdesk::store::AnyEvent;
     use ggdesk_core::rules::{PhysicalEvent, Side};
-    let mut s = store();
+    let mut s = store(engine);
     let (tid, _) = event(&mut s, 4, 3);
     s.pair_round(tid, &director()).expect("pair");
     s.publish_round(tid, 1, &director()).expect("publish");

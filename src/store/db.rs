@@ -631,6 +631,7 @@ impl<'a> FromSql<'a> for Value {
             Type::FLOAT8 => Value::Real(f64::from_sql(ty, raw)?),
             Type::FLOAT4 => Value::Real(f64::from(f32::from_sql(ty, raw)?)),
             Type::OID => Value::Int(i64::from(u32::from_sql(ty, raw)?)),
+            Type::VOID => Value::Null,
             _ if <&str as FromSql>::accepts(ty) => {
                 Value::Text(<&str>::from_sql(ty, raw)?.to_string())
             }

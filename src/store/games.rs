@@ -710,7 +710,7 @@ fn settle(tx: &mut Tx<'_>, game: &StoredGame, actor: &Actor) -> Result<()> {
             .map_or((None, None), |p| (Some(p.white), Some(p.black)));
         let changed = tx.execute(
             "UPDATE pairings SET result = ?1 WHERE tournament_id = ?2 AND round = ?3 AND table_no = ?4
-                 AND (?5 IS NULL OR white = ?5) AND (?6 IS NULL OR black = ?6) AND result <> ?1",
+                 AND (CAST(?5 AS BIGINT) IS NULL OR white = ?5) AND (CAST(?6 AS BIGINT) IS NULL OR black = ?6) AND result <> ?1",
             args![new, tid, round, table, w, b],
         )?;
         if changed > 0 {
@@ -1115,7 +1115,7 @@ impl Store {
                 let (w, b) = m.players.map_or((None, None), |p| (Some(p.white), Some(p.black)));
                 tx.execute(
                     "UPDATE pairings SET result = 'pending' WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3
-                         AND (?4 IS NULL OR white = ?4) AND (?5 IS NULL OR black = ?5)",
+                         AND (CAST(?4 AS BIGINT) IS NULL OR white = ?4) AND (CAST(?5 AS BIGINT) IS NULL OR black = ?5)",
                     args![tid, round, table, w, b],
                 )?;
             }
