@@ -12,10 +12,10 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::Path;
 
-#[path = "support/pg.rs"]
-mod pg;
 #[path = "support/engines.rs"]
 mod engines;
+#[path = "support/pg.rs"]
+mod pg;
 use engines::Engine;
 
 crate::on_both_engines!(

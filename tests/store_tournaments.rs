@@ -15,10 +15,10 @@ use ggdesk_core::tournament::{
 };
 use serde_json::{Value, json};
 
-#[path = "support/pg.rs"]
-mod pg;
 #[path = "support/engines.rs"]
 mod engines;
+#[path = "support/pg.rs"]
+mod pg;
 use engines::Engine;
 
 crate::on_both_engines!(
@@ -663,7 +663,9 @@ fn a_bad_tournament_file_is_refused_and_changes_nothing(engine: Engine) {
     assert_eq!(s.change_stamp().expect("stamp"), before);
 }
 
-fn a_result_from_the_arbiter_desk_reaches_the_board_and_the_next_pairing_completes_the_round(engine: Engine) {
+fn a_result_from_the_arbiter_desk_reaches_the_board_and_the_next_pairing_completes_the_round(
+    engine: Engine,
+) {
     use ggdesk::store::AnyEvent;
     use ggdesk_core::rules::{PhysicalEvent, Side};
     let mut s = store(engine);

@@ -1,7 +1,9 @@
 //! The command line: parses arguments into a command and runs it. Every command uses the
 //! same library code as the desk; `main` only maps the result to an exit code.
 
+mod feed;
 mod replay;
+mod server;
 mod store_cmds;
 mod tournament;
 
@@ -42,9 +44,10 @@ impl CliError {
                   ggdesk.sqlite3 in your data directory)."
 )]
 pub struct Args {
-    /// The tournament database to use instead of the default one.
-    #[arg(long, global = true, value_name = "PATH")]
-    pub db: Option<PathBuf>,
+    /// The database to use instead of the default one: a SQLite file, or an event server's
+    /// PostgreSQL URL (postgres://USER:PASSWORD@HOST[:PORT][,HOST[:PORT]...]/DB[?PARAMS]).
+    #[arg(long, global = true, value_name = "PATH|URL")]
+    pub db: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -88,15 +91,42 @@ pub enum Command {
         #[command(subcommand)]
         what: ExportWhat,
     },
-    /// Test support: appends random moves to a new game, one transaction each, printing
-    /// "ack SEQ" after each commit (the crash test kills it at random moments).
-    #[command(hide = true)]
-    CrashChild {
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long, default_value_t = 1_000_000)]
-        events: usize,
+    /// Copies everything (players, tournaments, rounds, games, reading sheets, the audit log;
+    /// ids kept) into DST, a database with no ggdesk data yet (a path or a URL), in one
+    /// transaction, and prints the counts.
+    Copy {
+        /// The destination: a SQLite file or a PostgreSQL URL.
+        dst: String,
     },
+    /// Arbiter stations of an event server.
+    Station {
+        #[command(subcommand)]
+        what: StationWhat,
+    },
+    /// Plays a live game from standard input, one JSON line at a time: a record header, then
+    /// one event per line, each committed before "ack SEQ" is printed.
+    Feed {
+        /// - for standard input.
+        input: String,
+    },
+    /// Prints the state of the database's server(s), one line each (primary or standby,
+    /// synchronous standby connected, how far behind).
+    Status,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StationWhat {
+    /// Creates a login for an arbiter station and prints the URL its desk connects with (the
+    /// password is shown this once).
+    Add {
+        /// Letters, digits, - and _.
+        name: String,
+        /// The tables it runs in every round in play, e.g. 1-10,12.
+        #[arg(long)]
+        tables: Option<String>,
+    },
+    /// Lists the stations and their tables.
+    List,
 }
 
 #[derive(Debug, Subcommand)]
@@ -149,11 +179,17 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(Command::Export {
             what: ExportWhat::Tournament { id, file },
         }) => store_cmds::export_tournament(args.db, id, &file),
-        Some(Command::CrashChild { seed, events }) => {
-            store_cmds::crash_child(args.db, seed, events)
-        }
+        Some(Command::Copy { dst }) => server::copy(args.db, &dst),
+        Some(Command::Station {
+            what: StationWhat::Add { name, tables },
+        }) => server::station_add(args.db, &name, tables.as_deref()),
+        Some(Command::Station {
+            what: StationWhat::List,
+        }) => server::station_list(args.db),
+        Some(Command::Feed { input }) => feed::run(args.db, &input),
+        Some(Command::Status) => server::status(args.db),
         None => {
-            let db = store_cmds::db_path(args.db)?;
+            let db = store_cmds::db_address(args.db)?;
             crate::ui::run(db).map_err(CliError::Other)
         }
     }

@@ -444,6 +444,16 @@ impl StoredGame {
     }
 }
 
+/// Where a writer expects its event to go, and the token of its attempt (see
+/// [`Store::append_expecting`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Expect<'a> {
+    /// The sequence number the event takes if the game is as the writer last saw it.
+    pub seq: u32,
+    /// Unique to the attempt: sent again unchanged when a confirmation was lost.
+    pub token: &'a str,
+}
+
 /// What an appended event did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AppendOutcome {
@@ -870,12 +880,74 @@ impl Store {
         actor: &Actor,
         reason: &str,
     ) -> Result<AppendOutcome> {
+        self.append_expecting(id, None, t, event, actor, reason)
+    }
+
+    /// Appends an event where the writer expects it: at `expect.seq` (the game as the writer
+    /// last saw it). When another desk added an event first, nothing is written and the
+    /// answer is [`StoreError::Conflict`]: the writer reloads and shows the game as it is.
+    /// When the writer's own earlier attempt with the same `expect.token` was committed (its
+    /// confirmation lost with the connection), that event is the answer: never stored twice.
+    pub fn append_expecting(
+        &mut self,
+        id: GameId,
+        expect: Option<Expect<'_>>,
+        t: f64,
+        event: AnyEvent,
+        actor: &Actor,
+        reason: &str,
+    ) -> Result<AppendOutcome> {
         self.write(|tx| {
             let mut game = load(tx, id)?;
+            if let Some(expect) = expect {
+                let stored: Option<(i64, u32)> = tx.query_opt(
+                    "SELECT game_id, seq FROM game_events WHERE token = ?1",
+                    args![expect.token],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )?;
+                if let Some((game_id, seq)) = stored {
+                    if game_id != id.0 {
+                        return Err(rejected(format!(
+                            "token {} belongs to an event of game {game_id}",
+                            expect.token
+                        )));
+                    }
+                    // Our own event, committed before: answer as the first time.
+                    let mut before = game.clone();
+                    before.events.retain(|e| e.seq < seq);
+                    let (applied, state) = apply_checked(&before, t, &event)?;
+                    return Ok(AppendOutcome {
+                        seq,
+                        applied,
+                        state,
+                    });
+                }
+                let next = next_seq(&game);
+                if expect.seq != next {
+                    return Err(StoreError::Conflict(format!(
+                        "game {id} changed at another desk ({} event{} added since): \
+                         nothing was saved; the game is shown as it now is",
+                        next.saturating_sub(expect.seq),
+                        if next.saturating_sub(expect.seq) == 1 {
+                            ""
+                        } else {
+                            "s"
+                        }
+                    )));
+                }
+            }
             let outcome = apply_checked(&game, t, &event)?;
             let seq = next_seq(&game);
             let payload = event.value(t);
-            insert_event(tx, id, seq, t, event.code(), &payload)?;
+            insert_event(
+                tx,
+                id,
+                seq,
+                t,
+                event.code(),
+                &payload,
+                expect.map(|e| e.token),
+            )?;
             game.events.push(StoredEvent {
                 seq,
                 t,
@@ -930,6 +1002,7 @@ impl Store {
                 t.max(0.0),
                 "undo",
                 &json!({"t": t, "undo": target}),
+                None,
             )?;
             game.events.push(StoredEvent {
                 seq,
@@ -1164,7 +1237,7 @@ impl Store {
                 ],
             )?;
             for (seq, e) in record.events.iter().enumerate() {
-                insert_event(tx, id, seq as u32, e.t, event_kind_code(&e.event), &event_value(e))?;
+                insert_event(tx, id, seq as u32, e.t, event_kind_code(&e.event), &event_value(e), None)?;
             }
             for side in Side::BOTH {
                 if let Some(sheet) = &sheets[side] {
@@ -1196,7 +1269,7 @@ impl Store {
             tx.execute("UPDATE games SET origin = 'import' WHERE id = ?1", [id.0])?;
             for (seq, (t, e)) in record.events.iter().enumerate() {
                 let event = AnyEvent::Physical(*e);
-                insert_event(tx, id, seq as u32, *t, event.code(), &event.value(*t))?;
+                insert_event(tx, id, seq as u32, *t, event.code(), &event.value(*t), None)?;
             }
             if let Some(readings) = &record.readings {
                 for side in Side::BOTH {
@@ -1293,12 +1366,13 @@ fn insert_event(
     t: f64,
     kind: &str,
     payload: &Value,
+    token: Option<&str>,
 ) -> Result<()> {
     let now = tx.now();
-    tx.prepare_cached(
-        "INSERT INTO game_events (game_id, seq, t, kind, payload, wall_time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(args![id.0, seq, t, kind, payload.to_string(), now])?;
+    tx.execute(
+        "INSERT INTO game_events (game_id, seq, t, kind, payload, wall_time, token) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        args![id.0, seq, t, kind, payload.to_string(), now, token],
+    )?;
     Ok(())
 }
 

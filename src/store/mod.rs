@@ -12,26 +12,32 @@
 //! its owner gives it ([`Store::set_clock`]), read once per transaction.
 
 mod backup;
+mod copy;
 pub(crate) mod db;
 mod games;
 mod pairings;
 mod pg;
 mod players;
 mod registrations;
+mod replication;
 mod rounds;
 mod sqlite;
+mod stations;
 mod tournaments;
 
 pub use backup::{BACKUPS_KEPT, backup_dir};
+pub use copy::CopyCounts;
 pub use db::Engine;
 pub use games::{
-    AnyEvent, AppendOutcome, Derived, GameId, GameMeta, GameMode, NewGame, SheetRow, StoredEvent,
-    StoredEventKind, StoredGame,
+    AnyEvent, AppendOutcome, Derived, Expect, GameId, GameMeta, GameMode, NewGame, SheetRow,
+    StoredEvent, StoredEventKind, StoredGame,
 };
 pub use pairings::{Absentee, BackupNote, ResultSaved};
 pub use players::{MAX_RATING, PlayerInput, RegistryId, RegistryPlayer, rows_message};
 pub use registrations::{PenaltyRow, Registration};
+pub use replication::{ServerState, StandbyState, server_status};
 pub use rounds::{Board, BoardPlayer, BoardStatus, RoundBoard, RoundInfo, RoundState, RoundView};
+pub use stations::{Station, StationLogin, parse_tables, tables_text};
 pub use tournaments::{TournamentSetup, TournamentSummary};
 
 use db::Tx;

@@ -14,7 +14,6 @@ use common::Notices;
 use egui::{Key, RichText, Ui};
 use serde::{Deserialize, Serialize};
 use std::cell::Cell;
-use std::path::PathBuf;
 use std::rc::Rc;
 
 /// The pages of the desk, in the order of the navigation bar.
@@ -319,11 +318,11 @@ impl eframe::App for DeskApp {
 }
 
 /// Opens the desk window on the database at `db`.
-pub fn run(db: PathBuf) -> Result<(), String> {
-    let store = Store::open(&db).map_err(|e| e.to_string());
+pub fn run(db: crate::store::Address) -> Result<(), String> {
+    let store = Store::connect(&db).map_err(|e| e.to_string());
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
-            .with_title(format!("ggdesk — {}", db.display()))
+            .with_title(format!("ggdesk — {db}"))
             .with_inner_size([1366.0, 768.0])
             .with_min_inner_size([1024.0, 640.0]),
         renderer: eframe::Renderer::Glow,

@@ -30,9 +30,8 @@ pub fn fresh_address(engine: Engine, dir: &Path) -> Address {
 pub fn fresh_store(engine: Engine) -> Store {
     match engine {
         Engine::Sqlite => Store::open_in_memory().expect("store"),
-        Engine::Postgres => {
-            Store::connect(&Address::Server(super::pg::new_database())).expect("store on the server")
-        }
+        Engine::Postgres => Store::connect(&Address::Server(super::pg::new_database()))
+            .expect("store on the server"),
     }
 }
 

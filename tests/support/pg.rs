@@ -117,7 +117,10 @@ pub fn init_and_start(bin: &Path, dir: &Path, port: u16, extra: &[&str]) {
     let pwfile = dir.join("pw");
     std::fs::write(&pwfile, SUPERUSER_PASSWORD).expect("write the password file");
     if is_root() {
-        let _ = Command::new("chown").arg("postgres:postgres").arg(&pwfile).status();
+        let _ = Command::new("chown")
+            .arg("postgres:postgres")
+            .arg(&pwfile)
+            .status();
     }
     let out = pg_command(bin, "initdb")
         .arg("-D")
@@ -173,7 +176,11 @@ pub fn start(bin: &Path, dir: &Path, port: u16, extra: &[&str]) {
 /// process waits for this one to be gone.
 pub fn stop_when_done(bin: &Path, dir: &Path) {
     let pg_ctl = bin.join("pg_ctl");
-    let as_user = if is_root() { "runuser -u postgres -- " } else { "" };
+    let as_user = if is_root() {
+        "runuser -u postgres -- "
+    } else {
+        ""
+    };
     let script = format!(
         "while kill -0 {pid} 2>/dev/null; do sleep 1; done; \
          {as_user}{pg_ctl} -D {data} -m immediate stop >/dev/null 2>&1; rm -rf {dir}",

@@ -1,0 +1,133 @@
+//! `ggdesk feed -`: a live game from standard input (`spec/server.md`). The first line is a
+//! record header and creates the game; every later line is one event, appended in its own
+//! transaction and acknowledged (`ack SEQ`) only after the commit. A lost connection is
+//! waited out: the same event is sent again with the same token, so it is stored once.
+
+use super::CliError;
+use super::store_cmds::{open, store_error};
+use crate::store::{Actor, AnyEvent, Expect, GameId, NewGame, Store, StoreError};
+use ggdesk_core::record::{self, Record};
+use serde_json::Value;
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+/// How long `feed` waits for a lost server to come back before it gives up.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+pub fn run(db: Option<String>, input: &str) -> Result<(), CliError> {
+    if input != "-" {
+        return Err(CliError::Input(format!(
+            "feed reads standard input: give -, not {input}"
+        )));
+    }
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let io = |e: std::io::Error| CliError::Other(format!("standard input: {e}"));
+    let Some(header) = lines.next().transpose().map_err(io)? else {
+        return Err(CliError::Input(
+            "feed: no record header on the first line".into(),
+        ));
+    };
+    let record = parse_header(&header)?;
+    let mut store = open(db)?;
+    let actor = Actor("feed".into());
+    let id = create(&mut store, &record, &actor)?;
+    let mut out = std::io::stdout().lock();
+    let say = |out: &mut std::io::StdoutLock<'_>, text: String| -> Result<(), CliError> {
+        writeln!(out, "{text}")
+            .and_then(|()| out.flush())
+            .map_err(|e| CliError::Other(format!("standard output: {e}")))
+    };
+    say(&mut out, format!("game {id}"))?;
+    // A token unique to this feed and this event: a retry after a lost confirmation finds
+    // the event it already stored.
+    let session = format!("feed-{id}-{}", crate::store::now_ms());
+    let mut seq: u32 = 0;
+    for line in lines {
+        let line = line.map_err(io)?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value: Value = serde_json::from_str(&line)
+            .map_err(|e| CliError::Input(format!("event {seq}: not valid JSON: {e}")))?;
+        let event = record::parse_event(&value)
+            .map_err(|e| CliError::Input(format!("event {seq}: {e}")))?;
+        let token = format!("{session}-{seq}");
+        let stored = append(
+            &mut store,
+            id,
+            seq,
+            &token,
+            event.t,
+            AnyEvent::Game(event.event),
+            &actor,
+        )?;
+        say(&mut out, format!("ack {stored}"))?;
+        seq = stored + 1;
+    }
+    Ok(())
+}
+
+/// The record header: the keys of a record other than `events` and `readings`.
+fn parse_header(line: &str) -> Result<Record, CliError> {
+    let mut value: Value = serde_json::from_str(line)
+        .map_err(|e| CliError::Input(format!("record header: not valid JSON: {e}")))?;
+    let Some(obj) = value.as_object_mut() else {
+        return Err(CliError::Input("record header: not a JSON object".into()));
+    };
+    for key in ["events", "readings"] {
+        if obj.contains_key(key) {
+            return Err(CliError::Input(format!(
+                "record header: {key} do not belong in the header: send events one per line"
+            )));
+        }
+    }
+    obj.insert("events".into(), Value::Array(Vec::new()));
+    Record::from_value(&value).map_err(|e| CliError::Input(format!("record header: {e}")))
+}
+
+/// Creates the game, enters both setups and starts its clocks now.
+fn create(store: &mut Store, record: &Record, actor: &Actor) -> Result<GameId, CliError> {
+    let new = NewGame {
+        first: record.first,
+        ratings: record.ratings,
+        rules: record.rules,
+        ..NewGame::standalone()
+    };
+    let id = store.create_game(&new, actor).map_err(store_error)?;
+    for side in ggdesk_core::rules::Side::BOTH {
+        store
+            .save_setup(id, side, &record.setup[side], actor)
+            .map_err(store_error)?;
+    }
+    let now = store.now();
+    store
+        .start_game(id, now, record.first, actor)
+        .map_err(store_error)?;
+    Ok(id)
+}
+
+/// Appends one event, waiting out a lost connection; the event's stored sequence number.
+fn append(
+    store: &mut Store,
+    id: GameId,
+    seq: u32,
+    token: &str,
+    t: f64,
+    event: AnyEvent,
+    actor: &Actor,
+) -> Result<u32, CliError> {
+    let since = Instant::now();
+    loop {
+        match store.append_expecting(id, Some(Expect { seq, token }), t, event, actor, "") {
+            Ok(outcome) => return Ok(outcome.seq),
+            Err(StoreError::Rejected(m)) => {
+                return Err(CliError::Input(format!("event {seq}: {m}")));
+            }
+            Err(e) if e.is_disconnected() && since.elapsed() < PATIENCE => {
+                std::thread::sleep(Duration::from_millis(250));
+            }
+            Err(e) => return Err(CliError::Other(format!("event {seq}: {e}"))),
+        }
+    }
+}

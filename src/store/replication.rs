@@ -1,0 +1,242 @@
+//! The state of an event server and its standby, as `ggdesk status` prints it and the
+//! director's desk shows it: which host is the primary, whether a synchronous standby is
+//! connected, and how far behind it is. Read from PostgreSQL's own views
+//! (`pg_stat_replication`, `pg_stat_wal_receiver`); ggdesk adds no replication of its own.
+
+use super::pg;
+use super::{Address, Result, SCHEMA_VERSION, StoreError};
+use postgres::config::Host;
+use postgres::{Config, NoTls};
+use std::time::Duration;
+
+/// One server of the address, as seen now.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerState {
+    /// A SQLite file: one copy, no standby.
+    File {
+        path: String,
+    },
+    Primary {
+        host: String,
+        /// Standbys connected: (name, sync state, bytes not yet replayed, replay lag in s).
+        standbys: Vec<StandbyState>,
+        /// `synchronous_standby_names` as set on the primary.
+        synchronous_names: String,
+    },
+    Standby {
+        host: String,
+        /// Streaming from the primary now.
+        streaming: bool,
+        /// Bytes received but not yet replayed.
+        replay_behind: i64,
+        /// Seconds since the last transaction replayed (`None` before any).
+        last_replay_age_s: Option<f64>,
+    },
+    Unreachable {
+        host: String,
+        detail: String,
+    },
+}
+
+/// A standby as the primary sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StandbyState {
+    pub name: String,
+    /// `sync`, `quorum`, `potential` or `async`.
+    pub sync_state: String,
+    /// `streaming`, `catchup`, ...
+    pub state: String,
+    pub bytes_behind: i64,
+    pub replay_lag_s: Option<f64>,
+}
+
+impl ServerState {
+    /// Commits are being acknowledged without a synchronous standby holding them.
+    pub fn unprotected(&self) -> bool {
+        match self {
+            ServerState::Primary { standbys, .. } => !standbys
+                .iter()
+                .any(|s| s.sync_state == "sync" || s.sync_state == "quorum"),
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Display for ServerState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServerState::File { path } => write!(
+                f,
+                "{path}: SQLite file (schema {SCHEMA_VERSION}), one copy: no standby; backups in backups/ beside it"
+            ),
+            ServerState::Primary {
+                host,
+                standbys,
+                synchronous_names,
+            } => {
+                write!(f, "{host}: primary")?;
+                if standbys.is_empty() {
+                    write!(f, "; no standby connected")?;
+                }
+                for s in standbys {
+                    write!(
+                        f,
+                        "; standby {} {} ({}), {} bytes behind",
+                        s.name, s.sync_state, s.state, s.bytes_behind
+                    )?;
+                    if let Some(lag) = s.replay_lag_s {
+                        write!(f, ", replay lag {lag:.3} s")?;
+                    }
+                }
+                if self.unprotected() {
+                    write!(
+                        f,
+                        "; WARNING: commits are acknowledged without a synchronous standby"
+                    )?;
+                    if synchronous_names.is_empty() {
+                        write!(f, " (synchronous_standby_names is not set)")?;
+                    }
+                }
+                Ok(())
+            }
+            ServerState::Standby {
+                host,
+                streaming,
+                replay_behind,
+                last_replay_age_s,
+            } => {
+                write!(
+                    f,
+                    "{host}: standby, {}, {replay_behind} bytes received not yet replayed",
+                    if *streaming {
+                        "streaming from the primary"
+                    } else {
+                        "NOT streaming from a primary"
+                    }
+                )?;
+                if let Some(age) = last_replay_age_s {
+                    write!(f, ", last transaction replayed {age:.1} s ago")?;
+                }
+                Ok(())
+            }
+            ServerState::Unreachable { host, detail } => {
+                write!(f, "{host}: unreachable ({detail})")
+            }
+        }
+    }
+}
+
+/// The configuration of one host of `config`.
+fn single_host(config: &Config, host: &Host, port: u16) -> Config {
+    let mut one = Config::new();
+    if let Some(u) = config.get_user() {
+        one.user(u);
+    }
+    if let Some(p) = config.get_password() {
+        one.password(p);
+    }
+    if let Some(d) = config.get_dbname() {
+        one.dbname(d);
+    }
+    match host {
+        Host::Tcp(h) => {
+            one.host(h);
+        }
+        Host::Unix(p) => {
+            one.host_path(p);
+        }
+    }
+    one.port(port)
+        .connect_timeout(Duration::from_secs(2))
+        .application_name("ggdesk status");
+    one
+}
+
+fn host_label(host: &Host, port: u16) -> String {
+    match host {
+        Host::Tcp(h) => format!("{h}:{port}"),
+        Host::Unix(p) => format!("{}:{port}", p.display()),
+    }
+}
+
+fn probe(config: &Config, host: String) -> ServerState {
+    let unreachable = |e: postgres::Error| ServerState::Unreachable {
+        host: host.clone(),
+        detail: StoreError::from(e).to_string(),
+    };
+    let mut client = match config.connect(NoTls) {
+        Ok(c) => c,
+        Err(e) => return unreachable(e),
+    };
+    let standby: bool = match client.query_one("SELECT pg_is_in_recovery()", &[]) {
+        Ok(r) => r.get(0),
+        Err(e) => return unreachable(e),
+    };
+    if standby {
+        let row = client.query_one(
+            "SELECT EXISTS (SELECT 1 FROM pg_stat_wal_receiver WHERE status = 'streaming'),
+                    COALESCE(pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()), 0)::float8,
+                    EXTRACT(EPOCH FROM (now() - pg_last_xact_replay_timestamp()))::float8",
+            &[],
+        );
+        match row {
+            Ok(r) => ServerState::Standby {
+                host,
+                streaming: r.get(0),
+                replay_behind: r.get::<_, f64>(1) as i64,
+                last_replay_age_s: r.get(2),
+            },
+            Err(e) => unreachable(e),
+        }
+    } else {
+        let names = client
+            .query_one("SELECT current_setting('synchronous_standby_names')", &[])
+            .map(|r| r.get::<_, String>(0));
+        let rows = client.query(
+            "SELECT application_name, sync_state, state,
+                    COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn), 0)::float8,
+                    EXTRACT(EPOCH FROM replay_lag)::float8
+             FROM pg_stat_replication ORDER BY application_name",
+            &[],
+        );
+        match (names, rows) {
+            (Ok(names), Ok(rows)) => ServerState::Primary {
+                host,
+                synchronous_names: names,
+                standbys: rows
+                    .iter()
+                    .map(|r| StandbyState {
+                        name: r.get(0),
+                        sync_state: r.get(1),
+                        state: r.get(2),
+                        bytes_behind: r.get::<_, f64>(3) as i64,
+                        replay_lag_s: r.get(4),
+                    })
+                    .collect(),
+            },
+            (Err(e), _) | (_, Err(e)) => unreachable(e),
+        }
+    }
+}
+
+/// The state of every server the address names.
+pub fn server_status(address: &Address) -> Result<Vec<ServerState>> {
+    match address {
+        Address::File(path) => Ok(vec![ServerState::File {
+            path: path.display().to_string(),
+        }]),
+        Address::Server(url) => {
+            let config = pg::config(url)?;
+            let hosts = config.get_hosts();
+            let ports = config.get_ports();
+            Ok(hosts
+                .iter()
+                .enumerate()
+                .map(|(i, h)| {
+                    let port = ports.get(i).or(ports.first()).copied().unwrap_or(5432);
+                    probe(&single_host(&config, h, port), host_label(h, port))
+                })
+                .collect())
+        }
+    }
+}
