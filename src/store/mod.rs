@@ -15,12 +15,14 @@ mod backup;
 mod copy;
 pub(crate) mod db;
 mod games;
+mod listen;
 mod pairings;
 mod pg;
 mod players;
 mod registrations;
 mod replication;
 mod rounds;
+mod seen;
 mod sqlite;
 mod stations;
 mod tournaments;
@@ -32,6 +34,7 @@ pub use games::{
     AnyEvent, AppendOutcome, Derived, Expect, GameId, GameMeta, GameMode, NewGame, SheetRow,
     StoredEvent, StoredEventKind, StoredGame,
 };
+pub use listen::{Change, Changes};
 pub use pairings::{Absentee, BackupNote, ResultSaved};
 pub use players::{MAX_RATING, PlayerInput, RegistryId, RegistryPlayer, rows_message};
 pub use registrations::{PenaltyRow, Registration};
@@ -216,6 +219,8 @@ pub struct Store {
     path: Option<PathBuf>,
     address: Option<Address>,
     clock: Clock,
+    /// Rounds as this store last showed them (two directors editing one round).
+    seen: RefCell<seen::Seen>,
 }
 
 impl std::fmt::Debug for Store {
@@ -245,6 +250,7 @@ impl Store {
                     path: None,
                     address: Some(address.clone()),
                     clock: Arc::new(now_ms),
+                    seen: RefCell::default(),
                 })
             }
         }
@@ -260,6 +266,7 @@ impl Store {
             path: Some(path.to_path_buf()),
             address: Some(Address::File(path.to_path_buf())),
             clock: Arc::new(now_ms),
+            seen: RefCell::default(),
         })
     }
 
@@ -270,6 +277,7 @@ impl Store {
             path: None,
             address: None,
             clock: Arc::new(now_ms),
+            seen: RefCell::default(),
         })
     }
 

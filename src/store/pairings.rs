@@ -6,6 +6,7 @@
 
 use super::registrations::registration_banned;
 use super::rounds::RoundState;
+use super::seen::Scope;
 use super::tournaments::{load, read_setup};
 use super::{Actor, Result, Store, StoreError, audit};
 use ggdesk_core::pairing::{Pairing, explain, pair_next_round};
@@ -518,7 +519,7 @@ impl Store {
 
     /// Throws a draft away (its requested absences stay).
     pub fn discard_draft(&mut self, tid: i64, round: u32, actor: &Actor) -> Result<()> {
-        self.write(|tx| {
+        self.round_write(tid, round, Scope::Round, |tx| {
             if state_of(tx, tid, round)? != RoundState::Draft {
                 return Err(rejected(format!(
                     "round {round} is published: it can be re-paired, not discarded"
@@ -540,7 +541,7 @@ impl Store {
     /// Publishes a draft: the round is on, the tables can start. Refused while the draft
     /// seats a withdrawn or banned player. Backed up after the commit.
     pub fn publish_round(&mut self, tid: i64, round: u32, actor: &Actor) -> Result<BackupNote> {
-        self.write(|tx| {
+        self.round_write(tid, round, Scope::Round, |tx| {
             if state_of(tx, tid, round)? != RoundState::Draft {
                 return Err(rejected(format!("round {round} is not a draft")));
             }
@@ -586,7 +587,7 @@ impl Store {
         if reason.is_empty() {
             return Err(rejected("re-pairing a published round needs a reason"));
         }
-        self.write(|tx| {
+        self.round_write(tid, round, Scope::Round, |tx| {
             let rounds = rounds_in(tx, tid)?;
             let Some(last) = rounds.last() else {
                 return Err(rejected("no round has been paired"));
@@ -633,7 +634,7 @@ impl Store {
 
     /// Marks a published round complete once every result is in. Backed up after.
     pub fn complete_round(&mut self, tid: i64, round: u32, actor: &Actor) -> Result<BackupNote> {
-        self.write(|tx| {
+        self.round_write(tid, round, Scope::Round, |tx| {
             let state = state_of(tx, tid, round)?;
             if state == RoundState::Complete {
                 return Err(rejected(format!("round {round} is complete already")));
@@ -663,7 +664,7 @@ impl Store {
         starts_at: Option<i64>,
         actor: &Actor,
     ) -> Result<()> {
-        self.write(|tx| {
+        self.round_write(tid, round, Scope::Round, |tx| {
             state_of(tx, tid, round)?;
             tx.execute(
                 "UPDATE rounds SET starts_at = ?1 WHERE tournament_id = ?2 AND number = ?3",
@@ -708,7 +709,7 @@ impl Store {
         confirmed: bool,
         actor: &Actor,
     ) -> Result<()> {
-        self.write(|tx| {
+        self.round_write(tid, round, Scope::Round, |tx| {
             let (t, swap) = plan_swap(tx, tid, round, a, b)?;
             if !swap.warnings.is_empty() && !confirmed {
                 return Err(rejected(format!(
@@ -811,7 +812,7 @@ impl Store {
         actor: &Actor,
     ) -> Result<ResultSaved> {
         let reason = reason.trim().to_string();
-        let completed = self.write(|tx| {
+        let completed = self.round_write(tid, round, Scope::Board(board), |tx| {
             let state = state_of(tx, tid, round)?;
             if state == RoundState::Draft {
                 return Err(rejected(format!(
@@ -875,7 +876,7 @@ impl Store {
         now_ms: i64,
         actor: &Actor,
     ) -> Result<ResultSaved> {
-        let completed = self.write(|tx| {
+        let completed = self.round_write(tid, round, Scope::Board(board), |tx| {
             let state = state_of(tx, tid, round)?;
             if state == RoundState::Draft {
                 return Err(rejected(format!("round {round} is a draft: publish it first")));

@@ -220,7 +220,12 @@ impl RoundView {
 impl Store {
     /// A round with its boards, byes and absences, and each board's status.
     pub fn round_view(&self, tournament_id: i64, round: u32) -> Result<Option<RoundView>> {
-        self.read(|q| round_view_in(q, tournament_id, round))
+        let (view, print) = self.read(|q| {
+            let view = round_view_in(q, tournament_id, round)?;
+            Ok((view, super::seen::round_print(q, tournament_id, round)?))
+        })?;
+        self.remember_round(tournament_id, round, print);
+        Ok(view)
     }
 }
 

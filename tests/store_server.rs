@@ -1,0 +1,513 @@
+//! What only the event server has: refusals of a database that is not ours, append-only
+//! tables whoever asks, arbiter stations held by the database to their tables, several desks
+//! at once (one wins, the other is told), notifications, `copy` both ways, many `feed`
+//! writers, and a lost connection.
+
+#[path = "support/pg.rs"]
+mod pg;
+
+use ggdesk::store::{
+    Actor, Address, AnyEvent, Change, Expect, GameId, NewGame, PlayerInput, Store, StoreError,
+    TournamentSetup,
+};
+use ggdesk_core::rules::{BySide, Event, Side, SideSetup};
+use ggdesk_core::sim::random_setups;
+use ggdesk_core::tournament::GameResult;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::time::{Duration, Instant};
+
+fn connect(url: &str) -> Store {
+    Store::connect(&Address::Server(url.to_string())).expect("connect")
+}
+
+fn db_name(url: &str) -> String {
+    url.rsplit('/').next().unwrap_or("").to_string()
+}
+
+/// The tables of a database and ggdesk's schema version, as psql sees them.
+fn schema_of(url: &str) -> String {
+    pg::cluster().psql(
+        &db_name(url),
+        "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'",
+    )
+}
+
+fn setups(seed: u64) -> BySide<SideSetup> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    random_setups(&mut |n| rng.random_range(0..n.max(1)))
+}
+
+/// A tournament of `n` players with round 1 published: its id.
+fn event_with_round(store: &mut Store, n: u32) -> i64 {
+    let d = Actor::director();
+    let tid = store
+        .create_tournament(
+            &TournamentSetup {
+                name: "Open".into(),
+                ..TournamentSetup::default()
+            },
+            &d,
+        )
+        .expect("tournament");
+    for i in 0..n {
+        let p = store
+            .add_player(
+                &PlayerInput {
+                    name: format!("Player {i}"),
+                    federation_id: format!("F{i}"),
+                    club: String::new(),
+                    rating: 2000 - i64::from(i),
+                },
+                &d,
+            )
+            .expect("player");
+        store.register(tid, p, &d).expect("register");
+    }
+    let round = store.pair_round(tid, &d).expect("pair");
+    store.publish_round(tid, round, &d).expect("publish");
+    tid
+}
+
+/// The game of a table of round 1, started with random setups.
+fn table_game(store: &mut Store, tid: i64, table: u32, actor: &Actor) -> Result<GameId, StoreError> {
+    let view = store.round_view(tid, 1)?.expect("round 1");
+    let board = view
+        .boards
+        .iter()
+        .find(|b| b.table_no == table)
+        .expect("the table");
+    let new = NewGame {
+        tournament_id: Some(tid),
+        round: Some(1),
+        table_no: Some(table),
+        players: Some(BySide::new(board.white.no, board.black.no)),
+        ..NewGame::standalone()
+    };
+    let id = store.create_game(&new, actor)?;
+    let s = setups(u64::from(table));
+    for side in Side::BOTH {
+        store.save_setup(id, side, &s[side], actor)?;
+    }
+    store.start_game(id, 1_000, Side::White, actor)?;
+    Ok(id)
+}
+
+fn first_move(store: &Store, id: GameId) -> Event {
+    let game = store
+        .load_game(id)
+        .expect("load")
+        .game()
+        .expect("setups")
+        .expect("replay");
+    Event::Move {
+        mv: game.position().legal_moves(game.to_move())[0],
+        by: None,
+    }
+}
+
+#[test]
+fn a_newer_or_foreign_database_is_refused_and_left_unchanged() {
+    let cluster = pg::cluster();
+    // Newer: a ggdesk database whose schema a later build wrote.
+    let url = cluster.new_database();
+    drop(connect(&url));
+    cluster.psql(&db_name(&url), "UPDATE ggdesk_meta SET schema_version = 99");
+    let before = schema_of(&url);
+    let err = Store::connect(&Address::Server(url.clone())).expect_err("newer refused");
+    assert!(matches!(err, StoreError::Newer { found: 99, .. }), "{err:?}");
+    assert_eq!(schema_of(&url), before);
+    assert_eq!(
+        cluster.psql(&db_name(&url), "SELECT schema_version FROM ggdesk_meta"),
+        "99"
+    );
+    // Foreign: another program's tables, no ggdesk_meta.
+    let url = cluster.new_database();
+    cluster.psql(&db_name(&url), "CREATE TABLE inventory (item text)");
+    let err = Store::connect(&Address::Server(url.clone())).expect_err("foreign refused");
+    assert!(matches!(err, StoreError::Foreign { .. }), "{err:?}");
+    assert_eq!(schema_of(&url), "inventory", "nothing created beside it");
+    // The command line says so and exits 1.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ggdesk"))
+        .args(["--db", &url, "export", "tournament", "1", "-"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not a ggdesk database"), "{stderr}");
+    assert!(!stderr.contains(pg::SUPERUSER_PASSWORD), "no password shown: {stderr}");
+}
+
+#[test]
+fn events_and_audit_rows_can_only_be_inserted_on_the_server() {
+    let url = pg::new_database();
+    let mut store = connect(&url);
+    let actor = Actor::arbiter(None);
+    let id = store.create_game(&NewGame::standalone(), &actor).expect("game");
+    let s = setups(1);
+    for side in Side::BOTH {
+        store.save_setup(id, side, &s[side], &actor).expect("setup");
+    }
+    store.start_game(id, 0, Side::White, &actor).expect("start");
+    let e = first_move(&store, id);
+    store
+        .append(id, 1.0, AnyEvent::Game(e), &actor, "")
+        .expect("append");
+    let db = db_name(&url);
+    for sql in [
+        "UPDATE game_events SET t = 99",
+        "DELETE FROM game_events",
+        "TRUNCATE game_events CASCADE",
+        "UPDATE audit_log SET actor = 'x'",
+        "DELETE FROM audit_log",
+        "TRUNCATE audit_log",
+    ] {
+        let out = pg::pg_command(&pg::cluster().bin, "psql")
+            .arg("-h")
+            .arg(&pg::cluster().dir)
+            .args(["-p", &pg::cluster().port.to_string(), "-U", "postgres", "-d", &db])
+            .args(["-v", "ON_ERROR_STOP=1", "-c", sql])
+            .output()
+            .expect("psql");
+        assert!(!out.status.success(), "{sql} must be refused, even for the superuser");
+    }
+    assert_eq!(store.load_game(id).expect("load").events.len(), 1);
+}
+
+#[test]
+fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
+    let url = pg::new_database();
+    let mut director = connect(&url);
+    let tid = event_with_round(&mut director, 8);
+    let login = director
+        .add_station("hall-a", &[1, 2], &Actor::director())
+        .expect("station");
+    assert!(login.url.contains("hall-a"), "{}", login.url);
+    assert!(!login.url.contains(pg::SUPERUSER_PASSWORD));
+    // The password is nowhere in the database in plain text.
+    let password = login
+        .url
+        .split_once("://")
+        .and_then(|(_, r)| r.split_once('@'))
+        .and_then(|(u, _)| u.split_once(':'))
+        .map(|(_, p)| p.to_string())
+        .expect("password in the URL");
+    let db = db_name(&url);
+    let stored = pg::cluster().psql(
+        "postgres",
+        &format!("SELECT rolpassword FROM pg_authid WHERE rolname = '{}'", login.station.role),
+    );
+    assert!(stored.starts_with("SCRAM-SHA-256$"), "{stored}");
+    assert!(!stored.contains(&password));
+    let dump = pg::cluster().psql(&db, "SELECT string_agg(t::text, ' ') FROM stations t");
+    assert!(!dump.contains(&password));
+
+    let mut arbiter = connect(&login.url);
+    assert_eq!(
+        arbiter.my_station().expect("station").map(|s| s.tables),
+        Some(vec![1, 2])
+    );
+    let me = Actor::arbiter(Some(1));
+    // Its own table: the whole game.
+    let id = table_game(&mut arbiter, tid, 1, &me).expect("table 1 is the station's");
+    let e = first_move(&arbiter, id);
+    arbiter
+        .append(id, 2.0, AnyEvent::Game(e), &me, "")
+        .expect("an event at its table");
+    arbiter
+        .append(id, 3.0, AnyEvent::Game(Event::Resign(Side::Black)), &me, "")
+        .expect("the result at its table");
+    arbiter.confirm_result(id, &me).expect("confirm");
+    assert_eq!(
+        director.round_view(tid, 1).expect("view").expect("round").boards[0].result,
+        GameResult::WhiteWins,
+        "the result reached the director's round"
+    );
+
+    let before = director.export_tournament(tid).expect("export");
+    let players_before = director.players().expect("players");
+    let denied = |r: Result<(), StoreError>, what: &str| match r {
+        Err(StoreError::Denied(_)) => {}
+        other => panic!("{what}: the database must refuse it, got {other:?}"),
+    };
+    let d = Actor::director();
+    denied(
+        table_game(&mut arbiter, tid, 3, &me).map(|_| ()),
+        "a game at another station's table",
+    );
+    denied(
+        arbiter
+            .add_player(
+                &PlayerInput {
+                    name: "Intruder".into(),
+                    ..PlayerInput::default()
+                },
+                &d,
+            )
+            .map(|_| ()),
+        "adding a player",
+    );
+    let first = players_before[0].id;
+    denied(arbiter.ban_player(first, "collusion", Some(tid), &d), "a ban");
+    denied(
+        arbiter.update_tournament(
+            tid,
+            &TournamentSetup {
+                name: "Renamed".into(),
+                ..TournamentSetup::default()
+            },
+            "",
+            &d,
+        ),
+        "the tournament's settings",
+    );
+    denied(
+        arbiter
+            .add_penalty(
+                tid,
+                ggdesk_core::tournament::PlayerId(1),
+                ggdesk_core::tournament::Score::from_points(1),
+                "delay",
+                &d,
+            )
+            .map(|_| ()),
+        "a penalty",
+    );
+    denied(
+        arbiter.set_withdrawn(tid, ggdesk_core::tournament::PlayerId(2), true, "ill", &d),
+        "a withdrawal",
+    );
+    let view = arbiter.round_view(tid, 1).expect("view").expect("round");
+    let other = view.boards.iter().find(|b| b.table_no == 3).expect("table 3");
+    denied(
+        arbiter
+            .set_result(tid, 1, other.board_no, GameResult::Draw, "", &d)
+            .map(|_| ()),
+        "a result at another station's table",
+    );
+    denied(
+        arbiter
+            .void_and_replay(id, "arbiter's own idea", &me)
+            .map(|_| ()),
+        "voiding a game (the director's decision)",
+    );
+    denied(
+        arbiter.repair_round(tid, 1, "no", &d).map(|_| ()),
+        "re-pairing",
+    );
+    denied(
+        arbiter.add_station("rogue", &[1], &d).map(|_| ()),
+        "adding a station",
+    );
+    // Nothing changed.
+    assert_eq!(director.export_tournament(tid).expect("export"), before);
+    assert_eq!(director.players().expect("players"), players_before);
+    assert_eq!(director.stations().expect("stations").len(), 1);
+}
+
+#[test]
+fn two_desks_appending_to_one_game_one_wins_and_the_other_is_told() {
+    let url = pg::new_database();
+    let mut a = connect(&url);
+    let mut b = connect(&url);
+    let actor = Actor::arbiter(Some(1));
+    let id = a.create_game(&NewGame::standalone(), &actor).expect("game");
+    let s = setups(3);
+    for side in Side::BOTH {
+        a.save_setup(id, side, &s[side], &actor).expect("setup");
+    }
+    a.start_game(id, 0, Side::White, &actor).expect("start");
+    // Both desks show the game with no event yet.
+    let e = first_move(&a, id);
+    a.append_expecting(id, Some(Expect { seq: 0, token: "a-0" }), 1.0, AnyEvent::Game(e), &actor, "")
+        .expect("the first desk wins");
+    let late = b.append_expecting(id, Some(Expect { seq: 0, token: "b-0" }), 1.5, AnyEvent::Game(e), &actor, "");
+    match late {
+        Err(StoreError::Conflict(m)) => assert!(m.contains("another desk"), "{m}"),
+        other => panic!("the second desk must be told, got {other:?}"),
+    }
+    // The second desk reloads and goes on from the game as it is.
+    let stored = b.load_game(id).expect("load");
+    assert_eq!(stored.events.len(), 1);
+    let next = first_move(&b, id);
+    b.append_expecting(id, Some(Expect { seq: 1, token: "b-1" }), 2.0, AnyEvent::Game(next), &actor, "")
+        .expect("after reloading");
+    // A retry of an attempt whose confirmation was lost finds its event: stored once.
+    let again = b
+        .append_expecting(id, Some(Expect { seq: 1, token: "b-1" }), 2.0, AnyEvent::Game(next), &actor, "")
+        .expect("the retry is recognised");
+    assert_eq!(again.seq, 1);
+    assert_eq!(b.load_game(id).expect("load").events.len(), 2);
+}
+
+#[test]
+fn two_directors_editing_one_round_the_later_is_refused_with_what_changed() {
+    let url = pg::new_database();
+    let mut one = connect(&url);
+    let tid = event_with_round(&mut one, 6);
+    let mut two = connect(&url);
+    let d = Actor::director();
+    let view_one = one.round_view(tid, 1).expect("view").expect("round");
+    let view_two = two.round_view(tid, 1).expect("view").expect("round");
+    assert_eq!(view_one, view_two);
+    let board = view_one.boards[0].board_no;
+    one.set_result(tid, 1, board, GameResult::WhiteWins, "", &d)
+        .expect("the first director's result");
+    let err = two
+        .set_result(tid, 1, board, GameResult::BlackWins, "", &d)
+        .expect_err("the second director saw the board pending");
+    match err {
+        StoreError::Conflict(m) => {
+            assert!(m.contains("result pending is now white"), "{m}")
+        }
+        other => panic!("expected a conflict, got {other:?}"),
+    }
+    // A result on another board is not held up by that change.
+    let other_board = view_two.boards[1].board_no;
+    two.set_result(tid, 1, other_board, GameResult::Draw, "", &d)
+        .expect("another board");
+    // After looking again, the second director may change it, with a reason.
+    two.round_view(tid, 1).expect("view");
+    two.set_result(tid, 1, board, GameResult::BlackWins, "misread the sheet", &d)
+        .expect("after reloading");
+}
+
+#[test]
+fn a_change_at_one_desk_is_announced_to_the_others_within_a_second() {
+    let url = pg::new_database();
+    let mut director = connect(&url);
+    let tid = event_with_round(&mut director, 4);
+    let watcher = connect(&url);
+    let changes = watcher.listen(|| {}).expect("listen").expect("a server listens");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !changes.connected() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(changes.connected());
+    let board = director.round_view(tid, 1).expect("view").expect("round").boards[0].board_no;
+    let sent = Instant::now();
+    director
+        .set_result(tid, 1, board, GameResult::Draw, "", &Actor::director())
+        .expect("result");
+    let change = changes.next(Duration::from_secs(1)).expect("announced within a second");
+    assert!(sent.elapsed() < Duration::from_secs(1));
+    assert!(
+        matches!(change, Change::Row { tournament: Some(t), .. } if t == tid),
+        "{change:?}"
+    );
+}
+
+#[test]
+fn copy_both_ways_gives_identical_exports() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let lite = Address::File(dir.path().join("event.sqlite3"));
+    let mut src = Store::connect(&lite).expect("sqlite");
+    let tid = event_with_round(&mut src, 7);
+    let actor = Actor::arbiter(Some(1));
+    let id = table_game(&mut src, tid, 1, &actor).expect("game");
+    let e = first_move(&src, id);
+    src.append(id, 4.0, AnyEvent::Game(e), &actor, "").expect("move");
+    src.void_and_replay(id, "arbiter's mistake", &Actor::director())
+        .expect("void");
+    let exports = |s: &Store| {
+        let games: Vec<_> = s
+            .game_metas(None)
+            .expect("games")
+            .iter()
+            .map(|m| (m.id, s.load_game(m.id).expect("game")))
+            .collect();
+        (
+            s.export_tournament(tid).expect("tournament"),
+            games,
+            s.audit_log(ggdesk::store::AuditFilter::All).expect("audit"),
+            s.players().expect("players"),
+        )
+    };
+    let original = exports(&src);
+    let url = pg::new_database();
+    let mut server = connect(&url);
+    let counts = src.copy_into(&mut server).expect("to the server");
+    assert!(counts.to_string().contains("games 2"), "{counts}");
+    assert_eq!(exports(&server), original, "the server holds the same event");
+    // Copying into a database that holds data is refused and changes nothing.
+    let err = src.copy_into(&mut server).expect_err("not empty");
+    assert!(matches!(err, StoreError::Rejected(_)), "{err:?}");
+    assert_eq!(exports(&server), original);
+    // The server numbers new rows after the copied ones.
+    let p = server
+        .add_player(
+            &PlayerInput {
+                name: "Late".into(),
+                ..PlayerInput::default()
+            },
+            &Actor::director(),
+        )
+        .expect("a new player after the copy");
+    assert!(original.3.iter().all(|q| q.id < p));
+    // And back into a new SQLite file, through the command line.
+    let back = dir.path().join("archive.sqlite3");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ggdesk"))
+        .args(["--db", &url, "copy"])
+        .arg(&back)
+        .output()
+        .expect("run copy");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let archive = Store::open(&back).expect("archive");
+    let mut expected = exports(&server);
+    let mut got = exports(&archive);
+    // The player added on the server came along too.
+    assert_eq!(got.3.len(), expected.3.len());
+    expected.3.clear();
+    got.3.clear();
+    assert_eq!(got, expected);
+    // Into a file that holds data: exit 2, unchanged.
+    let before = std::fs::read(&back).expect("read");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ggdesk"))
+        .args(["--db", &url, "copy"])
+        .arg(&back)
+        .output()
+        .expect("run copy");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(&back).expect("read"), before);
+}
+
+#[test]
+fn a_lost_server_is_reported_and_the_store_reconnects_by_itself() {
+    let bin = pg::bin_dir();
+    let dir = pg::server_folder("restart");
+    let port = pg::free_port();
+    pg::init_and_start(&bin, &dir, port, &[]);
+    pg::stop_when_done(&bin, &dir);
+    let url = format!(
+        "postgres://postgres:{}@127.0.0.1:{port}/postgres",
+        pg::SUPERUSER_PASSWORD
+    );
+    let mut store = connect(&url);
+    let changes = store.listen(|| {}).expect("listen").expect("server");
+    let actor = Actor::arbiter(None);
+    store.create_game(&NewGame::standalone(), &actor).expect("game");
+    let stop = pg::pg_command(&bin, "pg_ctl")
+        .arg("-D")
+        .arg(dir.join("data"))
+        .args(["-m", "fast", "-w", "stop"])
+        .output()
+        .expect("stop");
+    assert!(stop.status.success());
+    let err = store
+        .create_game(&NewGame::standalone(), &actor)
+        .expect_err("nothing can be saved");
+    assert!(err.is_disconnected(), "{err:?}");
+    assert!(err.to_string().starts_with("not connected: nothing is being saved"));
+    pg::start(&bin, &dir, port, &[]);
+    let id = store
+        .create_game(&NewGame::standalone(), &actor)
+        .expect("reconnected by itself");
+    assert_eq!(id, GameId(2), "the failed attempt saved nothing");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut resynced = false;
+    while Instant::now() < deadline && !resynced {
+        resynced = changes.drain().contains(&Change::Everything);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(resynced, "the listener came back and asked for a full reload");
+}
