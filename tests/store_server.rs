@@ -3,6 +3,8 @@
 //! at once (one wins, the other is told), notifications, `copy` both ways, many `feed`
 //! writers, and a lost connection.
 
+#[path = "support/feed.rs"]
+mod feed;
 #[path = "support/pg.rs"]
 mod pg;
 
@@ -70,7 +72,12 @@ fn event_with_round(store: &mut Store, n: u32) -> i64 {
 }
 
 /// The game of a table of round 1, started with random setups.
-fn table_game(store: &mut Store, tid: i64, table: u32, actor: &Actor) -> Result<GameId, StoreError> {
+fn table_game(
+    store: &mut Store,
+    tid: i64,
+    table: u32,
+    actor: &Actor,
+) -> Result<GameId, StoreError> {
     let view = store.round_view(tid, 1)?.expect("round 1");
     let board = view
         .boards
@@ -115,7 +122,10 @@ fn a_newer_or_foreign_database_is_refused_and_left_unchanged() {
     cluster.psql(&db_name(&url), "UPDATE ggdesk_meta SET schema_version = 99");
     let before = schema_of(&url);
     let err = Store::connect(&Address::Server(url.clone())).expect_err("newer refused");
-    assert!(matches!(err, StoreError::Newer { found: 99, .. }), "{err:?}");
+    assert!(
+        matches!(err, StoreError::Newer { found: 99, .. }),
+        "{err:?}"
+    );
     assert_eq!(schema_of(&url), before);
     assert_eq!(
         cluster.psql(&db_name(&url), "SELECT schema_version FROM ggdesk_meta"),
@@ -135,7 +145,10 @@ fn a_newer_or_foreign_database_is_refused_and_left_unchanged() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("not a ggdesk database"), "{stderr}");
-    assert!(!stderr.contains(pg::SUPERUSER_PASSWORD), "no password shown: {stderr}");
+    assert!(
+        !stderr.contains(pg::SUPERUSER_PASSWORD),
+        "no password shown: {stderr}"
+    );
 }
 
 #[test]
@@ -143,7 +156,9 @@ fn events_and_audit_rows_can_only_be_inserted_on_the_server() {
     let url = pg::new_database();
     let mut store = connect(&url);
     let actor = Actor::arbiter(None);
-    let id = store.create_game(&NewGame::standalone(), &actor).expect("game");
+    let id = store
+        .create_game(&NewGame::standalone(), &actor)
+        .expect("game");
     let s = setups(1);
     for side in Side::BOTH {
         store.save_setup(id, side, &s[side], &actor).expect("setup");
@@ -165,11 +180,21 @@ fn events_and_audit_rows_can_only_be_inserted_on_the_server() {
         let out = pg::pg_command(&pg::cluster().bin, "psql")
             .arg("-h")
             .arg(&pg::cluster().dir)
-            .args(["-p", &pg::cluster().port.to_string(), "-U", "postgres", "-d", &db])
+            .args([
+                "-p",
+                &pg::cluster().port.to_string(),
+                "-U",
+                "postgres",
+                "-d",
+                &db,
+            ])
             .args(["-v", "ON_ERROR_STOP=1", "-c", sql])
             .output()
             .expect("psql");
-        assert!(!out.status.success(), "{sql} must be refused, even for the superuser");
+        assert!(
+            !out.status.success(),
+            "{sql} must be refused, even for the superuser"
+        );
     }
     assert_eq!(store.load_game(id).expect("load").events.len(), 1);
 }
@@ -195,7 +220,10 @@ fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
     let db = db_name(&url);
     let stored = pg::cluster().psql(
         "postgres",
-        &format!("SELECT rolpassword FROM pg_authid WHERE rolname = '{}'", login.station.role),
+        &format!(
+            "SELECT rolpassword FROM pg_authid WHERE rolname = '{}'",
+            login.station.role
+        ),
     );
     assert!(stored.starts_with("SCRAM-SHA-256$"), "{stored}");
     assert!(!stored.contains(&password));
@@ -219,7 +247,12 @@ fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
         .expect("the result at its table");
     arbiter.confirm_result(id, &me).expect("confirm");
     assert_eq!(
-        director.round_view(tid, 1).expect("view").expect("round").boards[0].result,
+        director
+            .round_view(tid, 1)
+            .expect("view")
+            .expect("round")
+            .boards[0]
+            .result,
         GameResult::WhiteWins,
         "the result reached the director's round"
     );
@@ -248,7 +281,10 @@ fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
         "adding a player",
     );
     let first = players_before[0].id;
-    denied(arbiter.ban_player(first, "collusion", Some(tid), &d), "a ban");
+    denied(
+        arbiter.ban_player(first, "collusion", Some(tid), &d),
+        "a ban",
+    );
     denied(
         arbiter.update_tournament(
             tid,
@@ -278,7 +314,11 @@ fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
         "a withdrawal",
     );
     let view = arbiter.round_view(tid, 1).expect("view").expect("round");
-    let other = view.boards.iter().find(|b| b.table_no == 3).expect("table 3");
+    let other = view
+        .boards
+        .iter()
+        .find(|b| b.table_no == 3)
+        .expect("table 3");
     denied(
         arbiter
             .set_result(tid, 1, other.board_no, GameResult::Draw, "", &d)
@@ -319,9 +359,29 @@ fn two_desks_appending_to_one_game_one_wins_and_the_other_is_told() {
     a.start_game(id, 0, Side::White, &actor).expect("start");
     // Both desks show the game with no event yet.
     let e = first_move(&a, id);
-    a.append_expecting(id, Some(Expect { seq: 0, token: "a-0" }), 1.0, AnyEvent::Game(e), &actor, "")
-        .expect("the first desk wins");
-    let late = b.append_expecting(id, Some(Expect { seq: 0, token: "b-0" }), 1.5, AnyEvent::Game(e), &actor, "");
+    a.append_expecting(
+        id,
+        Some(Expect {
+            seq: 0,
+            token: "a-0",
+        }),
+        1.0,
+        AnyEvent::Game(e),
+        &actor,
+        "",
+    )
+    .expect("the first desk wins");
+    let late = b.append_expecting(
+        id,
+        Some(Expect {
+            seq: 0,
+            token: "b-0",
+        }),
+        1.5,
+        AnyEvent::Game(e),
+        &actor,
+        "",
+    );
     match late {
         Err(StoreError::Conflict(m)) => assert!(m.contains("another desk"), "{m}"),
         other => panic!("the second desk must be told, got {other:?}"),
@@ -330,11 +390,31 @@ fn two_desks_appending_to_one_game_one_wins_and_the_other_is_told() {
     let stored = b.load_game(id).expect("load");
     assert_eq!(stored.events.len(), 1);
     let next = first_move(&b, id);
-    b.append_expecting(id, Some(Expect { seq: 1, token: "b-1" }), 2.0, AnyEvent::Game(next), &actor, "")
-        .expect("after reloading");
+    b.append_expecting(
+        id,
+        Some(Expect {
+            seq: 1,
+            token: "b-1",
+        }),
+        2.0,
+        AnyEvent::Game(next),
+        &actor,
+        "",
+    )
+    .expect("after reloading");
     // A retry of an attempt whose confirmation was lost finds its event: stored once.
     let again = b
-        .append_expecting(id, Some(Expect { seq: 1, token: "b-1" }), 2.0, AnyEvent::Game(next), &actor, "")
+        .append_expecting(
+            id,
+            Some(Expect {
+                seq: 1,
+                token: "b-1",
+            }),
+            2.0,
+            AnyEvent::Game(next),
+            &actor,
+            "",
+        )
         .expect("the retry is recognised");
     assert_eq!(again.seq, 1);
     assert_eq!(b.load_game(id).expect("load").events.len(), 2);
@@ -368,8 +448,15 @@ fn two_directors_editing_one_round_the_later_is_refused_with_what_changed() {
         .expect("another board");
     // After looking again, the second director may change it, with a reason.
     two.round_view(tid, 1).expect("view");
-    two.set_result(tid, 1, board, GameResult::BlackWins, "misread the sheet", &d)
-        .expect("after reloading");
+    two.set_result(
+        tid,
+        1,
+        board,
+        GameResult::BlackWins,
+        "misread the sheet",
+        &d,
+    )
+    .expect("after reloading");
 }
 
 #[test]
@@ -378,18 +465,28 @@ fn a_change_at_one_desk_is_announced_to_the_others_within_a_second() {
     let mut director = connect(&url);
     let tid = event_with_round(&mut director, 4);
     let watcher = connect(&url);
-    let changes = watcher.listen(|| {}).expect("listen").expect("a server listens");
+    let changes = watcher
+        .listen(|| {})
+        .expect("listen")
+        .expect("a server listens");
     let deadline = Instant::now() + Duration::from_secs(5);
     while !changes.connected() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
     }
     assert!(changes.connected());
-    let board = director.round_view(tid, 1).expect("view").expect("round").boards[0].board_no;
+    let board = director
+        .round_view(tid, 1)
+        .expect("view")
+        .expect("round")
+        .boards[0]
+        .board_no;
     let sent = Instant::now();
     director
         .set_result(tid, 1, board, GameResult::Draw, "", &Actor::director())
         .expect("result");
-    let change = changes.next(Duration::from_secs(1)).expect("announced within a second");
+    let change = changes
+        .next(Duration::from_secs(1))
+        .expect("announced within a second");
     assert!(sent.elapsed() < Duration::from_secs(1));
     assert!(
         matches!(change, Change::Row { tournament: Some(t), .. } if t == tid),
@@ -406,7 +503,8 @@ fn copy_both_ways_gives_identical_exports() {
     let actor = Actor::arbiter(Some(1));
     let id = table_game(&mut src, tid, 1, &actor).expect("game");
     let e = first_move(&src, id);
-    src.append(id, 4.0, AnyEvent::Game(e), &actor, "").expect("move");
+    src.append(id, 4.0, AnyEvent::Game(e), &actor, "")
+        .expect("move");
     src.void_and_replay(id, "arbiter's mistake", &Actor::director())
         .expect("void");
     let exports = |s: &Store| {
@@ -428,7 +526,11 @@ fn copy_both_ways_gives_identical_exports() {
     let mut server = connect(&url);
     let counts = src.copy_into(&mut server).expect("to the server");
     assert!(counts.to_string().contains("games 2"), "{counts}");
-    assert_eq!(exports(&server), original, "the server holds the same event");
+    assert_eq!(
+        exports(&server),
+        original,
+        "the server holds the same event"
+    );
     // Copying into a database that holds data is refused and changes nothing.
     let err = src.copy_into(&mut server).expect_err("not empty");
     assert!(matches!(err, StoreError::Rejected(_)), "{err:?}");
@@ -451,7 +553,11 @@ fn copy_both_ways_gives_identical_exports() {
         .arg(&back)
         .output()
         .expect("run copy");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let archive = Store::open(&back).expect("archive");
     let mut expected = exports(&server);
     let mut got = exports(&archive);
@@ -485,7 +591,9 @@ fn a_lost_server_is_reported_and_the_store_reconnects_by_itself() {
     let mut store = connect(&url);
     let changes = store.listen(|| {}).expect("listen").expect("server");
     let actor = Actor::arbiter(None);
-    store.create_game(&NewGame::standalone(), &actor).expect("game");
+    store
+        .create_game(&NewGame::standalone(), &actor)
+        .expect("game");
     let stop = pg::pg_command(&bin, "pg_ctl")
         .arg("-D")
         .arg(dir.join("data"))
@@ -497,7 +605,10 @@ fn a_lost_server_is_reported_and_the_store_reconnects_by_itself() {
         .create_game(&NewGame::standalone(), &actor)
         .expect_err("nothing can be saved");
     assert!(err.is_disconnected(), "{err:?}");
-    assert!(err.to_string().starts_with("not connected: nothing is being saved"));
+    assert!(
+        err.to_string()
+            .starts_with("not connected: nothing is being saved")
+    );
     pg::start(&bin, &dir, port, &[]);
     let id = store
         .create_game(&NewGame::standalone(), &actor)
@@ -509,5 +620,89 @@ fn a_lost_server_is_reported_and_the_store_reconnects_by_itself() {
         resynced = changes.drain().contains(&Change::Everything);
         std::thread::sleep(Duration::from_millis(50));
     }
-    assert!(resynced, "the listener came back and asked for a full reload");
+    assert!(
+        resynced,
+        "the listener came back and asked for a full reload"
+    );
+}
+
+#[test]
+fn twenty_feed_writers_and_two_desks_lose_and_repeat_nothing() {
+    let url = pg::new_database();
+    drop(connect(&url));
+    let children: Vec<_> = (0..20)
+        .map(|i| feed::spawn_feed(&url, feed::feed_lines(7_000 + i)))
+        .collect();
+    let desks: Vec<_> = (0..2u64)
+        .map(|k| {
+            let url = url.clone();
+            std::thread::spawn(move || {
+                let mut store = connect(&url);
+                let actor = Actor::arbiter(Some(k as i64 + 1));
+                let id = store
+                    .create_game(&NewGame::standalone(), &actor)
+                    .expect("game");
+                let s = setups(100 + k);
+                for side in Side::BOTH {
+                    store.save_setup(id, side, &s[side], &actor).expect("setup");
+                }
+                store.start_game(id, 0, Side::White, &actor).expect("start");
+                let mut appended = 0u32;
+                for i in 0..60u32 {
+                    let stored = store.load_game(id).expect("load");
+                    let game = stored.game().expect("setups").expect("replay");
+                    if game.is_over() {
+                        break;
+                    }
+                    let moves = game.position().legal_moves(game.to_move());
+                    let Some(mv) = moves.first() else { break };
+                    let token = format!("desk-{k}-{i}");
+                    store
+                        .append_expecting(
+                            id,
+                            Some(Expect {
+                                seq: appended,
+                                token: &token,
+                            }),
+                            f64::from(i + 1),
+                            AnyEvent::Game(Event::Move { mv: *mv, by: None }),
+                            &actor,
+                            "",
+                        )
+                        .expect("the desk's own game");
+                    appended += 1;
+                    // What a desk reads every frame meanwhile.
+                    store.game_metas(None).expect("metas");
+                }
+                (id, appended)
+            })
+        })
+        .collect();
+    let mut acked_total = 0;
+    let mut results = Vec::new();
+    for (mut child, reader) in children {
+        let status = child.wait().expect("wait");
+        let lines = reader.join().expect("reader");
+        assert!(status.success(), "a feed writer failed: {lines:?}");
+        results.push(feed::acknowledged(&lines).expect("game and acks"));
+    }
+    let store = connect(&url);
+    for (game, acks) in &results {
+        feed::check_game(&store, *game, acks, 0);
+        let stored = store.load_game(GameId(*game)).expect("game");
+        assert_eq!(
+            stored.events.len(),
+            acks.len(),
+            "feed stores exactly what it reads"
+        );
+        acked_total += acks.len();
+    }
+    for desk in desks {
+        let (id, appended) = desk.join().expect("desk");
+        assert_eq!(
+            store.load_game(id).expect("game").events.len(),
+            appended as usize
+        );
+    }
+    assert!(acked_total > 20 * 10, "the writers wrote: {acked_total}");
 }

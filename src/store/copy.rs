@@ -26,7 +26,14 @@ pub(crate) const TABLES: [(&str, &str); 14] = [
 
 /// The tables whose `id` a server numbers by itself: after ids are copied in, its counters
 /// must continue above them.
-const NUMBERED: [&str; 6] = ["players", "tournaments", "bans", "penalties", "games", "audit_log"];
+const NUMBERED: [&str; 6] = [
+    "players",
+    "tournaments",
+    "bans",
+    "penalties",
+    "games",
+    "audit_log",
+];
 
 /// How many rows of each table were copied.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -317,6 +317,21 @@ impl<'a> Tx<'a> {
         }
     }
 
+    /// Locks rows of `table` matching `condition` until the transaction ends, so that
+    /// writers of the same aggregate (a game, a round, a tournament) follow one another. On
+    /// PostgreSQL this is `SELECT ... FOR UPDATE` (transactions run READ COMMITTED: each
+    /// statement after the lock sees what the writer before committed); SQLite's writing
+    /// transactions already hold the whole database, so there it does nothing.
+    pub(crate) fn lock(&mut self, table: &str, condition: &str, args: impl Params) -> Result<()> {
+        if self.engine() == Engine::Postgres {
+            self.query(
+                &format!("SELECT 1 FROM {table} WHERE {condition} FOR UPDATE"),
+                args,
+            )?;
+        }
+        Ok(())
+    }
+
     /// Runs a statement and returns its rows.
     pub(crate) fn query(&mut self, sql: &str, args: impl Params) -> Result<Vec<Row>> {
         self.query_values(sql, &args.values())

@@ -605,6 +605,13 @@ fn event_kind_code(e: &Event) -> &'static str {
     }
 }
 
+/// Loads a game to change it: its row stays locked until the transaction ends, so two desks
+/// changing one game follow one another.
+fn load_locked(tx: &mut Tx<'_>, id: GameId) -> Result<StoredGame> {
+    tx.lock("games", "id = ?1", [id.0])?;
+    load(tx, id)
+}
+
 /// Loads a game inside a transaction or on the connection.
 fn load(conn: &mut Tx<'_>, id: GameId) -> Result<StoredGame> {
     let (meta, sw, sb) = conn
@@ -785,7 +792,7 @@ impl Store {
         actor: &Actor,
     ) -> Result<()> {
         self.write(|tx| {
-            let game = load(tx, id)?;
+            let game = load_locked(tx, id)?;
             if game.meta.started_at.is_some() {
                 return Err(rejected(format!(
                     "game {id} has started: its setups are fixed"
@@ -821,7 +828,7 @@ impl Store {
         actor: &Actor,
     ) -> Result<()> {
         self.write(|tx| {
-            let game = load(tx, id)?;
+            let game = load_locked(tx, id)?;
             if game.meta.started_at.is_some() {
                 return Err(rejected(format!("game {id} has already started")));
             }
@@ -898,7 +905,7 @@ impl Store {
         reason: &str,
     ) -> Result<AppendOutcome> {
         self.write(|tx| {
-            let mut game = load(tx, id)?;
+            let mut game = load_locked(tx, id)?;
             if let Some(expect) = expect {
                 let stored: Option<(i64, u32)> = tx.query_opt(
                     "SELECT game_id, seq FROM game_events WHERE token = ?1",
@@ -988,7 +995,7 @@ impl Store {
             return Err(rejected("an undo needs a reason"));
         }
         self.write(|tx| {
-            let mut game = load(tx, id)?;
+            let mut game = load_locked(tx, id)?;
             let (target, undone_t, undone) = game
                 .effective()
                 .last()
@@ -1036,7 +1043,7 @@ impl Store {
         actor: &Actor,
     ) -> Result<()> {
         self.write(|tx| {
-            let mut game = load(tx, id)?;
+            let mut game = load_locked(tx, id)?;
             let derived = game
                 .derive()
                 .and_then(|g| g.ok())
@@ -1124,7 +1131,7 @@ impl Store {
     /// The arbiter confirms the result the rules reached (audit log).
     pub fn confirm_result(&mut self, id: GameId, actor: &Actor) -> Result<()> {
         self.write(|tx| {
-            let game = load(tx, id)?;
+            let game = load_locked(tx, id)?;
             let result = game
                 .meta
                 .result
@@ -1163,7 +1170,7 @@ impl Store {
             return Err(rejected("voiding a game needs a reason"));
         }
         self.write(|tx| {
-            let game = load(tx, id)?;
+            let game = load_locked(tx, id)?;
             if game.meta.void {
                 return Err(rejected(format!("game {id} is already void")));
             }
@@ -1247,7 +1254,7 @@ impl Store {
                     )?;
                 }
             }
-            let game = load(tx, id)?;
+            let game = load_locked(tx, id)?;
             settle(tx, &game, actor)?;
             audit(tx, actor, "game imported", None, Some(id.0), "", &format!("{} events", record.events.len()))?;
             Ok(id)
@@ -1279,7 +1286,7 @@ impl Store {
                     )?;
                 }
             }
-            let game = load(tx, id)?;
+            let game = load_locked(tx, id)?;
             settle(tx, &game, actor)?;
             audit(tx, actor, "game imported", None, Some(id.0), "", &format!("{} events, physical board", record.events.len()))?;
             Ok(id)

@@ -327,9 +327,10 @@ impl Store {
     }
 
     /// Runs `f` in one writing transaction: all of it is committed, or none of it. SQLite
-    /// takes the write lock at the start (`IMMEDIATE`); PostgreSQL runs it `SERIALIZABLE`
-    /// and runs `f` again (up to a few times) when the server refuses it for a concurrent
-    /// change, so `f` must only write through the transaction.
+    /// takes the write lock at the start (`IMMEDIATE`); on PostgreSQL the transaction runs
+    /// READ COMMITTED and `f` locks the rows it changes (`Tx::lock`), and `f` runs again (up
+    /// to a few times) when the server breaks a deadlock, so `f` must only write through
+    /// the transaction.
     pub(crate) fn write<T>(&mut self, mut f: impl FnMut(&mut Tx<'_>) -> Result<T>) -> Result<T> {
         let now = self.now();
         match self.conn.get_mut() {

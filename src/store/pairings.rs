@@ -162,6 +162,12 @@ fn pending_boards(conn: &mut Tx<'_>, tid: i64, round: u32) -> Result<u32> {
 
 /// Marks a published round complete when none of its boards is pending. True if it did.
 fn complete_if_done(tx: &mut Tx<'_>, tid: i64, round: u32, actor: &Actor) -> Result<bool> {
+    // Two last results entered at once: the second to take this lock counts the first's.
+    tx.lock(
+        "rounds",
+        "tournament_id = ?1 AND number = ?2",
+        args![tid, round],
+    )?;
     if state_of(tx, tid, round)? != RoundState::Published || pending_boards(tx, tid, round)? > 0 {
         return Ok(false);
     }
@@ -484,6 +490,7 @@ impl Store {
     pub fn pair_round(&mut self, tid: i64, actor: &Actor) -> Result<u32> {
         let mut completed = None;
         let number = self.write(|tx| {
+            tx.lock("tournaments", "id = ?1", [tid])?;
             let rounds = rounds_in(tx, tid)?;
             if let Some(last) = rounds.last() {
                 match last.1 {

@@ -219,8 +219,9 @@ impl Pg {
         result
     }
 
-    /// Runs `f` in a serializable transaction, again while the server refuses it for a
-    /// concurrent change.
+    /// Runs `f` in a READ COMMITTED transaction whose writers lock the rows of what they
+    /// change first (`Tx::lock`), again when the server breaks a deadlock or refuses it for
+    /// a concurrent change.
     pub(crate) fn write<T>(
         &mut self,
         now: i64,
@@ -228,7 +229,7 @@ impl Pg {
     ) -> Result<T> {
         let mut attempt = 0;
         loop {
-            let result = self.run(now, IsolationLevel::Serializable, false, &mut f);
+            let result = self.run(now, IsolationLevel::ReadCommitted, false, &mut f);
             match result {
                 Err(e) if is_retry(&e) && attempt < RETRIES => {
                     attempt += 1;

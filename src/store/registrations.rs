@@ -87,6 +87,7 @@ pub(crate) fn round_state(conn: &mut Tx<'_>, tid: i64, round: u32) -> Result<Opt
 
 /// Registers one registry player inside `tx` (see [`Store::register`]).
 fn register_in(tx: &mut Tx<'_>, tid: i64, player: RegistryId, actor: &Actor) -> Result<PlayerId> {
+    tx.lock("tournaments", "id = ?1", [tid])?;
     check_tournament(tx, tid)?;
     let (name, fid, club, rating, status): (String, String, String, i64, String) = tx
         .query_row(
@@ -240,6 +241,7 @@ impl Store {
     /// forbidden pair and has no penalty.
     pub fn unregister(&mut self, tid: i64, no: PlayerId, actor: &Actor) -> Result<()> {
         self.write(|tx| {
+            tx.lock("tournaments", "id = ?1", [tid])?;
             let name = registration_name(tx, tid, no)?;
             if appears_in_rounds(tx, tid, no)? {
                 return Err(rejected(format!(
@@ -270,6 +272,7 @@ impl Store {
         actor: &Actor,
     ) -> Result<()> {
         self.write(|tx| {
+            tx.lock("tournaments", "id = ?1", [tid])?;
             let name = registration_name(tx, tid, no)?;
             if !withdrawn && registration_banned(tx, tid, no)? {
                 return Err(rejected(format!(
@@ -313,6 +316,7 @@ impl Store {
             return Err(rejected("rounds are numbered from 1"));
         }
         self.write(|tx| {
+            tx.lock("tournaments", "id = ?1", [tid])?;
             let name = registration_name(tx, tid, no)?;
             match round_state(tx, tid, round)? {
                 None => {}
@@ -392,6 +396,7 @@ impl Store {
             )));
         }
         self.write(|tx| {
+            tx.lock("tournaments", "id = ?1", [tid])?;
             let name = registration_name(tx, tid, no)?;
             let now = tx.now();
             let id: i64 = tx.query_one(
@@ -426,6 +431,7 @@ impl Store {
             return Err(rejected("cancelling a penalty needs a reason"));
         }
         self.write(|tx| {
+            tx.lock("tournaments", "id = ?1", [tid])?;
             let (no, points, why): (u32, i64, String) = tx
                 .query_row(
                     "SELECT player_no, points, reason FROM penalties WHERE id = ?1 AND tournament_id = ?2",

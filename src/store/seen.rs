@@ -71,7 +71,12 @@ fn differences(round: u32, shown: &RoundPrint, now: &RoundPrint, scope: Scope) -
         });
     }
     let board_of = |p: &RoundPrint, b: u32| p.boards.iter().find(|x| x.0 == b).cloned();
-    let mut numbers: Vec<u32> = shown.boards.iter().chain(&now.boards).map(|b| b.0).collect();
+    let mut numbers: Vec<u32> = shown
+        .boards
+        .iter()
+        .chain(&now.boards)
+        .map(|b| b.0)
+        .collect();
     numbers.sort_unstable();
     numbers.dedup();
     for b in numbers {
@@ -128,6 +133,13 @@ impl Store {
     ) -> Result<T> {
         let shown = self.seen.borrow().get(&(tid, round)).cloned();
         let (value, print) = self.write(|tx| {
+            // Tournament first, then round, then game: one order for every writer.
+            tx.lock("tournaments", "id = ?1", [tid])?;
+            tx.lock(
+                "rounds",
+                "tournament_id = ?1 AND number = ?2",
+                args![tid, round],
+            )?;
             if let Some(shown) = &shown {
                 let now = round_print(tx, tid, round)?;
                 let changed = differences(round, shown, &now, scope);
@@ -165,8 +177,14 @@ mod tests {
 
     #[test]
     fn a_result_elsewhere_does_not_stop_a_result_on_another_board() {
-        let shown = print("published", &[(1, 1, 1, 2, "pending"), (2, 2, 3, 4, "pending")]);
-        let now = print("published", &[(1, 1, 1, 2, "pending"), (2, 2, 3, 4, "white")]);
+        let shown = print(
+            "published",
+            &[(1, 1, 1, 2, "pending"), (2, 2, 3, 4, "pending")],
+        );
+        let now = print(
+            "published",
+            &[(1, 1, 1, 2, "pending"), (2, 2, 3, 4, "white")],
+        );
         assert!(differences(3, &shown, &now, Scope::Board(1)).is_empty());
         assert_eq!(
             differences(3, &shown, &now, Scope::Board(2)),

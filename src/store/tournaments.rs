@@ -544,6 +544,7 @@ impl Store {
         }
         setup.check()?;
         self.write(|tx| {
+            tx.lock("tournaments", "id = ?1", [id])?;
             let old = read_setup(tx, id)?;
             let (paired, _) = round_counts(tx, id)?;
             if paired > 0 && old.system != setup.system {
@@ -605,6 +606,7 @@ impl Store {
         }
         let (lo, hi) = if a < b { (a, b) } else { (b, a) };
         self.write(|tx| {
+            tx.lock("tournaments", "id = ?1", [id])?;
             check_tournament(tx, id)?;
             for p in [lo, hi] {
                 super::registrations::registration_name(tx, id, p)?;
@@ -624,6 +626,7 @@ impl Store {
     pub fn allow_pair(&mut self, id: i64, a: PlayerId, b: PlayerId, actor: &Actor) -> Result<()> {
         let (lo, hi) = if a < b { (a, b) } else { (b, a) };
         self.write(|tx| {
+            tx.lock("tournaments", "id = ?1", [id])?;
             let removed = tx.execute(
                 "DELETE FROM forbidden_pairs WHERE tournament_id = ?1 AND player_a = ?2 AND player_b = ?3",
                 args![id, lo.0, hi.0],
