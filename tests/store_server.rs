@@ -590,6 +590,11 @@ fn a_lost_server_is_reported_and_the_store_reconnects_by_itself() {
     );
     let mut store = connect(&url);
     let changes = store.listen(|| {}).expect("listen").expect("server");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !changes.connected() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(changes.connected(), "the listener is up before the server goes");
     let actor = Actor::arbiter(None);
     store
         .create_game(&NewGame::standalone(), &actor)
