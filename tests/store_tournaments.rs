@@ -703,3 +703,34 @@ fn a_result_from_the_arbiter_desk_reaches_the_board_and_the_next_pairing_complet
     let t = s.load_tournament(tid).expect("load");
     assert_eq!(t.rounds()[0].games[1].result, GameResult::WhiteWins);
 }
+
+/// The store keeps each board's and bye's reasons as that part of the pairing's
+/// explanation, found by table and player in the explanation's data: rewording a sentence
+/// of the text cannot move reasons to another board.
+#[test]
+fn each_board_and_bye_keeps_its_own_part_of_the_explanation() {
+    use ggdesk_core::pairing::{explain, pair_next_round};
+    let mut s = store();
+    let (tid, _) = event(&mut s, 7, 4);
+    for round in 1..=3u32 {
+        let t = s.load_tournament(tid).expect("load");
+        let pairing = pair_next_round(&t, &[]).expect("pairs");
+        let want = explain(&t, &pairing);
+        assert_eq!(s.pair_round(tid, &director()).expect("pair"), round);
+        let v = s.round_view(tid, round).expect("v").expect("r");
+        assert_eq!(v.explanation, want.round.to_string());
+        assert_eq!(v.boards.len(), pairing.games.len());
+        for b in &v.boards {
+            let part = want.board(b.table_no).expect("explained");
+            assert_eq!(b.explanation, part.to_string(), "table {}", b.table_no);
+            assert!(b.explanation.starts_with(&format!("Table {}:", b.table_no)));
+        }
+        assert_eq!(v.byes.len(), 1, "seven players: one bye");
+        for (p, why) in &v.byes {
+            let part = want.bye(PlayerId(p.no)).expect("explained");
+            assert_eq!(why, &part.to_string());
+        }
+        s.publish_round(tid, round, &director()).expect("publish");
+        play_round(&mut s, tid, round);
+    }
+}
