@@ -332,7 +332,8 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were() {
     let restored = store
         .restore_games_in_progress(start_ms + 695_000)
         .expect("restore");
-    assert_eq!(restored, vec![id]);
+    assert_eq!(restored.restored, vec![id]);
+    assert!(restored.failed.is_empty());
     let mut game = store
         .load_game(id)
         .expect("load")
@@ -346,6 +347,78 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were() {
     assert_eq!(game.clock().game_used_ns(), clock_before.game_used_ns());
     assert_eq!(game.clock().oversteps(), clock_before.oversteps());
     assert_eq!(game.plies(), 4);
+}
+
+/// Defect 2: a physical-board game waiting for the thirty-move counts refused the restart's
+/// `pause`, and that one refusal stopped the restore of every later game, whose downtime was
+/// then charged to the players.
+#[test]
+fn a_game_waiting_for_the_counts_does_not_stop_the_restore_of_the_games_after_it() {
+    use ggdesk::store::{AnyEvent, GameMode};
+    use ggdesk_core::rules::PhysicalEvent;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("counts.sqlite3");
+    let start_ms = 1_700_000_000_000;
+    let actor = Actor::arbiter(None);
+    let (waiting, running) = {
+        let mut store = Store::open(&path).expect("store");
+        let mut new = NewGame::standalone();
+        new.mode = GameMode::Physical;
+        let waiting = store.create_game(&new, &actor).expect("physical game");
+        store
+            .start_game(waiting, start_ms, Side::White, &actor)
+            .expect("start");
+        for i in 1..=30 {
+            store
+                .append(
+                    waiting,
+                    f64::from(i),
+                    AnyEvent::Physical(PhysicalEvent::Move { challenge: None }),
+                    &actor,
+                    "",
+                )
+                .expect("move");
+        }
+        let (running, _) = started_with(&mut store, &NewGame::standalone(), 21, start_ms);
+        let e = first_legal(&store, running);
+        store
+            .append_event(running, at(40.0, e), &actor, "")
+            .expect("move");
+        store.record_clocks_seen(&[(running, 50.0)]).expect("seen");
+        (waiting, running)
+    };
+    let mut store = Store::open(&path).expect("reopen");
+    let restored = store.restore_games_in_progress(start_ms + 600_000);
+    let running_game = store.load_game(running).expect("load");
+    let kinds: Vec<_> = running_game
+        .effective()
+        .into_iter()
+        .map(|(_, t, e)| (t, e))
+        .collect();
+    assert_eq!(
+        kinds[1..],
+        [
+            (50.0, AnyEvent::Game(Event::Pause)),
+            (600.0, AnyEvent::Game(Event::Resume))
+        ],
+        "the running game after the one waiting for counts gets its pause and resume"
+    );
+    let waiting_game = store.load_game(waiting).expect("load");
+    assert_eq!(
+        waiting_game.events.len(),
+        30,
+        "nothing is added while counts are awaited"
+    );
+    let derived = waiting_game.derive().expect("physical").expect("replays");
+    assert!(
+        derived
+            .as_physical()
+            .expect("physical")
+            .awaiting_thirty_count()
+    );
+    let report = restored.expect("restore");
+    assert_eq!(report.restored, vec![waiting, running]);
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
 }
 
 #[test]

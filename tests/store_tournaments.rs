@@ -704,6 +704,38 @@ fn a_result_from_the_arbiter_desk_reaches_the_board_and_the_next_pairing_complet
     assert_eq!(t.rounds()[0].games[1].result, GameResult::WhiteWins);
 }
 
+/// Defect 1: a tournament's setup, reading and grace timers reach the games created for it
+/// (they were stored with the record's seven rule keys only, and read back as GGF 5/15/30).
+#[test]
+fn a_tournament_game_carries_the_tournaments_setup_reading_and_grace_timers() {
+    let mut s = store();
+    let rules = RuleSettings {
+        move_limit_ns: 90_000_000_000,
+        setup_limit_ns: 7 * 60 * 1_000_000_000,
+        reading_limit_ns: 10 * 60 * 1_000_000_000,
+        grace_ns: 20 * 60 * 1_000_000_000,
+        ..RuleSettings::default()
+    };
+    let setup = TournamentSetup {
+        name: "Timers".into(),
+        rules,
+        ..TournamentSetup::default()
+    };
+    let tid = s.create_tournament(&setup, &director()).expect("create");
+    let mut new = NewGame::standalone();
+    new.tournament_id = Some(tid);
+    new.rules = s.tournament_rules(tid).expect("rules");
+    for mode in [GameMode::Arbitrated, GameMode::Physical] {
+        new.mode = mode;
+        let game = s.create_game(&new, &director()).expect("game");
+        assert_eq!(
+            s.load_game(game).expect("game").meta.rules,
+            rules,
+            "{mode:?}"
+        );
+    }
+}
+
 /// The store keeps each board's and bye's reasons as that part of the pairing's
 /// explanation, found by table and player in the explanation's data: rewording a sentence
 /// of the text cannot move reasons to another board.

@@ -13,10 +13,12 @@ mod rounds;
 mod tournaments;
 
 pub use backup::{BACKUPS_KEPT, backup_dir};
-pub use games::{
-    AnyEvent, AppendOutcome, Derived, GameId, GameMeta, GameMode, NewGame, SheetRow, StoredEvent,
-    StoredEventKind, StoredGame,
-};
+pub use games::{AppendOutcome, GameId, GameMeta, NewGame, Restored, StoredGame};
+/// The kind of an entry of a game's log: the core's `LogEntryKind`, under the name the
+/// desk's pages use.
+pub use ggdesk_core::game::LogEntryKind as StoredEventKind;
+/// The game model is the core's; these names keep the store's call sites as they were.
+pub use ggdesk_core::game::{AnyEvent, AnyGame, GameMode, LogEntry, SheetRow};
 pub use pairings::{Absentee, BackupNote, ResultSaved};
 pub use players::{MAX_RATING, PlayerInput, RegistryId, RegistryPlayer, rows_message};
 pub use registrations::{PenaltyRow, Registration};

@@ -118,7 +118,7 @@ impl Outcome {
     }
 }
 
-/// Where a game stands.
+/// Where a game stands. Every state but `Playing` has stopped the clocks for good.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GameState {
     Playing,
@@ -126,10 +126,28 @@ pub enum GameState {
         outcome: Outcome,
         at: Time,
     },
-    /// Game time ran out at `at`: the result waits for the adjudication.
-    GameTimeUp {
+    /// Game time ran out at `at`: the game stopped and its result waits for the
+    /// adjudication (the record's `adjudication_pending`).
+    AdjudicationPending {
         at: Time,
     },
+    /// The thirty-move rule ended a game on a physical board at `at`: its result waits for
+    /// the arbiter's counts of the pieces across the midpoint.
+    ThirtyCountPending {
+        at: Time,
+    },
+}
+
+impl GameState {
+    /// The moment the game stopped, unless it is still being played.
+    pub fn stopped_at(self) -> Option<Time> {
+        match self {
+            GameState::Playing => None,
+            GameState::Finished { at, .. }
+            | GameState::AdjudicationPending { at }
+            | GameState::ThirtyCountPending { at } => Some(at),
+        }
+    }
 }
 
 /// The penalties an arbiter can give.
@@ -184,6 +202,19 @@ pub enum Event {
 }
 
 impl Event {
+    /// The event's kind, as the record names it (`move`, `penalty`, ...).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Event::Move { .. } => "move",
+            Event::Penalty { .. } => "penalty",
+            Event::Resign(_) => "resign",
+            Event::DrawForRespect => "draw_for_respect",
+            Event::Pause => "pause",
+            Event::Resume => "resume",
+            Event::End => "end",
+        }
+    }
+
     /// The same event with the board turned round and the sides swapped.
     pub fn mirrored(self) -> Event {
         match self {
@@ -224,6 +255,8 @@ pub enum EventError {
     CountsNotAsked,
     #[error("{side} has only {left} pieces, not {count} across the midpoint")]
     CountTooHigh { side: Side, count: u32, left: u32 },
+    #[error("this event belongs to the other kind of game")]
+    OtherKindOfGame,
 }
 
 /// What an applied event did, for the desk to announce.
@@ -320,6 +353,11 @@ impl Game {
 
     pub fn settings(&self) -> &RuleSettings {
         &self.turns.settings
+    }
+
+    /// What every kind of game keeps (clocks, turns, counters, state).
+    pub(crate) fn turns(&self) -> &Turns {
+        &self.turns
     }
 
     /// The true position, ranks included: for the arbiter's eyes and the adjudication only.

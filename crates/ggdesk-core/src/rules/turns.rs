@@ -106,14 +106,15 @@ impl Turns {
                 },
                 at,
             },
-            Expiry::GameTime { at } => GameState::GameTimeUp { at },
+            Expiry::GameTime { at } => GameState::AdjudicationPending { at },
         };
     }
 
     fn over_error(&self) -> EventError {
         let (at, reason) = match self.state {
             GameState::Finished { outcome, at } => (at, outcome.reason().code()),
-            GameState::GameTimeUp { at } => (at, Reason::GameTime.code()),
+            GameState::AdjudicationPending { at } => (at, Reason::GameTime.code()),
+            GameState::ThirtyCountPending { at } => (at, Reason::ThirtyMoves.code()),
             GameState::Playing => (self.last_t, "playing"),
         };
         EventError::GameOver {
