@@ -16,7 +16,7 @@
 use crate::adjudication::{TallyAdjudication, adjudicate_tally};
 use crate::clock::Time;
 use crate::record::{
-    DESK_TIMERS_KEY, Status, events_list, header_value, parse_first, parse_ratings,
+    RECORD_KEYS, Status, events_list, header_value, parse_first, parse_ratings,
     parse_rule_settings, time_out_of_range, unknown_keys,
 };
 use crate::rules::{
@@ -204,16 +204,7 @@ impl PhysicalRecord {
                 Some(BySide::new(get("white")?, get("black")?))
             }
         };
-        let known = [
-            "format",
-            "first",
-            "ratings",
-            "rules",
-            DESK_TIMERS_KEY,
-            "events",
-            "readings",
-        ];
-        let extra = unknown_keys(obj, &known);
+        let extra = unknown_keys(obj, &RECORD_KEYS);
         Ok(PhysicalRecord {
             first,
             ratings,

@@ -83,6 +83,18 @@ fn parse_side(v: &Value, what: &str) -> Result<Side, String> {
 /// readers that do not know this key ignore it, as the spec allows.
 pub const DESK_TIMERS_KEY: &str = "desk_timers";
 
+/// The top-level keys both record formats read (a game record adds `setup`); any other key
+/// is kept as it came, for export.
+pub(crate) const RECORD_KEYS: [&str; 7] = [
+    "format",
+    "first",
+    "ratings",
+    "rules",
+    DESK_TIMERS_KEY,
+    "events",
+    "readings",
+];
+
 /// The opening keys every record writes: format, first, ratings (when known), rules, and
 /// the desk's timers.
 pub(crate) fn header_value(
@@ -323,17 +335,7 @@ impl Record {
             .map(|(i, v)| parse_event(v).map_err(|m| event_err(i, m)))
             .collect::<Result<Vec<_>, _>>()?;
         let readings = obj.get("readings").filter(|v| !v.is_null()).cloned();
-        let known = [
-            "format",
-            "first",
-            "ratings",
-            "rules",
-            DESK_TIMERS_KEY,
-            "setup",
-            "events",
-            "readings",
-        ];
-        let extra = unknown_keys(obj, &known);
+        let extra = unknown_keys(obj, &[&RECORD_KEYS[..], &["setup"]].concat());
         Ok(Record {
             first,
             ratings,

@@ -12,13 +12,12 @@ mod log;
 pub use log::{Decision, LogEntry, LogEntryKind, LoggedGame, SheetRow, effective};
 
 use crate::adjudication::{self, SheetError, TallySheetError};
-use crate::clock::{Clock, Time};
+use crate::clock::Time;
 use crate::physical_record;
 use crate::record::{self, RecordError, TimedEvent};
 use crate::rules::turns::Turns;
 use crate::rules::{
-    Applied, BySide, Event, EventError, Game, GameState, PhysicalEvent, PhysicalGame, RuleSettings,
-    Side,
+    Applied, Event, EventError, Game, GameState, PhysicalEvent, PhysicalGame, Side,
 };
 use serde_json::Value;
 
@@ -89,15 +88,7 @@ impl AnyEvent {
     pub fn for_mode(mode: GameMode, event: Event) -> Option<AnyEvent> {
         match mode {
             GameMode::Arbitrated => Some(AnyEvent::Game(event)),
-            GameMode::Physical => Some(AnyEvent::Physical(match event {
-                Event::Move { .. } => return None,
-                Event::Penalty { kind, side } => PhysicalEvent::Penalty { kind, side },
-                Event::Resign(side) => PhysicalEvent::Resign(side),
-                Event::DrawForRespect => PhysicalEvent::DrawForRespect,
-                Event::Pause => PhysicalEvent::Pause,
-                Event::Resume => PhysicalEvent::Resume,
-                Event::End => PhysicalEvent::End,
-            })),
+            GameMode::Physical => event.common().map(|c| AnyEvent::Physical(c.into())),
         }
     }
 
@@ -186,48 +177,12 @@ impl AnyGame {
         }
     }
 
-    pub fn state(&self) -> GameState {
-        self.turns().state
-    }
-
-    /// Whether the game stopped: decided, waiting for the adjudication or for the counts.
-    pub fn is_over(&self) -> bool {
-        self.state() != GameState::Playing
-    }
+    crate::rules::turns::every_game_accessors!();
 
     /// Whether the clocks are running: the game goes on and is not paused. A game waiting
     /// for the thirty-move counts or for the adjudication has stopped its clocks for good.
     pub fn clocks_running(&self) -> bool {
         !self.is_over() && !self.clock().is_paused()
-    }
-
-    pub fn clock(&self) -> &Clock {
-        &self.turns().clock
-    }
-
-    pub fn to_move(&self) -> Side {
-        self.turns().to_move
-    }
-
-    pub fn plies(&self) -> u32 {
-        self.turns().plies
-    }
-
-    pub fn challenges(&self) -> u32 {
-        self.turns().challenges
-    }
-
-    pub fn moves_by(&self) -> BySide<u32> {
-        self.turns().moves_by
-    }
-
-    pub fn settings(&self) -> &RuleSettings {
-        &self.turns().settings
-    }
-
-    /// The time of the last applied event (or of the last clock judgement).
-    pub fn last_time(&self) -> Time {
-        self.turns().last_t
     }
 
     /// Judges the clocks up to `t` without an event: a clock that ran out ends the game at

@@ -7,7 +7,7 @@ use super::position::{Challenge, MoveError, Position};
 use super::settings::RuleSettings;
 use super::square::{Move, Square};
 use super::turns::{Begin, Common, Turns};
-use crate::clock::{Clock, ClockError, Time};
+use crate::clock::{ClockError, Time};
 use std::fmt;
 
 /// Why a game ended, with the codes of the record format.
@@ -323,7 +323,7 @@ pub struct Game {
 
 impl Event {
     /// The event as one every kind of game takes (all but a move).
-    fn common(self) -> Option<Common> {
+    pub(crate) fn common(self) -> Option<Common> {
         Some(match self {
             Event::Move { .. } => return None,
             Event::Penalty { kind, side } => Common::Penalty { kind, side },
@@ -351,9 +351,7 @@ impl Game {
         }
     }
 
-    pub fn settings(&self) -> &RuleSettings {
-        &self.turns.settings
-    }
+    super::turns::every_game_accessors!();
 
     /// What every kind of game keeps (clocks, turns, counters, state).
     pub(crate) fn turns(&self) -> &Turns {
@@ -365,61 +363,14 @@ impl Game {
         &self.position
     }
 
-    pub fn to_move(&self) -> Side {
-        self.turns.to_move
-    }
-
-    pub fn clock(&self) -> &Clock {
-        &self.turns.clock
-    }
-
-    pub fn state(&self) -> GameState {
-        self.turns.state
-    }
-
-    pub fn is_over(&self) -> bool {
-        self.turns.is_over()
-    }
-
-    pub fn plies(&self) -> u32 {
-        self.turns.plies
-    }
-
-    pub fn challenges(&self) -> u32 {
-        self.turns.challenges
-    }
-
-    /// Complete moves made by each side.
-    pub fn moves_by(&self) -> BySide<u32> {
-        self.turns.moves_by
-    }
-
-    pub fn lost_turns(&self) -> BySide<u32> {
-        self.turns.lost_turns
-    }
-
     /// The side whose Flag waits on the enemy back rank for the opponent's one turn.
     pub fn pending_flag(&self) -> Option<Side> {
         self.pending_flag
     }
 
-    /// The time of the last applied event (or of the last clock judgement).
-    pub fn last_time(&self) -> Time {
-        self.turns.last_t
-    }
-
     /// How many moves of one attacked piece each side has in a row (the perpetual count).
     pub fn perpetual_counts(&self) -> BySide<u32> {
         BySide::from_fn(|s| self.streaks[s].count)
-    }
-
-    pub fn ratings(&self) -> Option<BySide<f64>> {
-        self.turns.ratings
-    }
-
-    /// Whether a draw for respect may be agreed now, and if not, why.
-    pub fn respect_allowed(&self) -> Result<(), String> {
-        self.turns.respect_allowed()
     }
 
     /// Judges the clocks up to `t` without an event (the desk calls this every frame): a

@@ -9,7 +9,7 @@ use super::game::{EventError, GameState, Outcome, PenaltyKind, Reason, thirty_mo
 use super::piece::{ByRank, BySide, Rank, Side};
 use super::settings::RuleSettings;
 use super::turns::{Begin, Common, Turns};
-use crate::clock::{Clock, ClockError, Time};
+use crate::clock::{ClockError, Time};
 
 /// One event of a game on a physical board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -71,6 +71,19 @@ pub struct PhysicalGame {
     tally: BySide<ByRank<u32>>,
 }
 
+impl From<Common> for PhysicalEvent {
+    fn from(c: Common) -> Self {
+        match c {
+            Common::Penalty { kind, side } => PhysicalEvent::Penalty { kind, side },
+            Common::Resign(side) => PhysicalEvent::Resign(side),
+            Common::DrawForRespect => PhysicalEvent::DrawForRespect,
+            Common::Pause => PhysicalEvent::Pause,
+            Common::Resume => PhysicalEvent::Resume,
+            Common::End => PhysicalEvent::End,
+        }
+    }
+}
+
 impl PhysicalEvent {
     /// The event as one every kind of game takes, if it is one.
     fn common(self) -> Option<Common> {
@@ -94,40 +107,13 @@ impl PhysicalGame {
         }
     }
 
-    pub fn settings(&self) -> &RuleSettings {
-        &self.turns.settings
-    }
+    super::turns::every_game_accessors!();
+
     /// What every kind of game keeps (clocks, turns, counters, state).
     pub(crate) fn turns(&self) -> &Turns {
         &self.turns
     }
-    pub fn clock(&self) -> &Clock {
-        &self.turns.clock
-    }
-    pub fn to_move(&self) -> Side {
-        self.turns.to_move
-    }
-    pub fn state(&self) -> GameState {
-        self.turns.state
-    }
-    pub fn is_over(&self) -> bool {
-        self.turns.is_over()
-    }
-    pub fn plies(&self) -> u32 {
-        self.turns.plies
-    }
-    pub fn challenges(&self) -> u32 {
-        self.turns.challenges
-    }
-    pub fn moves_by(&self) -> BySide<u32> {
-        self.turns.moves_by
-    }
-    pub fn lost_turns(&self) -> BySide<u32> {
-        self.turns.lost_turns
-    }
-    pub fn last_time(&self) -> Time {
-        self.turns.last_t
-    }
+
     /// Whether the thirty-move rule is waiting for the counts across the midpoint.
     pub fn awaiting_thirty_count(&self) -> bool {
         matches!(self.turns.state, GameState::ThirtyCountPending { .. })
@@ -153,10 +139,6 @@ impl PhysicalGame {
 
     pub fn count(&self, side: Side) -> u32 {
         self.tally[side].total()
-    }
-
-    pub fn respect_allowed(&self) -> Result<(), String> {
-        self.turns.respect_allowed()
     }
 
     /// Judges the clocks up to `t` without an event. The clocks stand still once the game
