@@ -589,3 +589,48 @@ fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused() {
         BySide::new(adj.scores.white.clone(), adj.scores.black.clone())
     );
 }
+
+/// A game's rules are stored with every setting (the record's seven and the desk's timers).
+/// A row written with the seven record keys only (before the timers were stored) means the
+/// GGF timers and still loads; a value this build cannot read is an error naming the game,
+/// never a default (the game would be replayed under other rules).
+#[test]
+fn stored_rules_load_old_rows_and_refuse_damaged_ones_naming_the_game() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("rules.sqlite3");
+    let id = {
+        let mut store = Store::open(&path).expect("store");
+        let mut new = NewGame::standalone();
+        new.rules.move_limit_ns = 60_000_000_000;
+        new.rules.reading_limit_ns = 600_000_000_000;
+        let id = store.create_game(&new, &Actor::director()).expect("create");
+        let meta = store.load_game(id).expect("load").meta;
+        assert_eq!(meta.rules, new.rules);
+        id
+    };
+    let conn = rusqlite::Connection::open(&path).expect("sqlite");
+    let set = |rules: &str| {
+        conn.execute("UPDATE games SET rules = ?1 WHERE id = ?2", (rules, id.0))
+            .expect("update");
+    };
+    set(
+        r#"{"move_limit_s": 60.0, "oversteps_to_lose": 3, "game_limit_s": 7200.0, "thirty_moves": 30, "perpetual_short": 5, "perpetual_long": 16, "respect_min_moves": 10}"#,
+    );
+    let store = Store::open(&path).expect("reopen");
+    let rules = store.load_game(id).expect("an old row loads").meta.rules;
+    assert_eq!(rules.move_limit_ns, 60_000_000_000);
+    assert_eq!(rules.reading_limit_ns, 900_000_000_000, "GGF reading time");
+    for (bad, key) in [
+        (r#"{"move_limit_s": "sixty"}"#, "rules.move_limit_s"),
+        (r#"{"thirty_moves": -1}"#, "rules.thirty_moves"),
+        (r#"{"reading_s": 1e300}"#, "rules.reading_s"),
+        (r#"{"move_limt_s": 60}"#, "rules.move_limt_s"),
+    ] {
+        set(bad);
+        let err = store.load_game(id).expect_err(bad).to_string();
+        assert!(err.contains(&format!("game {id}")), "{err}");
+        assert!(err.contains(key), "{err}");
+        let err = store.game_metas(None).expect_err(bad).to_string();
+        assert!(err.contains(key), "{err}");
+    }
+}
