@@ -62,7 +62,7 @@ fn in_process(c: &mut Criterion) {
                 let mut game =
                     Game::new(record.rules, record.first, record.ratings, position.clone());
                 for e in &record.events {
-                    let _ = black_box(game.apply(e.time(), &e.event));
+                    let _ = black_box(game.apply(e.time().unwrap_or_default(), &e.event));
                 }
                 black_box(game.plies());
             }

@@ -129,11 +129,11 @@ fn restore_hundred(c: &mut Criterion) {
             },
             |()| {
                 let mut store = Store::open(&copy).expect("open");
-                let ids = store
+                let report = store
                     .restore_games_in_progress(START_MS + 600_000)
                     .expect("restore");
                 let mut tables = Tables::default();
-                for id in ids {
+                for id in report.restored {
                     tables.ensure(&store, id).expect("table");
                 }
                 tables

@@ -5,7 +5,7 @@
 //! This is shell code (it writes through the store), kept apart from egui so it can be
 //! tested on its own and shared by every page that shows a table.
 
-use crate::store::{Actor, AnyEvent, Derived, GameId, GameMode, Store, StoreError, StoredGame};
+use crate::store::{Actor, AnyEvent, AnyGame, GameId, GameMode, Store, StoreError, StoredGame};
 use ggdesk_core::clock::Time;
 use ggdesk_core::rules::{Applied, Challenge, Event, Game, GameState, Outcome, PlayerView, Side};
 use std::collections::BTreeMap;
@@ -21,15 +21,23 @@ pub enum Phase {
     Paused,
     /// A Flag waits on the enemy back rank for the opponent's one turn.
     FlagPending(Side),
-    /// Game time ran out: reading sheets are awaited.
-    Adjudication,
+    /// Game time ran out: reading sheets are awaited (`GameState::AdjudicationPending`).
+    AdjudicationPending,
+    /// The thirty-move rule stopped a game on a physical board: the arbiter's counts of the
+    /// pieces across the midpoint are awaited (`GameState::ThirtyCountPending`).
+    ThirtyCountPending,
     Finished(Outcome),
     Void,
 }
 
 impl Phase {
+    /// A game still being played at its table: running, paused, a Flag waiting, or the
+    /// arbiter's thirty-move counts awaited.
     pub fn is_live(self) -> bool {
-        matches!(self, Phase::Playing | Phase::Paused | Phase::FlagPending(_))
+        matches!(
+            self,
+            Phase::Playing | Phase::Paused | Phase::FlagPending(_) | Phase::ThirtyCountPending
+        )
     }
 }
 
@@ -60,7 +68,7 @@ impl Announcement {
 pub struct LiveTable {
     pub stored: StoredGame,
     /// The game replayed up to its last event; `None` before both setups are in.
-    derived: Option<Derived>,
+    derived: Option<AnyGame>,
     /// A replay error (a damaged database); shown instead of the board.
     pub error: Option<String>,
     pub last_announcement: Option<Announcement>,
@@ -125,16 +133,16 @@ impl LiveTable {
 
     /// The arbitrated game as of its last event (ranks inside: arbiter eyes only).
     pub fn game(&self) -> Option<&Game> {
-        self.derived.as_ref().and_then(Derived::as_arbitrated)
+        self.derived.as_ref().and_then(AnyGame::as_arbitrated)
     }
 
     /// The game of either kind as of its last event.
-    pub fn derived(&self) -> Option<&Derived> {
+    pub fn derived(&self) -> Option<&AnyGame> {
         self.derived.as_ref()
     }
 
     /// The game of either kind with its clocks judged up to `now_ms`.
-    pub fn derived_at(&self, now_ms: i64) -> Option<Derived> {
+    pub fn derived_at(&self, now_ms: i64) -> Option<AnyGame> {
         let mut game = self.derived.clone()?;
         if self.started() {
             let t = self.time_at(now_ms);
@@ -147,8 +155,8 @@ impl LiveTable {
     /// The arbitrated game with its clocks judged up to `now_ms`.
     pub fn game_at(&self, now_ms: i64) -> Option<Game> {
         match self.derived_at(now_ms)? {
-            Derived::Arbitrated(g) => Some(g),
-            Derived::Physical(_) => None,
+            AnyGame::Arbitrated(g) => Some(g),
+            AnyGame::Physical(_) => None,
         }
     }
 
@@ -159,7 +167,7 @@ impl LiveTable {
 
     /// The game clock time of `now_ms`, never before the last event.
     pub fn time_at(&self, now_ms: i64) -> Time {
-        let last = self.derived.as_ref().map_or(Time(0), Derived::last_time);
+        let last = self.derived.as_ref().map_or(Time(0), AnyGame::last_time);
         let t = self
             .stored
             .t_at(now_ms)
@@ -188,10 +196,11 @@ impl LiveTable {
         }
         match game.state() {
             GameState::Finished { outcome, .. } => Phase::Finished(outcome),
-            GameState::GameTimeUp { .. } => match self.stored.status() {
+            GameState::AdjudicationPending { .. } => match self.stored.status() {
                 Some((_, Some(outcome))) => Phase::Finished(outcome),
-                _ => Phase::Adjudication,
+                _ => Phase::AdjudicationPending,
             },
+            GameState::ThirtyCountPending { .. } => Phase::ThirtyCountPending,
             GameState::Playing if game.clock().is_paused() => Phase::Paused,
             GameState::Playing => match game.as_arbitrated().and_then(Game::pending_flag) {
                 Some(side) => Phase::FlagPending(side),
@@ -292,10 +301,7 @@ impl Tables {
             if !table.started() || table.stored.meta.void {
                 continue;
             }
-            let Some(before) = table.derived() else {
-                continue;
-            };
-            if before.is_over() || before.clock().is_paused() {
+            if !table.derived().is_some_and(AnyGame::clocks_running) {
                 continue;
             }
             let Some(now) = table.derived_at(now_ms) else {

@@ -253,3 +253,29 @@ fn binary_stdin_and_unreadable_file() {
     assert_eq!(out.status.code(), Some(1), "an unreadable file exits 1");
     assert!(out.stdout.is_empty());
 }
+
+/// Defect 5: a record whose times go beyond what a record may carry (a resume 4 · 10^18 s
+/// after a pause) is refused with exit 2 and the bound named, never replayed with
+/// arithmetic that overflows.
+#[test]
+fn binary_refuses_a_time_beyond_the_bound_naming_it() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/records");
+    let text = std::fs::read_to_string(dir.join("resign_white.json")).expect("fixture");
+    let mut record: Value = serde_json::from_str(&text).expect("JSON");
+    record["events"] = serde_json::json!([{"t": 0, "pause": true}, {"t": 4e18, "resume": true}]);
+    let file = tempfile::NamedTempFile::new().expect("temp file");
+    std::fs::write(file.path(), record.to_string()).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
+        .arg("replay")
+        .arg(file.path())
+        .output()
+        .expect("run ggdesk");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("event 1") && stderr.contains("2^50"),
+        "{stderr}"
+    );
+}

@@ -19,6 +19,7 @@ mod pg;
 use engines::Engine;
 
 crate::on_both_engines!(
+    a_game_waiting_for_the_counts_does_not_stop_the_restore_of_the_games_after_it,
     a_games_board_and_result_are_derived_from_its_events,
     an_illegal_event_is_refused_and_changes_nothing,
     an_undo_is_a_new_event_with_its_reason_and_the_undone_event_stays_stored,
@@ -345,7 +346,8 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were(eng
     let restored = store
         .restore_games_in_progress(start_ms + 695_000)
         .expect("restore");
-    assert_eq!(restored, vec![id]);
+    assert_eq!(restored.restored, vec![id]);
+    assert!(restored.failed.is_empty());
     let mut game = store
         .load_game(id)
         .expect("load")
@@ -359,6 +361,77 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were(eng
     assert_eq!(game.clock().game_used_ns(), clock_before.game_used_ns());
     assert_eq!(game.clock().oversteps(), clock_before.oversteps());
     assert_eq!(game.plies(), 4);
+}
+
+/// Defect 2: a physical-board game waiting for the thirty-move counts refused the restart's
+/// `pause`, and that one refusal stopped the restore of every later game, whose downtime was
+/// then charged to the players.
+fn a_game_waiting_for_the_counts_does_not_stop_the_restore_of_the_games_after_it(engine: Engine) {
+    use ggdesk::store::{AnyEvent, GameMode};
+    use ggdesk_core::rules::PhysicalEvent;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let address = engines::fresh_address(engine, dir.path());
+    let start_ms = 1_700_000_000_000;
+    let actor = Actor::arbiter(None);
+    let (waiting, running) = {
+        let mut store = Store::connect(&address).expect("store");
+        let mut new = NewGame::standalone();
+        new.mode = GameMode::Physical;
+        let waiting = store.create_game(&new, &actor).expect("physical game");
+        store
+            .start_game(waiting, start_ms, Side::White, &actor)
+            .expect("start");
+        for i in 1..=30 {
+            store
+                .append(
+                    waiting,
+                    f64::from(i),
+                    AnyEvent::Physical(PhysicalEvent::Move { challenge: None }),
+                    &actor,
+                    "",
+                )
+                .expect("move");
+        }
+        let (running, _) = started_with(&mut store, &NewGame::standalone(), 21, start_ms);
+        let e = first_legal(&store, running);
+        store
+            .append_event(running, at(40.0, e), &actor, "")
+            .expect("move");
+        store.record_clocks_seen(&[(running, 50.0)]).expect("seen");
+        (waiting, running)
+    };
+    let mut store = Store::connect(&address).expect("reopen");
+    let restored = store.restore_games_in_progress(start_ms + 600_000);
+    let running_game = store.load_game(running).expect("load");
+    let kinds: Vec<_> = running_game
+        .effective()
+        .into_iter()
+        .map(|(_, t, e)| (t, e))
+        .collect();
+    assert_eq!(
+        kinds[1..],
+        [
+            (50.0, AnyEvent::Game(Event::Pause)),
+            (600.0, AnyEvent::Game(Event::Resume))
+        ],
+        "the running game after the one waiting for counts gets its pause and resume"
+    );
+    let waiting_game = store.load_game(waiting).expect("load");
+    assert_eq!(
+        waiting_game.events.len(),
+        30,
+        "nothing is added while counts are awaited"
+    );
+    let derived = waiting_game.derive().expect("physical").expect("replays");
+    assert!(
+        derived
+            .as_physical()
+            .expect("physical")
+            .awaiting_thirty_count()
+    );
+    let report = restored.expect("restore");
+    assert_eq!(report.restored, vec![waiting, running]);
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
 }
 
 fn a_paused_game_stays_paused_after_a_restart(engine: Engine) {
@@ -524,4 +597,49 @@ fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused(engine: Engi
         adj.scores,
         BySide::new(adj.scores.white.clone(), adj.scores.black.clone())
     );
+}
+
+/// A game's rules are stored with every setting (the record's seven and the desk's timers).
+/// A row written with the seven record keys only (before the timers were stored) means the
+/// GGF timers and still loads; a value this build cannot read is an error naming the game,
+/// never a default (the game would be replayed under other rules).
+#[test]
+fn stored_rules_load_old_rows_and_refuse_damaged_ones_naming_the_game() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("rules.sqlite3");
+    let id = {
+        let mut store = Store::open(&path).expect("store");
+        let mut new = NewGame::standalone();
+        new.rules.move_limit_ns = 60_000_000_000;
+        new.rules.reading_limit_ns = 600_000_000_000;
+        let id = store.create_game(&new, &Actor::director()).expect("create");
+        let meta = store.load_game(id).expect("load").meta;
+        assert_eq!(meta.rules, new.rules);
+        id
+    };
+    let conn = rusqlite::Connection::open(&path).expect("sqlite");
+    let set = |rules: &str| {
+        conn.execute("UPDATE games SET rules = ?1 WHERE id = ?2", (rules, id.0))
+            .expect("update");
+    };
+    set(
+        r#"{"move_limit_s": 60.0, "oversteps_to_lose": 3, "game_limit_s": 7200.0, "thirty_moves": 30, "perpetual_short": 5, "perpetual_long": 16, "respect_min_moves": 10}"#,
+    );
+    let store = Store::open(&path).expect("reopen");
+    let rules = store.load_game(id).expect("an old row loads").meta.rules;
+    assert_eq!(rules.move_limit_ns, 60_000_000_000);
+    assert_eq!(rules.reading_limit_ns, 900_000_000_000, "GGF reading time");
+    for (bad, key) in [
+        (r#"{"move_limit_s": "sixty"}"#, "rules.move_limit_s"),
+        (r#"{"thirty_moves": -1}"#, "rules.thirty_moves"),
+        (r#"{"reading_s": 1e300}"#, "rules.reading_s"),
+        (r#"{"move_limt_s": 60}"#, "rules.move_limt_s"),
+    ] {
+        set(bad);
+        let err = store.load_game(id).expect_err(bad).to_string();
+        assert!(err.contains(&format!("game {id}")), "{err}");
+        assert!(err.contains(key), "{err}");
+        let err = store.game_metas(None).expect_err(bad).to_string();
+        assert!(err.contains(key), "{err}");
+    }
 }

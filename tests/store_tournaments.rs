@@ -22,6 +22,8 @@ mod pg;
 use engines::Engine;
 
 crate::on_both_engines!(
+    each_board_and_bye_keeps_its_own_part_of_the_explanation,
+    a_tournament_game_carries_the_tournaments_setup_reading_and_grace_timers,
     a_small_event_from_registration_to_the_second_round,
     changing_an_entered_result_needs_a_reason_and_pending_reopens_the_round,
     a_manual_rematch_or_forbidden_pair_needs_confirmation_and_is_audited,
@@ -713,4 +715,65 @@ fn a_result_from_the_arbiter_desk_reaches_the_board_and_the_next_pairing_complet
     );
     let t = s.load_tournament(tid).expect("load");
     assert_eq!(t.rounds()[0].games[1].result, GameResult::WhiteWins);
+}
+
+/// Defect 1: a tournament's setup, reading and grace timers reach the games created for it
+/// (they were stored with the record's seven rule keys only, and read back as GGF 5/15/30).
+fn a_tournament_game_carries_the_tournaments_setup_reading_and_grace_timers(engine: Engine) {
+    let mut s = store(engine);
+    let rules = RuleSettings {
+        move_limit_ns: 90_000_000_000,
+        setup_limit_ns: 7 * 60 * 1_000_000_000,
+        reading_limit_ns: 10 * 60 * 1_000_000_000,
+        grace_ns: 20 * 60 * 1_000_000_000,
+        ..RuleSettings::default()
+    };
+    let setup = TournamentSetup {
+        name: "Timers".into(),
+        rules,
+        ..TournamentSetup::default()
+    };
+    let tid = s.create_tournament(&setup, &director()).expect("create");
+    let mut new = NewGame::standalone();
+    new.tournament_id = Some(tid);
+    new.rules = s.tournament_rules(tid).expect("rules");
+    for mode in [GameMode::Arbitrated, GameMode::Physical] {
+        new.mode = mode;
+        let game = s.create_game(&new, &director()).expect("game");
+        assert_eq!(
+            s.load_game(game).expect("game").meta.rules,
+            rules,
+            "{mode:?}"
+        );
+    }
+}
+
+/// The store keeps each board's and bye's reasons as that part of the pairing's
+/// explanation, found by table and player in the explanation's data: rewording a sentence
+/// of the text cannot move reasons to another board.
+fn each_board_and_bye_keeps_its_own_part_of_the_explanation(engine: Engine) {
+    use ggdesk_core::pairing::{explain, pair_next_round};
+    let mut s = store(engine);
+    let (tid, _) = event(&mut s, 7, 4);
+    for round in 1..=3u32 {
+        let t = s.load_tournament(tid).expect("load");
+        let pairing = pair_next_round(&t, &[]).expect("pairs");
+        let want = explain(&t, &pairing);
+        assert_eq!(s.pair_round(tid, &director()).expect("pair"), round);
+        let v = s.round_view(tid, round).expect("v").expect("r");
+        assert_eq!(v.explanation, want.round.to_string());
+        assert_eq!(v.boards.len(), pairing.games.len());
+        for b in &v.boards {
+            let part = want.board(b.table_no).expect("explained");
+            assert_eq!(b.explanation, part.to_string(), "table {}", b.table_no);
+            assert!(b.explanation.starts_with(&format!("Table {}:", b.table_no)));
+        }
+        assert_eq!(v.byes.len(), 1, "seven players: one bye");
+        for (p, why) in &v.byes {
+            let part = want.bye(PlayerId(p.no)).expect("explained");
+            assert_eq!(why, &part.to_string());
+        }
+        s.publish_round(tid, round, &director()).expect("publish");
+        play_round(&mut s, tid, round);
+    }
 }

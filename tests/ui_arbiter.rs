@@ -268,7 +268,7 @@ fn to_adjudication(h: &mut Harness<'_, DeskApp>, clock: &Rc<Cell<i64>>) {
     clock.set(START_MS + 7_200_500);
     h.run();
     h.run();
-    assert_eq!(phase(h, clock.get()), Phase::Adjudication);
+    assert_eq!(phase(h, clock.get()), Phase::AdjudicationPending);
 }
 
 fn is_enabled(h: &Harness<'_, DeskApp>, label: &str) -> bool {
@@ -373,7 +373,7 @@ fn an_imported_record_is_adjudicated_at_the_desk_as_the_replay_scores_it() {
     h.run();
     h.get_by_label_contains("Open Imported game").click();
     h.run();
-    assert_eq!(phase(&h, clock.get()), Phase::Adjudication);
+    assert_eq!(phase(&h, clock.get()), Phase::AdjudicationPending);
     // White reads three of Black's pieces, one of them wrongly; Black reads two.
     let black = |sq: &str| {
         record

@@ -118,7 +118,7 @@ fn an_adjudication_reads_the_remaining_pieces_of_the_tally() {
     clock.set(START_MS + 7_200_500);
     h.run();
     h.run();
-    assert_eq!(phase(&h, clock.get()), Phase::Adjudication);
+    assert_eq!(phase(&h, clock.get()), Phase::AdjudicationPending);
     // White reads Black's first piece (the Five-Star General) right, the second (the Four-Star
     // General) wrongly; a second Five-Star General cannot be named.
     click(&mut h, "piece 1: G5 read as -");

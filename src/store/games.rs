@@ -1,21 +1,26 @@
 //! Games and their events. A game's board, clocks and result are never stored as such:
 //! they are derived by replaying its events through the rules engine. Events are only ever
 //! inserted; an arbiter's correction is an `undo` event naming the event it cancels.
+//!
+//! This module reads and writes rows; every derivation (the events in force, the record,
+//! the status, the result, the reading-sheet check) is the core's `game` module.
 
-use super::db::{Optional, Tx, args};
-use super::{Actor, Context, Result, Store, StoreError, audit};
-use ggdesk_core::clock::Clock;
+use super::{Actor, Result, Store, StoreError, audit};
 use ggdesk_core::clock::Time;
+use ggdesk_core::game::{
+    AnyEvent, AnyGame, GameMode, LogEntry, LogEntryKind, LoggedGame, Restart, SheetEntryError,
+    SheetRow,
+};
 use ggdesk_core::physical_record::{self, PhysicalRecord};
 use ggdesk_core::record::{
-    self, Record, RecordError, TimedEvent, Verdict, event_value, parse_event, parse_rules,
-    parse_setup, rules_value, setup_value,
+    Record, RecordError, Status, TimedEvent, Verdict, parse_setup, setup_value,
 };
 use ggdesk_core::rules::{
-    Applied, BySide, Event, Game, GameState, Outcome, PhysicalEvent, PhysicalGame, Position,
-    RuleSettings, Side, SideSetup,
+    Applied, BySide, Game, GameState, Outcome, PhysicalEvent, Position, RuleSettings, Side,
+    SideSetup,
 };
-use serde_json::{Map, Value, json};
+use super::db::{Optional, Tx, args};
+use serde_json::{Map, Value};
 
 /// A game's row id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -24,32 +29,6 @@ pub struct GameId(pub i64);
 impl std::fmt::Display for GameId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.0)
-    }
-}
-
-/// How the desk follows a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum GameMode {
-    /// The desk holds both setups and is the arbiter.
-    Arbitrated,
-    /// Played on a real board with a human arbiter; the desk keeps clocks and the tally.
-    Physical,
-}
-
-impl GameMode {
-    pub fn code(self) -> &'static str {
-        match self {
-            GameMode::Arbitrated => "arbitrated",
-            GameMode::Physical => "physical",
-        }
-    }
-
-    pub fn from_code(code: &str) -> Option<GameMode> {
-        match code {
-            "arbitrated" => Some(GameMode::Arbitrated),
-            "physical" => Some(GameMode::Physical),
-            _ => None,
-        }
     }
 }
 
@@ -112,335 +91,92 @@ pub struct GameMeta {
     pub created_at: i64,
 }
 
-/// One stored event.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StoredEvent {
-    pub seq: u32,
-    pub t: f64,
-    pub kind: StoredEventKind,
-    pub wall_time: i64,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum StoredEventKind {
-    /// An event of the record format (a game the desk arbitrates).
-    Game(Event),
-    /// An event of a game on a physical board.
-    Physical(PhysicalEvent),
-    /// Cancels the event with this sequence number (the last one still in force).
-    Undo { seq: u32 },
-}
-
-/// An arbiter event of either kind of game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AnyEvent {
-    Game(Event),
-    Physical(PhysicalEvent),
-}
-
-impl AnyEvent {
-    /// The pause (or resume) of a game followed in `mode`.
-    pub fn pause(mode: GameMode, pause: bool) -> AnyEvent {
-        match (mode, pause) {
-            (GameMode::Arbitrated, true) => AnyEvent::Game(Event::Pause),
-            (GameMode::Arbitrated, false) => AnyEvent::Game(Event::Resume),
-            (GameMode::Physical, true) => AnyEvent::Physical(PhysicalEvent::Pause),
-            (GameMode::Physical, false) => AnyEvent::Physical(PhysicalEvent::Resume),
-        }
-    }
-
-    /// An event common to both kinds of game (pause, resume, penalty, resignation, draw for
-    /// respect, end) for a game followed in `mode`. `None` for a move on a physical board,
-    /// which has its own events.
-    pub fn for_mode(mode: GameMode, event: Event) -> Option<AnyEvent> {
-        match mode {
-            GameMode::Arbitrated => Some(AnyEvent::Game(event)),
-            GameMode::Physical => Some(AnyEvent::Physical(match event {
-                Event::Move { .. } => return None,
-                Event::Penalty { kind, side } => PhysicalEvent::Penalty { kind, side },
-                Event::Resign(side) => PhysicalEvent::Resign(side),
-                Event::DrawForRespect => PhysicalEvent::DrawForRespect,
-                Event::Pause => PhysicalEvent::Pause,
-                Event::Resume => PhysicalEvent::Resume,
-                Event::End => PhysicalEvent::End,
-            })),
-        }
-    }
-
-    pub fn end(mode: GameMode) -> AnyEvent {
-        match mode {
-            GameMode::Arbitrated => AnyEvent::Game(Event::End),
-            GameMode::Physical => AnyEvent::Physical(PhysicalEvent::End),
-        }
-    }
-
-    fn code(&self) -> &'static str {
-        match self {
-            AnyEvent::Game(e) => event_kind_code(e),
-            AnyEvent::Physical(e) => e.code(),
-        }
-    }
-
-    fn value(&self, t: f64) -> Value {
-        match self {
-            AnyEvent::Game(event) => event_value(&TimedEvent { t, event: *event }),
-            AnyEvent::Physical(e) => physical_record::event_value(t, e),
-        }
-    }
-}
-
-/// A game derived from its events, whichever way the desk follows it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Derived {
-    Arbitrated(Game),
-    Physical(PhysicalGame),
-}
-
-impl Derived {
-    pub fn state(&self) -> GameState {
-        match self {
-            Derived::Arbitrated(g) => g.state(),
-            Derived::Physical(g) => g.state(),
-        }
-    }
-    pub fn is_over(&self) -> bool {
-        self.state() != GameState::Playing
-    }
-    pub fn clock(&self) -> &Clock {
-        match self {
-            Derived::Arbitrated(g) => g.clock(),
-            Derived::Physical(g) => g.clock(),
-        }
-    }
-    pub fn to_move(&self) -> Side {
-        match self {
-            Derived::Arbitrated(g) => g.to_move(),
-            Derived::Physical(g) => g.to_move(),
-        }
-    }
-    pub fn plies(&self) -> u32 {
-        match self {
-            Derived::Arbitrated(g) => g.plies(),
-            Derived::Physical(g) => g.plies(),
-        }
-    }
-    pub fn settings(&self) -> &RuleSettings {
-        match self {
-            Derived::Arbitrated(g) => g.settings(),
-            Derived::Physical(g) => g.settings(),
-        }
-    }
-    pub fn last_time(&self) -> Time {
-        match self {
-            Derived::Arbitrated(g) => g.last_time(),
-            Derived::Physical(g) => g.last_time(),
-        }
-    }
-    /// Judges the clocks up to `t` without an event.
-    pub fn judge_clocks(&mut self, t: Time) -> std::result::Result<(), String> {
-        match self {
-            Derived::Arbitrated(g) => g.judge_clocks(t).map_err(|e| e.to_string()),
-            Derived::Physical(g) => g.judge_clocks(t).map_err(|e| e.to_string()),
-        }
-    }
-    /// Applies an event of the game's kind; on error nothing changes.
-    pub fn apply(&mut self, t: Time, event: &AnyEvent) -> std::result::Result<Applied, String> {
-        match (self, event) {
-            (Derived::Arbitrated(g), AnyEvent::Game(e)) => g.apply(t, e).map_err(|e| e.to_string()),
-            (Derived::Physical(g), AnyEvent::Physical(e)) => g
-                .apply(t, e)
-                .map(|()| Applied {
-                    challenge: None,
-                    ended: g.is_over(),
-                })
-                .map_err(|e| e.to_string()),
-            _ => Err("this event belongs to the other kind of game".into()),
-        }
-    }
-    pub fn as_arbitrated(&self) -> Option<&Game> {
-        match self {
-            Derived::Arbitrated(g) => Some(g),
-            Derived::Physical(_) => None,
-        }
-    }
-    pub fn as_physical(&self) -> Option<&PhysicalGame> {
-        match self {
-            Derived::Physical(g) => Some(g),
-            Derived::Arbitrated(_) => None,
-        }
-    }
-}
-
-/// A game as stored: facts, setups, every event, reading sheets.
+/// A game as stored: its facts, setups, every entry of its event log, reading sheets.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredGame {
     pub meta: GameMeta,
     pub setup: BySide<Option<SideSetup>>,
-    pub events: Vec<StoredEvent>,
-    /// Each side's reading sheet as entered (square → piece code), if any.
+    /// Every entry of the log (events and undos), in order.
+    pub events: Vec<LogEntry>,
+    /// Each side's reading sheet as entered, if any.
     pub sheets: BySide<Option<SheetRow>>,
 }
 
-/// One side's reading sheet: the readings so far, and whether it has been handed in.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SheetRow {
-    pub sheet: Value,
-    pub complete: bool,
-}
-
+/// The derivations the desk asks of a stored game, each the core's (see
+/// [`StoredGame::logged`]); kept here so that call sites read `stored.verdict()`.
 impl StoredGame {
-    /// The events in force: every game event not cancelled by an undo, in order, with their
-    /// sequence numbers.
-    pub fn effective(&self) -> Vec<(u32, f64, AnyEvent)> {
-        let mut out: Vec<(u32, f64, AnyEvent)> = Vec::with_capacity(self.events.len());
-        for e in &self.events {
-            match e.kind {
-                StoredEventKind::Game(event) => out.push((e.seq, e.t, AnyEvent::Game(event))),
-                StoredEventKind::Physical(event) => {
-                    out.push((e.seq, e.t, AnyEvent::Physical(event)))
-                }
-                StoredEventKind::Undo { seq } => {
-                    if out.last().is_some_and(|(s, _, _)| *s == seq) {
-                        out.pop();
-                    }
-                }
-            }
+    /// The game as the core models it, borrowed from what was read.
+    pub fn logged(&self) -> LoggedGame<'_> {
+        let m = &self.meta;
+        LoggedGame {
+            mode: m.mode,
+            first: m.first,
+            ratings: m.ratings,
+            rules: m.rules,
+            setup: &self.setup,
+            log: &self.events,
+            sheets: &self.sheets,
+            extra: &m.extra,
         }
-        out
+    }
+
+    /// The events in force, with their sequence numbers and times.
+    pub fn effective(&self) -> Vec<(u32, f64, AnyEvent)> {
+        self.logged().effective()
     }
 
     /// The record-format events in force (a game the desk arbitrates).
     pub fn effective_events(&self) -> Vec<(u32, TimedEvent)> {
-        self.effective()
-            .into_iter()
-            .filter_map(|(seq, t, e)| match e {
-                AnyEvent::Game(event) => Some((seq, TimedEvent { t, event })),
-                AnyEvent::Physical(_) => None,
-            })
-            .collect()
+        self.logged().effective_events()
     }
 
     /// The record of a physical-board game (`ggdesk-physical/1`).
     pub fn physical_record(&self) -> Option<PhysicalRecord> {
-        if self.meta.mode != GameMode::Physical {
-            return None;
-        }
-        let readings = match (&self.sheets.white, &self.sheets.black) {
-            (Some(w), Some(b)) if w.complete && b.complete => {
-                match (
-                    physical_record::parse_sheet(&w.sheet),
-                    physical_record::parse_sheet(&b.sheet),
-                ) {
-                    (Ok(w), Ok(b)) => Some(BySide::new(w, b)),
-                    _ => None,
-                }
-            }
-            _ => None,
-        };
-        Some(PhysicalRecord {
-            first: self.meta.first,
-            ratings: self.meta.ratings,
-            rules: self.meta.rules,
-            events: self
-                .effective()
-                .into_iter()
-                .filter_map(|(_, t, e)| match e {
-                    AnyEvent::Physical(e) => Some((t, e)),
-                    AnyEvent::Game(_) => None,
-                })
-                .collect(),
-            readings,
-            extra: self.meta.extra.clone(),
-        })
+        self.logged().physical_record()
     }
 
     /// The game derived from its events, whichever way it is followed. `None` before an
     /// arbitrated game's setups are both in.
-    pub fn derive(&self) -> Option<std::result::Result<Derived, String>> {
-        match self.meta.mode {
-            GameMode::Arbitrated => self
-                .game()
-                .map(|r| r.map(Derived::Arbitrated).map_err(|e| e.to_string())),
-            GameMode::Physical => self
-                .physical_record()
-                .map(|r| r.replay_game().map(Derived::Physical)),
-        }
+    pub fn derive(&self) -> Option<std::result::Result<AnyGame, String>> {
+        self.logged().derive()
     }
 
     /// Status and outcome (adjudication included), for either kind of game.
-    pub fn status(&self) -> Option<(record::Status, Option<Outcome>)> {
-        match self.meta.mode {
-            GameMode::Arbitrated => match self.verdict()? {
-                Ok(v) => Some((v.status, v.outcome)),
-                Err(_) => None,
-            },
-            GameMode::Physical => match self.physical_record()?.judge() {
-                Ok(v) => Some((v.status, v.outcome)),
-                Err(_) => None,
-            },
-        }
+    pub fn status(&self) -> Option<(Status, Option<Outcome>)> {
+        self.logged().status()
     }
 
-    /// The game as its export file: `ggdesk-record/1`, or `ggdesk-physical/1` for a game
-    /// on a physical board.
+    /// The game as its export file: `ggdesk-record/1`, or `ggdesk-physical/1`.
     pub fn export_value(&self) -> Option<Value> {
-        match self.meta.mode {
-            GameMode::Arbitrated => self.record().map(|r| r.to_value()),
-            GameMode::Physical => self.physical_record().map(|r| r.to_value()),
-        }
+        self.logged().export_value()
     }
 
     /// Both setups, once both are entered.
     pub fn setups(&self) -> Option<BySide<SideSetup>> {
-        match (&self.setup.white, &self.setup.black) {
-            (Some(w), Some(b)) => Some(BySide::new(w.clone(), b.clone())),
-            _ => None,
-        }
+        self.logged().setups()
     }
 
     /// The game record (`ggdesk-record/1`), once both setups are in.
     pub fn record(&self) -> Option<Record> {
-        let setup = self.setups()?;
-        let mut extra = self.meta.extra.clone();
-        extra.remove("readings");
-        let mut record = Record::new(setup);
-        record.first = self.meta.first;
-        record.ratings = self.meta.ratings;
-        record.rules = self.meta.rules;
-        record.events = self
-            .effective_events()
-            .into_iter()
-            .map(|(_, e)| e)
-            .collect();
-        // The readings count once both sheets are handed in; an imported record keeps its
-        // readings as written.
-        record.readings = match (&self.sheets.white, &self.sheets.black) {
-            (Some(w), Some(b)) if w.complete && b.complete => {
-                Some(json!({"white": w.sheet, "black": b.sheet}))
-            }
-            _ => self.meta.extra.get("readings").cloned(),
-        };
-        record.extra = extra;
-        Some(record)
+        self.logged().record()
     }
 
     /// The game replayed through the rules engine up to its last event. `None` before both
     /// setups are in.
     pub fn game(&self) -> Option<std::result::Result<Game, RecordError>> {
-        let record = self.record()?;
-        Some(record::replay_game(&record).map(|(g, _)| g))
+        self.logged().game()
     }
 
     /// The verdict `ggdesk replay` would give the exported record.
     pub fn verdict(&self) -> Option<std::result::Result<Verdict, RecordError>> {
-        self.record().map(|r| record::replay(&r))
+        self.logged().verdict()
     }
 
     /// The game clock's t for a Unix-ms wall time.
     pub fn t_at(&self, wall_ms: i64) -> Option<f64> {
         self.meta
             .started_at
-            .map(|s| ((wall_ms - s).max(0)) as f64 / 1000.0)
+            .map(|s| (wall_ms.saturating_sub(s).max(0)) as f64 / 1000.0)
     }
 }
 
@@ -462,20 +198,30 @@ pub struct AppendOutcome {
     pub state: GameState,
 }
 
+/// What the restore after a start did: the games restored (brought back as they were, or
+/// paused and resumed, or ended where a clock ran out), and each game that could not be,
+/// with why.
+#[derive(Debug, Default)]
+pub struct Restored {
+    pub restored: Vec<GameId>,
+    pub failed: Vec<(GameId, StoreError)>,
+}
+
 fn rejected(e: impl ToString) -> StoreError {
     StoreError::Rejected(e.to_string())
 }
 
-fn side_code(side: Side) -> &'static str {
-    side.name()
+/// A row of the games table (or of a table about a game) that this build cannot read.
+fn damaged(id: GameId, detail: impl std::fmt::Display) -> StoreError {
+    StoreError::Damaged {
+        table: "games",
+        row: format!("game {id}"),
+        detail: detail.to_string(),
+    }
 }
 
-fn parse_side_column(s: &str) -> Side {
-    if s == "black" {
-        Side::Black
-    } else {
-        Side::White
-    }
+fn side_code(side: Side) -> &'static str {
+    side.name()
 }
 
 fn ratings_of(w: Option<f64>, b: Option<f64>) -> Option<BySide<f64>> {
@@ -485,124 +231,126 @@ fn ratings_of(w: Option<f64>, b: Option<f64>) -> Option<BySide<f64>> {
     }
 }
 
-/// A games row decoded; a value this program never writes is an error naming the game.
-fn map_meta(r: &super::db::Row) -> Result<(GameMeta, Option<String>, Option<String>)> {
-    let id: i64 = r.get("id")?;
-    (|| {
-        let rules_text: String = r.get("rules")?;
-        let extra_text: String = r.get("extra")?;
-        let white_no: Option<u32> = r.get("white_no")?;
-        let black_no: Option<u32> = r.get("black_no")?;
-        let rules_value = serde_json::from_str::<Value>(&rules_text)
-            .map_err(|e| StoreError::Decode(format!("rules are not JSON: {e}")))?;
-        let rules = parse_rules(Some(&rules_value))
-            .map_err(|e| StoreError::Decode(format!("rules: {e}")))?;
-        let extra = match serde_json::from_str::<Value>(&extra_text) {
+/// A games row as read, before its text columns are decoded.
+struct GameRow {
+    id: GameId,
+    tournament_id: Option<i64>,
+    round: Option<u32>,
+    table_no: Option<u32>,
+    players: Option<BySide<u32>>,
+    mode: String,
+    first: String,
+    ratings: Option<BySide<f64>>,
+    rules: String,
+    setup: BySide<Option<String>>,
+    started_at: Option<i64>,
+    clock_seen_t: Option<f64>,
+    result: Option<String>,
+    void: bool,
+    void_reason: Option<String>,
+    replaces: Option<GameId>,
+    extra: String,
+    origin: String,
+    created_at: i64,
+}
+
+fn read_row(r: &super::db::Row) -> Result<GameRow> {
+    let white_no: Option<u32> = r.get("white_no")?;
+    let black_no: Option<u32> = r.get("black_no")?;
+    Ok(GameRow {
+        id: GameId(r.get("id")?),
+        tournament_id: r.get("tournament_id")?,
+        round: r.get("round")?,
+        table_no: r.get("table_no")?,
+        players: white_no.zip(black_no).map(|(w, b)| BySide::new(w, b)),
+        mode: r.get("mode")?,
+        first: r.get("first")?,
+        ratings: ratings_of(r.get("white_rating")?, r.get("black_rating")?),
+        rules: r.get("rules")?,
+        setup: BySide::new(r.get("setup_white")?, r.get("setup_black")?),
+        started_at: r.get("started_at")?,
+        clock_seen_t: r.get("clock_seen_t")?,
+        result: r.get("result")?,
+        void: r.get::<bool>("void")?,
+        void_reason: r.get("void_reason")?,
+        replaces: r.get::<Option<i64>>("replaces")?.map(GameId),
+        extra: r.get("extra")?,
+        origin: r.get("origin")?,
+        created_at: r.get("created_at")?,
+    })
+}
+
+impl GameRow {
+    /// The game's facts, every text column decoded; a value this build cannot read is an
+    /// error naming the game, never a default (the game would be replayed under other
+    /// rules).
+    fn meta(&self) -> Result<GameMeta> {
+        let id = self.id;
+        let mode = GameMode::from_code(&self.mode)
+            .ok_or_else(|| damaged(id, format!("unknown mode {:?}", self.mode)))?;
+        let first: Side = self
+            .first
+            .parse()
+            .map_err(|e| damaged(id, format!("first: {e}")))?;
+        let rules_value: Value = serde_json::from_str(&self.rules)
+            .map_err(|e| damaged(id, format!("its rules are not JSON: {e}")))?;
+        let rules = RuleSettings::from_value(&rules_value, "rules").map_err(|e| damaged(id, e))?;
+        let extra = match serde_json::from_str::<Value>(&self.extra) {
             Ok(Value::Object(m)) => m,
-            _ => return Err(StoreError::Decode("extra is not a JSON object".into())),
+            _ => return Err(damaged(id, "extra is not a JSON object")),
         };
-        let meta = GameMeta {
-            id: GameId(id),
-            tournament_id: r.get("tournament_id")?,
-            round: r.get("round")?,
-            table_no: r.get("table_no")?,
-            players: white_no.zip(black_no).map(|(w, b)| BySide::new(w, b)),
-            mode: r.code("mode", GameMode::from_code)?,
-            first: r.code("first", |c| c.parse::<Side>().ok())?,
-            ratings: ratings_of(r.get("white_rating")?, r.get("black_rating")?),
+        Ok(GameMeta {
+            id,
+            tournament_id: self.tournament_id,
+            round: self.round,
+            table_no: self.table_no,
+            players: self.players,
+            mode,
+            first,
+            ratings: self.ratings,
             rules,
-            started_at: r.get("started_at")?,
-            clock_seen_t: r.get("clock_seen_t")?,
-            result: r.get("result")?,
-            void: r.get::<bool>("void")?,
-            void_reason: r.get("void_reason")?,
-            replaces: r.get::<Option<i64>>("replaces")?.map(GameId),
+            started_at: self.started_at,
+            clock_seen_t: self.clock_seen_t,
+            result: self.result.clone(),
+            void: self.void,
+            void_reason: self.void_reason.clone(),
+            replaces: self.replaces,
             extra,
-            imported: r.code("origin", |o| match o {
-                "desk" => Some(false),
-                "import" => Some(true),
-                _ => None,
-            })?,
-            created_at: r.get("created_at")?,
-        };
-        Ok((meta, r.get("setup_white")?, r.get("setup_black")?))
-    })()
-    .at("games", format!("game {id}"))
+            imported: self.origin == "import",
+            created_at: self.created_at,
+        })
+    }
+
+    /// Each side's setup as stored.
+    fn setups(&self) -> Result<BySide<Option<SideSetup>>> {
+        let mut out = BySide::default();
+        for side in Side::BOTH {
+            let Some(text) = &self.setup[side] else {
+                continue;
+            };
+            let v: Value = serde_json::from_str(text)
+                .map_err(|e| damaged(self.id, format!("{side} setup is not JSON: {e}")))?;
+            out[side] = Some(parse_setup(&v, side).map_err(|e| damaged(self.id, e))?);
+        }
+        Ok(out)
+    }
 }
 
 const GAME_COLUMNS: &str = "id, tournament_id, round, table_no, white_no, black_no, mode, first, \
      white_rating, black_rating, rules, setup_white, setup_black, started_at, clock_seen_t, \
      result, void, void_reason, replaces, extra, origin, created_at";
 
-fn decode_setup(text: Option<String>, side: Side) -> Result<Option<SideSetup>> {
-    match text {
-        None => Ok(None),
-        Some(t) => {
-            let v: Value = serde_json::from_str(&t).map_err(|e| StoreError::Corrupt {
-                path: "database".into(),
-                detail: format!("{side} setup is not JSON: {e}"),
-            })?;
-            parse_setup(&v, side)
-                .map(Some)
-                .map_err(|e| StoreError::Corrupt {
-                    path: "database".into(),
-                    detail: e.to_string(),
-                })
-        }
+/// One row of `game_events`, decoded. Its `t` must be a time a record may carry.
+fn decode_event(meta: &GameMeta, seq: u32, t: f64, kind: &str, payload: &str) -> Result<LogEntry> {
+    let id = meta.id;
+    if Time::from_secs_f64(t).is_none() {
+        return Err(damaged(id, format!("event {seq}: t = {t} is out of range")));
     }
-}
-
-fn decode_event(
-    mode: GameMode,
-    seq: u32,
-    t: f64,
-    kind: &str,
-    payload: &str,
-    wall_time: i64,
-) -> Result<StoredEvent> {
-    let corrupt = |detail: String| StoreError::Corrupt {
-        path: "database".into(),
-        detail,
-    };
     let value: Value = serde_json::from_str(payload)
-        .map_err(|e| corrupt(format!("event {seq} is not JSON: {e}")))?;
-    let kind = match kind {
-        "undo" => StoredEventKind::Undo {
-            seq: value
-                .get("undo")
-                .and_then(Value::as_u64)
-                .ok_or_else(|| corrupt(format!("undo event {seq} names no event")))?
-                as u32,
-        },
-        _ if mode == GameMode::Physical => StoredEventKind::Physical(
-            physical_record::parse_event(&value)
-                .map_err(|e| corrupt(format!("event {seq}: {e}")))?
-                .1,
-        ),
-        _ => StoredEventKind::Game(
-            parse_event(&value)
-                .map_err(|e| corrupt(format!("event {seq}: {e}")))?
-                .event,
-        ),
-    };
-    Ok(StoredEvent {
-        seq,
-        t,
-        kind,
-        wall_time,
-    })
-}
-
-fn event_kind_code(e: &Event) -> &'static str {
-    match e {
-        Event::Move { .. } => "move",
-        Event::Penalty { .. } => "penalty",
-        Event::Resign(_) => "resign",
-        Event::DrawForRespect => "draw_for_respect",
-        Event::Pause => "pause",
-        Event::Resume => "resume",
-        Event::End => "end",
-    }
+        .map_err(|e| damaged(id, format!("event {seq} is not JSON: {e}")))?;
+    let kind = LogEntryKind::parse(meta.mode, kind, &value)
+        .map_err(|e| damaged(id, format!("event {seq}: {e}")))?;
+    Ok(LogEntry { seq, t, kind })
 }
 
 /// Loads a game to change it: its row stays locked until the transaction ends, so two desks
@@ -614,20 +362,21 @@ fn load_locked(tx: &mut Tx<'_>, id: GameId) -> Result<StoredGame> {
 
 /// Loads a game inside a transaction or on the connection.
 fn load(conn: &mut Tx<'_>, id: GameId) -> Result<StoredGame> {
-    let (meta, sw, sb) = conn
+    let row = conn
         .query_row(
             &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
             [id.0],
-            map_meta,
+            |r| {
+                use super::Context;
+                read_row(r).at("games", format!("game {id}"))
+            },
         )
         .optional()?
         .ok_or_else(|| StoreError::NotFound(format!("game {id}")))?;
-    let setup = BySide::new(
-        decode_setup(sw, Side::White)?,
-        decode_setup(sb, Side::Black)?,
-    );
+    let meta = row.meta()?;
+    let setup = row.setups()?;
     let mut stmt = conn.prepare_cached(
-        "SELECT seq, t, kind, payload, wall_time FROM game_events WHERE game_id = ?1 ORDER BY seq",
+        "SELECT seq, t, kind, payload FROM game_events WHERE game_id = ?1 ORDER BY seq",
     )?;
     let rows = stmt
         .query_map([id.0], |r| {
@@ -636,38 +385,35 @@ fn load(conn: &mut Tx<'_>, id: GameId) -> Result<StoredGame> {
                 r.get::<f64>(1)?,
                 r.get::<String>(2)?,
                 r.get::<String>(3)?,
-                r.get::<i64>(4)?,
             ))
         })?
         .collect::<Result<Vec<_>>>()?;
     let events = rows
         .into_iter()
-        .map(|(seq, t, kind, payload, wall)| decode_event(meta.mode, seq, t, &kind, &payload, wall))
+        .map(|(seq, t, kind, payload)| decode_event(&meta, seq, t, &kind, &payload))
         .collect::<Result<Vec<_>>>()?;
     let mut sheets = BySide::<Option<SheetRow>>::default();
-    let rows = conn.query_map(
+    let mut stmt = conn.prepare_cached(
         "SELECT side, sheet, complete FROM adjudication_sheets WHERE game_id = ?1",
-        [id.0],
-        |r| {
-            (|| {
-                let side = r.code("side", |c| c.parse::<Side>().ok())?;
-                let text: String = r.get("sheet")?;
-                let sheet = serde_json::from_str(&text).map_err(|e| {
-                    StoreError::Decode(format!("the {side} sheet is not JSON: {e}"))
-                })?;
-                Ok((
-                    side,
-                    SheetRow {
-                        sheet,
-                        complete: r.get("complete")?,
-                    },
-                ))
-            })()
-            .at("adjudication_sheets", format!("game {id}"))
-        },
     )?;
-    for (side, row) in rows {
-        sheets[side] = Some(row);
+    for row in stmt.query_map([id.0], |r| {
+        Ok((
+            r.get::<String>(0)?,
+            r.get::<String>(1)?,
+            r.get::<i64>(2)?,
+        ))
+    })? {
+        let (side, sheet, complete) = row?;
+        let complete: i64 = complete;
+        let side: Side = side
+            .parse()
+            .map_err(|e| damaged(id, format!("reading sheet: {e}")))?;
+        let sheet = serde_json::from_str(&sheet)
+            .map_err(|e| damaged(id, format!("{side}'s reading sheet is not JSON: {e}")))?;
+        sheets[side] = Some(SheetRow {
+            sheet,
+            complete: complete != 0,
+        });
     }
     Ok(StoredGame {
         meta,
@@ -677,37 +423,12 @@ fn load(conn: &mut Tx<'_>, id: GameId) -> Result<StoredGame> {
     })
 }
 
-/// The verdict-derived result cache of a game, and the pairing result it implies.
-fn result_of(game: &StoredGame) -> (Option<String>, Option<&'static str>) {
-    let Some((status, outcome)) = game.status() else {
-        return (None, None);
-    };
-    let code = match status {
-        record::Status::Ongoing => return (None, None),
-        record::Status::AdjudicationPending => return (Some("adjudication_pending".into()), None),
-        record::Status::Finished => outcome,
-    };
-    let Some(outcome) = code else {
-        return (None, None);
-    };
-    let pairing = match outcome.winner() {
-        Some(Side::White) => "white",
-        Some(Side::Black) => "black",
-        None => "draw",
-    };
-    let text = format!(
-        "{} {}",
-        outcome.winner().map_or("draw", Side::name),
-        outcome.reason().code()
-    );
-    (Some(text), Some(pairing))
-}
-
 /// Writes the derived result into the game row and, for a tournament game that is not void,
 /// into its board of the round: the result reaches the round in the same transaction as the
 /// event that decided it.
 fn settle(tx: &mut Tx<'_>, game: &StoredGame, actor: &Actor) -> Result<()> {
-    let (result, pairing) = result_of(game);
+    let decision = game.logged().decision();
+    let result = decision.code();
     if result == game.meta.result {
         return Ok(());
     }
@@ -719,7 +440,10 @@ fn settle(tx: &mut Tx<'_>, game: &StoredGame, actor: &Actor) -> Result<()> {
     if let (Some(tid), Some(round), Some(table), false) =
         (m.tournament_id, m.round, m.table_no, m.void)
     {
-        let new = pairing.unwrap_or("pending");
+        let new = decision
+            .board_result()
+            .unwrap_or(ggdesk_core::tournament::GameResult::Pending)
+            .name();
         // The board of this game: its table, and its players where they are known (a file
         // may give two boards the same table number).
         let (w, b) = m
@@ -769,7 +493,14 @@ impl Store {
                 vec![],
             ),
         };
-        self.read(|q| q.query_map(&sql, &params[..], |r| map_meta(r).map(|(m, _, _)| m)))
+        let rows = self.read(|q| {
+            q.query_map(&sql, &params[..], |r| {
+                use super::Context;
+                let id: i64 = r.get("id")?;
+                read_row(r).at("games", format!("game {id}"))
+            })
+        })?;
+        rows.iter().map(GameRow::meta).collect()
     }
 
     /// Games started and not yet decided (nor void): the ones to restore on start.
@@ -923,46 +654,26 @@ impl Store {
                     let mut before = game.clone();
                     before.events.retain(|e| e.seq < seq);
                     let (applied, state) = apply_checked(&before, t, &event)?;
-                    return Ok(AppendOutcome {
-                        seq,
-                        applied,
-                        state,
-                    });
+                    return Ok(AppendOutcome { seq, applied, state });
                 }
-                let next = next_seq(&game);
+                let next = game.logged().next_seq();
                 if expect.seq != next {
+                    let added = next.saturating_sub(expect.seq);
                     return Err(StoreError::Conflict(format!(
-                        "game {id} changed at another desk ({} event{} added since): \
+                        "game {id} changed at another desk ({added} event{} added since): \
                          nothing was saved; the game is shown as it now is",
-                        next.saturating_sub(expect.seq),
-                        if next.saturating_sub(expect.seq) == 1 {
-                            ""
-                        } else {
-                            "s"
-                        }
+                        if added == 1 { "" } else { "s" }
                     )));
                 }
             }
             let outcome = apply_checked(&game, t, &event)?;
-            let seq = next_seq(&game);
+            let seq = game.logged().next_seq();
             let payload = event.value(t);
-            insert_event(
-                tx,
-                id,
+            insert_event(tx, id, seq, t, event.code(), &payload, expect.map(|e| e.token))?;
+            game.events.push(LogEntry {
                 seq,
                 t,
-                event.code(),
-                &payload,
-                expect.map(|e| e.token),
-            )?;
-            game.events.push(StoredEvent {
-                seq,
-                t,
-                kind: match event {
-                    AnyEvent::Game(e) => StoredEventKind::Game(e),
-                    AnyEvent::Physical(e) => StoredEventKind::Physical(e),
-                },
-                wall_time: tx.now(),
+                kind: event.into(),
             });
             audit(
                 tx,
@@ -1001,22 +712,10 @@ impl Store {
                 .last()
                 .copied()
                 .ok_or_else(|| rejected("there is no event to undo"))?;
-            let seq = next_seq(&game);
-            insert_event(
-                tx,
-                id,
-                seq,
-                t.max(0.0),
-                "undo",
-                &json!({"t": t, "undo": target}),
-                None,
-            )?;
-            game.events.push(StoredEvent {
-                seq,
-                t,
-                kind: StoredEventKind::Undo { seq: target },
-                wall_time: tx.now(),
-            });
+            let seq = game.logged().next_seq();
+            let undo = LogEntryKind::Undo { seq: target };
+            insert_event(tx, id, seq, t.max(0.0), undo.code(), &undo.value(t), None)?;
+            game.events.push(LogEntry { seq, t, kind: undo });
             audit(
                 tx,
                 actor,
@@ -1044,12 +743,12 @@ impl Store {
     ) -> Result<()> {
         self.write(|tx| {
             let mut game = load_locked(tx, id)?;
-            let derived = game
-                .derive()
-                .and_then(|g| g.ok())
-                .filter(|g| matches!(g.state(), GameState::GameTimeUp { .. }))
-                .ok_or_else(|| rejected(format!("game {id} is not waiting for an adjudication")))?;
-            check_sheet(side, sheet, &derived)?;
+            let not_waiting = || rejected(format!("game {id} is not waiting for an adjudication"));
+            let derived = game.derive().and_then(|g| g.ok()).ok_or_else(not_waiting)?;
+            derived.check_sheet(side, sheet).map_err(|e| match e {
+                SheetEntryError::NotWaiting => not_waiting(),
+                other => rejected(other),
+            })?;
             tx.execute(
                 "INSERT INTO adjudication_sheets (game_id, side, sheet, complete, entered_at)
                  VALUES (?1, ?2, ?3, ?4, ?5)
@@ -1094,38 +793,47 @@ impl Store {
     /// Restores the games in progress after a start: a game whose clocks were running when
     /// the desk stopped gets a pause at the last moment the desk saw its clocks and a resume
     /// now, so its clocks continue exactly from where they were and the time the desk was
-    /// down is charged to nobody. A clock that had run out by then ends the game there.
-    /// Returns the games restored.
-    pub fn restore_games_in_progress(&mut self, now_ms: i64) -> Result<Vec<GameId>> {
-        let ids = self.games_in_progress()?;
-        for &id in &ids {
-            let game = self.load_game(id)?;
-            let Some(Ok(mut derived)) = game.derive() else {
-                continue;
-            };
-            if derived.is_over() || derived.clock().is_paused() {
-                continue;
+    /// down is charged to nobody. A clock that had run out by then ends the game there. A
+    /// game whose clocks had stopped (paused, or waiting for the thirty-move counts or for
+    /// the adjudication) comes back as it was: nothing is written for it.
+    ///
+    /// One game's problem never stops the others: each game that could not be restored is
+    /// reported with its error, after every other game was restored.
+    pub fn restore_games_in_progress(&mut self, now_ms: i64) -> Result<Restored> {
+        let mut report = Restored::default();
+        for id in self.games_in_progress()? {
+            match self.restore_game(id, now_ms) {
+                Ok(()) => report.restored.push(id),
+                Err(e) => report.failed.push((id, e)),
             }
-            let mode = game.meta.mode;
-            let last_t = derived.last_time();
-            let seen = game
-                .meta
-                .clock_seen_t
-                .and_then(Time::from_secs_f64)
-                .unwrap_or(last_t)
-                .max(last_t);
-            let seen_t = seen.as_secs_f64();
-            let now_t = game.t_at(now_ms).unwrap_or(seen_t).max(seen_t);
-            let actor = Actor::system();
-            let why = "the desk restarted: clocks stopped while it was down";
-            if derived.judge_clocks(seen).is_ok() && derived.is_over() {
-                self.append(id, seen_t, AnyEvent::end(mode), &actor, why)?;
-                continue;
-            }
-            self.append(id, seen_t, AnyEvent::pause(mode, true), &actor, why)?;
-            self.append(id, now_t, AnyEvent::pause(mode, false), &actor, why)?;
         }
-        Ok(ids)
+        Ok(report)
+    }
+
+    /// Restores one game in progress (see [`Store::restore_games_in_progress`]).
+    fn restore_game(&mut self, id: GameId, now_ms: i64) -> Result<()> {
+        let game = self.load_game(id)?;
+        let derived = match game.derive() {
+            None => return Ok(()), // setups still being entered: no clocks yet
+            Some(derived) => derived.map_err(|e| damaged(id, e))?,
+        };
+        let mode = game.meta.mode;
+        let actor = Actor::system();
+        let why = "the desk restarted: clocks stopped while it was down";
+        match derived.restart(game.meta.clock_seen_t, game.t_at(now_ms)) {
+            Restart::Nothing => {}
+            Restart::End { at } => {
+                self.append(id, at, AnyEvent::end(mode), &actor, why)?;
+            }
+            Restart::PauseAndResume {
+                pause_at,
+                resume_at,
+            } => {
+                self.append(id, pause_at, AnyEvent::pause(mode), &actor, why)?;
+                self.append(id, resume_at, AnyEvent::resume(mode), &actor, why)?;
+            }
+        }
+        Ok(())
     }
 
     /// The arbiter confirms the result the rules reached (audit log).
@@ -1136,7 +844,7 @@ impl Store {
                 .meta
                 .result
                 .clone()
-                .filter(|r| r != "adjudication_pending")
+                .filter(|r| r != Status::AdjudicationPending.code())
                 .ok_or_else(|| rejected(format!("game {id} has no result to confirm")))?;
             audit(
                 tx,
@@ -1216,7 +924,7 @@ impl Store {
     /// well formed (it is replayed first). An imported game is an archive, not a live table:
     /// it has no start time, so it is never restored as a game in progress.
     pub fn import_record(&mut self, record: &Record, actor: &Actor) -> Result<GameId> {
-        record::replay(record).map_err(rejected)?;
+        ggdesk_core::record::replay(record).map_err(rejected)?;
         self.write(|tx| {
             let new = NewGame {
                 first: record.first,
@@ -1244,7 +952,8 @@ impl Store {
                 ],
             )?;
             for (seq, e) in record.events.iter().enumerate() {
-                insert_event(tx, id, seq as u32, e.t, event_kind_code(&e.event), &event_value(e), None)?;
+                let event = AnyEvent::Game(e.event);
+                insert_event(tx, id, seq as u32, e.t, event.code(), &event.value(e.t), None)?;
             }
             for side in Side::BOTH {
                 if let Some(sheet) = &sheets[side] {
@@ -1312,10 +1021,6 @@ impl Store {
     }
 }
 
-fn next_seq(game: &StoredGame) -> u32 {
-    game.events.last().map_or(0, |e| e.seq + 1)
-}
-
 /// Checks `event` against the game replayed so far, returning what it does.
 fn apply_checked(game: &StoredGame, t: f64, event: &AnyEvent) -> Result<(Applied, GameState)> {
     if game.meta.void {
@@ -1324,46 +1029,7 @@ fn apply_checked(game: &StoredGame, t: f64, event: &AnyEvent) -> Result<(Applied
     if game.meta.started_at.is_none() {
         return Err(rejected(format!("game {} has not started", game.meta.id)));
     }
-    let mut derived = game
-        .derive()
-        .ok_or_else(|| rejected("the setups are not both entered"))?
-        .map_err(rejected)?;
-    let time =
-        Time::from_secs_f64(t).ok_or_else(|| rejected(format!("time {t} s is out of range")))?;
-    let applied = derived.apply(time, event).map_err(rejected)?;
-    Ok((applied, derived.state()))
-}
-
-/// Checks one side's reading sheet (as entered so far) against the game that stopped.
-fn check_sheet(side: Side, sheet: &Value, derived: &Derived) -> Result<()> {
-    match derived {
-        Derived::Arbitrated(g) => {
-            let mut probe = Record::new(BySide::default());
-            probe.readings = Some(json!({ side.name(): sheet }));
-            let sheets = probe
-                .reading_sheets()
-                .map_err(rejected)?
-                .unwrap_or_default();
-            ggdesk_core::adjudication::validate_sheet(side, &sheets[side], g.position())
-                .map_err(rejected)
-        }
-        Derived::Physical(g) => {
-            let readings = physical_record::parse_sheet(sheet).map_err(rejected)?;
-            let mut listed: Vec<_> = readings.iter().map(|(a, _)| *a).collect();
-            let mut left = g.remaining_pieces(side.opponent());
-            listed.sort();
-            left.sort();
-            if listed != left {
-                return Err(rejected(format!(
-                    "{side}'s sheet must list the {} pieces {} has left",
-                    left.len(),
-                    side.opponent()
-                )));
-            }
-            ggdesk_core::adjudication::check_counts(side, readings.iter().filter_map(|(_, r)| *r))
-                .map_err(rejected)
-        }
-    }
+    game.logged().check_event(t, event).map_err(rejected)
 }
 
 fn insert_event(
@@ -1412,7 +1078,7 @@ fn insert_game(
             side_code(new.first),
             wr,
             br,
-            rules_value(&new.rules).to_string(),
+            new.rules.to_value().to_string(),
             new.replaces.map(|g| g.0),
             Value::Object(extra.clone()).to_string(),
             now

@@ -30,10 +30,12 @@ mod tournaments;
 pub use backup::{BACKUPS_KEPT, backup_dir};
 pub use copy::CopyCounts;
 pub use db::Engine;
-pub use games::{
-    AnyEvent, AppendOutcome, Derived, Expect, GameId, GameMeta, GameMode, NewGame, SheetRow,
-    StoredEvent, StoredEventKind, StoredGame,
-};
+pub use games::{AppendOutcome, Expect, GameId, GameMeta, NewGame, Restored, StoredGame};
+/// The kind of an entry of a game's log: the core's `LogEntryKind`, under the name the
+/// desk's pages use.
+pub use ggdesk_core::game::LogEntryKind as StoredEventKind;
+/// The game model is the core's; these names keep the store's call sites as they were.
+pub use ggdesk_core::game::{AnyEvent, AnyGame, GameMode, LogEntry, SheetRow};
 pub use listen::{Change, Changes};
 pub use pairings::{Absentee, BackupNote, ResultSaved};
 pub use players::{MAX_RATING, PlayerInput, RegistryId, RegistryPlayer, rows_message};

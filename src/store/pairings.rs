@@ -9,7 +9,7 @@ use super::rounds::RoundState;
 use super::seen::Scope;
 use super::tournaments::{load, read_setup};
 use super::{Actor, Result, Store, StoreError, audit};
-use ggdesk_core::pairing::{Pairing, explain, pair_next_round};
+use ggdesk_core::pairing::{explain, pair_next_round};
 use ggdesk_core::rules::Side;
 const NS_PER_S: i64 = 1_000_000_000;
 use super::db::{Optional, Tx, args};
@@ -75,70 +75,6 @@ enum Seat {
 
 fn rejected(text: impl Into<String>) -> StoreError {
     StoreError::Rejected(text.into())
-}
-
-/// The pairing's explanation cut into the part about the round, one part per board (by
-/// table) and one per bye.
-#[derive(Debug, Default, PartialEq, Eq)]
-struct Explained {
-    round: String,
-    boards: HashMap<u32, String>,
-    byes: HashMap<PlayerId, String>,
-}
-
-/// Cuts the text of `pairing::explain` at its `Table N:` and `Bye:` headings.
-fn split_explanation(text: &str, pairing: &Pairing) -> Explained {
-    enum Part {
-        Round,
-        Board(u32),
-        Bye(usize),
-    }
-    let mut out = Explained::default();
-    let mut round = String::new();
-    let mut boards: BTreeMap<u32, String> = BTreeMap::new();
-    let mut byes: Vec<String> = vec![String::new(); pairing.byes.len()];
-    let mut part = Part::Round;
-    let mut bye_seen = 0;
-    for line in text.lines() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        if let Some(rest) = line.strip_prefix("Table ")
-            && let Some((n, _)) = rest.split_once(':')
-            && let Ok(n) = n.parse::<u32>()
-        {
-            part = Part::Board(n);
-        } else if line.starts_with("Bye:") {
-            part = if bye_seen < byes.len() {
-                bye_seen += 1;
-                Part::Bye(bye_seen - 1)
-            } else {
-                Part::Round
-            };
-        } else if !line.starts_with(' ') && !matches!(part, Part::Round) {
-            // "Not paired at their request", "Withdrawn, not paired": about the round.
-            part = Part::Round;
-        }
-        let target = match part {
-            Part::Round => &mut round,
-            Part::Board(n) => boards.entry(n).or_default(),
-            Part::Bye(i) => &mut byes[i],
-        };
-        target.push_str(line);
-        target.push('\n');
-    }
-    out.round = round.trim_end().to_string();
-    out.boards = boards
-        .into_iter()
-        .map(|(n, s)| (n, s.trim_end().to_string()))
-        .collect();
-    out.byes = pairing
-        .byes
-        .iter()
-        .zip(byes)
-        .map(|(id, s)| (*id, s.trim_end().to_string()))
-        .collect();
-    out
 }
 
 fn state_of(conn: &mut Tx<'_>, tid: i64, round: u32) -> Result<RoundState> {
@@ -207,8 +143,10 @@ fn draft_next_round(tx: &mut Tx<'_>, tid: i64, actor: &Actor, reason: &str) -> R
         }
     }
     let pairing = pair_next_round(&t, &absent).map_err(|e| rejected(e.to_string()))?;
-    let text = explain(&t, &pairing);
-    let mut parts = split_explanation(&text, &pairing);
+    // Each board's and bye's reasons are that part of the explanation, found by its data
+    // (the table, the player), never by reading the text back.
+    let explanation = explain(&t, &pairing);
+    let mut round_text = explanation.round.to_string();
     // A round robin's schedule is fixed: a player scheduled despite an absence asked plays
     // (or forfeits) the game, and the absence is dropped.
     let seated: Vec<PlayerId> = pairing
@@ -228,14 +166,14 @@ fn draft_next_round(tx: &mut Tx<'_>, tid: i64, actor: &Actor, reason: &str) -> R
         }
     }
     if !dropped.is_empty() {
-        parts.round.push_str(&format!(
+        round_text.push_str(&format!(
             "\nAsked to be absent but scheduled by the fixed round-robin table (enter a forfeit if they do not come): {}.",
             dropped.join(", ")
         ));
     }
     tx.execute(
         "INSERT INTO rounds (tournament_id, number, state, explanation) VALUES (?1, ?2, 'draft', ?3)",
-        args![tid, number, parts.round],
+        args![tid, number, round_text],
     )?;
     for b in &pairing.games {
         tx.prepare_cached(
@@ -248,14 +186,25 @@ fn draft_next_round(tx: &mut Tx<'_>, tid: i64, actor: &Actor, reason: &str) -> R
             b.table,
             b.white.0,
             b.black.0,
-            parts.boards.remove(&b.table).unwrap_or_default()
+            explanation
+                .board(b.table)
+                .map(ToString::to_string)
+                .unwrap_or_default()
         ])?;
     }
     for id in &pairing.byes {
         tx.prepare_cached(
             "INSERT INTO round_byes (tournament_id, round, player_no, explanation) VALUES (?1, ?2, ?3, ?4)",
         )?
-        .execute(args![tid, number, id.0, parts.byes.remove(id).unwrap_or_default()])?;
+        .execute(args![
+            tid,
+            number,
+            id.0,
+            explanation
+                .bye(*id)
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        ])?;
     }
     audit(
         tx,
@@ -1052,47 +1001,10 @@ fn desk_game_started(conn: &mut Tx<'_>, tid: i64, round: u32, table: u32) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ggdesk_core::pairing::Board;
 
     #[test]
     fn audit_times_are_written_in_utc() {
         assert_eq!(utc_text(0), "1970-01-01 00:00:00 UTC");
         assert_eq!(utc_text(1_800_000_000_000), "2027-01-15 08:00:00 UTC");
-    }
-
-    #[test]
-    fn the_explanation_is_cut_per_board_and_bye() {
-        let text = "Round 2 (Swiss): 5 players paired on 2 boards, 1 bye.\nScore groups, each by rating:\n  2: 1, 2\n  0: 3, 4, 5\n\nTable 1: 1 A (2) - 2 B (2)\n  Both in score group 2.\n  1 has white: same score, higher rating.\n\nTable 2: 3 C (0) - 4 D (0)\n  Both in score group 0.\n\nBye: 5 E (0)\n  An odd number of players.\n\nNot paired at their request: 6.\nWithdrawn, not paired: 7.\n";
-        let pairing = Pairing {
-            round: 2,
-            games: vec![
-                Board {
-                    table: 1,
-                    white: PlayerId(1),
-                    black: PlayerId(2),
-                },
-                Board {
-                    table: 2,
-                    white: PlayerId(3),
-                    black: PlayerId(4),
-                },
-            ],
-            byes: vec![PlayerId(5)],
-            absent: vec![PlayerId(6)],
-        };
-        let e = split_explanation(text, &pairing);
-        assert!(e.round.starts_with("Round 2 (Swiss)"));
-        assert!(e.round.contains("  2: 1, 2"));
-        assert!(e.round.contains("Not paired at their request: 6."));
-        assert!(e.round.contains("Withdrawn, not paired: 7."));
-        assert_eq!(
-            e.boards[&1],
-            "Table 1: 1 A (2) - 2 B (2)\n  Both in score group 2.\n  1 has white: same score, higher rating."
-        );
-        assert!(e.boards[&2].ends_with("Both in score group 0."));
-        assert_eq!(
-            e.byes[&PlayerId(5)],
-            "Bye: 5 E (0)\n  An odd number of players."
-        );
     }
 }

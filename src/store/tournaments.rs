@@ -7,13 +7,12 @@ use super::db::{Optional, Tx, Value as DbValue, args};
 use super::players::{PlayerInput, RegistryId, by_federation_id, insert_player};
 use super::{Actor, Context, Result, Store, StoreError, audit};
 use ggdesk_core::clock::NS_PER_S;
-use ggdesk_core::record::{parse_rules, rules_value};
 use ggdesk_core::rules::RuleSettings;
 use ggdesk_core::tournament::{
     Game, GameResult, Penalty, Player, PlayerId, PointsScale, Round, Score, Settings, System,
     TieBreak, Tournament,
 };
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
 /// Everything the director sets for a tournament.
@@ -171,7 +170,8 @@ pub(crate) fn read_setup(conn: &mut Tx<'_>, id: i64) -> Result<TournamentSetup> 
     let value: Value = serde_json::from_str(&rules)
         .map_err(|e| inconsistent(id, format!("its rules are not JSON: {e}")))?;
     let mut rules =
-        parse_rules(Some(&value)).map_err(|e| inconsistent(id, format!("its rules: {e}")))?;
+        RuleSettings::from_record_value(Some(&value))
+            .map_err(|e| inconsistent(id, format!("its rules: {e}")))?;
     rules.setup_limit_ns = setup_s.saturating_mul(NS_PER_S);
     rules.reading_limit_ns = reading_s.saturating_mul(NS_PER_S);
     rules.grace_ns = grace_s.saturating_mul(NS_PER_S);
@@ -200,7 +200,7 @@ fn setup_values(s: &TournamentSetup) -> Vec<DbValue> {
         p.forfeit_loss.halves(),
         p.absent.halves(),
         tiebreak_text(&s.tiebreaks),
-        rules_value(&s.rules).to_string(),
+        s.rules.record_value().to_string(),
         s.rules.setup_limit_ns / NS_PER_S,
         s.rules.reading_limit_ns / NS_PER_S,
         s.rules.grace_ns / NS_PER_S,
@@ -269,8 +269,8 @@ fn describe_changes(old: &TournamentSetup, new: &TournamentSetup) -> Vec<String>
     if old.rules != new.rules {
         out.push(format!(
             "rules {} -> {} (setup {} s, reading {} s, grace {} s)",
-            rules_value(&old.rules),
-            rules_value(&new.rules),
+            old.rules.record_value(),
+            new.rules.record_value(),
             new.rules.setup_limit_ns / NS_PER_S,
             new.rules.reading_limit_ns / NS_PER_S,
             new.rules.grace_ns / NS_PER_S
@@ -426,40 +426,18 @@ const FILE_KEYS: [&str; 6] = [
 ];
 
 /// The rule settings a tournament file may carry in `settings.rules` (ggdesk writes them
-/// there; other programs ignore the key): the record's rules object plus the desk's timers.
+/// there; other programs ignore the key): the one encoding of every rule setting, the
+/// record's rules object plus the desk's timers.
 fn file_rules(settings: Option<&Value>) -> Result<RuleSettings> {
-    let Some(v) = settings
+    match settings
         .and_then(|s| s.get("rules"))
         .filter(|v| !v.is_null())
-    else {
-        return Ok(RuleSettings::default());
-    };
-    let mut rules = parse_rules(Some(v)).map_err(|e| rejected(format!("settings.{e}")))?;
-    for (key, slot) in [
-        ("setup_s", &mut rules.setup_limit_ns),
-        ("reading_s", &mut rules.reading_limit_ns),
-        ("grace_s", &mut rules.grace_ns),
-    ] {
-        if let Some(x) = v.get(key).filter(|x| !x.is_null()) {
-            let secs = x.as_u64().filter(|&s| s <= 1_000_000_000).ok_or_else(|| {
-                rejected(format!(
-                    "settings.rules.{key} must be a whole number of seconds"
-                ))
-            })?;
-            *slot = secs as i64 * NS_PER_S;
+    {
+        None => Ok(RuleSettings::default()),
+        Some(v) => {
+            RuleSettings::from_value(v, "settings.rules").map_err(|e| rejected(e.to_string()))
         }
     }
-    Ok(rules)
-}
-
-fn file_rules_value(r: &RuleSettings) -> Value {
-    let mut v = rules_value(r);
-    if let Value::Object(m) = &mut v {
-        m.insert("setup_s".into(), json!(r.setup_limit_ns / NS_PER_S));
-        m.insert("reading_s".into(), json!(r.reading_limit_ns / NS_PER_S));
-        m.insert("grace_s".into(), json!(r.grace_ns / NS_PER_S));
-    }
-    v
 }
 
 impl Store {
@@ -724,7 +702,7 @@ impl Store {
         let mut value = t.to_value();
         if let Value::Object(top) = &mut value {
             if let Some(Value::Object(settings)) = top.get_mut("settings") {
-                settings.insert("rules".into(), file_rules_value(&setup.rules));
+                settings.insert("rules".into(), setup.rules.to_value());
             }
             if let Ok(Value::Object(extra)) = serde_json::from_str::<Value>(&extra) {
                 for (k, v) in extra {

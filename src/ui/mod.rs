@@ -145,11 +145,17 @@ impl DeskApp {
         notices.set_now(now);
         let store = store.map(|mut s| {
             match s.restore_games_in_progress(now) {
-                Ok(ids) if !ids.is_empty() => notices.info(format!(
-                    "{} game(s) in progress restored; their clocks continue from where they stopped",
-                    ids.len()
-                )),
-                Ok(_) => {}
+                Ok(report) => {
+                    if !report.restored.is_empty() {
+                        notices.info(format!(
+                            "{} game(s) in progress restored; their clocks continue from where they stopped",
+                            report.restored.len()
+                        ));
+                    }
+                    for (id, e) in &report.failed {
+                        notices.error(format!("restoring game {id}: {e}"));
+                    }
+                }
                 Err(e) => notices.error(format!("restoring games in progress: {e}")),
             }
             s

@@ -1,7 +1,7 @@
 //! Adjudication when game time runs out: reading sheets, Net Reading Score, Aliwalas value
 //! of the pieces, Total Adjudication Score, all in exact hundredths.
 
-use crate::rules::{BySide, Position, Rank, Side, Square};
+use crate::rules::{ByRank, BySide, Position, Rank, Side, Square};
 use std::fmt;
 
 /// An exact amount in hundredths (`57.45` is `Hundredths(5745)`).
@@ -172,12 +172,8 @@ pub fn winner_by_total(totals: BySide<Hundredths>) -> Option<Side> {
 
 /// Checks that a sheet names no rank more often than a set holds (one Flag at most).
 pub fn check_counts(reader: Side, reads: impl IntoIterator<Item = Rank>) -> Result<(), SheetError> {
-    let mut counts = [0usize; 15];
-    for rank in reads {
-        counts[rank.index()] += 1;
-    }
-    for rank in Rank::ALL {
-        let (found, limit) = (counts[rank.index()], rank.count_in_set());
+    for (rank, &found) in ByRank::count(reads).iter() {
+        let (found, limit) = (found as usize, rank.count_in_set());
         if found > limit {
             return Err(SheetError::TooMany {
                 reader,
@@ -236,18 +232,7 @@ pub fn adjudicate_tally(
     remaining: &BySide<Vec<Rank>>,
 ) -> Result<TallyAdjudication, TallySheetError> {
     for reader in Side::BOTH {
-        let mut listed: Vec<Rank> = readings[reader].iter().map(|(a, _)| *a).collect();
-        let mut left = remaining[reader.opponent()].clone();
-        listed.sort();
-        left.sort();
-        if listed != left {
-            return Err(TallySheetError::WrongPieces {
-                reader,
-                listed: listed.len(),
-                left: left.len(),
-            });
-        }
-        check_counts(reader, readings[reader].iter().filter_map(|(_, r)| *r))?;
+        check_tally_sheet(reader, &readings[reader], &remaining[reader.opponent()])?;
     }
     let scores = BySide::from_fn(|reader| {
         let readings: Vec<TallyReading> = readings[reader]
@@ -270,6 +255,26 @@ pub fn adjudicate_tally(
     });
     let winner = winner_by_total(BySide::new(scores.white.total, scores.black.total));
     Ok(TallyAdjudication { scores, winner })
+}
+
+/// Checks `reader`'s physical-board sheet (as entered so far, or handed in): it lists each
+/// of the opponent's remaining pieces (`opponents_left`) once, and names no rank more often
+/// than a set holds.
+pub fn check_tally_sheet(
+    reader: Side,
+    sheet: &[(Rank, Option<Rank>)],
+    opponents_left: &[Rank],
+) -> Result<(), TallySheetError> {
+    let listed = ByRank::count(sheet.iter().map(|(actual, _)| *actual));
+    if listed != ByRank::count(opponents_left.iter().copied()) {
+        return Err(TallySheetError::WrongPieces {
+            reader,
+            listed: sheet.len(),
+            left: opponents_left.len(),
+        });
+    }
+    check_counts(reader, sheet.iter().filter_map(|(_, read)| *read))?;
+    Ok(())
 }
 
 fn score_side(reader: Side, sheet: &ReadingSheet, position: &Position) -> SideScore {

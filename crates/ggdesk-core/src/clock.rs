@@ -18,10 +18,16 @@ const UNITS_PER_S: f64 = 18_446_744_073_709_551_616.0;
 pub struct Time(pub i128);
 
 impl Time {
-    /// The largest time a record may carry: 2^62 s (about 1.5 × 10^11 years).
-    pub const MAX_SECS: f64 = 4_611_686_018_427_387_904.0;
+    /// The largest time a record may carry: 2^50 s (about 35.7 million years). It leaves
+    /// headroom for every sum the clocks compute (a time is below 2^114 units, so thousands
+    /// of them add up inside an `i128`) and for the desk's whole milliseconds in an `i64`.
+    pub const MAX_SECS: f64 = 1_125_899_906_842_624.0;
 
-    /// Seconds as written in a record. `None` for negative, non-finite or absurd values.
+    /// How the bound reads in an error message.
+    pub const MAX_TEXT: &str = "2^50 s, about 35 million years";
+
+    /// Seconds as written in a record. `None` for negative, non-finite or absurd values
+    /// (beyond [`Time::MAX_SECS`]).
     pub fn from_secs_f64(secs: f64) -> Option<Time> {
         if secs.is_finite() && (0.0..=Self::MAX_SECS).contains(&secs) {
             // Multiplying by a power of two is exact; rounding only touches values below
@@ -54,14 +60,24 @@ impl Time {
         self.0 as f64 / UNITS_PER_S
     }
 
-    /// Whole nanoseconds, rounded towards zero (for display).
+    /// Whole nanoseconds, rounded down (for display); beyond what an `i64` holds (292
+    /// years), the nearest value it holds.
     pub fn as_ns(self) -> i64 {
-        ((self.0 * i128::from(NS_PER_S)) >> 64) as i64
+        self.scaled_down(i128::from(NS_PER_S))
     }
 
-    /// Whole milliseconds, rounded towards zero (for display).
+    /// Whole milliseconds, rounded down (for display); saturating like [`Time::as_ns`].
     pub fn as_ms(self) -> i64 {
-        ((self.0 * 1000) >> 64) as i64
+        self.scaled_down(1000)
+    }
+
+    /// `floor(self × per_s / 2^64)`, computed on the whole seconds and the fraction apart so
+    /// that no product overflows, then saturated into an `i64`.
+    fn scaled_down(self, per_s: i128) -> i64 {
+        let whole = self.0 >> 64; // floor, also for negative times
+        let fraction = self.0 & ((1i128 << 64) - 1); // 0 ≤ fraction < 2^64
+        let value = whole * per_s + ((fraction * per_s) >> 64);
+        i64::try_from(value).unwrap_or(if value < 0 { i64::MIN } else { i64::MAX })
     }
 
     pub fn plus(self, d: Time) -> Time {

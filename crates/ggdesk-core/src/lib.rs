@@ -6,6 +6,7 @@
 pub mod adjudication;
 pub mod clock;
 pub mod export;
+pub mod game;
 pub mod pairing;
 pub mod physical_record;
 pub mod record;

@@ -15,7 +15,10 @@
 
 use crate::adjudication::{TallyAdjudication, adjudicate_tally};
 use crate::clock::Time;
-use crate::record::{Status, header_value, parse_first, parse_ratings, parse_rules, unknown_keys};
+use crate::record::{
+    RECORD_KEYS, Status, events_list, header_value, parse_first, parse_ratings,
+    parse_rule_settings, time_out_of_range, unknown_keys,
+};
 use crate::rules::{
     BySide, GameState, Outcome, PenaltyKind, PhysicalEvent, PhysicalGame, Rank, Reason,
     RuleSettings, Side,
@@ -59,7 +62,7 @@ pub fn parse_event(v: &Value) -> Result<(f64, PhysicalEvent), String> {
         .and_then(Value::as_f64)
         .ok_or("the event needs a time \"t\" in seconds")?;
     if Time::from_secs_f64(t).is_none() {
-        return Err(format!("\"t\" = {t} is out of range"));
+        return Err(time_out_of_range(t));
     }
     let is_true = |k: &str| obj.get(k) == Some(&Value::Bool(true));
     let event = if is_true("move") {
@@ -185,16 +188,12 @@ impl PhysicalRecord {
         }
         let first = parse_first(obj)?;
         let ratings = parse_ratings(obj);
-        let rules = parse_rules(obj.get("rules")).map_err(|e| e.to_string())?;
-        let events = match obj.get("events") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(items)) => items
-                .iter()
-                .enumerate()
-                .map(|(i, v)| parse_event(v).map_err(|e| format!("event {i}: {e}")))
-                .collect::<Result<_, _>>()?,
-            Some(_) => return Err("events must be a list".into()),
-        };
+        let rules = parse_rule_settings(obj).map_err(|e| e.to_string())?;
+        let events = events_list(obj)?
+            .iter()
+            .enumerate()
+            .map(|(i, v)| parse_event(v).map_err(|e| format!("event {i}: {e}")))
+            .collect::<Result<_, _>>()?;
         let readings = match obj.get("readings") {
             None | Some(Value::Null) => None,
             Some(r) => {
@@ -205,8 +204,7 @@ impl PhysicalRecord {
                 Some(BySide::new(get("white")?, get("black")?))
             }
         };
-        let known = ["format", "first", "ratings", "rules", "events", "readings"];
-        let extra = unknown_keys(obj, &known);
+        let extra = unknown_keys(obj, &RECORD_KEYS);
         Ok(PhysicalRecord {
             first,
             ratings,
@@ -244,8 +242,8 @@ impl PhysicalRecord {
     pub fn replay_game(&self) -> Result<PhysicalGame, String> {
         let mut game = PhysicalGame::new(self.rules, self.first, self.ratings);
         for (i, (t, e)) in self.events.iter().enumerate() {
-            let time =
-                Time::from_secs_f64(*t).ok_or_else(|| format!("event {i}: time out of range"))?;
+            let time = Time::from_secs_f64(*t)
+                .ok_or_else(|| format!("event {i}: {}", time_out_of_range(*t)))?;
             game.apply(time, e)
                 .map_err(|err| format!("event {i}: {err}"))?;
         }
@@ -262,12 +260,13 @@ impl PhysicalRecord {
             game,
         };
         match verdict.game.state() {
-            GameState::Playing => {}
+            // Waiting for the counts: no result yet.
+            GameState::Playing | GameState::ThirtyCountPending { .. } => {}
             GameState::Finished { outcome, .. } => {
                 verdict.status = Status::Finished;
                 verdict.outcome = Some(outcome);
             }
-            GameState::GameTimeUp { .. } => match &self.readings {
+            GameState::AdjudicationPending { .. } => match &self.readings {
                 None => verdict.status = Status::AdjudicationPending,
                 Some(readings) => {
                     let remaining = BySide::from_fn(|s| verdict.game.remaining_pieces(s));

@@ -7,7 +7,7 @@ use crate::adjudication::{self, Adjudication, ReadingSheet, SheetError};
 use crate::clock::{NS_PER_S, Time};
 use crate::rules::{
     BySide, Event, EventError, Game, GameState, Move, Outcome, PenaltyKind, Position, Rank,
-    RuleSettings, SetupError, Side, SideSetup, Square,
+    RuleSettings, RulesError, SetupError, Side, SideSetup, Square,
 };
 use serde_json::{Map, Value, json};
 
@@ -21,10 +21,9 @@ pub struct TimedEvent {
 }
 
 impl TimedEvent {
-    /// The exact time used for every comparison.
-    pub fn time(&self) -> Time {
-        // Checked when the record was read or built, so the fallback is never taken.
-        Time::from_secs_f64(self.t).unwrap_or(Time(i128::MAX))
+    /// The exact time used for every comparison; `None` beyond what a record may carry.
+    pub fn time(&self) -> Option<Time> {
+        Time::from_secs_f64(self.t)
     }
 }
 
@@ -51,6 +50,8 @@ pub enum RecordError {
     Field(String),
     #[error("{0}")]
     Setup(#[from] SetupError),
+    #[error("{0}")]
+    Rules(#[from] RulesError),
     #[error("event {index}: {message}")]
     Event { index: usize, message: String },
     #[error("readings: {0}")]
@@ -77,36 +78,25 @@ fn parse_side(v: &Value, what: &str) -> Result<Side, String> {
         .map_err(|e: String| format!("{what}: {e}"))
 }
 
-fn duration_setting(v: &Value, key: &str) -> Result<i64, RecordError> {
-    let secs = v
-        .as_f64()
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .ok_or_else(|| {
-            field(format!(
-                "rules.{key} must be a number of seconds, not negative"
-            ))
-        })?;
-    // Whole nanoseconds; a limit beyond i64's 292 years is as good as none.
-    Ok((secs * NS_PER_S as f64).round().min(i64::MAX as f64) as i64)
-}
+/// The top-level key that carries the desk's timers (setup, reading, grace) in a record
+/// ggdesk writes. The spec's `rules` keeps its seven keys (outside tools check them);
+/// readers that do not know this key ignore it, as the spec allows.
+pub const DESK_TIMERS_KEY: &str = "desk_timers";
 
-fn count_setting(v: &Value, key: &str, min: u64) -> Result<u32, RecordError> {
-    // A whole number, also when written as a float (`30.0`).
-    let n = v.as_u64().or_else(|| {
-        v.as_f64()
-            .filter(|f| f.fract() == 0.0 && *f >= 0.0)
-            .map(|f| f.min(u64::MAX as f64) as u64)
-    });
-    n.filter(|&n| n >= min)
-        .map(|n| n.min(u64::from(u32::MAX)) as u32)
-        .ok_or_else(|| {
-            field(format!(
-                "rules.{key} must be a whole number of at least {min}"
-            ))
-        })
-}
+/// The top-level keys both record formats read (a game record adds `setup`); any other key
+/// is kept as it came, for export.
+pub(crate) const RECORD_KEYS: [&str; 7] = [
+    "format",
+    "first",
+    "ratings",
+    "rules",
+    DESK_TIMERS_KEY,
+    "events",
+    "readings",
+];
 
-/// The opening keys every record writes: format, first, ratings (when known), rules.
+/// The opening keys every record writes: format, first, ratings (when known), rules, and
+/// the desk's timers.
 pub(crate) fn header_value(
     format: &str,
     first: Side,
@@ -122,8 +112,35 @@ pub(crate) fn header_value(
             json!({"white": r.white, "black": r.black}),
         );
     }
-    obj.insert("rules".into(), rules_value(rules));
+    obj.insert("rules".into(), rules.record_value());
+    obj.insert(DESK_TIMERS_KEY.into(), rules.timers_value());
     obj
+}
+
+/// A record's rule settings: its `rules` (seven keys) and, when ggdesk wrote it, the desk's
+/// timers.
+pub(crate) fn parse_rule_settings(obj: &Map<String, Value>) -> Result<RuleSettings, RulesError> {
+    let mut rules = RuleSettings::from_record_value(obj.get("rules"))?;
+    if let Some(timers) = obj.get(DESK_TIMERS_KEY).filter(|v| !v.is_null()) {
+        rules.read_timers(timers, DESK_TIMERS_KEY)?;
+    }
+    Ok(rules)
+}
+
+/// A record's `events`: required (a game without events is `"events": []`), a list.
+pub(crate) fn events_list(obj: &Map<String, Value>) -> Result<&Vec<Value>, String> {
+    match obj.get("events") {
+        None => {
+            Err("events is missing (a record of a game without events has \"events\": [])".into())
+        }
+        Some(Value::Array(items)) => Ok(items),
+        Some(_) => Err("events must be a list".into()),
+    }
+}
+
+/// The error for a time beyond what a record may carry.
+pub(crate) fn time_out_of_range(t: f64) -> String {
+    format!("\"t\" = {t} is out of range (0 to {})", Time::MAX_TEXT)
 }
 
 /// A record's `first`: absent means White.
@@ -148,30 +165,6 @@ pub(crate) fn unknown_keys(obj: &Map<String, Value>, known: &[&str]) -> Map<Stri
         .filter(|(k, _)| !known.contains(&k.as_str()))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect()
-}
-
-/// Reads a record's `rules` object (absent keys keep the GGF defaults).
-pub fn parse_rules(v: Option<&Value>) -> Result<RuleSettings, RecordError> {
-    let mut rules = RuleSettings::default();
-    let Some(v) = v.filter(|v| !v.is_null()) else {
-        return Ok(rules);
-    };
-    let obj = v
-        .as_object()
-        .ok_or_else(|| field("rules must be an object"))?;
-    for (key, value) in obj {
-        match key.as_str() {
-            "move_limit_s" => rules.move_limit_ns = duration_setting(value, key)?,
-            "game_limit_s" => rules.game_limit_ns = duration_setting(value, key)?,
-            "oversteps_to_lose" => rules.oversteps_to_lose = count_setting(value, key, 1)?,
-            "thirty_moves" => rules.thirty_moves = count_setting(value, key, 0)?,
-            "perpetual_short" => rules.perpetual_short = count_setting(value, key, 0)?,
-            "perpetual_long" => rules.perpetual_long = count_setting(value, key, 0)?,
-            "respect_min_moves" => rules.respect_min_moves = count_setting(value, key, 0)?,
-            _ => {}
-        }
-    }
-    Ok(rules)
 }
 
 /// Reads one side's setup object (square → piece code), without checking it is legal.
@@ -221,7 +214,7 @@ pub fn parse_event(v: &Value) -> Result<TimedEvent, String> {
         .as_f64()
         .ok_or("\"t\" must be a number of seconds")?;
     if Time::from_secs_f64(t).is_none() {
-        return Err(format!("\"t\" = {t} is out of range (0 to 2^62 seconds)"));
+        return Err(time_out_of_range(t));
     }
     let kinds: Vec<&str> = EVENT_KINDS
         .into_iter()
@@ -321,10 +314,11 @@ impl Record {
         }
         let first = parse_first(obj).map_err(field)?;
         let ratings = parse_ratings(obj);
-        let rules = parse_rules(obj.get("rules"))?;
+        let rules = parse_rule_settings(obj)?;
         let setup_obj = obj
             .get("setup")
-            .and_then(Value::as_object)
+            .ok_or_else(|| field("setup is missing (each side's pieces, square: piece code)"))?
+            .as_object()
             .ok_or_else(|| field("setup must be an object with white and black"))?;
         let mut setup = BySide::<SideSetup>::default();
         for side in Side::BOTH {
@@ -334,20 +328,14 @@ impl Record {
             setup[side] = parse_setup(v, side)?;
             setup[side].validate(side)?;
         }
-        let events = match obj.get("events") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(items)) => items
-                .iter()
-                .enumerate()
-                .map(|(i, v)| parse_event(v).map_err(|m| event_err(i, m)))
-                .collect::<Result<Vec<_>, _>>()?,
-            Some(_) => return Err(field("events must be a list")),
-        };
+        let events = events_list(obj)
+            .map_err(field)?
+            .iter()
+            .enumerate()
+            .map(|(i, v)| parse_event(v).map_err(|m| event_err(i, m)))
+            .collect::<Result<Vec<_>, _>>()?;
         let readings = obj.get("readings").filter(|v| !v.is_null()).cloned();
-        let known = [
-            "format", "first", "ratings", "rules", "setup", "events", "readings",
-        ];
-        let extra = unknown_keys(obj, &known);
+        let extra = unknown_keys(obj, &[&RECORD_KEYS[..], &["setup"]].concat());
         Ok(Record {
             first,
             ratings,
@@ -359,7 +347,8 @@ impl Record {
         })
     }
 
-    /// The record as JSON, every rule setting written out.
+    /// The record as JSON, every rule setting written out (the seven of `rules`, and the
+    /// desk's timers under [`DESK_TIMERS_KEY`]).
     pub fn to_value(&self) -> Value {
         let mut obj = header_value(FORMAT, self.first, self.ratings, &self.rules);
         obj.insert(
@@ -395,43 +384,36 @@ impl Record {
         })?;
         let mut sheets = BySide::<ReadingSheet>::default();
         for side in Side::BOTH {
-            let Some(sheet) = obj.get(side.name()).filter(|s| !s.is_null()) else {
-                continue;
-            };
-            let sheet = sheet.as_object().ok_or_else(|| {
-                RecordError::Readings(format!("{side}'s sheet must be an object of square: piece"))
-            })?;
-            for (sq, code) in sheet {
-                let square: Square = sq
-                    .parse()
-                    .map_err(|e| RecordError::Readings(format!("{side}'s sheet: {e}")))?;
-                if code.is_null() {
-                    continue; // an explicit abstention
-                }
-                let rank: Rank = code
-                    .as_str()
-                    .ok_or_else(|| format!("{sq} must be a piece code"))
-                    .and_then(str::parse)
-                    .map_err(|e| RecordError::Readings(format!("{side}'s sheet: {e}")))?;
-                sheets[side].readings.push((square, rank));
+            if let Some(sheet) = obj.get(side.name()).filter(|s| !s.is_null()) {
+                sheets[side] = parse_reading_sheet(side, sheet)?;
             }
         }
         Ok(Some(sheets))
     }
 }
 
-/// Writes every rule setting as a record's `rules` object.
-pub fn rules_value(r: &RuleSettings) -> Value {
-    let secs = |ns: i64| ns as f64 / NS_PER_S as f64;
-    json!({
-        "move_limit_s": secs(r.move_limit_ns),
-        "oversteps_to_lose": r.oversteps_to_lose,
-        "game_limit_s": secs(r.game_limit_ns),
-        "thirty_moves": r.thirty_moves,
-        "perpetual_short": r.perpetual_short,
-        "perpetual_long": r.perpetual_long,
-        "respect_min_moves": r.respect_min_moves,
-    })
+/// Reads one side's reading sheet (enemy square → piece code, `null` to abstain), checked
+/// for form only: squares and codes.
+pub fn parse_reading_sheet(side: Side, sheet: &Value) -> Result<ReadingSheet, RecordError> {
+    let sheet = sheet.as_object().ok_or_else(|| {
+        RecordError::Readings(format!("{side}'s sheet must be an object of square: piece"))
+    })?;
+    let mut out = ReadingSheet::default();
+    for (sq, code) in sheet {
+        let square: Square = sq
+            .parse()
+            .map_err(|e| RecordError::Readings(format!("{side}'s sheet: {e}")))?;
+        if code.is_null() {
+            continue; // an explicit abstention
+        }
+        let rank: Rank = code
+            .as_str()
+            .ok_or_else(|| format!("{sq} must be a piece code"))
+            .and_then(str::parse)
+            .map_err(|e| RecordError::Readings(format!("{side}'s sheet: {e}")))?;
+        out.readings.push((square, rank));
+    }
+    Ok(out)
 }
 
 /// Writes one side's setup as an object of square → piece code.
@@ -462,17 +444,8 @@ pub fn event_value(e: &TimedEvent) -> Value {
         Event::Resign(side) => {
             obj.insert("resign".into(), json!(side.name()));
         }
-        Event::DrawForRespect => {
-            obj.insert("draw_for_respect".into(), json!(true));
-        }
-        Event::Pause => {
-            obj.insert("pause".into(), json!(true));
-        }
-        Event::Resume => {
-            obj.insert("resume".into(), json!(true));
-        }
-        Event::End => {
-            obj.insert("end".into(), json!(true));
+        Event::DrawForRespect | Event::Pause | Event::Resume | Event::End => {
+            obj.insert(e.event.code().into(), json!(true));
         }
     }
     Value::Object(obj)
@@ -564,8 +537,10 @@ pub fn replay_game(record: &Record) -> Result<(Game, Option<f64>), RecordError> 
         if e.event == Event::End && index != last {
             return Err(event_err(index, "\"end\" must be the last event"));
         }
+        let time =
+            Time::from_secs_f64(e.t).ok_or_else(|| event_err(index, time_out_of_range(e.t)))?;
         let was_over = game.is_over();
-        game.apply(e.time(), &e.event)
+        game.apply(time, &e.event)
             .map_err(|err: EventError| event_err(index, err))?;
         if !was_over && game.is_over() {
             end_t = Some(e.t);
@@ -600,7 +575,9 @@ pub fn replay(record: &Record) -> Result<Verdict, RecordError> {
             verdict.outcome = Some(outcome);
             verdict.at = at_secs(at);
         }
-        GameState::GameTimeUp { at } => {
+        // Only a game on a physical board waits for counts; a record's game never does.
+        GameState::ThirtyCountPending { .. } => {}
+        GameState::AdjudicationPending { at } => {
             verdict.at = at_secs(at);
             match record.reading_sheets()? {
                 None => verdict.status = Status::AdjudicationPending,

@@ -121,7 +121,7 @@ fn rematches_and_forbidden_pairs_are_avoided_at_the_least_cost() {
         .expect("known");
     let p = pair_next_round(&t, &[]).expect("pairs");
     assert_eq!(boards(&p.games), vec![(1, 4), (2, 3)]);
-    let text = explain(&t, &p);
+    let text = explain(&t, &p).to_string();
     assert!(text.contains("1 - 2 (a forbidden pair)"), "{text}");
     assert!(text.contains("1 moved down from score group 2"), "{text}");
 }
@@ -257,7 +257,7 @@ fn an_odd_score_group_sends_its_lowest_rated_down_to_the_top_of_the_next() {
     // group 0: 5, 6, 7 → 8-5 would be the next float... the least squared differences make
     // two games across groups; the ones moved are the lowest rated.
     assert_eq!(boards(&p.games), vec![(1, 2), (3, 4), (8, 5), (6, 7)]);
-    let text = explain(&t, &p);
+    let text = explain(&t, &p).to_string();
     assert!(
         text.contains("3 moved down from score group 2 (#3 of 3)"),
         "{text}"
@@ -278,7 +278,7 @@ fn the_explanation_names_the_bye_and_who_was_passed_over() {
     .expect("valid");
     let p = pair_next_round(&t, &[]).expect("pairs");
     assert_eq!(p.byes, vec![PlayerId(4)]);
-    let text = explain(&t, &p);
+    let text = explain(&t, &p).to_string();
     assert!(text.contains("Bye: 4 P4 (0)"), "{text}");
     assert!(
         text.contains("Round 2 (Swiss): 5 players paired on 2 boards, 1 bye."),
@@ -301,7 +301,7 @@ fn the_explanation_of_a_round_robin_names_the_table_and_the_byes() {
     let p = pair_next_round(&t, &[]).expect("pairs");
     assert_eq!(boards(&p.games), vec![(2, 3)]);
     assert_eq!(p.byes, vec![PlayerId(1)]);
-    let text = explain(&t, &p);
+    let text = explain(&t, &p).to_string();
     assert!(text.contains("round 1 of the Berger table for 4"), "{text}");
     assert!(
         text.contains("Bye: 1 R1 (#1): meets the missing number 4."),

@@ -1,7 +1,7 @@
 //! Properties of the rules engine on random legal games.
 
 use ggdesk_core::record::{Record, TimedEvent, Verdict, replay, replay_game};
-use ggdesk_core::rules::{BySide, Move, Position, Rank, RuleSettings, Side, Square};
+use ggdesk_core::rules::{ByRank, BySide, Move, Position, Rank, RuleSettings, Side, Square};
 use ggdesk_core::sim::{SimOptions, random_record};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
@@ -97,15 +97,15 @@ fn random_readings(record: &Record, seed: u64) -> Option<Value> {
     let mut pick = picker(seed ^ 0x5eed);
     let mut sheets = Map::new();
     for reader in Side::BOTH {
-        let mut used = [0usize; 15];
+        let mut used = ByRank::<u32>::default();
         let mut sheet = Map::new();
         for (sq, _) in game.position().pieces_of(reader.opponent()) {
             if pick(3) == 0 {
                 continue;
             }
             let rank = Rank::ALL[pick(15)];
-            if used[rank.index()] < rank.count_in_set() {
-                used[rank.index()] += 1;
+            if (used[rank] as usize) < rank.count_in_set() {
+                used[rank] += 1;
                 sheet.insert(sq.to_string(), json!(rank.code()));
             }
         }
@@ -143,18 +143,15 @@ proptest! {
     fn piece_counts_never_grow(seed in any::<u64>()) {
         let record = random_record(&mut picker(seed), options(seed));
         let count = |p: &Position| {
-            let mut c = [[0usize; 15]; 2];
-            for (_, piece) in p.pieces() {
-                c[piece.side as usize][piece.rank.index()] += 1;
-            }
-            c
+            BySide::from_fn(|side| ByRank::count(p.pieces_of(side).map(|(_, rank)| rank)))
         };
         let positions = positions_of(&record);
-        prop_assert_eq!(count(&positions[0].0).iter().flatten().sum::<usize>(), 42);
+        let start = count(&positions[0].0);
+        prop_assert_eq!(start.white.total() + start.black.total(), 42);
         for pair in positions.windows(2) {
             let (before, after) = (count(&pair[0].0), count(&pair[1].0));
-            for side in 0..2 {
-                for rank in 0..15 {
+            for side in Side::BOTH {
+                for rank in Rank::ALL {
                     prop_assert!(after[side][rank] <= before[side][rank]);
                 }
             }

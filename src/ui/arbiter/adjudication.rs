@@ -135,7 +135,7 @@ pub fn ui(
     queued: &mut Vec<TableCmd>,
 ) {
     let id = table.id();
-    let GameState::GameTimeUp { at } = game.state() else {
+    let GameState::AdjudicationPending { at } = game.state() else {
         return;
     };
     let handed_in = |s: Side| table.stored.sheets[s].as_ref().is_some_and(|r| r.complete);

@@ -281,7 +281,7 @@ impl TablesPage {
             {
                 Some(p) if p.is_live() => counts[0] += 1,
                 Some(Phase::Finished(_)) => counts[1] += 1,
-                Some(Phase::Adjudication) => counts[2] += 1,
+                Some(Phase::AdjudicationPending) => counts[2] += 1,
                 Some(Phase::Setup | Phase::Ready) => counts[4] += 1,
                 _ => counts[3] += 1,
             }
@@ -910,7 +910,8 @@ pub fn phase_badge(phase: Phase) -> (String, Color32) {
         Phase::Playing => ("PLAYING".into(), common::GREEN),
         Phase::Paused => ("PAUSED".into(), common::AMBER),
         Phase::FlagPending(_) => ("FLAG PENDING".into(), common::RED),
-        Phase::Adjudication => ("ADJUDICATION".into(), common::AMBER),
+        Phase::AdjudicationPending => ("ADJUDICATION".into(), common::AMBER),
+        Phase::ThirtyCountPending => ("COUNTS".into(), common::AMBER),
         Phase::Finished(o) => (
             match o.winner() {
                 Some(w) => format!("{} WINS", w.name().to_uppercase()),

@@ -54,7 +54,7 @@ impl TablesPage {
         let Some(game) = game.as_physical().cloned() else {
             return;
         };
-        if matches!(game.state(), GameState::GameTimeUp { .. }) {
+        if matches!(game.state(), GameState::AdjudicationPending { .. }) {
             self.physical_adjudication(ui, table, &game, now);
             return;
         }
@@ -285,7 +285,7 @@ impl TablesPage {
         now: i64,
     ) {
         let id = table.id();
-        let GameState::GameTimeUp { at } = game.state() else {
+        let GameState::AdjudicationPending { at } = game.state() else {
             return;
         };
         super::adjudication_heading(ui, table, at, game.settings().reading_limit_ns, now);

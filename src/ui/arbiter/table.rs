@@ -64,7 +64,8 @@ impl TablesPage {
         let Some(game) = table.game_at(now) else {
             return;
         };
-        if matches!(game.state(), GameState::GameTimeUp { .. }) && !self.player_fullscreen {
+        if matches!(game.state(), GameState::AdjudicationPending { .. }) && !self.player_fullscreen
+        {
             super::adjudication::ui(
                 ui,
                 &mut self.adjudication,
@@ -236,7 +237,7 @@ impl TablesPage {
         let limit = game.settings().oversteps_to_lose;
         match phase {
             Phase::Finished(o) => super::result_banner(ui, o),
-            Phase::Adjudication => {
+            Phase::AdjudicationPending => {
                 ui.label(
                     RichText::new("Game time is up")
                         .size(24.0)

@@ -2,17 +2,21 @@
 //! FIDE Berger tables. Pure: no IO.
 //!
 //! [`pair_next_round`] pairs the round after the last one of a tournament (which must be
-//! complete), by the tournament's system; [`explain`] says, board by board, why. The
-//! result is a [`Pairing`]: its [`Pairing::to_round`] is what the desk adds to the
-//! tournament with `Tournament::add_round`, and [`Pairing::to_json`] is what `ggdesk pair`
-//! prints. See "Pairing" in ARCHITECTURE.md for how the Swiss weights are
-//! built.
+//! complete), by the tournament's system; [`explain`] says, board by board, why, as data
+//! whose `Display` is the text. The result is a [`Pairing`]: its [`Pairing::to_round`] is
+//! what the desk adds to the tournament with `Tournament::add_round`, and
+//! [`Pairing::to_json`] is what `ggdesk pair` prints. See "Pairing" in ARCHITECTURE.md for
+//! how the Swiss weights are built.
 
 mod explain;
 mod round_robin;
 mod swiss;
 
-pub use explain::explain;
+pub use explain::{
+    Avoided, AvoidedBecause, BoardExplanation, BoardReasons, ByeExplanation, ByeReasons,
+    ColourRule, Explanation, Named, Numbered, PassedOver, PassedOverBecause, Placement,
+    RoundExplanation, RoundKind, RoundRobinBye, ScoreGroup, Seat, explain,
+};
 pub use round_robin::{berger_round, pair_round_robin};
 pub use swiss::{MAX_SWISS_PLAYERS, pair_swiss};
 

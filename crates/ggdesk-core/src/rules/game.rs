@@ -7,7 +7,7 @@ use super::position::{Challenge, MoveError, Position};
 use super::settings::RuleSettings;
 use super::square::{Move, Square};
 use super::turns::{Begin, Common, Turns};
-use crate::clock::{Clock, ClockError, Time};
+use crate::clock::{ClockError, Time};
 use std::fmt;
 
 /// Why a game ended, with the codes of the record format.
@@ -118,7 +118,7 @@ impl Outcome {
     }
 }
 
-/// Where a game stands.
+/// Where a game stands. Every state but `Playing` has stopped the clocks for good.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GameState {
     Playing,
@@ -126,10 +126,28 @@ pub enum GameState {
         outcome: Outcome,
         at: Time,
     },
-    /// Game time ran out at `at`: the result waits for the adjudication.
-    GameTimeUp {
+    /// Game time ran out at `at`: the game stopped and its result waits for the
+    /// adjudication (the record's `adjudication_pending`).
+    AdjudicationPending {
         at: Time,
     },
+    /// The thirty-move rule ended a game on a physical board at `at`: its result waits for
+    /// the arbiter's counts of the pieces across the midpoint.
+    ThirtyCountPending {
+        at: Time,
+    },
+}
+
+impl GameState {
+    /// The moment the game stopped, unless it is still being played.
+    pub fn stopped_at(self) -> Option<Time> {
+        match self {
+            GameState::Playing => None,
+            GameState::Finished { at, .. }
+            | GameState::AdjudicationPending { at }
+            | GameState::ThirtyCountPending { at } => Some(at),
+        }
+    }
 }
 
 /// The penalties an arbiter can give.
@@ -184,6 +202,19 @@ pub enum Event {
 }
 
 impl Event {
+    /// The event's kind, as the record names it (`move`, `penalty`, ...).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Event::Move { .. } => "move",
+            Event::Penalty { .. } => "penalty",
+            Event::Resign(_) => "resign",
+            Event::DrawForRespect => "draw_for_respect",
+            Event::Pause => "pause",
+            Event::Resume => "resume",
+            Event::End => "end",
+        }
+    }
+
     /// The same event with the board turned round and the sides swapped.
     pub fn mirrored(self) -> Event {
         match self {
@@ -224,6 +255,8 @@ pub enum EventError {
     CountsNotAsked,
     #[error("{side} has only {left} pieces, not {count} across the midpoint")]
     CountTooHigh { side: Side, count: u32, left: u32 },
+    #[error("this event belongs to the other kind of game")]
+    OtherKindOfGame,
 }
 
 /// What an applied event did, for the desk to announce.
@@ -290,7 +323,7 @@ pub struct Game {
 
 impl Event {
     /// The event as one every kind of game takes (all but a move).
-    fn common(self) -> Option<Common> {
+    pub(crate) fn common(self) -> Option<Common> {
         Some(match self {
             Event::Move { .. } => return None,
             Event::Penalty { kind, side } => Common::Penalty { kind, side },
@@ -318,8 +351,11 @@ impl Game {
         }
     }
 
-    pub fn settings(&self) -> &RuleSettings {
-        &self.turns.settings
+    super::turns::every_game_accessors!();
+
+    /// What every kind of game keeps (clocks, turns, counters, state).
+    pub(crate) fn turns(&self) -> &Turns {
+        &self.turns
     }
 
     /// The true position, ranks included: for the arbiter's eyes and the adjudication only.
@@ -327,61 +363,14 @@ impl Game {
         &self.position
     }
 
-    pub fn to_move(&self) -> Side {
-        self.turns.to_move
-    }
-
-    pub fn clock(&self) -> &Clock {
-        &self.turns.clock
-    }
-
-    pub fn state(&self) -> GameState {
-        self.turns.state
-    }
-
-    pub fn is_over(&self) -> bool {
-        self.turns.is_over()
-    }
-
-    pub fn plies(&self) -> u32 {
-        self.turns.plies
-    }
-
-    pub fn challenges(&self) -> u32 {
-        self.turns.challenges
-    }
-
-    /// Complete moves made by each side.
-    pub fn moves_by(&self) -> BySide<u32> {
-        self.turns.moves_by
-    }
-
-    pub fn lost_turns(&self) -> BySide<u32> {
-        self.turns.lost_turns
-    }
-
     /// The side whose Flag waits on the enemy back rank for the opponent's one turn.
     pub fn pending_flag(&self) -> Option<Side> {
         self.pending_flag
     }
 
-    /// The time of the last applied event (or of the last clock judgement).
-    pub fn last_time(&self) -> Time {
-        self.turns.last_t
-    }
-
     /// How many moves of one attacked piece each side has in a row (the perpetual count).
     pub fn perpetual_counts(&self) -> BySide<u32> {
         BySide::from_fn(|s| self.streaks[s].count)
-    }
-
-    pub fn ratings(&self) -> Option<BySide<f64>> {
-        self.turns.ratings
-    }
-
-    /// Whether a draw for respect may be agreed now, and if not, why.
-    pub fn respect_allowed(&self) -> Result<(), String> {
-        self.turns.respect_allowed()
     }
 
     /// Judges the clocks up to `t` without an event (the desk calls this every frame): a

@@ -10,14 +10,14 @@ mod position;
 mod settings;
 mod setup;
 mod square;
-mod turns;
+pub(crate) mod turns;
 
 pub use challenge::{ChallengeResult, resolve};
 pub use game::{Applied, Event, EventError, Game, GameState, Outcome, PenaltyKind, Reason};
 pub use physical::{PhysicalError, PhysicalEvent, PhysicalGame};
-pub use piece::{BySide, Piece, Rank, Side};
+pub use piece::{ByRank, BySide, Piece, Rank, Side};
 pub use player_view::PlayerView;
 pub use position::{Challenge, MoveError, Position};
-pub use settings::RuleSettings;
+pub use settings::{MAX_SETTING_SECS, RECORD_RULE_KEYS, RuleSettings, RulesError, TIMER_KEYS};
 pub use setup::{SetupError, SideSetup};
 pub use square::{FILES, Move, ROWS, SQUARES, Square};

@@ -6,10 +6,10 @@
 
 use super::challenge::resolve;
 use super::game::{EventError, GameState, Outcome, PenaltyKind, Reason, thirty_moves_outcome};
-use super::piece::{BySide, Rank, Side};
+use super::piece::{ByRank, BySide, Rank, Side};
 use super::settings::RuleSettings;
 use super::turns::{Begin, Common, Turns};
-use crate::clock::{Clock, ClockError, Time};
+use crate::clock::{ClockError, Time};
 
 /// One event of a game on a physical board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -62,17 +62,26 @@ impl PhysicalEvent {
 /// Why a physical-board event is refused: the same errors as any game's. Nothing changes.
 pub type PhysicalError = EventError;
 
-/// A physical-board game: clocks, move counts, the tally of remaining pieces.
+/// A physical-board game: clocks, move counts, the tally of remaining pieces. When the
+/// thirty-move rule ends it, its state is [`GameState::ThirtyCountPending`] until the
+/// arbiter enters the counts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PhysicalGame {
     turns: Turns,
-    tally: BySide<[u8; 15]>,
-    /// The thirty-move rule ended the game at this moment; the counts are awaited.
-    thirty_at: Option<Time>,
+    tally: BySide<ByRank<u32>>,
 }
 
-fn full_set() -> [u8; 15] {
-    Rank::ALL.map(|r| r.count_in_set() as u8)
+impl From<Common> for PhysicalEvent {
+    fn from(c: Common) -> Self {
+        match c {
+            Common::Penalty { kind, side } => PhysicalEvent::Penalty { kind, side },
+            Common::Resign(side) => PhysicalEvent::Resign(side),
+            Common::DrawForRespect => PhysicalEvent::DrawForRespect,
+            Common::Pause => PhysicalEvent::Pause,
+            Common::Resume => PhysicalEvent::Resume,
+            Common::End => PhysicalEvent::End,
+        }
+    }
 }
 
 impl PhysicalEvent {
@@ -94,49 +103,30 @@ impl PhysicalGame {
     pub fn new(settings: RuleSettings, first: Side, ratings: Option<BySide<f64>>) -> PhysicalGame {
         PhysicalGame {
             turns: Turns::new(settings, first, ratings),
-            tally: BySide::new(full_set(), full_set()),
-            thirty_at: None,
+            tally: BySide::new(ByRank::full_set(), ByRank::full_set()),
         }
     }
 
-    pub fn settings(&self) -> &RuleSettings {
-        &self.turns.settings
+    super::turns::every_game_accessors!();
+
+    /// What every kind of game keeps (clocks, turns, counters, state).
+    pub(crate) fn turns(&self) -> &Turns {
+        &self.turns
     }
-    pub fn clock(&self) -> &Clock {
-        &self.turns.clock
-    }
-    pub fn to_move(&self) -> Side {
-        self.turns.to_move
-    }
-    pub fn state(&self) -> GameState {
-        self.turns.state
-    }
-    pub fn is_over(&self) -> bool {
-        self.turns.is_over()
-    }
-    pub fn plies(&self) -> u32 {
-        self.turns.plies
-    }
-    pub fn challenges(&self) -> u32 {
-        self.turns.challenges
-    }
-    pub fn moves_by(&self) -> BySide<u32> {
-        self.turns.moves_by
-    }
-    pub fn lost_turns(&self) -> BySide<u32> {
-        self.turns.lost_turns
-    }
-    pub fn last_time(&self) -> Time {
-        self.turns.last_t
-    }
+
     /// Whether the thirty-move rule is waiting for the counts across the midpoint.
     pub fn awaiting_thirty_count(&self) -> bool {
-        self.thirty_at.is_some()
+        matches!(self.turns.state, GameState::ThirtyCountPending { .. })
     }
 
     /// How many pieces of `rank` `side` still has.
     pub fn remaining(&self, side: Side, rank: Rank) -> u32 {
-        u32::from(self.tally[side][rank.index()])
+        self.tally[side][rank]
+    }
+
+    /// Each side's pieces left, by rank.
+    pub fn tally(&self) -> &BySide<ByRank<u32>> {
+        &self.tally
     }
 
     /// Every piece `side` still has, by rank, in the rulebook's order (for adjudication).
@@ -148,25 +138,18 @@ impl PhysicalGame {
     }
 
     pub fn count(&self, side: Side) -> u32 {
-        self.tally[side].iter().map(|&n| u32::from(n)).sum()
+        self.tally[side].total()
     }
 
-    pub fn respect_allowed(&self) -> Result<(), String> {
-        self.turns.respect_allowed()
-    }
-
-    /// Judges the clocks up to `t` without an event. The clocks stand still while the
-    /// thirty-move rule waits for the counts.
+    /// Judges the clocks up to `t` without an event. The clocks stand still once the game
+    /// stopped, also while the thirty-move rule waits for the counts.
     pub fn judge_clocks(&mut self, t: Time) -> Result<(), PhysicalError> {
-        if self.thirty_at.is_some() {
-            return Ok(());
-        }
         self.turns.judge_clocks(t)
     }
 
     /// Applies one event at `t`; on error nothing changes.
     pub fn apply(&mut self, t: Time, event: &PhysicalEvent) -> Result<(), PhysicalError> {
-        if let Some(at) = self.thirty_at {
+        if let GameState::ThirtyCountPending { at } = self.turns.state {
             // The game ended at the thirty-move rule; only the counts follow.
             let PhysicalEvent::ThirtyCount { white, black } = *event else {
                 return Err(EventError::CountsNeeded);
@@ -184,7 +167,6 @@ impl PhysicalGame {
                     return Err(EventError::CountTooHigh { side, count, left });
                 }
             }
-            self.thirty_at = None;
             self.turns.last_t = t;
             self.turns
                 .finish(thirty_moves_outcome(BySide::new(white, black)), at);
@@ -222,10 +204,10 @@ impl PhysicalGame {
                         super::ChallengeResult::BothRemoved => (true, true),
                     };
                     if a_out {
-                        self.tally[side][a.index()] -= 1;
+                        self.tally[side][a] -= 1;
                     }
                     if d_out {
-                        self.tally[side.opponent()][d.index()] -= 1;
+                        self.tally[side.opponent()][d] -= 1;
                     }
                     let flag_lost = [(side, a, a_out), (side.opponent(), d, d_out)]
                         .into_iter()
@@ -237,7 +219,7 @@ impl PhysicalGame {
                 }
                 let thirty = self.turns.settings.thirty_moves;
                 if thirty > 0 && self.turns.plies == thirty && self.turns.challenges == 0 {
-                    self.thirty_at = Some(t);
+                    self.turns.state = GameState::ThirtyCountPending { at: t };
                     return Ok(());
                 }
                 self.turns.end_turn(t, None);

@@ -175,10 +175,6 @@ impl Rank {
     /// Pieces in a set: 21 in all.
     pub const SET_SIZE: usize = 21;
 
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
     /// The code used in records, CSV and the database.
     pub fn code(self) -> &'static str {
         match self {
@@ -265,6 +261,58 @@ impl FromStr for Rank {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Rank::from_code(s).ok_or_else(|| format!("unknown piece code {s:?}"))
+    }
+}
+
+/// A value for each of the fifteen ranks, instead of an array indexed by `rank.index()`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ByRank<T>([T; 15]);
+
+impl<T> ByRank<T> {
+    pub fn from_fn(mut f: impl FnMut(Rank) -> T) -> Self {
+        ByRank(Rank::ALL.map(&mut f))
+    }
+
+    /// Each rank with its value, in the order of the rulebook's table.
+    pub fn iter(&self) -> impl Iterator<Item = (Rank, &T)> {
+        Rank::ALL.into_iter().zip(self.0.iter())
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.0.iter()
+    }
+}
+
+impl ByRank<u32> {
+    /// How many of each rank a full set holds.
+    pub fn full_set() -> Self {
+        ByRank::from_fn(|r| r.count_in_set() as u32)
+    }
+
+    /// How many of each rank `ranks` names.
+    pub fn count(ranks: impl IntoIterator<Item = Rank>) -> Self {
+        let mut counts = ByRank::default();
+        for rank in ranks {
+            counts[rank] += 1;
+        }
+        counts
+    }
+
+    pub fn total(&self) -> u32 {
+        self.0.iter().sum()
+    }
+}
+
+impl<T> std::ops::Index<Rank> for ByRank<T> {
+    type Output = T;
+    fn index(&self, rank: Rank) -> &T {
+        &self.0[rank as usize]
+    }
+}
+
+impl<T> std::ops::IndexMut<Rank> for ByRank<T> {
+    fn index_mut(&mut self, rank: Rank) -> &mut T {
+        &mut self.0[rank as usize]
     }
 }
 

@@ -31,7 +31,8 @@ impl PlayerView {
             GameState::Finished { outcome, .. } => {
                 Some((outcome.winner(), outcome.reason().code()))
             }
-            GameState::GameTimeUp { .. } => Some((None, "game_time")),
+            GameState::AdjudicationPending { .. } => Some((None, "game_time")),
+            GameState::ThirtyCountPending { .. } => Some((None, "thirty_moves")),
         };
         PlayerView {
             cells,

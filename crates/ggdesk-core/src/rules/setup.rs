@@ -1,6 +1,6 @@
 //! Setups: any arrangement of one side's pieces (unvalidated), checked against the rules.
 
-use super::piece::{Rank, Side};
+use super::piece::{ByRank, Rank, Side};
 use super::square::{FILES, Square};
 
 /// One side's arrangement as entered: possibly wrong, checked by [`SideSetup::validate`].
@@ -42,13 +42,9 @@ impl SideSetup {
             .map(|(_, r)| *r)
     }
 
-    /// How many pieces of each rank the setup places, indexed by [`Rank::index`].
-    pub fn counts(&self) -> [usize; 15] {
-        let mut counts = [0usize; 15];
-        for (_, rank) in &self.placements {
-            counts[rank.index()] += 1;
-        }
-        counts
+    /// How many pieces of each rank the setup places.
+    pub fn counts(&self) -> ByRank<u32> {
+        ByRank::count(self.placements.iter().map(|(_, rank)| *rank))
     }
 
     /// Checks the setup for `side`: one piece per square, all on its three ranks, exactly a set.
@@ -70,9 +66,8 @@ impl SideSetup {
                 });
             }
         }
-        let counts = self.counts();
-        for rank in Rank::ALL {
-            let (found, expected) = (counts[rank.index()], rank.count_in_set());
+        for (rank, &found) in self.counts().iter() {
+            let (found, expected) = (found as usize, rank.count_in_set());
             if found != expected {
                 return Err(SetupError::WrongCount {
                     side,

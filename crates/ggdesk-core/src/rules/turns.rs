@@ -9,6 +9,68 @@ use super::piece::{BySide, Side};
 use super::settings::RuleSettings;
 use crate::clock::{Clock, ClockError, ClockSettings, Expiry, Time};
 
+/// The accessors every kind of game has, written once: each kind (and `game::AnyGame`)
+/// defines `fn turns(&self) -> &Turns` and invokes this inside its `impl`.
+macro_rules! every_game_accessors {
+    () => {
+        pub fn settings(&self) -> &$crate::rules::RuleSettings {
+            &self.turns().settings
+        }
+
+        pub fn clock(&self) -> &$crate::clock::Clock {
+            &self.turns().clock
+        }
+
+        pub fn to_move(&self) -> $crate::rules::Side {
+            self.turns().to_move
+        }
+
+        pub fn state(&self) -> $crate::rules::GameState {
+            self.turns().state
+        }
+
+        /// Whether the game stopped: decided, or waiting for the adjudication or for the
+        /// thirty-move counts.
+        pub fn is_over(&self) -> bool {
+            self.turns().is_over()
+        }
+
+        /// Moves made (challenges included).
+        pub fn plies(&self) -> u32 {
+            self.turns().plies
+        }
+
+        pub fn challenges(&self) -> u32 {
+            self.turns().challenges
+        }
+
+        /// Complete moves made by each side.
+        pub fn moves_by(&self) -> $crate::rules::BySide<u32> {
+            self.turns().moves_by
+        }
+
+        /// Moves each side still has to lose for exposing its own pieces.
+        pub fn lost_turns(&self) -> $crate::rules::BySide<u32> {
+            self.turns().lost_turns
+        }
+
+        /// The time of the last applied event (or of the last clock judgement).
+        pub fn last_time(&self) -> $crate::clock::Time {
+            self.turns().last_t
+        }
+
+        pub fn ratings(&self) -> Option<$crate::rules::BySide<f64>> {
+            self.turns().ratings
+        }
+
+        /// Whether a draw for respect may be agreed now, and if not, why.
+        pub fn respect_allowed(&self) -> Result<(), String> {
+            self.turns().respect_allowed()
+        }
+    };
+}
+pub(crate) use every_game_accessors;
+
 /// The events every kind of game takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Common {
@@ -106,14 +168,15 @@ impl Turns {
                 },
                 at,
             },
-            Expiry::GameTime { at } => GameState::GameTimeUp { at },
+            Expiry::GameTime { at } => GameState::AdjudicationPending { at },
         };
     }
 
     fn over_error(&self) -> EventError {
         let (at, reason) = match self.state {
             GameState::Finished { outcome, at } => (at, outcome.reason().code()),
-            GameState::GameTimeUp { at } => (at, Reason::GameTime.code()),
+            GameState::AdjudicationPending { at } => (at, Reason::GameTime.code()),
+            GameState::ThirtyCountPending { at } => (at, Reason::ThirtyMoves.code()),
             GameState::Playing => (self.last_t, "playing"),
         };
         EventError::GameOver {
