@@ -594,7 +594,10 @@ fn a_lost_server_is_reported_and_the_store_reconnects_by_itself() {
     while !changes.connected() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(10));
     }
-    assert!(changes.connected(), "the listener is up before the server goes");
+    assert!(
+        changes.connected(),
+        "the listener is up before the server goes"
+    );
     let actor = Actor::arbiter(None);
     store
         .create_game(&NewGame::standalone(), &actor)

@@ -5,6 +5,7 @@
 //! This module reads and writes rows; every derivation (the events in force, the record,
 //! the status, the result, the reading-sheet check) is the core's `game` module.
 
+use super::db::{Optional, Tx, args};
 use super::{Actor, Result, Store, StoreError, audit};
 use ggdesk_core::clock::Time;
 use ggdesk_core::game::{
@@ -19,7 +20,6 @@ use ggdesk_core::rules::{
     Applied, BySide, Game, GameState, Outcome, PhysicalEvent, Position, RuleSettings, Side,
     SideSetup,
 };
-use super::db::{Optional, Tx, args};
 use serde_json::{Map, Value};
 
 /// A game's row id.
@@ -397,11 +397,7 @@ fn load(conn: &mut Tx<'_>, id: GameId) -> Result<StoredGame> {
         "SELECT side, sheet, complete FROM adjudication_sheets WHERE game_id = ?1",
     )?;
     for row in stmt.query_map([id.0], |r| {
-        Ok((
-            r.get::<String>(0)?,
-            r.get::<String>(1)?,
-            r.get::<i64>(2)?,
-        ))
+        Ok((r.get::<String>(0)?, r.get::<String>(1)?, r.get::<i64>(2)?))
     })? {
         let (side, sheet, complete) = row?;
         let complete: i64 = complete;
@@ -654,7 +650,11 @@ impl Store {
                     let mut before = game.clone();
                     before.events.retain(|e| e.seq < seq);
                     let (applied, state) = apply_checked(&before, t, &event)?;
-                    return Ok(AppendOutcome { seq, applied, state });
+                    return Ok(AppendOutcome {
+                        seq,
+                        applied,
+                        state,
+                    });
                 }
                 let next = game.logged().next_seq();
                 if expect.seq != next {
@@ -669,7 +669,15 @@ impl Store {
             let outcome = apply_checked(&game, t, &event)?;
             let seq = game.logged().next_seq();
             let payload = event.value(t);
-            insert_event(tx, id, seq, t, event.code(), &payload, expect.map(|e| e.token))?;
+            insert_event(
+                tx,
+                id,
+                seq,
+                t,
+                event.code(),
+                &payload,
+                expect.map(|e| e.token),
+            )?;
             game.events.push(LogEntry {
                 seq,
                 t,

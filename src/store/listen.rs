@@ -91,7 +91,10 @@ impl Store {
                             continue;
                         }
                     };
-                    if client.batch_execute("LISTEN ggdesk").is_err() {
+                    if client
+                        .batch_execute(&format!("LISTEN {}", super::pg::CHANNEL))
+                        .is_err()
+                    {
                         continue;
                     }
                     up.store(true, Ordering::SeqCst);

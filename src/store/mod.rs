@@ -373,6 +373,15 @@ impl Store {
         }
     }
 
+    /// Whether the database can be reached now: on a server, one round trip (connecting
+    /// again if the connection was lost). A file is always there once open.
+    pub fn ping(&self) -> Result<()> {
+        match &mut *self.borrow()? {
+            Conn::Sqlite(_) => Ok(()),
+            Conn::Postgres(pg) => pg.ping(),
+        }
+    }
+
     /// The integrity check of the database: "ok" or the problems found. On SQLite this is
     /// `PRAGMA integrity_check`; a PostgreSQL server checks its own pages, so there it only
     /// confirms that the schema is this build's.

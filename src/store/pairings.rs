@@ -89,11 +89,11 @@ fn player_name(t: &Tournament, id: PlayerId) -> String {
 
 /// The number of boards of a round still without a result.
 fn pending_boards(conn: &mut Tx<'_>, tid: i64, round: u32) -> Result<u32> {
-    Ok(conn.query_row(
+    conn.query_row(
         "SELECT count(*) FROM pairings WHERE tournament_id = ?1 AND round = ?2 AND result = 'pending'",
         args![tid, round],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// Marks a published round complete when none of its boards is pending. True if it did.
@@ -978,24 +978,23 @@ fn desk_game_in_progress(
     round: u32,
     table: u32,
 ) -> Result<Option<i64>> {
-    Ok(conn
-        .query_row(
-            "SELECT id FROM games WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3
+    conn.query_row(
+        "SELECT id FROM games WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3
              AND void = 0 AND started_at IS NOT NULL AND result IS NULL ORDER BY id DESC LIMIT 1",
-            args![tid, round, table],
-            |r| r.get(0),
-        )
-        .optional()?)
+        args![tid, round, table],
+        |r| r.get(0),
+    )
+    .optional()
 }
 
 /// Whether a table's game has started at the desk (then both players came).
 fn desk_game_started(conn: &mut Tx<'_>, tid: i64, round: u32, table: u32) -> Result<bool> {
-    Ok(conn.query_row(
+    conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM games WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3
          AND void = 0 AND started_at IS NOT NULL)",
         args![tid, round, table],
         |r| r.get(0),
-    )?)
+    )
 }
 
 #[cfg(test)]

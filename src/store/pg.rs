@@ -172,10 +172,6 @@ impl Pg {
 
     pub(crate) fn set_clock(&mut self, _clock: Clock) {}
 
-    pub(crate) fn shown(&self) -> &str {
-        &self.shown
-    }
-
     pub(crate) fn config(&self) -> &Config {
         &self.config
     }

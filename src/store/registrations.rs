@@ -67,14 +67,14 @@ pub(crate) fn registration_banned(conn: &mut Tx<'_>, tid: i64, no: PlayerId) -> 
 
 /// Whether a player appears in any round of the tournament (drafts included).
 fn appears_in_rounds(conn: &mut Tx<'_>, tid: i64, no: PlayerId) -> Result<bool> {
-    Ok(conn.query_row(
+    conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM pairings WHERE tournament_id = ?1 AND (white = ?2 OR black = ?2))
              OR EXISTS (SELECT 1 FROM round_byes WHERE tournament_id = ?1 AND player_no = ?2)
              OR EXISTS (SELECT 1 FROM penalties WHERE tournament_id = ?1 AND player_no = ?2)
              OR EXISTS (SELECT 1 FROM forbidden_pairs WHERE tournament_id = ?1 AND (player_a = ?2 OR player_b = ?2))",
         args![tid, no.0],
         |r| r.get(0),
-    )?)
+    )
 }
 
 /// The state of round `round`: `None` when it is not paired yet.

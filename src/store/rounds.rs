@@ -296,7 +296,9 @@ pub(crate) fn round_view_in(
             let game = games.get(&table_no);
             let status = match (result, game) {
                 (r, _) if r != GameResult::Pending => BoardStatus::Finished,
-                (_, Some((_, _, Some(res)))) if res == "adjudication_pending" => {
+                (_, Some((_, _, Some(res))))
+                    if res == ggdesk_core::record::Status::AdjudicationPending.code() =>
+                {
                     BoardStatus::Adjudication
                 }
                 (_, Some((_, _, None))) => BoardStatus::Playing,

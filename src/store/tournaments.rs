@@ -169,9 +169,8 @@ pub(crate) fn read_setup(conn: &mut Tx<'_>, id: i64) -> Result<TournamentSetup> 
         .collect::<Result<Vec<_>>>()?;
     let value: Value = serde_json::from_str(&rules)
         .map_err(|e| inconsistent(id, format!("its rules are not JSON: {e}")))?;
-    let mut rules =
-        RuleSettings::from_record_value(Some(&value))
-            .map_err(|e| inconsistent(id, format!("its rules: {e}")))?;
+    let mut rules = RuleSettings::from_record_value(Some(&value))
+        .map_err(|e| inconsistent(id, format!("its rules: {e}")))?;
     rules.setup_limit_ns = setup_s.saturating_mul(NS_PER_S);
     rules.reading_limit_ns = reading_s.saturating_mul(NS_PER_S);
     rules.grace_ns = grace_s.saturating_mul(NS_PER_S);
@@ -282,12 +281,12 @@ fn describe_changes(old: &TournamentSetup, new: &TournamentSetup) -> Vec<String>
 /// The number of rounds of a tournament in the database, drafts included, and of those
 /// published or complete.
 pub(crate) fn round_counts(conn: &mut Tx<'_>, id: i64) -> Result<(u32, u32)> {
-    Ok(conn.query_row(
+    conn.query_row(
         "SELECT count(*), CAST(coalesce(sum(CASE WHEN state <> 'draft' THEN 1 ELSE 0 END), 0) AS BIGINT)
          FROM rounds WHERE tournament_id = ?1",
         [id],
         |r| Ok((r.get(0)?, r.get(1)?)),
-    )?)
+    )
 }
 
 /// Checks that a tournament exists.
