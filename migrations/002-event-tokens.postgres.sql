@@ -8,6 +8,9 @@
 -- twice.
 ALTER TABLE game_events ADD COLUMN token TEXT;
 CREATE UNIQUE INDEX game_events_token ON game_events (token) WHERE token IS NOT NULL;
+-- The same for a game created by a writer that may have to try again (`feed`).
+ALTER TABLE games ADD COLUMN token TEXT;
+CREATE UNIQUE INDEX games_token ON games (token) WHERE token IS NOT NULL;
 
 -- Arbiter stations: one login each (a PostgreSQL role, its password kept by the server as a
 -- SCRAM verifier only), and the table numbers it runs in every round in play.

@@ -6,3 +6,6 @@
 -- twice. Events written before this migration have no token.
 ALTER TABLE game_events ADD COLUMN token TEXT;
 CREATE UNIQUE INDEX game_events_token ON game_events (token) WHERE token IS NOT NULL;
+-- The same for a game created by a writer that may have to try again (`feed`).
+ALTER TABLE games ADD COLUMN token TEXT;
+CREATE UNIQUE INDEX games_token ON games (token) WHERE token IS NOT NULL;

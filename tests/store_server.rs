@@ -639,7 +639,7 @@ fn twenty_feed_writers_and_two_desks_lose_and_repeat_nothing() {
     let url = pg::new_database();
     drop(connect(&url));
     let children: Vec<_> = (0..20)
-        .map(|i| feed::spawn_feed(&url, feed::feed_lines(7_000 + i)))
+        .map(|i| feed::spawn_feed(&url, feed::feed_lines_up_to(7_000 + i, 300)))
         .collect();
     let desks: Vec<_> = (0..2u64)
         .map(|k| {

@@ -4,7 +4,7 @@
 //! waited out: the same event is sent again with the same token, so it is stored once.
 
 use super::CliError;
-use super::store_cmds::{open, store_error};
+use super::store_cmds::store_error;
 use crate::store::{Actor, AnyEvent, Expect, GameId, NewGame, Store, StoreError};
 use ggdesk_core::record::{self, Record};
 use serde_json::Value;
@@ -29,7 +29,7 @@ pub fn run(db: Option<String>, input: &str) -> Result<(), CliError> {
         ));
     };
     let record = parse_header(&header)?;
-    let mut store = open(db)?;
+    let mut store = open_patiently(db)?;
     let actor = Actor("feed".into());
     let id = create(&mut store, &record, &actor)?;
     let mut out = std::io::stdout().lock();
@@ -68,6 +68,22 @@ pub fn run(db: Option<String>, input: &str) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Opens the database, waiting out a server that cannot be reached yet (a standby being
+/// promoted).
+fn open_patiently(db: Option<String>) -> Result<Store, CliError> {
+    let address = super::store_cmds::db_address(db)?;
+    let since = Instant::now();
+    loop {
+        match Store::connect(&address) {
+            Ok(store) => return Ok(store),
+            Err(e) if e.is_disconnected() && since.elapsed() < PATIENCE => {
+                std::thread::sleep(Duration::from_millis(250));
+            }
+            Err(e) => return Err(store_error(e)),
+        }
+    }
+}
+
 /// The record header: the keys of a record other than `events` and `readings`.
 fn parse_header(line: &str) -> Result<Record, CliError> {
     let mut value: Value = serde_json::from_str(line)
@@ -86,7 +102,8 @@ fn parse_header(line: &str) -> Result<Record, CliError> {
     Record::from_value(&value).map_err(|e| CliError::Input(format!("record header: {e}")))
 }
 
-/// Creates the game, enters both setups and starts its clocks now.
+/// Creates the game with both setups and starts its clocks now, in one transaction, waiting
+/// out a lost connection (the token finds a game an unconfirmed attempt created).
 fn create(store: &mut Store, record: &Record, actor: &Actor) -> Result<GameId, CliError> {
     let new = NewGame {
         first: record.first,
@@ -94,17 +111,18 @@ fn create(store: &mut Store, record: &Record, actor: &Actor) -> Result<GameId, C
         rules: record.rules,
         ..NewGame::standalone()
     };
-    let id = store.create_game(&new, actor).map_err(store_error)?;
-    for side in ggdesk_core::rules::Side::BOTH {
-        store
-            .save_setup(id, side, &record.setup[side], actor)
-            .map_err(store_error)?;
-    }
+    let token = format!("feed-{}-{}", std::process::id(), crate::store::now_ms());
     let now = store.now();
-    store
-        .start_game(id, now, record.first, actor)
-        .map_err(store_error)?;
-    Ok(id)
+    let since = Instant::now();
+    loop {
+        match store.create_started_game(&new, &record.setup, now, &token, actor) {
+            Ok(id) => return Ok(id),
+            Err(e) if e.is_disconnected() && since.elapsed() < PATIENCE => {
+                std::thread::sleep(Duration::from_millis(250));
+            }
+            Err(e) => return Err(store_error(e)),
+        }
+    }
 }
 
 /// Appends one event, waiting out a lost connection; the event's stored sequence number.

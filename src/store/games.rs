@@ -471,6 +471,51 @@ impl Store {
         self.write(|tx| insert_game(tx, new, &Map::new(), actor))
     }
 
+    /// Creates a game with both setups entered and its clocks started at `started_at`, in
+    /// one transaction, for a writer that may have to try again after a lost connection
+    /// (`feed`): a second call with the same `token` answers the game the first created.
+    pub fn create_started_game(
+        &mut self,
+        new: &NewGame,
+        setups: &BySide<SideSetup>,
+        started_at: i64,
+        token: &str,
+        actor: &Actor,
+    ) -> Result<GameId> {
+        Position::from_setups(setups).map_err(rejected)?;
+        self.write(|tx| {
+            let known: Option<i64> = tx.query_opt(
+                "SELECT id FROM games WHERE token = ?1",
+                args![token],
+                |r| r.get(0),
+            )?;
+            if let Some(id) = known {
+                return Ok(GameId(id));
+            }
+            let id = insert_game(tx, new, &Map::new(), actor)?;
+            tx.execute(
+                "UPDATE games SET setup_white = ?1, setup_black = ?2, started_at = ?3, token = ?4 WHERE id = ?5",
+                args![
+                    setup_value(&setups.white).to_string(),
+                    setup_value(&setups.black).to_string(),
+                    started_at,
+                    token,
+                    id.0
+                ],
+            )?;
+            audit(
+                tx,
+                actor,
+                "game started",
+                new.tournament_id,
+                Some(id.0),
+                "",
+                &format!("setups entered, {} moves first", new.first),
+            )?;
+            Ok(id)
+        })
+    }
+
     pub fn load_game(&self, id: GameId) -> Result<StoredGame> {
         self.read(|q| load(q, id))
     }

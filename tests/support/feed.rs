@@ -13,9 +13,14 @@ use std::process::{Child, Command, Stdio};
 
 /// The lines `feed` reads for one random game: the header, then one event per line.
 pub fn feed_lines(seed: u64) -> Vec<String> {
+    feed_lines_up_to(seed, 3000)
+}
+
+/// The same for a game of at most `max_events` events.
+pub fn feed_lines_up_to(seed: u64, max_events: usize) -> Vec<String> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut options = SimOptions {
-        max_events: 3000,
+        max_events,
         max_think_ms: 5_000,
         arbiter_events: true,
         ..SimOptions::default()
