@@ -8,6 +8,7 @@ mod backup;
 mod games;
 mod pairings;
 mod players;
+mod public;
 mod registrations;
 mod rounds;
 mod tournaments;
@@ -141,6 +142,49 @@ impl Store {
         store.configure()?;
         store.migrate()?;
         Ok(store)
+    }
+
+    /// Opens an existing database for reading only (`SQLITE_OPEN_READ_ONLY`, and
+    /// `query_only` on top): every write through this store fails. The public pages read
+    /// through it. A missing file, a file that is not a ggdesk database, a damaged one, or one
+    /// of another schema version (a newer ggdesk's, or an older one that only a writable open
+    /// can migrate) is refused, and nothing is written to it. In WAL mode SQLite may create the
+    /// `-wal` and `-shm` files a reader needs, as any reader does.
+    pub fn open_read_only(path: &Path) -> Result<Store> {
+        let shown = path.display().to_string();
+        if !path.is_file() {
+            return Err(StoreError::NotFound(format!("database {shown}")));
+        }
+        inspect_read_only(path)?;
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| StoreError::NotADatabase {
+            path: shown.clone(),
+            detail: e.to_string(),
+        })?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.pragma_update(None, "query_only", "ON")?;
+        let store = Store {
+            conn,
+            path: Some(path.to_path_buf()),
+        };
+        match store.schema_version()? {
+            SCHEMA_VERSION => Ok(store),
+            0 => Err(StoreError::Rejected(format!(
+                "{shown} holds no ggdesk data yet: open it with the desk first"
+            ))),
+            found if found > SCHEMA_VERSION => Err(StoreError::Newer {
+                path: shown,
+                found,
+                supported: SCHEMA_VERSION,
+            }),
+            found => Err(StoreError::Rejected(format!(
+                "{shown} has the older schema version {found}: open it once with the desk to \
+                 bring it to version {SCHEMA_VERSION}"
+            ))),
+        }
     }
 
     /// A fresh database in memory, for tests.
