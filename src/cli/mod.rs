@@ -2,6 +2,7 @@
 //! same library code as the desk; `main` only maps the result to an exit code.
 
 mod replay;
+mod serve;
 mod store_cmds;
 mod tournament;
 
@@ -88,6 +89,13 @@ pub enum Command {
         #[command(subcommand)]
         what: ExportWhat,
     },
+    /// Serves the public pages (pairings, results, standings) read-only over HTTP until
+    /// stopped (Ctrl+C or SIGTERM).
+    Serve {
+        /// The address and port to listen on; 0.0.0.0:PORT for every network of this computer.
+        #[arg(long, value_name = "ADDR:PORT", default_value = crate::serve::DEFAULT_LISTEN)]
+        listen: String,
+    },
     /// Test support: appends random moves to a new game, one transaction each, printing
     /// "ack SEQ" after each commit (the crash test kills it at random moments).
     #[command(hide = true)]
@@ -149,6 +157,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(Command::Export {
             what: ExportWhat::Tournament { id, file },
         }) => store_cmds::export_tournament(args.db, id, &file),
+        Some(Command::Serve { listen }) => serve::run(args.db, &listen),
         Some(Command::CrashChild { seed, events }) => {
             store_cmds::crash_child(args.db, seed, events)
         }
