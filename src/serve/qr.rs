@@ -55,7 +55,11 @@ mod tests {
     #[test]
     fn a_url_gives_a_square_code_with_its_three_finder_patterns() {
         let qr = QrMatrix::new("http://192.168.1.20:8080/").expect("encodes");
-        assert!(qr.width >= 21 && (qr.width - 21).is_multiple_of(4), "{}", qr.width);
+        assert!(
+            qr.width >= 21 && (qr.width - 21).is_multiple_of(4),
+            "{}",
+            qr.width
+        );
         let w = qr.width;
         // Each finder pattern's corner modules are dark and the ring inside is light.
         for (x0, y0) in [(0, 0), (w - 7, 0), (0, w - 7)] {

@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 /// Counters of a running server.
 #[derive(Debug, Default)]
 pub struct Counters {
+    /// Connections accepted (including those refused with a 503).
+    pub accepted: AtomicU64,
     /// Connections a worker is serving now.
     pub active: AtomicUsize,
     /// Connections accepted and waiting for a worker.
@@ -150,6 +152,7 @@ fn acceptor(listener: TcpListener, shared: &Shared, tx: SyncSender<TcpStream>) {
             std::thread::sleep(Duration::from_millis(10));
             continue;
         };
+        shared.counters.accepted.fetch_add(1, Ordering::SeqCst);
         shared.counters.waiting.fetch_add(1, Ordering::SeqCst);
         match tx.try_send(stream) {
             Ok(()) => {}

@@ -526,6 +526,7 @@ fn not_found(api: bool) -> Response {
     } else {
         Response {
             status: Status::NOT_FOUND,
+            etag: None,
             ..page(HTML, html::not_found().into_bytes())
         }
     }
