@@ -289,9 +289,14 @@ fn connections_beyond_the_pool_and_the_queue_get_503_and_service_resumes() {
     let server = serve_with(&path, limits);
     let addr = server.addr();
     let c = server.counters();
-    // Two connections that say nothing hold both workers; two more wait in the queue.
+    // Two connections that started a request and stall hold both workers (an idle one
+    // would give its worker up); two more wait in the queue.
     let busy: Vec<TcpStream> = (0..2)
-        .map(|_| TcpStream::connect(addr).expect("c"))
+        .map(|_| {
+            let mut s = TcpStream::connect(addr).expect("c");
+            s.write_all(b"GET / HTTP/1.1\r\n").expect("write");
+            s
+        })
         .collect();
     until("both workers busy", || c.active.load(Ordering::SeqCst) == 2);
     let queued: Vec<TcpStream> = (0..2)
@@ -325,6 +330,38 @@ fn sent_whole(addr: SocketAddr, bytes: &[u8]) -> String {
     let mut out = Vec::new();
     let _ = s.read_to_end(&mut out);
     String::from_utf8_lossy(&out).into_owned()
+}
+
+#[test]
+fn an_idle_kept_alive_connection_gives_its_worker_to_one_that_waits() {
+    let (_dir, path) = small_event();
+    let limits = Limits {
+        workers: 1,
+        queue: 4,
+        idle_timeout: Duration::from_secs(60),
+        ..Limits::default()
+    };
+    let server = serve_with(&path, limits);
+    let addr = server.addr();
+    let mut phone = TcpStream::connect(addr).expect("connect");
+    phone
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    phone
+        .write_all(format!("GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
+        .expect("write");
+    let mut buf = Vec::new();
+    let first = read_response(&mut phone, &mut buf);
+    assert!(first.contains("Connection: keep-alive"), "{first}");
+    // The only worker now waits for the phone's next request, for up to a minute; another
+    // phone is answered all the same.
+    let other = get(addr, "/t/1");
+    assert_eq!(other.status, 200);
+    let mut rest = Vec::new();
+    phone
+        .read_to_end(&mut rest)
+        .expect("the idle one was closed");
+    assert!(rest.is_empty());
 }
 
 #[test]

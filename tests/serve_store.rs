@@ -235,3 +235,38 @@ fn ggdesk_serve_refuses_a_bad_address_and_a_missing_database() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not found"));
     assert!(!db.exists(), "serve never creates a database");
 }
+
+/// The server reads the database through `serve/source.rs` alone, where the lead plugs in
+/// another engine, and that file holds the store only by shared reference: a write needs
+/// `&mut Store`, so it cannot be called there, and it opens the store read-only.
+#[test]
+fn the_server_reads_the_database_only_through_its_source_and_never_mutably() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/serve");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).expect("src/serve") {
+        let path = entry.expect("entry").path();
+        let code = std::fs::read_to_string(&path).expect("read");
+        let name = path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        let names_store = code
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| w == "Store");
+        if name == "source.rs" {
+            seen += 1;
+            assert!(names_store);
+            for forbidden in ["&mut", "Store::open(", "open_in_memory"] {
+                assert!(!code.contains(forbidden), "source.rs uses {forbidden}");
+            }
+            assert!(code.contains("Store::open_read_only("));
+        } else {
+            assert!(
+                !names_store,
+                "{name} names the store: read through source.rs"
+            );
+        }
+    }
+    assert_eq!(seen, 1);
+}

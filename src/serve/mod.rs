@@ -68,7 +68,7 @@ impl ServeConfig {
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     #[error("{0}")]
-    Store(#[from] StoreError),
+    Database(#[from] StoreError),
     #[error("cannot listen on {addr}: {detail}")]
     Listen { addr: SocketAddr, detail: String },
 }

@@ -1,8 +1,9 @@
 //! The server's threads: one accepts connections, a fixed pool serves them. Everything is
 //! bounded: connections served at once (the pool), connections waiting (a bounded queue;
 //! beyond it a 503 and the connection is closed), the size and the time of a request head,
-//! requests per connection. A kept-alive connection is closed after its response as soon as
-//! another one waits, so idle phones never hold the pool. No input can stop a worker: a
+//! requests per connection. A connection that is between requests (kept alive, or opened
+//! ahead by a browser) is closed as soon as another one waits, so idle phones never hold the
+//! pool; one that sends its head slowly holds a worker at most the head's time limit. No input can stop a worker: a
 //! refusal closes its connection, and a bug is caught at the connection.
 
 use super::http::{self, Limits, Method, Refusal, Response, Status};
@@ -201,6 +202,15 @@ fn worker(i: usize, shared: &Shared, rx: &Mutex<Receiver<TcpStream>>) {
     }
 }
 
+/// Whether a connection waits in the queue while every worker is serving one.
+fn others_wait(shared: &Shared) -> bool {
+    shared.counters.waiting.load(Ordering::SeqCst) > 0
+        && shared.counters.active.load(Ordering::SeqCst) >= shared.serving.len()
+}
+
+/// How often a connection waiting for its next request looks whether others wait.
+const IDLE_CHECK: Duration = Duration::from_millis(20);
+
 /// Why no request head could be read.
 enum ReadFailure {
     /// The client closed, or waited too long before starting a request: close quietly.
@@ -217,8 +227,9 @@ fn read_head(
     stream: &mut TcpStream,
     buf: &mut Vec<u8>,
     limits: &Limits,
-    stopping: &AtomicBool,
+    shared: &Shared,
 ) -> Result<(usize, usize), ReadFailure> {
+    let stopping = &shared.stopping;
     let mut chunk = [0u8; 4096];
     http::skip_leading_blank_lines(buf);
     let mut deadline = Instant::now()
@@ -237,15 +248,25 @@ fn read_head(
         if stopping.load(Ordering::SeqCst) {
             return Err(ReadFailure::Gone);
         }
+        // A connection that has not started a request gives its worker up as soon as
+        // another connection waits for one: idle phones never hold the pool.
+        let idle = buf.is_empty();
+        if idle && others_wait(shared) {
+            return Err(ReadFailure::Gone);
+        }
         let now = Instant::now();
         if now >= deadline {
-            return Err(if buf.is_empty() {
+            return Err(if idle {
                 ReadFailure::Gone
             } else {
                 ReadFailure::TimedOut
             });
         }
-        let _ = stream.set_read_timeout(Some((deadline - now).max(Duration::from_millis(1))));
+        let mut wait = (deadline - now).max(Duration::from_millis(1));
+        if idle {
+            wait = wait.min(IDLE_CHECK);
+        }
+        let _ = stream.set_read_timeout(Some(wait));
         let room = (limits.max_head_bytes + 1 - buf.len()).min(chunk.len());
         match stream.read(&mut chunk[..room]) {
             Ok(0) => return Err(ReadFailure::Gone),
@@ -276,7 +297,7 @@ fn serve_connection(mut stream: TcpStream, shared: &Shared) {
     let mut served = 0;
     loop {
         let (response, head_only, keep_alive) =
-            match read_head(&mut stream, &mut buf, limits, &shared.stopping) {
+            match read_head(&mut stream, &mut buf, limits, shared) {
                 Err(ReadFailure::Gone) => return,
                 Err(ReadFailure::TooLarge) => {
                     (Response::refusal(&Refusal::HeadTooLarge), false, false)
@@ -311,7 +332,7 @@ fn serve_connection(mut stream: TcpStream, shared: &Shared) {
             && served < limits.max_requests_per_connection
             && !shared.stopping.load(Ordering::SeqCst)
             // Others wait for a worker: this one is free after this answer.
-            && shared.counters.waiting.load(Ordering::SeqCst) == 0;
+            && !others_wait(shared);
         let bytes = response.to_bytes(head_only, keep_alive, &now_date());
         if stream
             .write_all(&bytes)
