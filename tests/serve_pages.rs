@@ -426,3 +426,35 @@ fn the_wall_page_holds_the_address_and_its_qr_code() {
     );
     assert!(!hostile.contains("<b>y"), "{hostile}");
 }
+
+#[test]
+fn a_draft_is_never_shown_and_a_published_bye_is() {
+    let (_dir, path, mut store, tid) =
+        serve_support::event_with(&["Reyes, Ana", "Cruz, Ben", "Lim, Cy"], 3);
+    let n = store
+        .pair_round(tid, &serve_support::director())
+        .expect("draft");
+    let server = serve(&path);
+    let addr = server.addr();
+    let page = get(addr, &format!("/t/{tid}")).body;
+    assert!(page.contains("No round published yet"), "{page}");
+    assert!(!page.contains("Table"), "{page}");
+    assert_eq!(get(addr, &format!("/api/t/{tid}/round")).status, 404);
+    assert_eq!(get(addr, &format!("/t/{tid}/round/{n}")).status, 404);
+    let api = json(addr, &format!("/api/t/{tid}/player/1"));
+    assert_eq!(api["rounds"], serde_json::json!([]), "{api}");
+    store
+        .publish_round(tid, n, &serve_support::director())
+        .expect("publish");
+    let round = json(addr, &format!("/api/t/{tid}/round"));
+    let byes = round["byes"].as_array().expect("byes");
+    assert_eq!(byes.len(), 1, "{round}");
+    let bye_name = byes[0]["name"].as_str().expect("name").to_string();
+    let page = get(addr, &format!("/t/{tid}")).body;
+    assert!(
+        page.contains("<b>Bye:</b>") && page.contains(&bye_name),
+        "{page}"
+    );
+    let names = get(addr, &format!("/t/{tid}/names")).body;
+    assert!(names.contains("<b>Bye</b>"), "{names}");
+}
