@@ -109,6 +109,31 @@ fn the_read_only_open_refuses_what_the_desk_refuses_and_touches_nothing() {
         .expect("sqlite")
         .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
         .expect("bump");
+    let damaged = dir.path().join("damaged.sqlite3");
+    {
+        let mut store = Store::open(&damaged).expect("create");
+        for i in 0..300 {
+            store
+                .add_player(
+                    &PlayerInput {
+                        name: format!("Player {i}"),
+                        federation_id: String::new(),
+                        club: "QC".into(),
+                        rating: 1500,
+                    },
+                    &director(),
+                )
+                .expect("player");
+        }
+    }
+    // Scribble over the middle of the file, past the header.
+    let mut bytes = std::fs::read(&damaged).expect("read");
+    let len = bytes.len();
+    assert!(len > 16 * 1024, "{len}");
+    for b in &mut bytes[8192..len - 4096] {
+        *b = 0x5a;
+    }
+    std::fs::write(&damaged, &bytes).expect("write");
     let before = files_in(dir.path());
     assert!(matches!(
         Store::open_read_only(&text),
@@ -124,20 +149,38 @@ fn the_read_only_open_refuses_what_the_desk_refuses_and_touches_nothing() {
         Store::open_read_only(&newer),
         Err(StoreError::Newer { found, .. }) if found == SCHEMA_VERSION + 1
     ));
+    let e = Store::open_read_only(&damaged).expect_err("damaged");
+    assert!(
+        matches!(
+            e,
+            StoreError::Corrupt { .. } | StoreError::NotADatabase { .. }
+        ),
+        "{e}"
+    );
     assert!(matches!(
         Store::open_read_only(dir.path()),
         Err(StoreError::NotFound(_))
     ));
-    // No file changed. A reader of a WAL database (the newer one is a ggdesk file, in WAL
-    // mode) may leave the -shm and an empty -wal file that every WAL reader needs; nothing
-    // else is added.
+    // No file changed. A reader of a WAL database (the newer and the damaged ones are
+    // ggdesk files, in WAL mode) may leave the -shm and an empty -wal file that every WAL
+    // reader needs; nothing else is added.
     let after: Vec<_> = files_in(dir.path())
         .into_iter()
-        .filter(|(name, _)| !matches!(name.as_str(), "newer.sqlite3-shm" | "newer.sqlite3-wal"))
+        .filter(|(name, _)| {
+            !matches!(
+                name.as_str(),
+                "newer.sqlite3-shm"
+                    | "newer.sqlite3-wal"
+                    | "damaged.sqlite3-shm"
+                    | "damaged.sqlite3-wal"
+            )
+        })
         .collect();
     assert_eq!(after, before, "no file changed, none was added");
-    let wal = dir.path().join("newer.sqlite3-wal");
-    assert!(!wal.exists() || std::fs::metadata(&wal).expect("wal").len() == 0);
+    for wal in ["newer.sqlite3-wal", "damaged.sqlite3-wal"] {
+        let wal = dir.path().join(wal);
+        assert!(!wal.exists() || std::fs::metadata(&wal).expect("wal").len() == 0);
+    }
 }
 
 #[test]
