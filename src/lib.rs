@@ -12,5 +12,6 @@ pub use ggdesk_core::{
 
 pub mod cli;
 pub mod desk;
+pub mod serve;
 pub mod store;
 pub mod ui;

@@ -3,6 +3,7 @@
 
 mod feed;
 mod replay;
+mod serve;
 mod server;
 mod store_cmds;
 mod tournament;
@@ -90,6 +91,13 @@ pub enum Command {
     Export {
         #[command(subcommand)]
         what: ExportWhat,
+    },
+    /// Serves the public pages (pairings, results, standings) read-only over HTTP until
+    /// stopped (Ctrl+C or SIGTERM).
+    Serve {
+        /// The address and port to listen on; 0.0.0.0:PORT for every network of this computer.
+        #[arg(long, value_name = "ADDR:PORT", default_value = crate::serve::DEFAULT_LISTEN)]
+        listen: String,
     },
     /// Copies everything (players, tournaments, rounds, games, reading sheets, the audit log;
     /// ids kept) into DST, a database with no ggdesk data yet (a path or a URL), in one
@@ -188,6 +196,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }) => server::station_list(args.db),
         Some(Command::Feed { input }) => feed::run(args.db, &input),
         Some(Command::Status) => server::status(args.db),
+        Some(Command::Serve { listen }) => serve::run(args.db, &listen),
         None => {
             let db = store_cmds::db_address(args.db)?;
             crate::ui::run(db).map_err(CliError::Other)

@@ -275,7 +275,12 @@ pub(crate) struct Tx<'a> {
 
 enum Inner<'a> {
     Sqlite(rusqlite::Transaction<'a>),
+    /// Inside a read snapshot the store opened around several reads
+    /// ([`super::Store::read_consistent`]): statements run on the connection, whose
+    /// transaction the snapshot ends.
+    SqliteSnapshot(&'a rusqlite::Connection),
     Postgres(postgres::Transaction<'a>, &'a mut Statements),
+    PostgresSnapshot(&'a mut postgres::Client, &'a mut Statements),
 }
 
 impl<'a> Tx<'a> {
@@ -297,11 +302,33 @@ impl<'a> Tx<'a> {
         }
     }
 
-    /// Commits the transaction: once this returns `Ok`, the change is durable.
+    /// Statements inside a snapshot already open on a SQLite connection.
+    pub(crate) fn sqlite_snapshot(conn: &'a rusqlite::Connection, now: i64) -> Tx<'a> {
+        Tx {
+            inner: Inner::SqliteSnapshot(conn),
+            now,
+        }
+    }
+
+    /// Statements inside a snapshot already open on a PostgreSQL connection.
+    pub(crate) fn postgres_snapshot(
+        client: &'a mut postgres::Client,
+        statements: &'a mut Statements,
+        now: i64,
+    ) -> Tx<'a> {
+        Tx {
+            inner: Inner::PostgresSnapshot(client, statements),
+            now,
+        }
+    }
+
+    /// Commits the transaction: once this returns `Ok`, the change is durable. Inside a
+    /// snapshot, the snapshot's end decides.
     pub(crate) fn commit(self) -> Result<()> {
         match self.inner {
             Inner::Sqlite(tx) => Ok(tx.commit()?),
             Inner::Postgres(tx, _) => Ok(tx.commit()?),
+            Inner::SqliteSnapshot(_) | Inner::PostgresSnapshot(..) => Ok(()),
         }
     }
 
@@ -312,8 +339,8 @@ impl<'a> Tx<'a> {
 
     pub(crate) fn engine(&self) -> Engine {
         match self.inner {
-            Inner::Sqlite(_) => Engine::Sqlite,
-            Inner::Postgres(..) => Engine::Postgres,
+            Inner::Sqlite(_) | Inner::SqliteSnapshot(_) => Engine::Sqlite,
+            Inner::Postgres(..) | Inner::PostgresSnapshot(..) => Engine::Postgres,
         }
     }
 
@@ -339,46 +366,10 @@ impl<'a> Tx<'a> {
 
     fn query_values(&mut self, sql: &str, args: &[Value]) -> Result<Vec<Row>> {
         match &mut self.inner {
-            Inner::Sqlite(tx) => {
-                let mut stmt = tx.prepare_cached(sql)?;
-                let names: Rc<[String]> =
-                    stmt.column_names().iter().map(|n| n.to_string()).collect();
-                let mut rows = stmt.query(rusqlite::params_from_iter(args.iter()))?;
-                let mut out = Vec::new();
-                while let Some(r) = rows.next()? {
-                    let mut values = Vec::with_capacity(names.len());
-                    for i in 0..names.len() {
-                        values.push(sqlite_value(r.get_ref(i)?)?);
-                    }
-                    out.push(Row {
-                        names: names.clone(),
-                        values,
-                    });
-                }
-                Ok(out)
-            }
-            Inner::Postgres(tx, stmts) => {
-                let stmt = pg_statement(tx, stmts, sql)?;
-                let params: Vec<&(dyn ToSql + Sync)> =
-                    args.iter().map(|a| a as &(dyn ToSql + Sync)).collect();
-                let rows = tx.query(&stmt, &params)?;
-                let names: Rc<[String]> = stmt
-                    .columns()
-                    .iter()
-                    .map(|c| c.name().to_string())
-                    .collect();
-                rows.iter()
-                    .map(|r| {
-                        let values = (0..names.len())
-                            .map(|i| r.try_get::<_, Value>(i))
-                            .collect::<std::result::Result<Vec<_>, _>>()?;
-                        Ok(Row {
-                            names: names.clone(),
-                            values,
-                        })
-                    })
-                    .collect()
-            }
+            Inner::Sqlite(tx) => sqlite_query(tx, sql, args),
+            Inner::SqliteSnapshot(conn) => sqlite_query(conn, sql, args),
+            Inner::Postgres(tx, stmts) => pg_query(tx, stmts, sql, args),
+            Inner::PostgresSnapshot(client, stmts) => pg_query(*client, stmts, sql, args),
         }
     }
 
@@ -389,15 +380,10 @@ impl<'a> Tx<'a> {
 
     fn execute_values(&mut self, sql: &str, args: &[Value]) -> Result<usize> {
         match &mut self.inner {
-            Inner::Sqlite(tx) => Ok(tx
-                .prepare_cached(sql)?
-                .execute(rusqlite::params_from_iter(args.iter()))?),
-            Inner::Postgres(tx, stmts) => {
-                let stmt = pg_statement(tx, stmts, sql)?;
-                let params: Vec<&(dyn ToSql + Sync)> =
-                    args.iter().map(|a| a as &(dyn ToSql + Sync)).collect();
-                Ok(usize::try_from(tx.execute(&stmt, &params)?).unwrap_or(usize::MAX))
-            }
+            Inner::Sqlite(tx) => sqlite_execute(tx, sql, args),
+            Inner::SqliteSnapshot(conn) => sqlite_execute(conn, sql, args),
+            Inner::Postgres(tx, stmts) => pg_execute(tx, stmts, sql, args),
+            Inner::PostgresSnapshot(client, stmts) => pg_execute(*client, stmts, sql, args),
         }
     }
 
@@ -440,7 +426,9 @@ impl<'a> Tx<'a> {
     pub(crate) fn batch(&mut self, sql: &str) -> Result<()> {
         match &mut self.inner {
             Inner::Sqlite(tx) => Ok(tx.execute_batch(sql)?),
+            Inner::SqliteSnapshot(conn) => Ok(conn.execute_batch(sql)?),
             Inner::Postgres(tx, _) => Ok(tx.batch_execute(sql)?),
+            Inner::PostgresSnapshot(client, _) => Ok(client.batch_execute(sql)?),
         }
     }
 }
@@ -565,16 +553,78 @@ fn first_line(sql: &str) -> &str {
 }
 
 fn pg_statement(
-    tx: &mut postgres::Transaction<'_>,
+    client: &mut impl postgres::GenericClient,
     stmts: &mut Statements,
     sql: &str,
 ) -> Result<postgres::Statement> {
     if let Some(s) = stmts.get(sql) {
         return Ok(s.clone());
     }
-    let stmt = tx.prepare(&to_postgres(sql))?;
+    let stmt = client.prepare(&to_postgres(sql))?;
     stmts.insert(sql.to_string(), stmt.clone());
     Ok(stmt)
+}
+
+fn sqlite_query(conn: &rusqlite::Connection, sql: &str, args: &[Value]) -> Result<Vec<Row>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let names: Rc<[String]> = stmt.column_names().iter().map(|n| n.to_string()).collect();
+    let mut rows = stmt.query(rusqlite::params_from_iter(args.iter()))?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let mut values = Vec::with_capacity(names.len());
+        for i in 0..names.len() {
+            values.push(sqlite_value(r.get_ref(i)?)?);
+        }
+        out.push(Row {
+            names: names.clone(),
+            values,
+        });
+    }
+    Ok(out)
+}
+
+fn sqlite_execute(conn: &rusqlite::Connection, sql: &str, args: &[Value]) -> Result<usize> {
+    Ok(conn
+        .prepare_cached(sql)?
+        .execute(rusqlite::params_from_iter(args.iter()))?)
+}
+
+fn pg_query(
+    client: &mut impl postgres::GenericClient,
+    stmts: &mut Statements,
+    sql: &str,
+    args: &[Value],
+) -> Result<Vec<Row>> {
+    let stmt = pg_statement(client, stmts, sql)?;
+    let params: Vec<&(dyn ToSql + Sync)> = args.iter().map(|a| a as &(dyn ToSql + Sync)).collect();
+    let rows = client.query(&stmt, &params)?;
+    let names: Rc<[String]> = stmt
+        .columns()
+        .iter()
+        .map(|c| c.name().to_string())
+        .collect();
+    rows.iter()
+        .map(|r| {
+            let values = (0..names.len())
+                .map(|i| r.try_get::<_, Value>(i))
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            Ok(Row {
+                names: names.clone(),
+                values,
+            })
+        })
+        .collect()
+}
+
+fn pg_execute(
+    client: &mut impl postgres::GenericClient,
+    stmts: &mut Statements,
+    sql: &str,
+    args: &[Value],
+) -> Result<usize> {
+    let stmt = pg_statement(client, stmts, sql)?;
+    let params: Vec<&(dyn ToSql + Sync)> = args.iter().map(|a| a as &(dyn ToSql + Sync)).collect();
+    Ok(usize::try_from(client.execute(&stmt, &params)?).unwrap_or(usize::MAX))
 }
 
 fn sqlite_value(v: rusqlite::types::ValueRef<'_>) -> Result<Value> {

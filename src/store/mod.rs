@@ -19,6 +19,7 @@ mod listen;
 mod pairings;
 mod pg;
 mod players;
+mod public;
 mod registrations;
 mod replication;
 mod rounds;
@@ -46,7 +47,7 @@ pub use stations::{Station, StationLogin, parse_tables, tables_text};
 pub use tournaments::{TournamentSetup, TournamentSummary};
 
 use db::Tx;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -203,6 +204,24 @@ impl Address {
     }
 }
 
+impl From<&Path> for Address {
+    fn from(path: &Path) -> Address {
+        Address::File(path.to_path_buf())
+    }
+}
+
+impl From<PathBuf> for Address {
+    fn from(path: PathBuf) -> Address {
+        Address::File(path)
+    }
+}
+
+impl From<&PathBuf> for Address {
+    fn from(path: &PathBuf) -> Address {
+        Address::File(path.clone())
+    }
+}
+
 impl std::fmt::Display for Address {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.shown())
@@ -223,6 +242,8 @@ pub struct Store {
     clock: Clock,
     /// Rounds as this store last showed them (two directors editing one round).
     seen: RefCell<seen::Seen>,
+    /// A read snapshot is open around several reads ([`Store::read_consistent`]).
+    snapshot: Cell<bool>,
 }
 
 impl std::fmt::Debug for Store {
@@ -253,6 +274,7 @@ impl Store {
                     address: Some(address.clone()),
                     clock: Arc::new(now_ms),
                     seen: RefCell::default(),
+                    snapshot: Cell::new(false),
                 })
             }
         }
@@ -269,7 +291,43 @@ impl Store {
             address: Some(Address::File(path.to_path_buf())),
             clock: Arc::new(now_ms),
             seen: RefCell::default(),
+            snapshot: Cell::new(false),
         })
+    }
+
+    /// Opens an existing SQLite database for reading only (`SQLITE_OPEN_READ_ONLY`, and
+    /// `query_only` on top): every write through this store fails. The public pages read
+    /// through it. A missing file, a file that is not a ggdesk database, a damaged one, or one
+    /// of another schema version (a newer ggdesk's, or an older one that only a writable open
+    /// can migrate) is refused, and nothing is written to it. In WAL mode SQLite may create the
+    /// `-wal` and `-shm` files a reader needs, as any reader does.
+    pub fn open_read_only(path: &Path) -> Result<Store> {
+        let conn = sqlite::open_read_only(path)?;
+        Ok(Store {
+            conn: RefCell::new(Conn::Sqlite(conn)),
+            path: Some(path.to_path_buf()),
+            address: Some(Address::File(path.to_path_buf())),
+            clock: Arc::new(now_ms),
+            seen: RefCell::default(),
+            snapshot: Cell::new(false),
+        })
+    }
+
+    /// Opens a database for reading only, whatever its engine: a SQLite file read-only
+    /// ([`Store::open_read_only`]), or a server connection whose session reads as the
+    /// database's public role in read-only transactions. Nothing is created or migrated.
+    pub fn connect_read_only(address: &Address) -> Result<Store> {
+        match address {
+            Address::File(path) => Store::open_read_only(path),
+            Address::Server(url) => Ok(Store {
+                conn: RefCell::new(Conn::Postgres(Box::new(pg::Pg::connect_read_only(url)?))),
+                path: None,
+                address: Some(address.clone()),
+                clock: Arc::new(now_ms),
+                seen: RefCell::default(),
+                snapshot: Cell::new(false),
+            }),
+        }
     }
 
     /// A fresh SQLite database in memory, for tests.
@@ -280,6 +338,7 @@ impl Store {
             address: None,
             clock: Arc::new(now_ms),
             seen: RefCell::default(),
+            snapshot: Cell::new(false),
         })
     }
 
@@ -350,7 +409,10 @@ impl Store {
     /// Runs `f` on one consistent snapshot of the database, writing nothing.
     pub(crate) fn read<T>(&self, f: impl FnOnce(&mut Tx<'_>) -> Result<T>) -> Result<T> {
         let now = self.now();
+        let snapshot = self.snapshot.get();
         match &mut *self.borrow()? {
+            Conn::Sqlite(c) if snapshot => f(&mut Tx::sqlite_snapshot(c, now)),
+            Conn::Postgres(pg) if snapshot => pg.in_snapshot(now, f),
             Conn::Sqlite(c) => {
                 let tx = c.transaction_with_behavior(rusqlite::TransactionBehavior::Deferred)?;
                 let mut tx = Tx::sqlite(tx, now);

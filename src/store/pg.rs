@@ -33,6 +33,10 @@ pub(crate) struct Pg {
     statements: Statements,
     config: Config,
     shown: String,
+    /// Statements every new connection runs first (a read-only connection's role and mode).
+    on_connect: Vec<String>,
+    /// Writes are refused before they reach the server (the public pages' connection).
+    read_only: bool,
 }
 
 /// The URL without its password, to show or log.
@@ -164,10 +168,98 @@ impl Pg {
             statements: Statements::new(),
             config,
             shown: without_password(url),
+            on_connect: Vec::new(),
+            read_only: false,
         };
         pg.client()?;
         pg.migrate()?;
         Ok(pg)
+    }
+
+    /// Connects for reading only (the public pages): the database must already be a ggdesk
+    /// database of this build's version (nothing is created or migrated), and the session
+    /// then reads as the database's public role, which may read the tables the public pages
+    /// show and nothing else (no setup, no event, no reading sheet), in read-only
+    /// transactions. The role is created (when this login may create roles) on first use.
+    pub(crate) fn connect_read_only(url: &str) -> Result<Pg> {
+        let config = config(url)?;
+        let mut pg = Pg {
+            client: None,
+            statements: Statements::new(),
+            config,
+            shown: without_password(url),
+            on_connect: Vec::new(),
+            read_only: false,
+        };
+        let shown = pg.shown.clone();
+        match pg.inspect()? {
+            Some(v) if v == SCHEMA_VERSION => {}
+            Some(v) if v > SCHEMA_VERSION => {
+                return Err(StoreError::Newer {
+                    path: shown,
+                    found: v,
+                    supported: SCHEMA_VERSION,
+                });
+            }
+            _ => {
+                return Err(StoreError::Rejected(format!(
+                    "{shown} holds no ggdesk data of this version: open it with the desk first"
+                )));
+            }
+        }
+        let role = pg.public_role()?;
+        if let Some(role) = role {
+            pg.on_connect
+                .push(format!("SET ROLE \"{}\"", role.replace('"', "\"\"")));
+        }
+        pg.on_connect
+            .push("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY".into());
+        pg.read_only = true;
+        // Connect again with the role and the mode.
+        pg.client = None;
+        pg.client()?;
+        Ok(pg)
+    }
+
+    /// The public role of this database (`<database>_public`), created with its grants when
+    /// missing and this login may; `None` when it neither exists nor can be created (the
+    /// session is then only read-only).
+    fn public_role(&mut self) -> Result<Option<String>> {
+        let result = self.write(0, |tx| {
+            let (db, schema, user): (String, String, String) = tx.query_one(
+                "SELECT current_database(), current_schema(), current_user",
+                args![],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )?;
+            let role = format!("{db}_public").to_lowercase();
+            let exists: i64 = tx.query_one(
+                "SELECT count(*) FROM pg_roles WHERE rolname = ?1",
+                args![role],
+                |r| r.get(0),
+            )?;
+            let q = |ident: &str| format!("\"{}\"", ident.replace('"', "\"\""));
+            if exists == 0 {
+                tx.batch(&format!("CREATE ROLE {} NOLOGIN", q(&role)))?;
+            }
+            let schema = q(&schema);
+            let r = q(&role);
+            tx.batch(&format!(
+                "GRANT USAGE ON SCHEMA {schema} TO {r};
+                 GRANT SELECT ON tournaments, players, registrations, rounds, pairings,
+                       round_byes, absences, penalties, forbidden_pairs, bans TO {r};
+                 GRANT SELECT (id, tournament_id, round, table_no, white_no, black_no, mode,
+                       started_at, result, void, created_at) ON games TO {r};
+                 GRANT SELECT (id) ON audit_log TO {r};
+                 GRANT {r} TO {user}",
+                user = q(&user)
+            ))?;
+            Ok(role)
+        });
+        match result {
+            Ok(role) => Ok(Some(role)),
+            Err(StoreError::Denied(_)) | Err(StoreError::Database(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     pub(crate) fn set_clock(&mut self, _clock: Clock) {}
@@ -183,10 +275,13 @@ impl Pg {
         }
         if self.client.is_none() {
             self.statements.clear();
-            let client = self.config.connect(NoTls).map_err(|e| match classify(&e) {
+            let mut client = self.config.connect(NoTls).map_err(|e| match classify(&e) {
                 StoreError::Database(detail) => StoreError::Disconnected(detail),
                 other => other,
             })?;
+            for sql in &self.on_connect {
+                client.batch_execute(sql)?;
+            }
             self.client = Some(client);
         }
         self.client
@@ -223,6 +318,11 @@ impl Pg {
         now: i64,
         mut f: impl FnMut(&mut Tx<'_>) -> Result<T>,
     ) -> Result<T> {
+        if self.read_only {
+            return Err(StoreError::Denied(
+                "this connection only reads (the public pages)".into(),
+            ));
+        }
         let mut attempt = 0;
         loop {
             let result = self.run(now, IsolationLevel::ReadCommitted, false, &mut f);
@@ -286,6 +386,51 @@ impl Pg {
             tx.commit()?;
             Ok(value)
         })();
+        if let Err(e) = &result {
+            self.drop_if_lost(e);
+        }
+        result
+    }
+
+    /// Opens a read-only snapshot that later reads share ([`Pg::in_snapshot`]).
+    pub(crate) fn begin_snapshot(&mut self) -> Result<()> {
+        let result = self.client().and_then(|c| {
+            c.batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                .map_err(StoreError::from)
+        });
+        if let Err(e) = &result {
+            self.drop_if_lost(e);
+        }
+        result
+    }
+
+    /// Runs `f` inside the open snapshot.
+    pub(crate) fn in_snapshot<T>(
+        &mut self,
+        now: i64,
+        f: impl FnOnce(&mut Tx<'_>) -> Result<T>,
+    ) -> Result<T> {
+        let Pg {
+            client, statements, ..
+        } = self;
+        let client = client
+            .as_mut()
+            .ok_or_else(|| StoreError::Disconnected("no connection".into()))?;
+        let result = f(&mut Tx::postgres_snapshot(client, statements, now));
+        if let Err(e) = &result {
+            self.drop_if_lost(e);
+        }
+        result
+    }
+
+    /// Ends the snapshot.
+    pub(crate) fn end_snapshot(&mut self, ok: bool) -> Result<()> {
+        let result = match self.client.as_mut() {
+            Some(c) => c
+                .batch_execute(if ok { "COMMIT" } else { "ROLLBACK" })
+                .map_err(StoreError::from),
+            None => Ok(()),
+        };
         if let Err(e) = &result {
             self.drop_if_lost(e);
         }

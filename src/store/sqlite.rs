@@ -36,6 +36,42 @@ pub(crate) fn open(path: &Path) -> Result<Connection> {
     Ok(conn)
 }
 
+/// Opens an existing database for reading only; refuses a missing, foreign, damaged,
+/// newer, empty or unmigrated file without writing to it.
+pub(crate) fn open_read_only(path: &Path) -> Result<Connection> {
+    let shown = path.display().to_string();
+    if !path.is_file() {
+        return Err(StoreError::NotFound(format!("database {shown}")));
+    }
+    inspect_read_only(path)?;
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| StoreError::NotADatabase {
+        path: shown.clone(),
+        detail: e.to_string(),
+    })?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    conn.pragma_update(None, "query_only", "ON")?;
+    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    match version {
+        SCHEMA_VERSION => Ok(conn),
+        0 => Err(StoreError::Rejected(format!(
+            "{shown} holds no ggdesk data yet: open it with the desk first"
+        ))),
+        found if found > SCHEMA_VERSION => Err(StoreError::Newer {
+            path: shown,
+            found,
+            supported: SCHEMA_VERSION,
+        }),
+        found => Err(StoreError::Rejected(format!(
+            "{shown} has the older schema version {found}: open it once with the desk to \
+             bring it to version {SCHEMA_VERSION}"
+        ))),
+    }
+}
+
 /// A fresh database in memory (tests).
 pub(crate) fn open_in_memory() -> Result<Connection> {
     let mut conn = Connection::open_in_memory()?;

@@ -7,6 +7,7 @@
 pub mod arbiter;
 pub mod common;
 pub mod director;
+mod public_pages;
 mod settings;
 
 use crate::store::Store;

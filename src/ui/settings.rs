@@ -1,4 +1,4 @@
-//! Settings: theme, backups on demand, the audit log.
+//! Settings: theme, backups on demand, the public pages, the audit log.
 
 use super::common::{self, fmt_local_datetime};
 use super::{PageCtx, ThemeChoice};
@@ -9,6 +9,7 @@ use egui::{RichText, Ui};
 pub struct SettingsPage {
     log: Vec<AuditEntry>,
     log_loaded: bool,
+    public_pages: super::public_pages::PublicPages,
 }
 
 impl SettingsPage {
@@ -53,6 +54,9 @@ impl SettingsPage {
                 ui.label("This database lives in memory: it has no backups.");
             }
         }
+        ui.add_space(10.0);
+        ui.separator();
+        self.public_pages.ui(ui, cx);
         ui.add_space(10.0);
         ui.separator();
         ui.horizontal(|ui| {

@@ -1,0 +1,242 @@
+//! The same data as the pages, as JSON for a federation's site. Numbers are JSON numbers
+//! (scores and tie-breaks in plain decimal, as `ggdesk standings` writes them).
+
+use super::public::{
+    EventIndex, PlayerRound, PublicBoard, PublicPlayer, PublicRound, TournamentData,
+};
+use ggdesk_core::rules::Side;
+use ggdesk_core::tournament::{Entry, GameOutcome, Score};
+use serde_json::{Map, Value, json};
+
+fn score(s: Score) -> Value {
+    s.to_ratio().to_json()
+}
+
+fn side(s: Side) -> &'static str {
+    match s {
+        Side::White => "white",
+        Side::Black => "black",
+    }
+}
+
+/// `GET /api/tournaments`.
+pub fn index(ev: &EventIndex) -> Value {
+    Value::Array(
+        ev.tournaments
+            .iter()
+            .map(|t| {
+                json!({
+                    "id": t.id,
+                    "name": t.name,
+                    "system": t.system.name(),
+                    "rounds": t.rounds_planned,
+                    "players": t.players,
+                    "round_in_play": t.round_in_play,
+                })
+            })
+            .collect(),
+    )
+}
+
+fn player_ref(t: &TournamentData, no: u32) -> Value {
+    json!({"no": no, "name": t.name(no)})
+}
+
+fn player(p: &PublicPlayer) -> Value {
+    json!({
+        "no": p.no,
+        "name": p.name,
+        "rating": p.rating,
+        "club": p.club,
+        "withdrawn": p.withdrawn,
+    })
+}
+
+/// `GET /api/t/ID`: the tournament, its settings as the public sees them, and its players.
+pub fn tournament(t: &TournamentData) -> Value {
+    json!({
+        "id": t.id,
+        "name": t.name,
+        "system": t.system.name(),
+        "rounds": t.rounds_planned,
+        "tiebreaks": t.tiebreaks.iter().map(|tb| tb.name()).collect::<Vec<_>>(),
+        "round_in_play": t.round_in_play().map(|r| r.number),
+        "complete_rounds": t.complete_rounds(),
+        "rounds_published": t.rounds.iter().map(|r| r.number).collect::<Vec<_>>(),
+        "players": t.players.iter().map(player).collect::<Vec<_>>(),
+    })
+}
+
+fn board(t: &TournamentData, b: &PublicBoard) -> Value {
+    json!({
+        "table": b.table,
+        "white": player_ref(t, b.white),
+        "black": player_ref(t, b.black),
+        "state": b.state.code(),
+        "result": b.result.name(),
+    })
+}
+
+/// `GET /api/t/ID/round` and `/api/t/ID/round/N`: the boards by table, byes and absences.
+pub fn round(t: &TournamentData, r: &PublicRound) -> Value {
+    json!({
+        "tournament": t.id,
+        "round": r.number,
+        "complete": r.complete,
+        "in_play": t.round_in_play().is_some_and(|p| p.number == r.number),
+        "boards": r.boards.iter().map(|b| board(t, b)).collect::<Vec<_>>(),
+        "byes": r.byes.iter().map(|&no| player_ref(t, no)).collect::<Vec<_>>(),
+        "absent": r.absent.iter().map(|&no| player_ref(t, no)).collect::<Vec<_>>(),
+    })
+}
+
+/// `GET /api/t/ID/players[?q=]`: the players by name, each with their seat in the round in
+/// play.
+pub fn players(t: &TournamentData, query: Option<&str>) -> Value {
+    let r = t.round_in_play();
+    let list: Vec<Value> = t
+        .players_by_name(query)
+        .into_iter()
+        .map(|p| {
+            let mut v = player(p);
+            if let (Some(r), Value::Object(m)) = (r, &mut v) {
+                m.insert("round".into(), json!(r.number));
+                m.insert("seat".into(), seat(r, p.no));
+            }
+            v
+        })
+        .collect();
+    json!({"tournament": t.id, "query": query.unwrap_or(""), "players": list})
+}
+
+fn seat(r: &PublicRound, no: u32) -> Value {
+    if let Some((b, s)) = r.board_of(no) {
+        let opponent = match s {
+            Side::White => b.black,
+            Side::Black => b.white,
+        };
+        json!({
+            "table": b.table,
+            "colour": side(s),
+            "opponent": opponent,
+            "state": b.state.code(),
+            "result": b.result.name(),
+        })
+    } else if r.byes.contains(&no) {
+        json!("bye")
+    } else {
+        json!("not_paired")
+    }
+}
+
+/// `GET /api/t/ID/standings`: the spec's standings rows (`rank`, `id`, `name`, `rating`,
+/// `score` and one key per tie-break) after the last complete round.
+pub fn standings(t: &TournamentData) -> Value {
+    let s = &t.standings;
+    let rows: Vec<Value> = if t.complete_rounds() == 0 {
+        Vec::new()
+    } else {
+        s.rows
+            .iter()
+            .map(|row| {
+                let mut m = Map::new();
+                m.insert("rank".into(), json!(row.rank));
+                m.insert("id".into(), json!(row.id.0));
+                m.insert("name".into(), json!(row.name));
+                m.insert("rating".into(), json!(row.rating));
+                m.insert("score".into(), score(row.score));
+                for (tb, v) in s.tiebreaks.iter().zip(&row.tiebreaks) {
+                    m.insert(tb.name().into(), v.to_json());
+                }
+                Value::Object(m)
+            })
+            .collect()
+    };
+    json!({
+        "tournament": t.id,
+        "after_round": s.after_round,
+        "tiebreaks": s.tiebreaks.iter().map(|tb| tb.name()).collect::<Vec<_>>(),
+        "rows": rows,
+    })
+}
+
+fn outcome(o: GameOutcome) -> &'static str {
+    match o {
+        GameOutcome::Win => "win",
+        GameOutcome::Loss => "loss",
+        GameOutcome::Draw => "draw",
+        GameOutcome::ForfeitWin => "forfeit_win",
+        GameOutcome::ForfeitLoss => "forfeit_loss",
+        GameOutcome::DoubleForfeit => "double_forfeit",
+        GameOutcome::Pending => "pending",
+    }
+}
+
+fn entry(e: &Entry) -> Value {
+    match e {
+        Entry::Game {
+            opponent,
+            colour,
+            outcome: o,
+        } => json!({"opponent": opponent.0, "colour": side(*colour), "outcome": outcome(*o)}),
+        Entry::Bye => json!({"outcome": "bye"}),
+        Entry::Absent => json!({"outcome": "absent"}),
+    }
+}
+
+/// `GET /api/t/ID/crosstable`: a row per player in standings order, a cell per round.
+pub fn crosstable(t: &TournamentData) -> Value {
+    let s = &t.standings;
+    let rows: Vec<Value> = if t.complete_rounds() == 0 {
+        Vec::new()
+    } else {
+        s.rows
+            .iter()
+            .zip(&t.crosstable)
+            .map(|(row, cells)| {
+                json!({
+                    "rank": row.rank,
+                    "id": row.id.0,
+                    "name": row.name,
+                    "score": score(row.score),
+                    "rounds": cells.iter().map(entry).collect::<Vec<_>>(),
+                })
+            })
+            .collect()
+    };
+    json!({"tournament": t.id, "after_round": s.after_round, "rows": rows})
+}
+
+fn player_round(pr: &PlayerRound) -> Value {
+    let mut v = entry(&pr.entry);
+    if let Value::Object(m) = &mut v {
+        m.insert("round".into(), json!(pr.round));
+        if let Some(table) = pr.table {
+            m.insert("table".into(), json!(table));
+        }
+        if let Some(state) = pr.state {
+            m.insert("state".into(), json!(state.code()));
+        }
+        m.insert(
+            "score_after".into(),
+            pr.score_after.map_or(Value::Null, score),
+        );
+    }
+    v
+}
+
+/// `GET /api/t/ID/player/NO`: the player, their score and every round.
+pub fn player_page(t: &TournamentData, no: u32) -> Option<Value> {
+    let p = t.player(no)?;
+    let (history, total) = t.record_of(no)?;
+    let mut v = player(p);
+    if let Value::Object(m) = &mut v {
+        m.insert("tournament".into(), json!(t.id));
+        m.insert("score".into(), score(total));
+        m.insert(
+            "rounds".into(),
+            Value::Array(history.iter().map(player_round).collect()),
+        );
+    }
+    Some(v)
+}

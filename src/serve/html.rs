@@ -1,0 +1,716 @@
+//! The pages, as HTML written on the server: mobile first, legible on a phone held in a
+//! crowd, complete without JavaScript (one small script only reloads a page that is shown).
+//! Every text that comes from the database goes through [`esc`].
+
+use super::public::{
+    EventIndex, PlayerRound, PublicBoard, PublicPlayer, PublicRound, TableState, TournamentData,
+};
+use ggdesk_core::rules::Side;
+use ggdesk_core::tournament::{Entry, GameOutcome, GameResult, System, TieBreak};
+use std::fmt::Write;
+
+/// Escapes text for HTML content and for attribute values in double or single quotes.
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = r#"
+:root{color-scheme:light dark;--bg:#fff;--fg:#16181d;--mut:#5f6672;--line:#e2e4e8;--card:#f2f4f7;--acc:#0a58ca;--live:#b54708;--ok:#067647}
+@media (prefers-color-scheme:dark){:root{--bg:#111318;--fg:#eceef2;--mut:#a3a9b4;--line:#2c3038;--card:#1d2027;--acc:#7cb0ff;--live:#fdb022;--ok:#47cd89}}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;background:var(--bg);color:var(--fg);font:17px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif}
+a{color:var(--acc)}
+header{padding:14px 16px 4px;max-width:820px;margin:0 auto}
+header .up{font-size:15px;color:var(--mut);text-decoration:none}
+h1{font-size:23px;line-height:1.2;margin:4px 0 2px;overflow-wrap:anywhere}
+h2{font-size:19px;margin:14px 0 4px}
+.sub{color:var(--mut);font-size:15px;margin:0}
+nav{position:sticky;top:0;z-index:1;background:var(--bg);border-bottom:1px solid var(--line)}
+nav div{display:flex;gap:8px;overflow-x:auto;padding:8px 16px;max-width:820px;margin:0 auto}
+nav a{flex:none;padding:7px 14px;border-radius:18px;background:var(--card);color:var(--fg);text-decoration:none;font-size:16px}
+nav a[aria-current]{background:var(--acc);color:var(--bg);font-weight:600}
+main{padding:4px 16px 28px;max-width:820px;margin:0 auto}
+footer{color:var(--mut);font-size:14px;text-align:center;padding:0 16px 24px}
+form.find{display:flex;gap:8px;margin:10px 0 6px}
+form.find input{flex:1;min-width:0;font:inherit;padding:10px 12px;border:1px solid var(--mut);border-radius:10px;background:var(--bg);color:var(--fg)}
+form.find button{font:inherit;font-weight:600;padding:10px 16px;border:0;border-radius:10px;background:var(--acc);color:var(--bg)}
+ul.list{list-style:none;margin:0;padding:0}
+ul.list>li{display:flex;gap:12px;align-items:center;padding:11px 0;border-bottom:1px solid var(--line)}
+.tno{flex:none;width:46px;text-align:center;font-size:22px;font-weight:700;font-variant-numeric:tabular-nums}
+.tno small{display:block;font-size:12px;font-weight:400;color:var(--mut)}
+.who{flex:1;min-width:0}
+.who>div{overflow-wrap:anywhere}
+.who a{color:var(--fg);text-decoration:none}
+.no{color:var(--mut);font-size:14px}
+.sw,.sk{display:inline-block;width:13px;height:13px;border:1.5px solid var(--fg);border-radius:3px;margin-right:7px;vertical-align:-1px}
+.sw{background:#fff}.sk{background:#16181d}
+.st{flex:none;max-width:34%;text-align:right;font-size:15px}
+.st b{font-size:18px}
+.st small{display:block;color:var(--mut)}
+.playing,.adjudication{color:var(--live);font-weight:600}
+.awaiting_result{color:var(--mut)}
+.finished{color:var(--ok)}
+.playing,.adjudication,.awaiting_result,.finished{white-space:nowrap}
+.seat{margin-top:2px}
+.counts{color:var(--mut);font-size:15px;margin:2px 0 0}
+.card{display:block;padding:12px 14px;margin:10px 0;border-radius:12px;background:var(--card);color:var(--fg);text-decoration:none}
+.card strong{display:block;font-size:19px;overflow-wrap:anywhere}
+.card span{color:var(--mut);font-size:15px}
+.wide{overflow-x:auto;margin:8px -16px 0;padding:0 16px}
+table{border-collapse:collapse;font-size:15px;width:100%}
+th,td{padding:7px 6px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
+th{font-size:13px;color:var(--mut);font-weight:600;white-space:nowrap}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.c{white-space:nowrap;font-variant-numeric:tabular-nums}
+td.name{min-width:9em;overflow-wrap:anywhere}
+td.name a{color:var(--fg)}
+.x td:nth-child(2),.x th:nth-child(2){position:sticky;left:0;background:var(--bg)}
+.legend{color:var(--mut);font-size:14px;margin:10px 0}
+.note{color:var(--mut)}
+.me{background:var(--card)}
+.now{padding:12px 14px;border-radius:12px;background:var(--card);margin:12px 0}
+.now b{font-size:19px}
+"#;
+
+/// Which tab of a tournament's pages is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tab {
+    Round,
+    Names,
+    Standings,
+    Crosstable,
+    None,
+}
+
+fn page(title: &str, header: &str, nav: &str, main: &str) -> String {
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
+         <title>{title}</title><style>{STYLE}</style>\
+         <script src=\"/refresh.js\" defer></script></head>\n<body>\n<header>{header}</header>\n\
+         {nav}<main>\n{main}</main>\n<footer>Read-only pages of the tournament desk. \
+         This page reloads by itself while it is open.</footer>\n</body></html>\n"
+    )
+}
+
+fn tournament_page(t: &TournamentData, tab: Tab, title: &str, main: &str) -> String {
+    let header = format!(
+        "<a class=\"up\" href=\"/\">&#8249; All tournaments</a><h1>{}</h1><p class=\"sub\">{}</p>",
+        esc(&t.name),
+        esc(&tournament_line(t))
+    );
+    let round_label = match t.round_in_play() {
+        Some(r) => format!("Round {}", r.number),
+        None => "Pairings".into(),
+    };
+    let mut nav = String::from("<nav aria-label=\"Tournament pages\"><div>");
+    for (link_tab, href, label) in [
+        (Tab::Round, format!("/t/{}", t.id), round_label),
+        (
+            Tab::Names,
+            format!("/t/{}/names", t.id),
+            "Find your name".into(),
+        ),
+        (
+            Tab::Standings,
+            format!("/t/{}/standings", t.id),
+            "Standings".into(),
+        ),
+        (
+            Tab::Crosstable,
+            format!("/t/{}/crosstable", t.id),
+            "Cross-table".into(),
+        ),
+    ] {
+        let current = if link_tab == tab {
+            " aria-current=\"page\""
+        } else {
+            ""
+        };
+        let _ = write!(nav, "<a href=\"{href}\"{current}>{label}</a>");
+    }
+    nav.push_str("</div></nav>\n");
+    page(
+        &format!("{} · {}", esc(title), esc(&t.name)),
+        &header,
+        &nav,
+        main,
+    )
+}
+
+fn system_name(system: System) -> &'static str {
+    match system {
+        System::Swiss => "Swiss",
+        System::RoundRobin => "Round robin",
+    }
+}
+
+fn tournament_line(t: &TournamentData) -> String {
+    let rounds = match (t.round_in_play(), t.rounds_planned) {
+        (Some(r), Some(n)) => format!("round {} of {n}", r.number),
+        (Some(r), None) => format!("round {}", r.number),
+        (None, Some(n)) => format!("{n} rounds, not started"),
+        (None, None) => "not started".into(),
+    };
+    format!(
+        "{} · {} players · {rounds}",
+        system_name(t.system),
+        t.players.len()
+    )
+}
+
+/// The short heading and the full name of a tie-break.
+pub fn tiebreak_label(tb: TieBreak) -> (&'static str, &'static str) {
+    match tb {
+        TieBreak::DirectEncounter => ("DE", "direct encounter"),
+        TieBreak::Buchholz => ("BH", "Buchholz"),
+        TieBreak::BuchholzCut1 => ("BH-1", "Buchholz cut 1"),
+        TieBreak::MedianBuchholz => ("MBH", "median Buchholz"),
+        TieBreak::SonnebornBerger => ("SB", "Sonneborn-Berger"),
+        TieBreak::Progressive => ("Prog", "progressive score"),
+        TieBreak::Wins => ("Wins", "games won"),
+    }
+}
+
+/// The list of tournaments.
+pub fn index(ev: &EventIndex) -> String {
+    let mut main = String::new();
+    if ev.tournaments.is_empty() {
+        main.push_str("<p class=\"note\">No tournament yet.</p>");
+    }
+    for t in &ev.tournaments {
+        let rounds = match (t.round_in_play, t.rounds_planned) {
+            (Some(r), Some(n)) => format!("round {r} of {n}"),
+            (Some(r), None) => format!("round {r}"),
+            (None, _) => "not started".into(),
+        };
+        let _ = writeln!(
+            main,
+            "<a class=\"card\" href=\"/t/{}\"><strong>{}</strong><span>{} · {} players · {rounds}</span></a>",
+            t.id,
+            esc(&t.name),
+            system_name(t.system),
+            t.players
+        );
+    }
+    page(
+        "Tournaments",
+        "<h1>Tournaments</h1><p class=\"sub\">Pairings, results and standings</p>",
+        "",
+        &main,
+    )
+}
+
+fn player_link(t: &TournamentData, no: u32) -> String {
+    format!(
+        "<a href=\"/t/{}/player/{no}\">{}</a> <span class=\"no\">{no}</span>",
+        t.id,
+        esc(t.name(no))
+    )
+}
+
+/// The result of a board as the hall reads it: "1–0", with "forfeit" under it when no game
+/// was played.
+fn board_result(result: GameResult) -> (&'static str, Option<&'static str>) {
+    match result {
+        GameResult::WhiteWins => ("1–0", None),
+        GameResult::BlackWins => ("0–1", None),
+        GameResult::Draw => ("½–½", None),
+        GameResult::WhiteWinsByForfeit => ("1–0", Some("forfeit")),
+        GameResult::BlackWinsByForfeit => ("0–1", Some("forfeit")),
+        GameResult::DoubleForfeit => ("0–0", Some("forfeit")),
+        GameResult::Pending => ("", None),
+    }
+}
+
+fn state_label(state: TableState) -> &'static str {
+    match state {
+        TableState::AwaitingResult => "Not started or awaiting result",
+        TableState::Playing => "Playing",
+        TableState::Adjudication => "Adjudication",
+        TableState::Finished => "Finished",
+    }
+}
+
+fn state_cell(b: &PublicBoard) -> String {
+    if b.result != GameResult::Pending {
+        let (text, note) = board_result(b.result);
+        let note = note.map_or(String::new(), |n| format!("<small>{n}</small>"));
+        return format!("<span class=\"finished\"><b>{text}</b>{note}</span>");
+    }
+    let short = match b.state {
+        TableState::AwaitingResult => "Awaiting result",
+        other => state_label(other),
+    };
+    format!("<span class=\"{}\">{short}</span>", b.state.code())
+}
+
+fn find_form(t: &TournamentData, query: &str) -> String {
+    format!(
+        "<form class=\"find\" action=\"/t/{}/names\" method=\"get\" role=\"search\">\
+         <input type=\"search\" name=\"q\" value=\"{}\" placeholder=\"Your name or number\" \
+         aria-label=\"Your name or number\" autocomplete=\"off\"><button type=\"submit\">Find</button></form>\n",
+        t.id,
+        esc(query)
+    )
+}
+
+fn counts_line(r: &PublicRound) -> String {
+    let [waiting, playing, adjudication, finished] = r.counts();
+    let mut parts = Vec::new();
+    if playing > 0 {
+        parts.push(format!("{playing} playing"));
+    }
+    if adjudication > 0 {
+        parts.push(format!("{adjudication} in adjudication"));
+    }
+    if waiting > 0 {
+        parts.push(format!("{waiting} awaiting result"));
+    }
+    parts.push(format!("{finished} of {} finished", r.boards.len()));
+    parts.join(" · ")
+}
+
+fn rounds_links(t: &TournamentData, shown: u32) -> String {
+    if t.rounds.len() < 2 {
+        return String::new();
+    }
+    let mut out = String::from("<p class=\"note\">Rounds: ");
+    for r in &t.rounds {
+        if r.number == shown {
+            let _ = write!(out, "<b>{}</b> ", r.number);
+        } else {
+            let _ = write!(
+                out,
+                "<a href=\"/t/{}/round/{}\">{}</a> ",
+                t.id, r.number, r.number
+            );
+        }
+    }
+    out.push_str("</p>\n");
+    out
+}
+
+/// A round by table: who plays whom, each table's state or result, the byes and absences.
+/// `None` for the round in play of a tournament with no round yet.
+pub fn round(t: &TournamentData, number: Option<u32>) -> Option<String> {
+    let r = match number {
+        Some(n) => Some(t.round(n)?),
+        None => t.round_in_play(),
+    };
+    let Some(r) = r else {
+        let mut main = String::from(
+            "<h2>No round published yet</h2><p class=\"note\">The pairings appear here as soon \
+             as the director publishes them.</p>",
+        );
+        main.push_str(&find_form(t, ""));
+        return Some(tournament_page(t, Tab::Round, "Pairings", &main));
+    };
+    let in_play = t.round_in_play().is_some_and(|p| p.number == r.number);
+    let mut main = String::new();
+    let _ = writeln!(
+        main,
+        "<h2>Round {} · by table</h2><p class=\"counts\">{}</p>",
+        r.number,
+        counts_line(r)
+    );
+    if in_play {
+        main.push_str(&find_form(t, ""));
+    }
+    main.push_str("<ul class=\"list\">\n");
+    for b in &r.boards {
+        let _ = writeln!(
+            main,
+            "<li><div class=\"tno\"><small>Table</small>{}</div><div class=\"who\">\
+             <div><span class=\"sw\" title=\"White\"></span>{}</div>\
+             <div><span class=\"sk\" title=\"Black\"></span>{}</div></div>\
+             <div class=\"st\">{}</div></li>",
+            b.table,
+            player_link(t, b.white),
+            player_link(t, b.black),
+            state_cell(b)
+        );
+    }
+    main.push_str("</ul>\n");
+    let names = |list: &[u32]| -> String {
+        list.iter()
+            .map(|&no| player_link(t, no))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !r.byes.is_empty() {
+        let _ = writeln!(main, "<p><b>Bye:</b> {}</p>", names(&r.byes));
+    }
+    if !r.absent.is_empty() {
+        let _ = writeln!(main, "<p><b>Absent:</b> {}</p>", names(&r.absent));
+    }
+    main.push_str(&rounds_links(t, r.number));
+    Some(tournament_page(
+        t,
+        if in_play { Tab::Round } else { Tab::None },
+        &format!("Round {}", r.number),
+        &main,
+    ))
+}
+
+/// Where a player is in a round, in a few words: "Table 12 · White · against X".
+fn seat_line(t: &TournamentData, r: &PublicRound, no: u32) -> String {
+    if let Some((b, side)) = r.board_of(no) {
+        let (colour, swatch, opponent) = match side {
+            Side::White => ("White", "sw", b.black),
+            Side::Black => ("Black", "sk", b.white),
+        };
+        format!(
+            "<b>Table {}</b> · <span class=\"{swatch}\"></span>{colour} · against {} · {}",
+            b.table,
+            player_link(t, opponent),
+            state_cell(b)
+        )
+    } else if r.byes.contains(&no) {
+        "<b>Bye</b>".into()
+    } else {
+        "<span class=\"note\">Not paired this round</span>".into()
+    }
+}
+
+/// The round in play by name, with the search form ("find your name, find your table").
+pub fn names(t: &TournamentData, query: Option<&str>) -> String {
+    let query = query.unwrap_or("").trim();
+    let mut main = String::new();
+    let r = t.round_in_play();
+    match r {
+        Some(r) => {
+            let _ = write!(main, "<h2>Round {} · by name</h2>", r.number);
+        }
+        None => main.push_str("<h2>Players</h2>"),
+    }
+    main.push_str(&find_form(t, query));
+    let list = t.players_by_name(Some(query));
+    if !query.is_empty() {
+        let _ = writeln!(
+            main,
+            "<p class=\"counts\">{} found for “{}” · <a href=\"/t/{}/names\">show everyone</a></p>",
+            match list.len() {
+                0 => "Nobody".to_string(),
+                1 => "1 player".to_string(),
+                n => format!("{n} players"),
+            },
+            esc(query),
+            t.id
+        );
+    }
+    main.push_str("<ul class=\"list\">\n");
+    for p in list {
+        let seat = match r {
+            Some(r) => seat_line(t, r, p.no),
+            None => String::new(),
+        };
+        let _ = writeln!(
+            main,
+            "<li><div class=\"who\"><div>{}{}</div><div class=\"seat\">{seat}</div></div></li>",
+            player_link(t, p.no),
+            if p.withdrawn {
+                " <span class=\"note\">(withdrawn)</span>"
+            } else {
+                ""
+            }
+        );
+    }
+    main.push_str("</ul>\n");
+    tournament_page(t, Tab::Names, "Find your name", &main)
+}
+
+/// The standings after the last complete round, with the tournament's tie-breaks.
+pub fn standings(t: &TournamentData) -> String {
+    let s = &t.standings;
+    let mut main = String::new();
+    if t.complete_rounds() == 0 {
+        main.push_str(
+            "<h2>Standings</h2><p class=\"note\">The standings appear here once the first round \
+             is complete.</p>",
+        );
+        return tournament_page(t, Tab::Standings, "Standings", &main);
+    }
+    let _ = write!(
+        main,
+        "<h2>Standings after round {}</h2>\n<div class=\"wide\"><table>\n<thead><tr>\
+         <th class=\"n\">#</th><th>Player</th><th class=\"n\">Pts</th>",
+        s.after_round
+    );
+    for &tb in &s.tiebreaks {
+        let (short, long) = tiebreak_label(tb);
+        let _ = write!(main, "<th class=\"n\" title=\"{long}\">{short}</th>");
+    }
+    main.push_str("</tr></thead><tbody>\n");
+    for row in &s.rows {
+        let _ = write!(
+            main,
+            "<tr><td class=\"n\">{}</td><td class=\"name\"><a href=\"/t/{}/player/{}\">{}</a></td>\
+             <td class=\"n\"><b>{}</b></td>",
+            row.rank,
+            t.id,
+            row.id.0,
+            esc(&row.name),
+            row.score
+        );
+        for v in &row.tiebreaks {
+            let _ = write!(main, "<td class=\"n\">{v}</td>");
+        }
+        main.push_str("</tr>\n");
+    }
+    main.push_str("</tbody></table></div>\n");
+    if !s.tiebreaks.is_empty() {
+        let legend: Vec<String> = s
+            .tiebreaks
+            .iter()
+            .map(|&tb| {
+                let (short, long) = tiebreak_label(tb);
+                format!("{short}: {long}")
+            })
+            .collect();
+        let _ = writeln!(
+            main,
+            "<p class=\"legend\">Ties on points are broken in this order: {}.</p>",
+            legend.join(" · ")
+        );
+    }
+    tournament_page(t, Tab::Standings, "Standings", &main)
+}
+
+/// A cross-table cell: the result letter (W win, L loss, D draw, + / − forfeit, ? pending),
+/// the opponent's number, and the colour (w / b).
+fn cell(entry: &Entry) -> String {
+    match entry {
+        Entry::Game {
+            opponent,
+            colour,
+            outcome,
+        } => {
+            let code = match outcome {
+                GameOutcome::Win => "W",
+                GameOutcome::Loss => "L",
+                GameOutcome::Draw => "D",
+                GameOutcome::ForfeitWin => "+",
+                GameOutcome::ForfeitLoss | GameOutcome::DoubleForfeit => "−",
+                GameOutcome::Pending => "?",
+            };
+            let side = match colour {
+                Side::White => "w",
+                Side::Black => "b",
+            };
+            format!("{code}{opponent}{side}")
+        }
+        Entry::Bye => "bye".into(),
+        Entry::Absent => "–".into(),
+    }
+}
+
+/// The cross-table after the last complete round.
+pub fn crosstable(t: &TournamentData) -> String {
+    let s = &t.standings;
+    let mut main = String::new();
+    if t.complete_rounds() == 0 {
+        main.push_str(
+            "<h2>Cross-table</h2><p class=\"note\">The cross-table appears here once the first \
+             round is complete.</p>",
+        );
+        return tournament_page(t, Tab::Crosstable, "Cross-table", &main);
+    }
+    let _ = write!(
+        main,
+        "<h2>Cross-table after round {}</h2>\n<div class=\"wide\"><table class=\"x\">\n<thead><tr>\
+         <th class=\"n\">#</th><th>Player</th>",
+        s.after_round
+    );
+    for r in 1..=s.after_round {
+        let _ = write!(main, "<th>R{r}</th>");
+    }
+    main.push_str("<th class=\"n\">Pts</th></tr></thead><tbody>\n");
+    for (row, cells) in s.rows.iter().zip(&t.crosstable) {
+        let _ = write!(
+            main,
+            "<tr><td class=\"n\">{}</td><td class=\"name\"><a href=\"/t/{}/player/{}\">{}</a> \
+             <span class=\"no\">{}</span></td>",
+            row.rank,
+            t.id,
+            row.id.0,
+            esc(&row.name),
+            row.id.0
+        );
+        for c in cells {
+            let _ = write!(main, "<td class=\"c\">{}</td>", cell(c));
+        }
+        let _ = writeln!(main, "<td class=\"n\"><b>{}</b></td></tr>", row.score);
+    }
+    main.push_str("</tbody></table></div>\n");
+    main.push_str(
+        "<p class=\"legend\">W win, L loss, D draw, + won by forfeit, − lost by forfeit, \
+         ? not decided; then the opponent's number and the colour (w White, b Black).</p>\n",
+    );
+    tournament_page(t, Tab::Crosstable, "Cross-table", &main)
+}
+
+fn outcome_text(pr: &PlayerRound) -> (&'static str, &'static str) {
+    match pr.entry {
+        Entry::Game { outcome, .. } => match outcome {
+            GameOutcome::Win => ("Won", "finished"),
+            GameOutcome::Loss => ("Lost", "finished"),
+            GameOutcome::Draw => ("Draw", "finished"),
+            GameOutcome::ForfeitWin => ("Won by forfeit", "finished"),
+            GameOutcome::ForfeitLoss => ("Lost by forfeit", "finished"),
+            GameOutcome::DoubleForfeit => ("Double forfeit", "finished"),
+            GameOutcome::Pending => match pr.state {
+                Some(TableState::Playing) => ("Playing", "playing"),
+                Some(TableState::Adjudication) => ("Adjudication", "adjudication"),
+                _ => ("Awaiting result", "awaiting_result"),
+            },
+        },
+        Entry::Bye => ("Bye", "finished"),
+        Entry::Absent => ("Absent", "awaiting_result"),
+    }
+}
+
+fn player_heading(p: &PublicPlayer) -> String {
+    let mut facts = vec![format!("No. {}", p.no), format!("rating {}", p.rating)];
+    if let Some(club) = &p.club {
+        facts.push(esc(club));
+    }
+    if p.withdrawn {
+        facts.push("withdrawn".into());
+    }
+    facts.join(" · ")
+}
+
+/// A player's page: where they play now, and every round with opponent, colour, result and
+/// score after it.
+pub fn player(t: &TournamentData, no: u32) -> Option<String> {
+    let p = t.player(no)?;
+    let (history, score) = t.record_of(no)?;
+    let mut main = String::new();
+    let _ = writeln!(
+        main,
+        "<h2>{}</h2><p class=\"sub\">{}</p>",
+        esc(&p.name),
+        player_heading(p)
+    );
+    if let Some(r) = t.round_in_play() {
+        let _ = writeln!(
+            main,
+            "<div class=\"now\">Round {}: {}</div>",
+            r.number,
+            seat_line(t, r, no)
+        );
+    }
+    let rank = t
+        .standings
+        .rows
+        .iter()
+        .find(|row| row.id.0 == no)
+        .filter(|_| t.complete_rounds() > 0);
+    let _ = write!(main, "<p>Score <b>{score}</b>");
+    if let Some(row) = rank {
+        let _ = write!(
+            main,
+            " · place <b>{}</b> in the <a href=\"/t/{}/standings\">standings after round {}</a>",
+            row.rank,
+            t.id,
+            t.complete_rounds()
+        );
+    }
+    main.push_str("</p>\n");
+    if history.is_empty() {
+        main.push_str("<p class=\"note\">No round played yet.</p>");
+    } else {
+        main.push_str(
+            "<div class=\"wide\"><table><thead><tr><th class=\"n\">Rd</th><th>Opponent</th>\
+             <th>Colour</th><th>Result</th><th class=\"n\">Score</th></tr></thead><tbody>\n",
+        );
+        for pr in history {
+            let (opponent, colour) = match pr.entry {
+                Entry::Game {
+                    opponent, colour, ..
+                } => (
+                    format!(
+                        "{}{}",
+                        player_link(t, opponent.0),
+                        pr.table.map_or(String::new(), |n| {
+                            format!("<br><span class=\"no\">table {n}</span>")
+                        })
+                    ),
+                    match colour {
+                        Side::White => "<span class=\"sw\"></span>White",
+                        Side::Black => "<span class=\"sk\"></span>Black",
+                    },
+                ),
+                _ => ("–".to_string(), ""),
+            };
+            let (text, class) = outcome_text(pr);
+            let after = pr.score_after.map_or("–".to_string(), |s| s.to_string());
+            let _ = writeln!(
+                main,
+                "<tr><td class=\"n\"><a href=\"/t/{}/round/{}\">{}</a></td><td class=\"name\">{opponent}</td>\
+                 <td class=\"c\">{colour}</td><td class=\"{class}\">{text}</td><td class=\"n\">{after}</td></tr>",
+                t.id, pr.round, pr.round
+            );
+        }
+        main.push_str("</tbody></table></div>\n");
+    }
+    Some(tournament_page(t, Tab::None, &p.name, &main))
+}
+
+/// The page to print for the wall: the address in large type and its QR code.
+pub fn wall(ev: &EventIndex, url: &str, qr_svg: &str) -> String {
+    let names: Vec<String> = ev.tournaments.iter().map(|t| esc(&t.name)).collect();
+    let main = format!(
+        "<style>.wall{{text-align:center}}.wall svg{{width:min(80vw,70vh);height:auto;display:block;margin:18px auto}}\
+         .wall .url{{font-size:clamp(22px,6vw,44px);font-weight:700;overflow-wrap:anywhere}}\
+         .wall h1{{font-size:clamp(26px,7vw,54px)}}footer{{display:none}}@media print{{.noprint{{display:none}}}}</style>\
+         <div class=\"wall\"><h1>Pairings and standings on your phone</h1>\
+         <p class=\"sub\">{}</p>{qr_svg}<p class=\"url\">{}</p>\
+         <p>Join the venue's Wi-Fi, then scan the code or type the address.<br>\
+         Find your name, your table and your opponent; results and standings as they come in.</p>\
+         <p class=\"noprint note\">Print this page (Ctrl+P) for the wall.</p></div>\n",
+        names.join(" · "),
+        esc(url)
+    );
+    page("Pairings on your phone", "", "", &main)
+}
+
+/// The page for every address the server does not answer.
+pub fn not_found() -> String {
+    page(
+        "Not found",
+        "<a class=\"up\" href=\"/\">&#8249; All tournaments</a><h1>Page not found</h1>",
+        "",
+        "<p>There is no such page. <a href=\"/\">See the tournaments</a>.</p>\n",
+    )
+}
+
+/// The one script: reloads the page every 20 seconds while it is shown and nobody is typing
+/// in the search box. The pages work without it.
+pub const REFRESH_JS: &str = "\"use strict\";\nsetInterval(function () {\n  var a = document.activeElement;\n  if (document.visibilityState === \"visible\" && !(a && a.tagName === \"INPUT\")) {\n    location.reload();\n  }\n}, 20000);\n";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_leaves_no_markup_and_no_quote_to_break_out_of() {
+        assert_eq!(
+            esc("<script>alert(1)</script> & \"x\" 'y'"),
+            "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot; &#39;y&#39;"
+        );
+    }
+}

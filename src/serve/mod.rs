@@ -1,0 +1,156 @@
+//! The public pages: pairings, results and standings on every phone in the hall, read-only.
+//!
+//! `ggdesk --db DB serve` and the desk's Settings page start the same [`Server`]: a small
+//! HTTP/1.1 server on its own threads (a fixed pool, every bound in [`Limits`]), with its own
+//! read-only connection to the database ([`source`]). It can show only what [`public`]'s
+//! types hold: names, tables, states, results, scores and standings; never a rank, a setup, a
+//! move or a reading sheet.
+//!
+//! Routes (`GET` and `HEAD`; anything else is 405, a malformed request 400, any other path
+//! 404):
+//!
+//! | path | what |
+//! |---|---|
+//! | `/` | the event's tournaments |
+//! | `/t/ID` | the round in play by table, with the search box |
+//! | `/t/ID/names[?q=]` | the round in play by name ("find your name, find your table") |
+//! | `/t/ID/round/N` | a round's tables and results |
+//! | `/t/ID/standings` | standings after the last complete round, with the tie-breaks |
+//! | `/t/ID/crosstable` | the cross-table after the last complete round |
+//! | `/t/ID/player/NO` | a player: opponents, colours, results, score after each round |
+//! | `/wall` | the page to print for the wall: the address and its QR code |
+//! | `/refresh.js` | the optional script that reloads a shown page |
+//! | `/api/tournaments`, `/api/t/ID`, `/api/t/ID/round[/N]`, `/api/t/ID/players[?q=]`, `/api/t/ID/standings`, `/api/t/ID/crosstable`, `/api/t/ID/player/NO` | the same as JSON |
+
+mod api;
+mod html;
+pub mod http;
+pub mod public;
+pub mod qr;
+mod server;
+mod site;
+pub mod source;
+
+pub use http::Limits;
+pub use server::Counters;
+
+use crate::store::{Address, StoreError};
+use std::net::{IpAddr, SocketAddr, TcpListener, UdpSocket};
+use std::time::Duration;
+
+/// The address `ggdesk serve` listens on unless told otherwise.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+
+/// How to run the server.
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    /// The database: a SQLite file or an event server.
+    pub db: Address,
+    pub listen: SocketAddr,
+    pub limits: Limits,
+    /// How long a view of the database is used before the database is asked whether it
+    /// changed: pages show a change within this time (plus one read).
+    pub refresh: Duration,
+}
+
+impl ServeConfig {
+    pub fn new(db: impl Into<Address>, listen: SocketAddr) -> ServeConfig {
+        ServeConfig {
+            db: db.into(),
+            listen,
+            limits: Limits::default(),
+            refresh: Duration::from_secs(1),
+        }
+    }
+}
+
+/// Why the server did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("{0}")]
+    Database(#[from] StoreError),
+    #[error("cannot listen on {addr}: {detail}")]
+    Listen { addr: SocketAddr, detail: String },
+}
+
+/// A running server. Dropping it stops it.
+pub struct Server {
+    running: server::Running,
+    url: String,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server").field("url", &self.url).finish()
+    }
+}
+
+impl Server {
+    /// Opens the database read-only, binds the address and starts the threads.
+    pub fn start(config: &ServeConfig) -> Result<Server, ServeError> {
+        let source = source::Source::open(&config.db)?;
+        let listener = TcpListener::bind(config.listen).map_err(|e| ServeError::Listen {
+            addr: config.listen,
+            detail: e.to_string(),
+        })?;
+        let addr = listener.local_addr().map_err(|e| ServeError::Listen {
+            addr: config.listen,
+            detail: e.to_string(),
+        })?;
+        let url = public_url(addr);
+        let site = site::Site::new(source, config.refresh, url.clone());
+        let running = server::Running::start(listener, site, config.limits).map_err(|e| {
+            ServeError::Listen {
+                addr,
+                detail: e.to_string(),
+            }
+        })?;
+        Ok(Server { running, url })
+    }
+
+    /// The address the server listens on (with the port it got, for port 0).
+    pub fn addr(&self) -> SocketAddr {
+        self.running.addr()
+    }
+
+    /// The address phones should open: the listening one, or this computer's address on the
+    /// local network when it listens on every interface.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    pub fn counters(&self) -> &Counters {
+        self.running.counters()
+    }
+
+    /// Stops accepting, closes the open connections and waits for the threads.
+    pub fn stop(self) {
+        self.running.stop();
+    }
+}
+
+/// This computer's address on the local network: the one its default route leaves from.
+/// Connecting a UDP socket sends nothing; it only chooses the route.
+pub fn lan_address() -> Option<IpAddr> {
+    let socket = UdpSocket::bind("0.0.0.0:0").ok()?;
+    socket.connect("192.0.2.1:9").ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_unspecified() && !ip.is_loopback()).then_some(ip)
+}
+
+/// The address to give phones for a server listening on `addr`.
+pub fn public_url(addr: SocketAddr) -> String {
+    let ip = if addr.ip().is_unspecified() {
+        lan_address().unwrap_or(IpAddr::from([127, 0, 0, 1]))
+    } else {
+        addr.ip()
+    };
+    format!("http://{}/", SocketAddr::new(ip, addr.port()))
+}
+
+/// Reads an `ADDR:PORT` to listen on.
+pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
+    text.trim().parse::<SocketAddr>().map_err(|_| {
+        format!("{text:?} is not an address to listen on: give ADDR:PORT, e.g. 0.0.0.0:8080")
+    })
+}

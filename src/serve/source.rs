@@ -1,0 +1,57 @@
+//! Where the public pages read the database: the only part of the server that names the
+//! store. It opens its own read-only connection and copies out the public views
+//! (`super::public`). Another engine (a read-only role on PostgreSQL) plugs in here.
+
+use super::public::{EventIndex, TournamentData};
+use crate::store::Address;
+use crate::store::{Result, Store, StoreError};
+
+/// A read-only connection to the event's database.
+#[derive(Debug)]
+pub struct Source {
+    store: Store,
+}
+
+impl Source {
+    /// Opens the database read-only: a SQLite file with a read-only connection (a missing,
+    /// foreign, damaged or newer file is refused without writing anything), or an event
+    /// server as its public role in read-only transactions (`Store::connect_read_only`).
+    pub fn open(address: &Address) -> Result<Source> {
+        Ok(Source {
+            store: Store::connect_read_only(address)?,
+        })
+    }
+
+    /// A number that moves whenever a director or an arbiter writes anything.
+    pub fn stamp(&self) -> Result<i64> {
+        self.store.change_stamp()
+    }
+
+    /// The tournaments, with the stamp of the moment they were read.
+    pub fn index(&self) -> Result<(i64, EventIndex)> {
+        self.store.read_consistent(|s| {
+            let stamp = s.change_stamp()?;
+            Ok((stamp, EventIndex::from_summaries(&s.tournaments()?)))
+        })
+    }
+
+    /// One tournament's public view, with the stamp of the moment it was read; `None` when
+    /// there is no such tournament.
+    pub fn tournament(&self, id: i64) -> Result<Option<(i64, TournamentData)>> {
+        self.store.read_consistent(|s| {
+            let stamp = s.change_stamp()?;
+            let t = match s.load_tournament(id) {
+                Ok(t) => t,
+                Err(StoreError::NotFound(_)) => return Ok(None),
+                Err(e) => return Err(e),
+            };
+            let mut views = Vec::with_capacity(t.rounds().len());
+            for round in 1..=t.rounds().len() as u32 {
+                if let Some(view) = s.round_view(id, round)? {
+                    views.push(view);
+                }
+            }
+            Ok(Some((stamp, TournamentData::build(id, &t, &views))))
+        })
+    }
+}

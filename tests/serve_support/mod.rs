@@ -1,0 +1,485 @@
+//! What the public pages' tests share: an event in a database file with games in progress
+//! at the desk (setups, challenges, a reading sheet), a server on a free loopback port, and a
+//! plain HTTP client that shows every byte.
+// Each test file uses only some of these.
+#![allow(dead_code)]
+
+use ggdesk::record::TimedEvent;
+use ggdesk::rules::{BySide, Event, PhysicalEvent, Rank, RuleSettings, Side};
+use ggdesk::serve::{Limits, ServeConfig, Server};
+use ggdesk::sim::random_setups;
+use ggdesk::store::{Actor, GameId, GameMode, NewGame, PlayerInput, Store, TournamentSetup};
+use ggdesk::tournament::GameResult;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The players. No name holds a piece code or a rank's name, so a scan that finds one has
+/// found a leak; one name is markup, to prove every name is escaped.
+pub const NAMES: [&str; 12] = [
+    "Reyes, Ana",
+    "Cruz, Ben",
+    "Santos, Carla",
+    "Dizon, Dan",
+    "<script>alert(1)</script>",
+    "Ong, Fe",
+    "Tan, Gil",
+    "Uy, Hana",
+    "Bautista, Ivy",
+    "Garcia, Jo",
+    "Mendoza, Kai",
+    "Aquino, Lea",
+];
+
+pub const SCRIPT_NAME: &str = "<script>alert(1)</script>";
+
+/// A hall in the middle of round 3 of a 5-round Swiss: rounds 1 and 2 complete, and round 3
+/// at the desk with a game being played (challenges made), one in adjudication (game time
+/// up, a reading sheet entered), one decided at the desk, one on a physical board (a
+/// challenge seen by the arbiter), one whose setups are being entered, and one result given
+/// by the director.
+pub struct Hall {
+    pub dir: tempfile::TempDir,
+    pub path: PathBuf,
+    pub tid: i64,
+    /// The round in play.
+    pub round: u32,
+    /// The desk's games of the round in play, by table.
+    pub games: Vec<(u32, GameId)>,
+}
+
+pub fn director() -> Actor {
+    Actor::director()
+}
+
+/// A tournament of `names` (ratings falling in the order given) in a new database file.
+pub fn event_with(names: &[&str], rounds: u32) -> (tempfile::TempDir, PathBuf, Store, i64) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("hall.sqlite3");
+    let mut store = Store::open(&path).expect("store");
+    let setup = TournamentSetup {
+        name: "Hall Open 2026".into(),
+        rounds: Some(rounds),
+        ..TournamentSetup::default()
+    };
+    let tid = store
+        .create_tournament(&setup, &director())
+        .expect("tournament");
+    for (i, name) in names.iter().enumerate() {
+        let id = store
+            .add_player(
+                &PlayerInput {
+                    name: (*name).into(),
+                    federation_id: format!("PH-{i:04}"),
+                    club: if i % 2 == 0 {
+                        "QC Club".into()
+                    } else {
+                        String::new()
+                    },
+                    rating: 2000 - 10 * i as i64,
+                },
+                &director(),
+            )
+            .expect("player");
+        store.register(tid, id, &director()).expect("register");
+    }
+    (dir, path, store, tid)
+}
+
+/// Pairs and publishes the next round; returns its number.
+pub fn publish_next(store: &mut Store, tid: i64) -> u32 {
+    let n = store.pair_round(tid, &director()).expect("pair");
+    store.publish_round(tid, n, &director()).expect("publish");
+    n
+}
+
+/// Enters a result for every board of a round: White wins on odd tables, draws on even ones,
+/// except a forfeit on table 3.
+pub fn play_round_by_hand(store: &mut Store, tid: i64, round: u32) {
+    let view = store.round_view(tid, round).expect("view").expect("round");
+    for b in &view.boards {
+        let result = match b.table_no {
+            3 => GameResult::BlackWinsByForfeit,
+            n if n % 2 == 1 => GameResult::WhiteWins,
+            _ => GameResult::Draw,
+        };
+        store
+            .set_result(tid, round, b.board_no, result, "", &director())
+            .expect("result");
+    }
+}
+
+fn new_game(tid: i64, round: u32, table: u32, players: BySide<u32>, mode: GameMode) -> NewGame {
+    let mut new = NewGame::standalone();
+    new.tournament_id = Some(tid);
+    new.round = Some(round);
+    new.table_no = Some(table);
+    new.players = Some(players);
+    new.mode = mode;
+    new
+}
+
+/// Creates an arbitrated game at a table with random setups entered; starts it if asked.
+fn desk_game(store: &mut Store, new: &NewGame, seed: u64, start: bool) -> GameId {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
+    let actor = Actor::arbiter(new.table_no.map(i64::from));
+    let id = store.create_game(new, &actor).expect("game");
+    for side in Side::BOTH {
+        store
+            .save_setup(id, side, &setups[side], &actor)
+            .expect("setup");
+    }
+    if start {
+        store
+            .start_game(id, 1_800_000_000_000, Side::White, &actor)
+            .expect("start");
+    }
+    id
+}
+
+/// Plays up to `plies` moves, taking a challenge whenever one is there while fewer than
+/// `challenges` were made; stops when the game ends. Returns the challenges made, and the
+/// time of the last move.
+fn play(store: &mut Store, id: GameId, plies: u32, challenges: u32, seed: u64) -> (u32, f64) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut made = 0;
+    let mut t = 0.0;
+    for _ in 0..plies {
+        let game = store
+            .load_game(id)
+            .expect("load")
+            .game()
+            .expect("setups")
+            .expect("replays");
+        if game.is_over() {
+            break;
+        }
+        let side = game.to_move();
+        let moves = game.position().legal_moves(side);
+        let attacks: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|m| game.position().get(m.to).is_some())
+            .collect();
+        let quiet: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|m| game.position().get(m.to).is_none())
+            .collect();
+        let mv = if made < challenges && !attacks.is_empty() {
+            attacks[rng.random_range(0..attacks.len())]
+        } else if !quiet.is_empty() {
+            quiet[rng.random_range(0..quiet.len())]
+        } else {
+            moves[0]
+        };
+        t += 3.0;
+        let out = store
+            .append_event(
+                id,
+                TimedEvent {
+                    t,
+                    event: Event::Move { mv, by: None },
+                },
+                &Actor::arbiter(None),
+                "",
+            )
+            .expect("move");
+        if out.applied.challenge.is_some() {
+            made += 1;
+        }
+        if out.applied.ended {
+            break;
+        }
+    }
+    (made, t)
+}
+
+/// The hall described at [`Hall`].
+pub fn hall() -> Hall {
+    let (dir, path, mut store, tid) = event_with(&NAMES, 5);
+    for _ in 0..2 {
+        let n = publish_next(&mut store, tid);
+        play_round_by_hand(&mut store, tid, n);
+    }
+    let round = publish_next(&mut store, tid);
+    let view = store.round_view(tid, round).expect("view").expect("round");
+    let seat = |table: u32| {
+        let b = view
+            .boards
+            .iter()
+            .find(|b| b.table_no == table)
+            .expect("table");
+        (b.board_no, BySide::new(b.white.no, b.black.no))
+    };
+    let mut games = Vec::new();
+
+    // Table 1: being played, challenges made. Seeds are tried until one keeps going.
+    let (_, players) = seat(1);
+    for seed in 0.. {
+        let id = desk_game(
+            &mut store,
+            &new_game(tid, round, 1, players, GameMode::Arbitrated),
+            seed,
+            true,
+        );
+        let (made, _) = play(&mut store, id, 12, 3, seed);
+        let g = store.load_game(id).expect("load");
+        if made >= 2 && g.meta.result.is_none() {
+            games.push((1, id));
+            break;
+        }
+        store
+            .void_and_replay(id, "test set-up: try another game", &director())
+            .expect("void");
+    }
+
+    // Table 2: game time ran out: adjudication, with White's reading sheet entered.
+    let (_, players) = seat(2);
+    let mut short = new_game(tid, round, 2, players, GameMode::Arbitrated);
+    short.rules = RuleSettings {
+        game_limit_ns: 60 * 1_000_000_000,
+        ..RuleSettings::default()
+    };
+    for seed in 100.. {
+        let id = desk_game(&mut store, &short, seed, true);
+        let (_, t) = play(&mut store, id, 8, 1, seed);
+        let ended = store.load_game(id).expect("load").meta.result.is_some();
+        if ended || t >= 60.0 {
+            store
+                .void_and_replay(id, "test set-up: try another game", &director())
+                .expect("void");
+            continue;
+        }
+        store
+            .append_event(
+                id,
+                TimedEvent {
+                    t: 61.0,
+                    event: Event::End,
+                },
+                &Actor::arbiter(Some(2)),
+                "",
+            )
+            .expect("end");
+        let g = store.load_game(id).expect("load");
+        assert_eq!(g.meta.result.as_deref(), Some("adjudication_pending"));
+        let derived = g.derive().expect("setups").expect("replays");
+        let enemy: Vec<_> = derived
+            .as_arbitrated()
+            .expect("arbitrated")
+            .position()
+            .pieces_of(Side::Black)
+            .take(3)
+            .collect();
+        let guesses = [Rank::Spy, Rank::Flag, Rank::G5];
+        let sheet: serde_json::Map<String, serde_json::Value> = enemy
+            .iter()
+            .zip(guesses)
+            .map(|((sq, _), r)| (sq.to_string(), r.code().into()))
+            .collect();
+        store
+            .save_reading_sheet(
+                id,
+                Side::White,
+                &serde_json::Value::Object(sheet),
+                false,
+                &Actor::arbiter(Some(2)),
+            )
+            .expect("sheet");
+        games.push((2, id));
+        break;
+    }
+
+    // Table 3: decided at the desk: Black resigns after a challenge.
+    let (_, players) = seat(3);
+    let id = desk_game(
+        &mut store,
+        &new_game(tid, round, 3, players, GameMode::Arbitrated),
+        7,
+        true,
+    );
+    let (_, t) = play(&mut store, id, 4, 1, 7);
+    if store.load_game(id).expect("load").meta.result.is_none() {
+        store
+            .append_event(
+                id,
+                TimedEvent {
+                    t: t + 1.0,
+                    event: Event::Resign(Side::Black),
+                },
+                &Actor::arbiter(Some(3)),
+                "",
+            )
+            .expect("resign");
+    }
+    games.push((3, id));
+
+    // Table 4: a physical board, a challenge seen by the arbiter.
+    let (_, players) = seat(4);
+    let actor = Actor::arbiter(Some(4));
+    let id = store
+        .create_game(
+            &new_game(tid, round, 4, players, GameMode::Physical),
+            &actor,
+        )
+        .expect("physical");
+    store
+        .start_game(id, 1_800_000_000_000, Side::White, &actor)
+        .expect("start");
+    store
+        .append_physical_event(id, 5.0, PhysicalEvent::Move { challenge: None }, &actor, "")
+        .expect("move");
+    store
+        .append_physical_event(
+            id,
+            9.0,
+            PhysicalEvent::Move {
+                challenge: Some((Rank::Sergeant, Rank::Private)),
+            },
+            &actor,
+            "",
+        )
+        .expect("challenge");
+    games.push((4, id));
+
+    // Table 5: the director enters a draw.
+    let (board_no, _) = seat(5);
+    store
+        .set_result(tid, round, board_no, GameResult::Draw, "", &director())
+        .expect("draw");
+
+    // Table 6: setups being entered.
+    let (_, players) = seat(6);
+    let id = desk_game(
+        &mut store,
+        &new_game(tid, round, 6, players, GameMode::Arbitrated),
+        9,
+        false,
+    );
+    games.push((6, id));
+
+    Hall {
+        dir,
+        path,
+        tid,
+        round,
+        games,
+    }
+}
+
+/// A server on a free loopback port for the database at `path`; the views are checked
+/// against the database on every request, so a change shows at once.
+pub fn serve(path: &std::path::Path) -> Server {
+    serve_with(path, Limits::default())
+}
+
+pub fn serve_with(path: &std::path::Path, limits: Limits) -> Server {
+    let mut config = ServeConfig::new(path, "127.0.0.1:0".parse().expect("addr"));
+    config.limits = limits;
+    config.refresh = Duration::ZERO;
+    Server::start(&config).expect("server starts")
+}
+
+/// An answer as it came over the wire.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub status: u16,
+    pub head: String,
+    pub body: String,
+}
+
+impl Reply {
+    /// A header's value (case-insensitive name).
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.head.lines().skip(1).find_map(|l| {
+            let (n, v) = l.split_once(':')?;
+            n.trim()
+                .eq_ignore_ascii_case(name)
+                .then(|| v.trim().to_string())
+        })
+    }
+}
+
+/// Sends raw bytes on a new connection and reads until the server closes it (or 5 s pass).
+pub fn raw(addr: SocketAddr, bytes: &[u8]) -> String {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    let _ = s.write_all(bytes);
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn split_reply(text: &str) -> Reply {
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((text, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    Reply {
+        status,
+        head: head.to_string(),
+        body: body.to_string(),
+    }
+}
+
+/// A request with extra header lines (each ending in CRLF), on its own connection.
+pub fn request(addr: SocketAddr, method: &str, path: &str, headers: &str) -> Reply {
+    let text = raw(
+        addr,
+        format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{headers}\r\n")
+            .as_bytes(),
+    );
+    split_reply(&text)
+}
+
+pub fn get(addr: SocketAddr, path: &str) -> Reply {
+    request(addr, "GET", path, "")
+}
+
+/// Every page and API answer the server has for the hall: the tournament's pages, each
+/// round, each player, the searches, and the JSON.
+pub fn every_path(tid: i64, rounds: u32, players: u32) -> Vec<String> {
+    let mut paths: Vec<String> = vec![
+        "/".into(),
+        "/wall".into(),
+        "/refresh.js".into(),
+        "/api/tournaments".into(),
+    ];
+    for p in [
+        "",
+        "/names",
+        "/names?q=an",
+        "/names?q=%3Cscript",
+        "/standings",
+        "/crosstable",
+    ] {
+        paths.push(format!("/t/{tid}{p}"));
+    }
+    for p in [
+        "",
+        "/round",
+        "/players",
+        "/players?q=cruz",
+        "/standings",
+        "/crosstable",
+    ] {
+        paths.push(format!("/api/t/{tid}{p}"));
+    }
+    for r in 1..=rounds {
+        paths.push(format!("/t/{tid}/round/{r}"));
+        paths.push(format!("/api/t/{tid}/round/{r}"));
+    }
+    for no in 1..=players {
+        paths.push(format!("/t/{tid}/player/{no}"));
+        paths.push(format!("/api/t/{tid}/player/{no}"));
+    }
+    paths
+}
