@@ -1,0 +1,112 @@
+//! The public pages from an event server: the hall of `serve_support` copied onto a
+//! PostgreSQL database gives, page for page, what it gives from its SQLite file; the server
+//! reads as the database's public role in read-only transactions, which cannot write and
+//! cannot read a setup, an event or a reading sheet.
+
+#[path = "support/pg.rs"]
+mod pg;
+mod serve_support;
+
+use ggdesk::serve::{ServeConfig, Server};
+use ggdesk::store::{Actor, Address, PlayerInput, Store, StoreError};
+use serve_support::{every_path, get, hall};
+use std::time::Duration;
+
+fn serve_address(address: Address) -> Server {
+    let mut config = ServeConfig::new(address, "127.0.0.1:0".parse().expect("addr"));
+    config.refresh = Duration::ZERO;
+    Server::start(&config).expect("server starts")
+}
+
+/// A body without what legitimately differs between two servers: the address in the wall
+/// page and the validators.
+fn comparable(body: &str, addr: std::net::SocketAddr) -> String {
+    body.replace(&addr.to_string(), "ADDR")
+}
+
+#[test]
+fn the_public_pages_from_a_server_are_those_from_the_file() {
+    let h = hall();
+    let url = pg::new_database();
+    {
+        let src = Store::open(&h.path).expect("file");
+        let mut dst = Store::connect(&Address::Server(url.clone())).expect("server");
+        src.copy_into(&mut dst)
+            .expect("copy the hall onto the server");
+    }
+    let from_file = serve_address(Address::File(h.path.clone()));
+    let from_server = serve_address(Address::Server(url.clone()));
+    let mut compared = 0;
+    // The wall page shows the server's own address (and its QR code): not compared.
+    for path in every_path(h.tid, h.round, 12)
+        .into_iter()
+        .filter(|p| p != "/wall")
+    {
+        let a = get(from_file.addr(), &path);
+        let b = get(from_server.addr(), &path);
+        assert_eq!(a.status, b.status, "{path}");
+        assert_eq!(
+            comparable(&a.body, from_file.addr()),
+            comparable(&b.body, from_server.addr()),
+            "{path}: the same page from either engine"
+        );
+        compared += 1;
+    }
+    assert!(compared > 20, "{compared} pages compared");
+}
+
+#[test]
+fn the_servers_public_connection_can_neither_write_nor_read_a_game_in_progress() {
+    let h = hall();
+    let url = pg::new_database();
+    {
+        let src = Store::open(&h.path).expect("file");
+        let mut dst = Store::connect(&Address::Server(url.clone())).expect("server");
+        src.copy_into(&mut dst).expect("copy");
+    }
+    let mut public = Store::connect_read_only(&Address::Server(url.clone())).expect("read only");
+    // It reads what the pages show.
+    assert!(!public.tournaments().expect("tournaments").is_empty());
+    // It writes nothing.
+    let refused = public.add_player(
+        &PlayerInput {
+            name: "Intruder".into(),
+            ..PlayerInput::default()
+        },
+        &Actor::director(),
+    );
+    assert!(matches!(refused, Err(StoreError::Denied(_))), "{refused:?}");
+    // And the database itself holds the public role to the public tables.
+    let db = url.rsplit('/').next().expect("database name").to_string();
+    let role = format!("{db}_public");
+    let cluster = pg::cluster();
+    for sql in [
+        "SELECT count(*) FROM game_events",
+        "SELECT count(*) FROM adjudication_sheets",
+        "SELECT setup_white FROM games",
+        "SELECT details FROM audit_log",
+        "INSERT INTO players (name, created_at) VALUES ('x', 0)",
+        "UPDATE pairings SET result = 'draw'",
+    ] {
+        let out = pg::pg_command(&cluster.bin, "psql")
+            .arg("-h")
+            .arg(&cluster.dir)
+            .args(["-p", &cluster.port.to_string(), "-U", "postgres", "-d", &db])
+            .args(["-v", "ON_ERROR_STOP=1", "-c"])
+            .arg(format!("SET ROLE \"{role}\"; {sql}"))
+            .output()
+            .expect("psql");
+        assert!(!out.status.success(), "the public role may not: {sql}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("permission denied"),
+            "{sql}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let allowed = cluster.psql(
+        &db,
+        &format!("SET ROLE \"{role}\"; SELECT count(*) FROM pairings"),
+    );
+    let count = allowed.lines().last().unwrap_or("");
+    assert!(count.parse::<i64>().is_ok_and(|n| n > 0), "{allowed}");
+}
