@@ -42,6 +42,7 @@ pub use players::{MAX_RATING, PlayerInput, RegistryId, RegistryPlayer, rows_mess
 pub use registrations::{PenaltyRow, Registration};
 pub use replication::{ServerState, StandbyState, server_status};
 pub use rounds::{Board, BoardPlayer, BoardStatus, RoundBoard, RoundInfo, RoundState, RoundView};
+pub use sqlite::SqliteSettings;
 pub use stations::{Station, StationLogin, parse_tables, tables_text};
 pub use tournaments::{TournamentSetup, TournamentSummary};
 
@@ -312,6 +313,12 @@ impl Store {
             Conn::Sqlite(_) => Engine::Sqlite,
             Conn::Postgres(_) => Engine::Postgres,
         }
+    }
+
+    /// The durability settings of the SQLite connection, read back from it (`None` on a
+    /// server, which keeps its own).
+    pub fn sqlite_settings(&self) -> Option<Result<SqliteSettings>> {
+        self.with_sqlite(sqlite::settings)
     }
 
     /// The schema version of the open database.

@@ -53,26 +53,44 @@ fn configure(conn: &Connection, file: bool) -> Result<()> {
     let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    let settings = settings(conn)?;
+    let taken = settings(conn)?;
     // An in-memory database has no journal file: it reports "memory".
-    let wanted_mode = if file { "wal" } else { "memory" };
-    if !mode.eq_ignore_ascii_case(wanted_mode) || settings != (wanted_mode.to_string(), 2, true) {
+    let wanted = SqliteSettings {
+        journal_mode: if file { "wal" } else { "memory" }.to_string(),
+        synchronous: 2,
+        foreign_keys: true,
+    };
+    if !mode.eq_ignore_ascii_case(&wanted.journal_mode) || taken != wanted {
         return Err(StoreError::Database(format!(
             "the database did not take its settings (journal {}, synchronous {}, foreign keys {}): \
              refusing to write with weaker guarantees",
-            settings.0, settings.1, settings.2
+            taken.journal_mode, taken.synchronous, taken.foreign_keys
         )));
     }
     Ok(())
 }
 
-/// The durability settings in force on a connection: (journal mode, synchronous level,
-/// foreign keys on).
-pub(crate) fn settings(conn: &Connection) -> Result<(String, i64, bool)> {
+/// The durability settings in force on a SQLite connection, as the connection reports them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SqliteSettings {
+    /// `PRAGMA journal_mode`, lower case: `wal` for a file, `memory` in memory.
+    pub journal_mode: String,
+    /// `PRAGMA synchronous`: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA.
+    pub synchronous: i64,
+    /// `PRAGMA foreign_keys`.
+    pub foreign_keys: bool,
+}
+
+/// Reads the durability settings back from a connection.
+pub(crate) fn settings(conn: &Connection) -> Result<SqliteSettings> {
     let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?;
     let sync: i64 = conn.pragma_query_value(None, "synchronous", |r| r.get(0))?;
     let fk: i64 = conn.pragma_query_value(None, "foreign_keys", |r| r.get(0))?;
-    Ok((mode.to_ascii_lowercase(), sync, fk == 1))
+    Ok(SqliteSettings {
+        journal_mode: mode.to_ascii_lowercase(),
+        synchronous: sync,
+        foreign_keys: fk == 1,
+    })
 }
 
 fn migrate(conn: &mut Connection, shown: &str) -> Result<()> {
