@@ -145,6 +145,19 @@ impl<T> Context<T> for Result<T> {
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
+/// Set in the environment (to anything), the store says on standard error when a tournament
+/// import's transaction has begun and when it is about to commit, one line each
+/// (`ggdesk-trace: import transaction begun` / `... committing`): the kill test watches for
+/// them to know its kills landed inside the transaction. Unset, nothing is printed.
+pub const TRACE_ENV: &str = "GGDESK_TRACE_TRANSACTIONS";
+
+/// One line on standard error when [`TRACE_ENV`] is set.
+pub(crate) fn trace(what: &str) {
+    if std::env::var_os(TRACE_ENV).is_some() {
+        eprintln!("ggdesk-trace: {what}");
+    }
+}
+
 /// Who made a change, for the audit log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Actor(pub String);
