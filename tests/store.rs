@@ -11,6 +11,8 @@ use ggdesk_core::sim::random_setups;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 #[path = "support/engines.rs"]
 mod engines;
@@ -533,49 +535,251 @@ fn records_round_trip_through_the_database(engine: Engine) {
     );
 }
 
+/// A store clock that moves on a second each time it is read, from `start` (Unix ms): every
+/// backup gets its own time stamp.
+fn ticking_clock(start: i64) -> ggdesk::store::Clock {
+    let now = Arc::new(AtomicI64::new(start));
+    Arc::new(move || now.fetch_add(1000, Ordering::SeqCst))
+}
+
+fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 #[test]
 fn backups_are_written_beside_the_database_and_only_the_last_twenty_kept() {
+    assert_eq!(BACKUPS_KEPT, 20, "the number of backups kept");
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("event.sqlite3");
     let mut store = Store::open(&path).expect("store");
+    store.set_clock(ticking_clock(1_700_000_000_000));
     let id = started_game(&mut store, 12);
-    for i in 0..(BACKUPS_KEPT + 3) {
+    let mut written = Vec::new();
+    for i in 0..23 {
         let file = store.backup(&format!("round {i}")).expect("backup");
-        assert!(file.starts_with(dir.path().join("backups")));
+        assert_eq!(file.parent(), Some(dir.path().join("backups").as_path()));
+        let name = file
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            name.starts_with("event-") && name.ends_with(&format!("-round-{i}.sqlite3")),
+            "{name}"
+        );
+        written.push(name);
     }
-    let backups = store.backups().expect("list");
-    assert_eq!(backups.len(), BACKUPS_KEPT);
-    let newest = backups.last().expect("one");
-    let copy = Store::open(newest).expect("a backup opens as a database");
+    // The three oldest went; the twenty newest stay, listed oldest first.
+    let kept = file_names(&dir.path().join("backups"));
+    assert_eq!(kept.len(), 20);
+    assert_eq!(kept, written[3..].to_vec());
+    for old in ["round-0", "round-1", "round-2"] {
+        assert!(
+            !kept.iter().any(|n| n.ends_with(&format!("-{old}.sqlite3"))),
+            "{old} removed"
+        );
+    }
+    let listed: Vec<String> = store
+        .backups()
+        .expect("list")
+        .iter()
+        .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(listed, kept);
+    let newest = dir.path().join("backups").join(&written[22]);
+    let copy = Store::open(&newest).expect("a backup opens as a database");
     assert_eq!(copy.load_game(id).expect("game").meta.id, id);
+}
+
+/// A round of four players (two boards), published, on a file database.
+fn published_round(store: &mut Store) -> (i64, Vec<u32>) {
+    use ggdesk::store::{PlayerInput, TournamentSetup};
+    let director = Actor::director();
+    let setup = TournamentSetup {
+        name: "Backups".into(),
+        rounds: Some(2),
+        ..TournamentSetup::default()
+    };
+    let tid = store.create_tournament(&setup, &director).expect("create");
+    for i in 0..4 {
+        let p = store
+            .add_player(
+                &PlayerInput {
+                    name: format!("Player {i}"),
+                    federation_id: format!("B-{i}"),
+                    club: String::new(),
+                    rating: 1500 - i * 10,
+                },
+                &director,
+            )
+            .expect("player");
+        store.register(tid, p, &director).expect("register");
+    }
+    assert_eq!(store.pair_round(tid, &director).expect("pair"), 1);
+    store.publish_round(tid, 1, &director).expect("publish");
+    let boards = store
+        .round_view(tid, 1)
+        .expect("view")
+        .expect("round")
+        .boards
+        .iter()
+        .map(|b| b.board_no)
+        .collect();
+    (tid, boards)
+}
+
+/// The round's last result completes it and writes a backup holding the completed round; a
+/// backup that cannot be written is reported in the result, and the completion stands.
+#[test]
+fn the_last_result_of_a_round_writes_a_backup_and_a_failed_backup_is_reported() {
+    use ggdesk::store::{BackupNote, RoundState};
+    use ggdesk_core::tournament::GameResult;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("event.sqlite3");
+    let backups = dir.path().join("backups");
+    let mut store = Store::open(&path).expect("store");
+    store.set_clock(ticking_clock(1_700_000_000_000));
+    let director = Actor::director();
+    let (tid, boards) = published_round(&mut store);
+    assert_eq!(boards.len(), 2);
+    let before = file_names(&backups);
+    let first = store
+        .set_result(tid, 1, boards[0], GameResult::WhiteWins, "", &director)
+        .expect("first result");
+    assert_eq!(first.completed, None, "one result of two completes nothing");
+    assert_eq!(file_names(&backups), before, "and writes no backup");
+    let last = store
+        .set_result(tid, 1, boards[1], GameResult::Draw, "", &director)
+        .expect("last result");
+    let Some(BackupNote::Written(file)) = last.completed else {
+        panic!("the last result completes the round and backs it up: {last:?}");
+    };
+    assert_eq!(file.parent(), Some(backups.as_path()));
+    let name = file
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    assert!(
+        name.ends_with(&format!("-t{tid}-round-1-complete.sqlite3")),
+        "{name}"
+    );
+    let mut after = before.clone();
+    after.push(name);
+    after.sort();
+    assert_eq!(file_names(&backups), after, "one new file");
+    let copy = Store::open(&file).expect("the backup opens");
+    assert_eq!(
+        copy.round_view(tid, 1).expect("view").expect("round").state,
+        RoundState::Complete,
+        "the backup holds the completed round"
+    );
+    drop(copy);
+
+    // The last result again, with a file where the backups folder should be.
+    store
+        .set_result(
+            tid,
+            1,
+            boards[1],
+            GameResult::Pending,
+            "wrong table",
+            &director,
+        )
+        .expect("reopen");
+    std::fs::remove_dir_all(&backups).expect("remove the folder");
+    std::fs::write(&backups, b"not a folder").expect("a file in its place");
+    let last = store
+        .set_result(tid, 1, boards[1], GameResult::BlackWins, "", &director)
+        .expect("the result is saved although the backup fails");
+    let Some(BackupNote::Failed(message)) = &last.completed else {
+        panic!("a failed backup is reported: {last:?}");
+    };
+    assert!(
+        message.contains(&backups.display().to_string()),
+        "names the folder: {message}"
+    );
+    assert_eq!(
+        store
+            .round_view(tid, 1)
+            .expect("view")
+            .expect("round")
+            .state,
+        RoundState::Complete,
+        "the completion stands"
+    );
+    assert_eq!(std::fs::read(&backups).expect("the file"), b"not a folder");
+}
+
+/// A setup from its ranks as text, files a to i, `.` for an empty square:
+/// `[(3, "PVT PVT . ...")]`.
+fn setup_of(rows: &[(u8, &str)]) -> SideSetup {
+    let mut placements = Vec::new();
+    for &(rank, row) in rows {
+        for (file, code) in ('a'..='i').zip(row.split_whitespace()) {
+            if code != "." {
+                placements.push((
+                    format!("{file}{rank}").parse().expect("square"),
+                    code.parse().expect("rank"),
+                ));
+            }
+        }
+    }
+    SideSetup::new(placements)
 }
 
 fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused(engine: Engine) {
     let mut store = engines::fresh_store(engine);
     let mut new = NewGame::standalone();
     new.rules.game_limit_ns = 60_000_000_000;
-    let (id, setups) = started_with(&mut store, &new, 13, 0);
     let actor = Actor::arbiter(None);
+    let white = setup_of(&[
+        (3, "PVT PVT PVT PVT G5  PVT PVT SGT 2LT"),
+        (2, "1LT CPT MAJ LTC COL G1  G2  G3  G4"),
+        (1, "FLG SPY SPY .   .   .   .   .   ."),
+    ]);
+    let black = setup_of(&[
+        (6, "SGT PVT PVT PVT PVT PVT PVT 2LT 1LT"),
+        (7, "CPT MAJ LTC COL SPY G1  G2  G3  G4"),
+        (8, "G5  SPY FLG .   .   .   .   .   ."),
+    ]);
+    let id = store.create_game(&new, &actor).expect("create");
+    for (side, setup) in [(Side::White, &white), (Side::Black, &black)] {
+        store.save_setup(id, side, setup, &actor).expect("setup");
+    }
+    store.start_game(id, 0, Side::White, &actor).expect("start");
+    // White's G5 walks up the e-file and takes the Private on e6; Black's Spy on e7 takes
+    // the G5; Black's Sergeant ends on a4, White's 2LT on i4.
+    for (t, m) in [
+        (1.0, "e3-e4"),
+        (2.0, "a6-a5"),
+        (3.0, "e4-e5"),
+        (4.0, "a5-a4"),
+        (5.0, "e5-e6"),
+        (6.0, "e7-e6"),
+        (7.0, "i3-i4"),
+    ] {
+        store.append_event(id, at(t, mv(m)), &actor, "").expect(m);
+    }
     store
         .append_event(id, at(70.0, Event::End), &actor, "")
         .expect("end after game time");
     let game = store.load_game(id).expect("load");
     assert_eq!(game.meta.result.as_deref(), Some("adjudication_pending"));
     // White reads two Flags: refused.
-    let black: Vec<String> = setups
-        .black
-        .placements
-        .iter()
-        .map(|(s, _)| s.to_string())
-        .collect();
-    let bad = serde_json::json!({ black[0].clone(): "FLG", black[1].clone(): "FLG" });
+    let bad = serde_json::json!({"c8": "FLG", "e6": "FLG"});
     let err = store
         .save_reading_sheet(id, Side::White, &bad, true, &actor)
         .expect_err("two flags");
     assert!(err.to_string().contains("FLG"), "{err}");
-    // Black reads one white piece right.
-    let (sq, rank) = setups.white.placements[0];
-    let sheet = serde_json::json!({ sq.to_string(): rank.code() });
+    // Black reads a1 (the Flag) as G5, c3 (a Private) as SGT, i4 (the 2LT) right, d2 (the
+    // LTC) as COL.
+    let sheet = serde_json::json!({"a1": "G5", "c3": "SGT", "i4": "2LT", "d2": "COL"});
     store
         .save_reading_sheet(id, Side::Black, &sheet, true, &actor)
         .expect("black sheet");
@@ -585,18 +789,34 @@ fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused(engine: Engi
         .expect("white's draft");
     let game = store.load_game(id).expect("load");
     assert_eq!(game.meta.result.as_deref(), Some("adjudication_pending"));
+    // White reads e6 (the Spy) right, a4 (the Sergeant) as PVT, c8 (the Flag) right, and
+    // abstains on the rest.
+    let sheet = serde_json::json!({"e6": "SPY", "a4": "PVT", "c8": "FLG"});
     store
-        .save_reading_sheet(id, Side::White, &serde_json::json!({}), true, &actor)
-        .expect("white abstains");
+        .save_reading_sheet(id, Side::White, &sheet, true, &actor)
+        .expect("white sheet");
     let game = store.load_game(id).expect("load");
     assert_eq!(game.meta.result.as_deref(), Some("black game_time"));
     let verdict = game.verdict().expect("setups").expect("verdict");
     let adj = verdict.adjudication.expect("adjudicated");
-    assert_eq!(adj.scores.black.net_reading_score, 2);
+    // By hand, in hundredths. A full set is worth 71.72 = 7172.
+    // White: NRS = 2 right × 2 − 1 wrong × 1 = 3. AVP = 7172 − G5 780 = 6392.
+    //        TAS = 300 + 6392 = 6692.
+    // Black: NRS = 1 right × 2 − 3 wrong × 1 = −1. AVP = 7172 − PVT 137 = 7035.
+    //        TAS = −100 + 7035 = 6935. Black's TAS is higher: Black wins.
+    let w = &adj.scores.white;
+    let b = &adj.scores.black;
     assert_eq!(
-        adj.scores,
-        BySide::new(adj.scores.white.clone(), adj.scores.black.clone())
+        (w.net_reading_score, w.aliwalas_value.0, w.total.0),
+        (3, 6392, 6692),
+        "White"
     );
+    assert_eq!(
+        (b.net_reading_score, b.aliwalas_value.0, b.total.0),
+        (-1, 7035, 6935),
+        "Black"
+    );
+    assert_eq!(adj.winner, Some(Side::Black));
 }
 
 /// A game's rules are stored with every setting (the record's seven and the desk's timers).
