@@ -2,6 +2,14 @@
 //! killed with SIGKILL at 50 random moments, on each engine. After each kill the database
 //! must be intact and hold every event the child had acknowledged, each with its audit row,
 //! no event twice, and every game must replay.
+//!
+//! A kill cannot tell an `ack` printed after the commit from one printed just before it (the
+//! commit usually finishes before the kill lands), nor a commit that was synced from one
+//! left in the page cache (SIGKILL keeps the page cache). Both are checked at the
+//! system-call level in `tests/durability.rs`
+//! (`feed_syncs_the_wal_after_each_commit_and_only_then_acknowledges`): under strace, each
+//! `ack N` is written to standard output only after event N's commit wrote the WAL and the
+//! WAL was synced, so "ack cannot be printed before the commit returns" is covered there.
 
 #[path = "support/engines.rs"]
 mod engines;

@@ -1,9 +1,11 @@
-//! The durable store: migrations, refusals that change nothing, event-sourced games, undo,
-//! restore after a restart, backups and record import/export.
+//! The durable store: migrations (from version 1 too), refusals that change nothing,
+//! event-sourced games, undo, void and replay, append-only events and audit log, restore
+//! after a restart (a Flag waiting included), adjudication, physical-board perpetuals,
+//! backups (kept, and at a round's completion) and record import/export.
 
 use ggdesk::store::{
-    APPLICATION_ID, Actor, AuditFilter, BACKUPS_KEPT, GameId, NewGame, SCHEMA_VERSION, Store,
-    StoreError,
+    APPLICATION_ID, Actor, Address, AuditFilter, BACKUPS_KEPT, GameId, NewGame, SCHEMA_VERSION,
+    Store, StoreError,
 };
 use ggdesk_core::record::{Record, TimedEvent, replay};
 use ggdesk_core::rules::{BySide, Event, GameState, Move, Side, SideSetup};
@@ -11,6 +13,8 @@ use ggdesk_core::sim::random_setups;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 #[path = "support/engines.rs"]
 mod engines;
@@ -28,6 +32,10 @@ crate::on_both_engines!(
     a_clock_that_ran_out_while_the_desk_was_down_ends_the_game_where_it_ran_out,
     records_round_trip_through_the_database,
     reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused,
+    the_audit_log_and_the_events_refuse_updates_and_deletes,
+    a_pending_flag_survives_a_restart_and_wins_when_the_opponents_turn_ends,
+    void_and_replay_keeps_the_void_record_and_replays_the_pairing,
+    a_perpetual_declared_on_a_physical_board_draws,
 );
 
 fn sha(path: &Path) -> Vec<u8> {
@@ -298,23 +306,6 @@ fn an_undo_is_a_new_event_with_its_reason_and_the_undone_event_stays_stored(engi
     assert_eq!(path_less, "ok");
 }
 
-#[test]
-fn stored_events_cannot_be_updated_or_deleted() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("a.sqlite3");
-    let mut store = Store::open(&path).expect("store");
-    let id = started_game(&mut store, 6);
-    let e = first_legal(&store, id);
-    store
-        .append_event(id, at(1.0, e), &Actor::arbiter(None), "")
-        .expect("append");
-    drop(store);
-    let conn = rusqlite::Connection::open(&path).expect("sqlite");
-    assert!(conn.execute("UPDATE game_events SET t = 99", []).is_err());
-    assert!(conn.execute("DELETE FROM game_events", []).is_err());
-    assert!(conn.execute("DELETE FROM audit_log", []).is_err());
-}
-
 fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were(engine: Engine) {
     let dir = tempfile::tempdir().expect("tempdir");
     let address = engines::fresh_address(engine, dir.path());
@@ -533,49 +524,251 @@ fn records_round_trip_through_the_database(engine: Engine) {
     );
 }
 
+/// A store clock that moves on a second each time it is read, from `start` (Unix ms): every
+/// backup gets its own time stamp.
+fn ticking_clock(start: i64) -> ggdesk::store::Clock {
+    let now = Arc::new(AtomicI64::new(start));
+    Arc::new(move || now.fetch_add(1000, Ordering::SeqCst))
+}
+
+fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 #[test]
 fn backups_are_written_beside_the_database_and_only_the_last_twenty_kept() {
+    assert_eq!(BACKUPS_KEPT, 20, "the number of backups kept");
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("event.sqlite3");
     let mut store = Store::open(&path).expect("store");
+    store.set_clock(ticking_clock(1_700_000_000_000));
     let id = started_game(&mut store, 12);
-    for i in 0..(BACKUPS_KEPT + 3) {
+    let mut written = Vec::new();
+    for i in 0..23 {
         let file = store.backup(&format!("round {i}")).expect("backup");
-        assert!(file.starts_with(dir.path().join("backups")));
+        assert_eq!(file.parent(), Some(dir.path().join("backups").as_path()));
+        let name = file
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            name.starts_with("event-") && name.ends_with(&format!("-round-{i}.sqlite3")),
+            "{name}"
+        );
+        written.push(name);
     }
-    let backups = store.backups().expect("list");
-    assert_eq!(backups.len(), BACKUPS_KEPT);
-    let newest = backups.last().expect("one");
-    let copy = Store::open(newest).expect("a backup opens as a database");
+    // The three oldest went; the twenty newest stay, listed oldest first.
+    let kept = file_names(&dir.path().join("backups"));
+    assert_eq!(kept.len(), 20);
+    assert_eq!(kept, written[3..].to_vec());
+    for old in ["round-0", "round-1", "round-2"] {
+        assert!(
+            !kept.iter().any(|n| n.ends_with(&format!("-{old}.sqlite3"))),
+            "{old} removed"
+        );
+    }
+    let listed: Vec<String> = store
+        .backups()
+        .expect("list")
+        .iter()
+        .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(listed, kept);
+    let newest = dir.path().join("backups").join(&written[22]);
+    let copy = Store::open(&newest).expect("a backup opens as a database");
     assert_eq!(copy.load_game(id).expect("game").meta.id, id);
+}
+
+/// A round of four players (two boards), published, on a file database.
+fn published_round(store: &mut Store) -> (i64, Vec<u32>) {
+    use ggdesk::store::{PlayerInput, TournamentSetup};
+    let director = Actor::director();
+    let setup = TournamentSetup {
+        name: "Backups".into(),
+        rounds: Some(2),
+        ..TournamentSetup::default()
+    };
+    let tid = store.create_tournament(&setup, &director).expect("create");
+    for i in 0..4 {
+        let p = store
+            .add_player(
+                &PlayerInput {
+                    name: format!("Player {i}"),
+                    federation_id: format!("B-{i}"),
+                    club: String::new(),
+                    rating: 1500 - i * 10,
+                },
+                &director,
+            )
+            .expect("player");
+        store.register(tid, p, &director).expect("register");
+    }
+    assert_eq!(store.pair_round(tid, &director).expect("pair"), 1);
+    store.publish_round(tid, 1, &director).expect("publish");
+    let boards = store
+        .round_view(tid, 1)
+        .expect("view")
+        .expect("round")
+        .boards
+        .iter()
+        .map(|b| b.board_no)
+        .collect();
+    (tid, boards)
+}
+
+/// The round's last result completes it and writes a backup holding the completed round; a
+/// backup that cannot be written is reported in the result, and the completion stands.
+#[test]
+fn the_last_result_of_a_round_writes_a_backup_and_a_failed_backup_is_reported() {
+    use ggdesk::store::{BackupNote, RoundState};
+    use ggdesk_core::tournament::GameResult;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("event.sqlite3");
+    let backups = dir.path().join("backups");
+    let mut store = Store::open(&path).expect("store");
+    store.set_clock(ticking_clock(1_700_000_000_000));
+    let director = Actor::director();
+    let (tid, boards) = published_round(&mut store);
+    assert_eq!(boards.len(), 2);
+    let before = file_names(&backups);
+    let first = store
+        .set_result(tid, 1, boards[0], GameResult::WhiteWins, "", &director)
+        .expect("first result");
+    assert_eq!(first.completed, None, "one result of two completes nothing");
+    assert_eq!(file_names(&backups), before, "and writes no backup");
+    let last = store
+        .set_result(tid, 1, boards[1], GameResult::Draw, "", &director)
+        .expect("last result");
+    let Some(BackupNote::Written(file)) = last.completed else {
+        panic!("the last result completes the round and backs it up: {last:?}");
+    };
+    assert_eq!(file.parent(), Some(backups.as_path()));
+    let name = file
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    assert!(
+        name.ends_with(&format!("-t{tid}-round-1-complete.sqlite3")),
+        "{name}"
+    );
+    let mut after = before.clone();
+    after.push(name);
+    after.sort();
+    assert_eq!(file_names(&backups), after, "one new file");
+    let copy = Store::open(&file).expect("the backup opens");
+    assert_eq!(
+        copy.round_view(tid, 1).expect("view").expect("round").state,
+        RoundState::Complete,
+        "the backup holds the completed round"
+    );
+    drop(copy);
+
+    // The last result again, with a file where the backups folder should be.
+    store
+        .set_result(
+            tid,
+            1,
+            boards[1],
+            GameResult::Pending,
+            "wrong table",
+            &director,
+        )
+        .expect("reopen");
+    std::fs::remove_dir_all(&backups).expect("remove the folder");
+    std::fs::write(&backups, b"not a folder").expect("a file in its place");
+    let last = store
+        .set_result(tid, 1, boards[1], GameResult::BlackWins, "", &director)
+        .expect("the result is saved although the backup fails");
+    let Some(BackupNote::Failed(message)) = &last.completed else {
+        panic!("a failed backup is reported: {last:?}");
+    };
+    assert!(
+        message.contains(&backups.display().to_string()),
+        "names the folder: {message}"
+    );
+    assert_eq!(
+        store
+            .round_view(tid, 1)
+            .expect("view")
+            .expect("round")
+            .state,
+        RoundState::Complete,
+        "the completion stands"
+    );
+    assert_eq!(std::fs::read(&backups).expect("the file"), b"not a folder");
+}
+
+/// A setup from its ranks as text, files a to i, `.` for an empty square:
+/// `[(3, "PVT PVT . ...")]`.
+fn setup_of(rows: &[(u8, &str)]) -> SideSetup {
+    let mut placements = Vec::new();
+    for &(rank, row) in rows {
+        for (file, code) in ('a'..='i').zip(row.split_whitespace()) {
+            if code != "." {
+                placements.push((
+                    format!("{file}{rank}").parse().expect("square"),
+                    code.parse().expect("rank"),
+                ));
+            }
+        }
+    }
+    SideSetup::new(placements)
 }
 
 fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused(engine: Engine) {
     let mut store = engines::fresh_store(engine);
     let mut new = NewGame::standalone();
     new.rules.game_limit_ns = 60_000_000_000;
-    let (id, setups) = started_with(&mut store, &new, 13, 0);
     let actor = Actor::arbiter(None);
+    let white = setup_of(&[
+        (3, "PVT PVT PVT PVT G5  PVT PVT SGT 2LT"),
+        (2, "1LT CPT MAJ LTC COL G1  G2  G3  G4"),
+        (1, "FLG SPY SPY .   .   .   .   .   ."),
+    ]);
+    let black = setup_of(&[
+        (6, "SGT PVT PVT PVT PVT PVT PVT 2LT 1LT"),
+        (7, "CPT MAJ LTC COL SPY G1  G2  G3  G4"),
+        (8, "G5  SPY FLG .   .   .   .   .   ."),
+    ]);
+    let id = store.create_game(&new, &actor).expect("create");
+    for (side, setup) in [(Side::White, &white), (Side::Black, &black)] {
+        store.save_setup(id, side, setup, &actor).expect("setup");
+    }
+    store.start_game(id, 0, Side::White, &actor).expect("start");
+    // White's G5 walks up the e-file and takes the Private on e6; Black's Spy on e7 takes
+    // the G5; Black's Sergeant ends on a4, White's 2LT on i4.
+    for (t, m) in [
+        (1.0, "e3-e4"),
+        (2.0, "a6-a5"),
+        (3.0, "e4-e5"),
+        (4.0, "a5-a4"),
+        (5.0, "e5-e6"),
+        (6.0, "e7-e6"),
+        (7.0, "i3-i4"),
+    ] {
+        store.append_event(id, at(t, mv(m)), &actor, "").expect(m);
+    }
     store
         .append_event(id, at(70.0, Event::End), &actor, "")
         .expect("end after game time");
     let game = store.load_game(id).expect("load");
     assert_eq!(game.meta.result.as_deref(), Some("adjudication_pending"));
     // White reads two Flags: refused.
-    let black: Vec<String> = setups
-        .black
-        .placements
-        .iter()
-        .map(|(s, _)| s.to_string())
-        .collect();
-    let bad = serde_json::json!({ black[0].clone(): "FLG", black[1].clone(): "FLG" });
+    let bad = serde_json::json!({"c8": "FLG", "e6": "FLG"});
     let err = store
         .save_reading_sheet(id, Side::White, &bad, true, &actor)
         .expect_err("two flags");
     assert!(err.to_string().contains("FLG"), "{err}");
-    // Black reads one white piece right.
-    let (sq, rank) = setups.white.placements[0];
-    let sheet = serde_json::json!({ sq.to_string(): rank.code() });
+    // Black reads a1 (the Flag) as G5, c3 (a Private) as SGT, i4 (the 2LT) right, d2 (the
+    // LTC) as COL.
+    let sheet = serde_json::json!({"a1": "G5", "c3": "SGT", "i4": "2LT", "d2": "COL"});
     store
         .save_reading_sheet(id, Side::Black, &sheet, true, &actor)
         .expect("black sheet");
@@ -585,18 +778,34 @@ fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused(engine: Engi
         .expect("white's draft");
     let game = store.load_game(id).expect("load");
     assert_eq!(game.meta.result.as_deref(), Some("adjudication_pending"));
+    // White reads e6 (the Spy) right, a4 (the Sergeant) as PVT, c8 (the Flag) right, and
+    // abstains on the rest.
+    let sheet = serde_json::json!({"e6": "SPY", "a4": "PVT", "c8": "FLG"});
     store
-        .save_reading_sheet(id, Side::White, &serde_json::json!({}), true, &actor)
-        .expect("white abstains");
+        .save_reading_sheet(id, Side::White, &sheet, true, &actor)
+        .expect("white sheet");
     let game = store.load_game(id).expect("load");
     assert_eq!(game.meta.result.as_deref(), Some("black game_time"));
     let verdict = game.verdict().expect("setups").expect("verdict");
     let adj = verdict.adjudication.expect("adjudicated");
-    assert_eq!(adj.scores.black.net_reading_score, 2);
+    // By hand, in hundredths. A full set is worth 71.72 = 7172.
+    // White: NRS = 2 right × 2 − 1 wrong × 1 = 3. AVP = 7172 − G5 780 = 6392.
+    //        TAS = 300 + 6392 = 6692.
+    // Black: NRS = 1 right × 2 − 3 wrong × 1 = −1. AVP = 7172 − PVT 137 = 7035.
+    //        TAS = −100 + 7035 = 6935. Black's TAS is higher: Black wins.
+    let w = &adj.scores.white;
+    let b = &adj.scores.black;
     assert_eq!(
-        adj.scores,
-        BySide::new(adj.scores.white.clone(), adj.scores.black.clone())
+        (w.net_reading_score, w.aliwalas_value.0, w.total.0),
+        (3, 6392, 6692),
+        "White"
     );
+    assert_eq!(
+        (b.net_reading_score, b.aliwalas_value.0, b.total.0),
+        (-1, 7035, 6935),
+        "Black"
+    );
+    assert_eq!(adj.winner, Some(Side::Black));
 }
 
 /// A game's rules are stored with every setting (the record's seven and the desk's timers).
@@ -642,4 +851,423 @@ fn stored_rules_load_old_rows_and_refuse_damaged_ones_naming_the_game() {
         let err = store.game_metas(None).expect_err(bad).to_string();
         assert!(err.contains(key), "{err}");
     }
+}
+
+/// Runs SQL on the database behind the store's back, as another program could: an error
+/// message when the database refuses it.
+fn behind_the_stores_back(address: &Address, sql: &str) -> Result<(), String> {
+    match address {
+        Address::File(path) => rusqlite::Connection::open(path)
+            .and_then(|c| c.execute_batch(sql))
+            .map_err(|e| e.to_string()),
+        Address::Server(url) => {
+            let mut client =
+                ::postgres::Client::connect(url, ::postgres::NoTls).expect("connect to the server");
+            client.batch_execute(sql).map_err(|e| {
+                e.as_db_error()
+                    .map_or_else(|| e.to_string(), |d| d.message().to_string())
+            })
+        }
+    }
+}
+
+fn the_audit_log_and_the_events_refuse_updates_and_deletes(engine: Engine) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let address = engines::fresh_address(engine, dir.path());
+    let mut store = Store::connect(&address).expect("store");
+    let id = started_game(&mut store, 6);
+    let e = first_legal(&store, id);
+    store
+        .append_event(id, at(1.0, e), &Actor::arbiter(None), "")
+        .expect("append");
+    let log = store.audit_log(AuditFilter::All).expect("log");
+    assert!(log.len() >= 4, "{log:?}");
+    let game = store.load_game(id).expect("load");
+    // The connection itself works: an insert goes through.
+    behind_the_stores_back(
+        &address,
+        "INSERT INTO audit_log (at, actor, action, reason, details) VALUES (5, 'x', 'note', '', '')",
+    )
+    .expect("an insert is allowed");
+    let log = store.audit_log(AuditFilter::All).expect("log");
+    for sql in [
+        "UPDATE audit_log SET actor = 'someone else'",
+        "UPDATE audit_log SET reason = 'rewritten' WHERE action = 'note'",
+        "DELETE FROM audit_log WHERE action = 'note'",
+        "UPDATE game_events SET t = 99",
+        "DELETE FROM game_events",
+    ] {
+        let err = behind_the_stores_back(&address, sql).expect_err(sql);
+        assert!(err.contains("append-only"), "{sql}: {err}");
+    }
+    assert_eq!(store.audit_log(AuditFilter::All).expect("log"), log);
+    assert_eq!(store.load_game(id).expect("load"), game);
+}
+
+fn a_pending_flag_survives_a_restart_and_wins_when_the_opponents_turn_ends(engine: Engine) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let address = engines::fresh_address(engine, dir.path());
+    let start_ms = 1_700_000_000_000;
+    let actor = Actor::arbiter(Some(1));
+    // White's Flag on a3 walks up the empty a-file to a8, next to Black's G4 on b8; Black's
+    // 2LT goes back and forth between i6 and i5, attacking nothing.
+    let white = setup_of(&[
+        (3, "FLG PVT PVT PVT PVT PVT PVT SGT 2LT"),
+        (2, "1LT CPT MAJ LTC COL G1  G2  G3  G4"),
+        (1, "G5  SPY SPY .   .   .   .   .   ."),
+    ]);
+    let black = setup_of(&[
+        (6, ".   PVT PVT PVT PVT PVT PVT SGT 2LT"),
+        (7, ".   1LT CPT MAJ LTC COL G1  G2  G3"),
+        (8, ".   G4  G5  SPY SPY FLG .   .   ."),
+    ]);
+    let id = {
+        let mut store = Store::connect(&address).expect("store");
+        let id = store
+            .create_game(&NewGame::standalone(), &actor)
+            .expect("create");
+        store
+            .save_setup(id, Side::White, &white, &actor)
+            .expect("white");
+        store
+            .save_setup(id, Side::Black, &black, &actor)
+            .expect("black");
+        store
+            .start_game(id, start_ms, Side::White, &actor)
+            .expect("start");
+        for (t, m) in [
+            (1.0, "a3-a4"),
+            (2.0, "i6-i5"),
+            (3.0, "a4-a5"),
+            (4.0, "i5-i6"),
+            (5.0, "a5-a6"),
+            (6.0, "i6-i5"),
+            (7.0, "a6-a7"),
+            (8.0, "i5-i6"),
+            (9.0, "a7-a8"),
+        ] {
+            store.append_event(id, at(t, mv(m)), &actor, "").expect(m);
+        }
+        let game = store
+            .load_game(id)
+            .expect("load")
+            .game()
+            .expect("setups")
+            .expect("replays");
+        assert_eq!(game.pending_flag(), Some(Side::White), "the Flag waits");
+        assert_eq!(game.state(), GameState::Playing);
+        store.record_clocks_seen(&[(id, 10.0)]).expect("seen");
+        id
+    };
+    // The desk was down; it restarts at t = 600.
+    let mut store = Store::connect(&address).expect("reopen");
+    let report = store
+        .restore_games_in_progress(start_ms + 600_000)
+        .expect("restore");
+    assert_eq!(report.restored, vec![id]);
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
+    let stored = store.load_game(id).expect("load");
+    assert_eq!(stored.meta.result, None, "the restart decides nothing");
+    let game = stored.game().expect("setups").expect("replays");
+    assert_eq!(
+        game.pending_flag(),
+        Some(Side::White),
+        "the Flag still waits for the end of Black's turn"
+    );
+    assert_eq!(game.state(), GameState::Playing);
+    assert!(!game.clock().is_paused());
+    // Black's turn ends without taking the Flag: White wins.
+    store
+        .append_event(id, at(601.0, mv("i6-i5")), &actor, "")
+        .expect("black moves elsewhere");
+    let stored = store.load_game(id).expect("load");
+    assert_eq!(stored.meta.result.as_deref(), Some("white flag_through"));
+    let verdict = stored.verdict().expect("setups").expect("verdict");
+    assert_eq!(verdict.at, 601.0);
+    assert_eq!(verdict.plies, 10);
+}
+
+fn void_and_replay_keeps_the_void_record_and_replays_the_pairing(engine: Engine) {
+    use ggdesk_core::tournament::GameResult;
+    let mut store = engines::fresh_store(engine);
+    let director = Actor::director();
+    let actor = Actor::arbiter(Some(1));
+    let (tid, boards) = published_round(&mut store);
+    let board_of = |store: &Store| {
+        store
+            .round_view(tid, 1)
+            .expect("view")
+            .expect("round")
+            .boards
+            .into_iter()
+            .find(|b| b.board_no == boards[0])
+            .expect("the board")
+    };
+    let board = board_of(&store);
+    let mut new = NewGame {
+        tournament_id: Some(tid),
+        round: Some(1),
+        table_no: Some(board.table_no),
+        players: Some(BySide::new(board.white.no, board.black.no)),
+        ..NewGame::standalone()
+    };
+    new.rules.move_limit_ns = 90_000_000_000;
+    let (id, _) = started_with(&mut store, &new, 31, 1_000);
+    let e = first_legal(&store, id);
+    store
+        .append_event(id, at(2.0, e), &actor, "")
+        .expect("move");
+    store
+        .append_event(id, at(3.0, Event::Resign(Side::Black)), &actor, "")
+        .expect("resign");
+    assert_eq!(board_of(&store).result, GameResult::WhiteWins);
+    let before = store.load_game(id).expect("load");
+    let games_before = store.game_metas(None).expect("games").len();
+
+    let err = store
+        .void_and_replay(id, "  ", &director)
+        .expect_err("a reason is needed");
+    assert!(matches!(err, StoreError::Rejected(_)), "{err}");
+    assert_eq!(store.load_game(id).expect("load"), before);
+    assert_eq!(store.game_metas(None).expect("games").len(), games_before);
+
+    let replay = store
+        .void_and_replay(id, "arbiter's mistake", &director)
+        .expect("void");
+    assert_ne!(replay, id);
+    let old = store.load_game(id).expect("the void game is kept");
+    assert!(old.meta.void);
+    assert_eq!(old.meta.void_reason.as_deref(), Some("arbiter's mistake"));
+    assert_eq!(old.events, before.events, "its record is kept");
+    assert_eq!(old.setup, before.setup);
+    assert_eq!(old.meta.result, before.meta.result);
+    let new_game = store.load_game(replay).expect("the replay");
+    let m = &new_game.meta;
+    assert_eq!(m.replaces, Some(id));
+    assert!(!m.void);
+    assert_eq!(
+        (m.tournament_id, m.round, m.table_no, m.players),
+        (Some(tid), Some(1), Some(board.table_no), new.players),
+        "the same pairing"
+    );
+    assert_eq!(
+        (m.mode, m.first, m.rules),
+        (old.meta.mode, old.meta.first, new.rules)
+    );
+    assert_eq!(m.started_at, None, "the replay starts from the setups");
+    assert_eq!(m.result, None);
+    assert!(new_game.setup.white.is_none() && new_game.setup.black.is_none());
+    assert!(new_game.events.is_empty());
+    assert_eq!(
+        board_of(&store).result,
+        GameResult::Pending,
+        "the board waits for the replay"
+    );
+    let log = store.audit_log(AuditFilter::Game(id.0)).expect("log");
+    let entry = log.last().expect("an entry");
+    assert_eq!(entry.action, "game void, replayed");
+    assert_eq!(entry.reason, "arbiter's mistake");
+    assert_eq!(entry.details, format!("replayed as game {replay}"));
+    let err = store
+        .void_and_replay(id, "again", &director)
+        .expect_err("void once");
+    assert!(err.to_string().contains("already void"), "{err}");
+}
+
+fn a_perpetual_declared_on_a_physical_board_draws(engine: Engine) {
+    use ggdesk::store::{AnyEvent, GameMode};
+    use ggdesk_core::rules::PhysicalEvent;
+    use ggdesk_core::tournament::GameResult;
+    let mut store = engines::fresh_store(engine);
+    let actor = Actor::arbiter(None);
+    let (tid, boards) = published_round(&mut store);
+    let view = store.round_view(tid, 1).expect("view").expect("round");
+    for (board, long, reason) in [
+        (boards[0], false, "perpetual_5"),
+        (boards[1], true, "perpetual_16"),
+    ] {
+        let b = view
+            .boards
+            .iter()
+            .find(|x| x.board_no == board)
+            .expect("board");
+        let new = NewGame {
+            tournament_id: Some(tid),
+            round: Some(1),
+            table_no: Some(b.table_no),
+            players: Some(BySide::new(b.white.no, b.black.no)),
+            mode: GameMode::Physical,
+            ..NewGame::standalone()
+        };
+        let id = store.create_game(&new, &actor).expect("physical game");
+        store.start_game(id, 0, Side::White, &actor).expect("start");
+        let moved = AnyEvent::Physical(PhysicalEvent::Move { challenge: None });
+        for t in 1..=4 {
+            store
+                .append(id, f64::from(t), moved, &actor, "")
+                .expect("move");
+        }
+        store
+            .append(
+                id,
+                5.0,
+                AnyEvent::Physical(PhysicalEvent::Perpetual { long }),
+                &actor,
+                "",
+            )
+            .expect("the arbiter declares a perpetual");
+        let stored = store.load_game(id).expect("load");
+        assert_eq!(stored.meta.result, Some(format!("draw {reason}")));
+        let exported = store.export_game(id).expect("export");
+        assert_eq!(exported["format"], "ggdesk-physical/1");
+        let events = exported["events"].as_array().expect("events");
+        assert_eq!(events.len(), 5);
+        assert_eq!(
+            events[4],
+            serde_json::json!({"t": 5.0, "perpetual": reason})
+        );
+        let err = store
+            .append(id, 6.0, moved, &actor, "")
+            .expect_err("nothing after the end");
+        assert!(matches!(err, StoreError::Rejected(_)), "{err}");
+        assert_eq!(store.load_game(id).expect("load").events.len(), 5);
+        let board_now = store
+            .round_view(tid, 1)
+            .expect("view")
+            .expect("round")
+            .boards
+            .into_iter()
+            .find(|x| x.board_no == board)
+            .expect("board");
+        assert_eq!(board_now.result, GameResult::Draw, "{reason}");
+    }
+}
+
+/// A database of schema version 1 (`schema.sql` alone, `user_version` 1) holding what an
+/// event leaves (players, a tournament and its round, games with their events and an undo,
+/// the audit log) is migrated to this build's version with every row intact; opening it
+/// again changes nothing.
+#[test]
+fn a_version_1_database_is_migrated_with_its_rows_and_opening_it_again_changes_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // The rows, as this build writes them.
+    let source = dir.path().join("source.sqlite3");
+    let (tid, expected) = {
+        let mut store = Store::open(&source).expect("source");
+        store.set_clock(ticking_clock(1_700_000_000_000));
+        let (tid, _) = published_round(&mut store);
+        let actor = Actor::arbiter(None);
+        let id = started_game(&mut store, 40);
+        for i in 0..3 {
+            let e = first_legal(&store, id);
+            store
+                .append_event(id, at(f64::from(i + 1), e), &actor, "")
+                .expect("move");
+        }
+        store
+            .undo_last_event(id, 4.0, &actor, "wrong square")
+            .expect("undo");
+        (tid, snapshot(&store, tid))
+    };
+    // Version 1: its schema alone, and the same rows.
+    let old = dir.path().join("old.sqlite3");
+    {
+        let conn = rusqlite::Connection::open(&old).expect("sqlite");
+        conn.execute_batch(include_str!("../schema.sql"))
+            .expect("schema 1");
+        conn.pragma_update(None, "application_id", APPLICATION_ID)
+            .expect("id");
+        conn.pragma_update(None, "user_version", 1)
+            .expect("version");
+        conn.execute("ATTACH ?1 AS source", [source.display().to_string()])
+            .expect("attach");
+        let tables: Vec<String> = conn
+            .prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'")
+            .expect("tables")
+            .query_map([], |r| r.get(0))
+            .expect("query")
+            .map(|r| r.expect("name"))
+            .collect();
+        assert!(tables.contains(&"game_events".to_string()));
+        for table in tables {
+            let columns: Vec<String> = conn
+                .prepare(&format!("PRAGMA main.table_info({table})"))
+                .expect("columns")
+                .query_map([], |r| r.get(1))
+                .expect("query")
+                .map(|r| r.expect("column"))
+                .collect();
+            let columns = columns.join(", ");
+            conn.execute(
+                &format!(
+                    "INSERT INTO main.{table} ({columns}) SELECT {columns} FROM source.{table}"
+                ),
+                [],
+            )
+            .expect("copy the rows");
+        }
+        conn.execute("DETACH source", []).expect("detach");
+        let columns: Vec<String> = conn
+            .prepare("PRAGMA table_info(game_events)")
+            .expect("columns")
+            .query_map([], |r| r.get(1))
+            .expect("query")
+            .map(|r| r.expect("column"))
+            .collect();
+        assert!(
+            !columns.contains(&"token".to_string()),
+            "version 1 has no tokens"
+        );
+    }
+    let store = Store::open(&old).expect("migrated");
+    assert_eq!(store.schema_version().expect("version"), SCHEMA_VERSION);
+    assert_eq!(SCHEMA_VERSION, 2);
+    assert_eq!(snapshot(&store, tid), expected, "every row intact");
+    drop(store);
+    {
+        let conn = rusqlite::Connection::open(&old).expect("sqlite");
+        let token_index: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'game_events_token'",
+                [],
+                |r| r.get(0),
+            )
+            .expect("index");
+        assert_eq!(token_index, 1, "migration 2 ran");
+    }
+    let bytes = std::fs::read(&old).expect("read");
+    let store = Store::open(&old).expect("again");
+    assert_eq!(store.schema_version().expect("version"), SCHEMA_VERSION);
+    assert_eq!(snapshot(&store, tid), expected);
+    drop(store);
+    assert_eq!(
+        std::fs::read(&old).expect("read"),
+        bytes,
+        "the second open is a no-op"
+    );
+}
+
+/// Everything a store shows of an event: the tournament file, every game as stored, the
+/// players and the audit log.
+fn snapshot(
+    store: &Store,
+    tid: i64,
+) -> (
+    serde_json::Value,
+    Vec<ggdesk::store::StoredGame>,
+    Vec<ggdesk::store::RegistryPlayer>,
+    Vec<ggdesk::store::AuditEntry>,
+) {
+    let games = store
+        .game_metas(None)
+        .expect("games")
+        .iter()
+        .map(|m| store.load_game(m.id).expect("game"))
+        .collect();
+    (
+        store.export_tournament(tid).expect("tournament"),
+        games,
+        store.players().expect("players"),
+        store.audit_log(AuditFilter::All).expect("audit"),
+    )
 }

@@ -43,6 +43,7 @@ pub use players::{MAX_RATING, PlayerInput, RegistryId, RegistryPlayer, rows_mess
 pub use registrations::{PenaltyRow, Registration};
 pub use replication::{ServerState, StandbyState, server_status};
 pub use rounds::{Board, BoardPlayer, BoardStatus, RoundBoard, RoundInfo, RoundState, RoundView};
+pub use sqlite::SqliteSettings;
 pub use stations::{Station, StationLogin, parse_tables, tables_text};
 pub use tournaments::{TournamentSetup, TournamentSummary};
 
@@ -144,6 +145,19 @@ impl<T> Context<T> for Result<T> {
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// Set in the environment (to anything), the store says on standard error when a tournament
+/// import's transaction has begun and when it is about to commit, one line each
+/// (`ggdesk-trace: import transaction begun` / `... committing`): the kill test watches for
+/// them to know its kills landed inside the transaction. Unset, nothing is printed.
+pub const TRACE_ENV: &str = "GGDESK_TRACE_TRANSACTIONS";
+
+/// One line on standard error when [`TRACE_ENV`] is set.
+pub(crate) fn trace(what: &str) {
+    if std::env::var_os(TRACE_ENV).is_some() {
+        eprintln!("ggdesk-trace: {what}");
+    }
+}
 
 /// Who made a change, for the audit log.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -371,6 +385,12 @@ impl Store {
             Conn::Sqlite(_) => Engine::Sqlite,
             Conn::Postgres(_) => Engine::Postgres,
         }
+    }
+
+    /// The durability settings of the SQLite connection, read back from it (`None` on a
+    /// server, which keeps its own).
+    pub fn sqlite_settings(&self) -> Option<Result<SqliteSettings>> {
+        self.with_sqlite(sqlite::settings)
     }
 
     /// The schema version of the open database.

@@ -89,26 +89,44 @@ fn configure(conn: &Connection, file: bool) -> Result<()> {
     let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    let settings = settings(conn)?;
+    let taken = settings(conn)?;
     // An in-memory database has no journal file: it reports "memory".
-    let wanted_mode = if file { "wal" } else { "memory" };
-    if !mode.eq_ignore_ascii_case(wanted_mode) || settings != (wanted_mode.to_string(), 2, true) {
+    let wanted = SqliteSettings {
+        journal_mode: if file { "wal" } else { "memory" }.to_string(),
+        synchronous: 2,
+        foreign_keys: true,
+    };
+    if !mode.eq_ignore_ascii_case(&wanted.journal_mode) || taken != wanted {
         return Err(StoreError::Database(format!(
             "the database did not take its settings (journal {}, synchronous {}, foreign keys {}): \
              refusing to write with weaker guarantees",
-            settings.0, settings.1, settings.2
+            taken.journal_mode, taken.synchronous, taken.foreign_keys
         )));
     }
     Ok(())
 }
 
-/// The durability settings in force on a connection: (journal mode, synchronous level,
-/// foreign keys on).
-pub(crate) fn settings(conn: &Connection) -> Result<(String, i64, bool)> {
+/// The durability settings in force on a SQLite connection, as the connection reports them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SqliteSettings {
+    /// `PRAGMA journal_mode`, lower case: `wal` for a file, `memory` in memory.
+    pub journal_mode: String,
+    /// `PRAGMA synchronous`: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA.
+    pub synchronous: i64,
+    /// `PRAGMA foreign_keys`.
+    pub foreign_keys: bool,
+}
+
+/// Reads the durability settings back from a connection.
+pub(crate) fn settings(conn: &Connection) -> Result<SqliteSettings> {
     let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0))?;
     let sync: i64 = conn.pragma_query_value(None, "synchronous", |r| r.get(0))?;
     let fk: i64 = conn.pragma_query_value(None, "foreign_keys", |r| r.get(0))?;
-    Ok((mode.to_ascii_lowercase(), sync, fk == 1))
+    Ok(SqliteSettings {
+        journal_mode: mode.to_ascii_lowercase(),
+        synchronous: sync,
+        foreign_keys: fk == 1,
+    })
 }
 
 fn migrate(conn: &mut Connection, shown: &str) -> Result<()> {
@@ -144,19 +162,102 @@ pub(crate) fn integrity_check(conn: &Connection) -> Result<String> {
 }
 
 /// Looks at an existing file without writing to it: it must be a SQLite database, intact, a
-/// ggdesk one (or empty), and not newer than this build.
+/// ggdesk one (or empty), and not newer than this build. Nothing beside the file is created
+/// or changed either: a read-only connection would otherwise create a `-wal` and a `-shm`
+/// for a database in WAL mode, or rebuild the `-shm` index of one a crash left.
 fn inspect_read_only(path: &Path) -> Result<()> {
     let shown = path.display().to_string();
-    let not_db = |e: rusqlite::Error| StoreError::NotADatabase {
-        path: shown.clone(),
-        detail: e.to_string(),
+    let beside = |suffix: &str| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        std::path::PathBuf::from(name)
+    };
+    let wal = beside("-wal");
+    // A WAL's header is 32 bytes: a shorter one holds no frame (a writer killed after it
+    // started a new WAL leaves just the header), and SQLite cannot read a header-only WAL
+    // without writing an index for it.
+    if std::fs::metadata(&wal).map_or(true, |m| m.len() <= 32) {
+        // No WAL, or no frame in it: the file holds the whole database.
+        return inspect_file(path, &shown, "immutable=1").map_err(Look::refusal);
+    }
+    if beside("-shm").exists() {
+        // The WAL and its index: SQLite reads the index without writing to it, or (when no
+        // other connection has it open) reads the WAL into its own memory.
+        match inspect_file(path, &shown, "readonly_shm=1") {
+            Ok(()) => return Ok(()),
+            Err(Look::Refused(e)) => return Err(e),
+            // A WAL it cannot read that way (a damaged header): look at a copy.
+            Err(Look::NotInPlace(_)) => {}
+        }
+    }
+    // A WAL without its index: SQLite could read it only by building one beside it, so look
+    // at a private copy of the database and its WAL instead.
+    let dir = std::env::temp_dir().join(format!(
+        "ggdesk-inspect-{}-{}",
+        std::process::id(),
+        super::now_ms()
+    ));
+    let copy = dir.join("db.sqlite3");
+    let copied = std::fs::create_dir(&dir)
+        .and_then(|()| std::fs::copy(path, &copy))
+        .and_then(|_| std::fs::copy(&wal, dir.join("db.sqlite3-wal")));
+    let result = match copied {
+        Ok(_) => inspect_file(&copy, &shown, "").map_err(Look::refusal),
+        Err(e) => Err(StoreError::Io(format!(
+            "cannot look at {shown} and its WAL in {}: {e}",
+            dir.display()
+        ))),
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+/// Why a look at a file found no answer.
+enum Look {
+    /// The file is refused.
+    Refused(StoreError),
+    /// SQLite cannot read the file as it lies without writing beside it.
+    NotInPlace(StoreError),
+}
+
+impl Look {
+    fn refusal(self) -> StoreError {
+        match self {
+            Look::Refused(e) | Look::NotInPlace(e) => e,
+        }
+    }
+}
+
+/// [`inspect_read_only`] on `path` opened read-only with the URI parameters `params`; its
+/// refusals name the database as `shown`.
+fn inspect_file(path: &Path, shown: &str, params: &str) -> std::result::Result<(), Look> {
+    let shown = shown.to_string();
+    // A file SQLite reads as a database whose pages are bad is damaged; anything else it
+    // cannot read is not a database, unless SQLite could not read it in place.
+    let not_db = |e: rusqlite::Error| {
+        let not_a_database = StoreError::NotADatabase {
+            path: shown.clone(),
+            detail: e.to_string(),
+        };
+        match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseCorrupt) => Look::Refused(StoreError::Corrupt {
+                path: shown.clone(),
+                detail: e.to_string(),
+            }),
+            Some(
+                rusqlite::ErrorCode::FileLockingProtocolFailed | rusqlite::ErrorCode::ReadOnly,
+            ) => Look::NotInPlace(not_a_database),
+            _ => Look::Refused(not_a_database),
+        }
     };
     if std::fs::metadata(path).map(|m| m.len()).unwrap_or(0) == 0 {
         return Ok(()); // SQLite treats an empty file as an empty database.
     }
     let conn = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        read_only_uri(path, params),
+        OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )
     .map_err(not_db)?;
     let app_id: i64 = conn
@@ -169,29 +270,49 @@ fn inspect_read_only(path: &Path) -> Result<()> {
         .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
         .map_err(not_db)?;
     if app_id != APPLICATION_ID && (app_id != 0 || tables > 0) {
-        return Err(StoreError::Foreign { path: shown });
+        return Err(Look::Refused(StoreError::Foreign { path: shown }));
     }
     if version > SCHEMA_VERSION {
-        return Err(StoreError::Newer {
+        return Err(Look::Refused(StoreError::Newer {
             path: shown,
             found: version,
             supported: SCHEMA_VERSION,
-        });
+        }));
     }
     let check: Option<String> = conn
         .query_row("PRAGMA quick_check", [], |r| r.get(0))
         .optional()
-        .map_err(|e| StoreError::Corrupt {
-            path: shown.clone(),
-            detail: e.to_string(),
+        .map_err(|e| {
+            Look::Refused(StoreError::Corrupt {
+                path: shown.clone(),
+                detail: e.to_string(),
+            })
         })?;
     match check.as_deref() {
         Some("ok") => Ok(()),
-        other => Err(StoreError::Corrupt {
+        other => Err(Look::Refused(StoreError::Corrupt {
             path: shown,
             detail: other
                 .unwrap_or("integrity check gave no answer")
                 .to_string(),
-        }),
+        })),
     }
+}
+
+/// `file:PATH?mode=ro&PARAMS`, the path percent-encoded where a URI needs it.
+fn read_only_uri(path: &Path, params: &str) -> String {
+    let mut uri = String::from("file:");
+    for &b in path.as_os_str().as_encoded_bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            uri.push(char::from(b));
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri.push_str("?mode=ro");
+    if !params.is_empty() {
+        uri.push('&');
+        uri.push_str(params);
+    }
+    uri
 }

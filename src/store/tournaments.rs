@@ -649,6 +649,7 @@ impl Store {
         };
         setup.check()?;
         self.write(|tx| {
+            super::trace("import transaction begun");
             let id = insert_tournament(tx, &setup, &extra)?;
             write_players(tx, id, &t)?;
             for &(a, b) in &t.settings().forbidden {
@@ -681,6 +682,7 @@ impl Store {
                     t.rounds().len()
                 ),
             )?;
+            super::trace("import transaction committing");
             Ok(id)
         })
     }
