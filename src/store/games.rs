@@ -442,6 +442,8 @@ pub struct AppendOutcome {
     pub seq: u32,
     pub applied: Applied,
     pub state: GameState,
+    /// The event decided the last game of its round: the round is complete (and backed up).
+    pub round_completed: Option<super::RoundCompleted>,
 }
 
 fn rejected(e: impl ToString) -> StoreError {
@@ -666,11 +668,13 @@ fn result_of(game: &StoredGame) -> (Option<String>, Option<&'static str>) {
 
 /// Writes the derived result into the game row and, for a tournament game that is not void,
 /// into its board of the round: the result reaches the round in the same transaction as the
-/// event that decided it.
-fn settle(tx: &Transaction<'_>, game: &StoredGame, actor: &Actor) -> Result<()> {
+/// event that decided it, and the round's completion follows the one rule of every result
+/// (`pairings::round_after_result`). Returns the round if it became complete (backed up by
+/// the caller after the commit).
+fn settle(tx: &Transaction<'_>, game: &StoredGame, actor: &Actor) -> Result<Option<u32>> {
     let (result, pairing) = result_of(game);
     if result == game.meta.result {
-        return Ok(());
+        return Ok(None);
     }
     tx.execute(
         "UPDATE games SET result = ?1 WHERE id = ?2",
@@ -701,9 +705,12 @@ fn settle(tx: &Transaction<'_>, game: &StoredGame, actor: &Actor) -> Result<()> 
                 "",
                 &format!("round {round}, table {table}: {new}"),
             )?;
+            if super::pairings::round_after_result(tx, tid, round, actor, "")? {
+                return Ok(Some(round));
+            }
         }
     }
-    Ok(())
+    Ok(None)
 }
 
 impl Store {
@@ -877,12 +884,21 @@ impl Store {
                 reason,
                 &payload.to_string(),
             )?;
-            settle(tx, &game, actor)?;
-            Ok(AppendOutcome {
-                seq,
-                applied: outcome.0,
-                state: outcome.1,
-            })
+            let completed = settle(tx, &game, actor)?;
+            Ok((
+                AppendOutcome {
+                    seq,
+                    applied: outcome.0,
+                    state: outcome.1,
+                    round_completed: None,
+                },
+                completed.zip(game.meta.tournament_id),
+            ))
+        })
+        .map(|(mut outcome, completed)| {
+            outcome.round_completed =
+                completed.map(|(round, tid)| self.completion_backup(tid, round));
+            outcome
         })
     }
 
@@ -929,6 +945,7 @@ impl Store {
                 reason,
                 &format!("cancelled event {target}: {}", undone.value(undone_t)),
             )?;
+            // An undo only takes an event away: it can reopen a round, never complete one.
             settle(tx, &game, actor)?;
             Ok(target)
         })
@@ -936,7 +953,8 @@ impl Store {
 
     /// Stores (or replaces) one side's reading sheet for the adjudication, as entered so far
     /// or handed in (`complete`). The sheet is checked against the position the game stopped
-    /// in; the result is decided once both sheets are handed in.
+    /// in; the result is decided once both sheets are handed in (and a round whose last
+    /// result that was is complete, and backed up).
     pub fn save_reading_sheet(
         &mut self,
         id: GameId,
@@ -944,8 +962,8 @@ impl Store {
         sheet: &Value,
         complete: bool,
         actor: &Actor,
-    ) -> Result<()> {
-        self.write(|tx| {
+    ) -> Result<Option<super::RoundCompleted>> {
+        let completed = self.write(|tx| {
             let mut game = load(tx, id)?;
             let derived = game
                 .derive()
@@ -975,8 +993,9 @@ impl Store {
                     &format!("{side}: {sheet}"),
                 )?;
             }
-            settle(tx, &game, actor)
-        })
+            Ok(settle(tx, &game, actor)?.zip(game.meta.tournament_id))
+        })?;
+        Ok(completed.map(|(round, tid)| self.completion_backup(tid, round)))
     }
 
     /// Remembers, for the running games given, the last t at which the desk saw their
@@ -1099,6 +1118,8 @@ impl Store {
                          AND (?4 IS NULL OR white = ?4) AND (?5 IS NULL OR black = ?5)",
                     params![tid, round, table, w, b],
                 )?;
+                // The board is pending again: a complete round reopens.
+                super::pairings::round_after_result(tx, tid, round, actor, reason)?;
             }
             audit(
                 tx,

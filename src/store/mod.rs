@@ -5,11 +5,14 @@
 //! clocks and result are derived by replaying the stored events through the rules engine.
 
 mod backup;
+mod details;
 mod games;
 mod pairings;
 mod players;
 mod registrations;
+mod round_rules;
 mod rounds;
+mod tables;
 mod tournaments;
 
 pub use backup::{BACKUPS_KEPT, backup_dir};
@@ -17,10 +20,12 @@ pub use games::{
     AnyEvent, AppendOutcome, Derived, GameId, GameMeta, GameMode, NewGame, SheetRow, StoredEvent,
     StoredEventKind, StoredGame,
 };
-pub use pairings::{Absentee, BackupNote, ResultSaved};
+pub use pairings::{Absentee, BackupNote, ResultSaved, RoundCompleted};
 pub use players::{MAX_RATING, PlayerInput, RegistryId, RegistryPlayer, rows_message};
 pub use registrations::{PenaltyRow, Registration};
+pub use round_rules::NextRound;
 pub use rounds::{Board, BoardPlayer, BoardStatus, RoundBoard, RoundInfo, RoundState, RoundView};
+pub use tables::TableTimers;
 pub use tournaments::{TournamentSetup, TournamentSummary};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Transaction, TransactionBehavior};
@@ -28,7 +33,10 @@ use std::path::{Path, PathBuf};
 
 /// The migrations, in order; migration N brings `user_version` from N−1 to N. Never edit one
 /// that has been released: add a new one.
-const MIGRATIONS: &[&str] = &[include_str!("../../schema.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../schema.sql"),
+    include_str!("../../migrations/002_desk_timers.sql"),
+];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;

@@ -43,6 +43,15 @@ pub struct ResultSaved {
     pub completed: Option<BackupNote>,
 }
 
+/// A round that became complete with the result that was its last, and its backup
+/// (written after the commit; a failed backup is reported here, never dropped).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundCompleted {
+    pub tournament: i64,
+    pub round: u32,
+    pub backup: BackupNote,
+}
+
 /// Who did not come to the board within the grace period.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Absentee {
@@ -177,6 +186,40 @@ fn complete_if_done(tx: &Transaction<'_>, tid: i64, round: u32, actor: &Actor) -
         &format!("round {round}: every result is in"),
     )?;
     Ok(true)
+}
+
+/// The one rule of a round's completion, for every path a result takes (a result or a
+/// default loss entered on the Rounds page, a game decided at the arbiter desk): once its
+/// last result is in, a published round is complete; a result set back to pending (an
+/// undo, a voided game, a correction) reopens a complete round. Runs inside the result's
+/// own transaction. True if the round became complete (the caller backs it up after the
+/// commit).
+pub(crate) fn round_after_result(
+    tx: &Transaction<'_>,
+    tid: i64,
+    round: u32,
+    actor: &Actor,
+    reason: &str,
+) -> Result<bool> {
+    let state = state_of(tx, tid, round)?;
+    let pending = pending_boards(tx, tid, round)?;
+    if state == "complete" && pending > 0 {
+        tx.execute(
+            "UPDATE rounds SET state = 'published', completed_at = NULL WHERE tournament_id = ?1 AND number = ?2",
+            params![tid, round],
+        )?;
+        audit(
+            tx,
+            actor,
+            "round reopened",
+            Some(tid),
+            None,
+            reason,
+            &format!("round {round}: {pending} result(s) pending again"),
+        )?;
+        return Ok(false);
+    }
+    complete_if_done(tx, tid, round, actor)
 }
 
 /// Pairs the round after the last published or complete one, as a draft, inside `tx`.
@@ -847,18 +890,10 @@ impl Store {
                 &reason,
                 &format!("round {round}, table {table} ({names}): {} -> {}", old.name(), result.name()),
             )?;
-            if result == GameResult::Pending && state == "complete" {
-                tx.execute(
-                    "UPDATE rounds SET state = 'published', completed_at = NULL WHERE tournament_id = ?1 AND number = ?2",
-                    params![tid, round],
-                )?;
-                audit(tx, actor, "round reopened", Some(tid), None, &reason, &format!("round {round}: table {table} pending again"))?;
-            }
-            complete_if_done(tx, tid, round, actor)
+            round_after_result(tx, tid, round, actor, &reason)
         })?;
         Ok(ResultSaved {
-            completed: completed
-                .then(|| self.backup_note(&format!("t{tid}-round-{round}-complete"))),
+            completed: completed.then(|| self.completion_backup(tid, round).backup),
         })
     }
 
@@ -930,12 +965,20 @@ impl Store {
                 &format!("{who} not seated within the grace period"),
                 &format!("round {round}, table {table} ({names}): {}", result.name()),
             )?;
-            complete_if_done(tx, tid, round, actor)
+            round_after_result(tx, tid, round, actor, "")
         })?;
         Ok(ResultSaved {
-            completed: completed
-                .then(|| self.backup_note(&format!("t{tid}-round-{round}-complete"))),
+            completed: completed.then(|| self.completion_backup(tid, round).backup),
         })
+    }
+
+    /// The backup of a round that just became complete (after the commit), and how it went.
+    pub(crate) fn completion_backup(&self, tid: i64, round: u32) -> RoundCompleted {
+        RoundCompleted {
+            tournament: tid,
+            round,
+            backup: self.backup_note(&format!("t{tid}-round-{round}-complete")),
+        }
     }
 
     /// Writes a backup and says how it went (the change before it is committed either way).
