@@ -528,3 +528,53 @@ fn the_player_view_marks_the_last_move_and_shows_the_result_in_words() {
         all_text(&h)
     );
 }
+
+#[test]
+fn an_imported_record_is_picked_from_a_file_and_its_result_goes_to_no_round() {
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("waiting.json");
+    std::fs::write(
+        &file,
+        include_str!("fixtures/examples/game_time_pending.json"),
+    )
+    .expect("write");
+    let clock = clock();
+    let (mut h, opened) = common::desk_recording(
+        Store::open(&dir.path().join("desk.sqlite3")).expect("store"),
+        Page::Tables,
+        None,
+        &clock,
+    );
+    click(&mut h, "Import a game record…");
+    type_into(
+        &mut h,
+        "File (a name here, or a whole path):",
+        &file.display().to_string(),
+    );
+    click(&mut h, "Open");
+    assert_eq!(
+        phase(&h, clock.get()),
+        Phase::Adjudication,
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "Imported game"));
+    click(&mut h, "Hand in White's sheet");
+    click(&mut h, "Hand in the empty sheet");
+    click(&mut h, "Hand in Black's sheet");
+    click(&mut h, "Hand in the empty sheet");
+    assert!(
+        has_text(
+            &h,
+            "An imported record: the result stays with the game (it belongs to no round)."
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(!has_text(&h, "has gone to round"));
+    click(&mut h, "Print adjudication form");
+    let form = opened.borrow().last().cloned().expect("the form opened");
+    let html = std::fs::read_to_string(form).expect("written");
+    assert!(html.contains("Imported game"), "{html}");
+    assert!(!html.contains("Practice table"));
+}

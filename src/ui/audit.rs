@@ -155,12 +155,17 @@ fn readable_sheet(details: &str) -> Option<String> {
             .iter()
             .map(|(sq, r)| format!("{sq} as {}", r.as_str().unwrap_or("?")))
             .collect(),
+        // A physical board's tally sheet: each remaining piece by its real rank, and what the
+        // reader wrote for it.
         Value::Array(items) => items
             .iter()
             .filter_map(|i| {
                 let pair = i.as_array()?;
-                let read = pair.get(1)?.as_str().unwrap_or("abstained");
-                Some(format!("{} as {read}", pair.first()?.as_str()?))
+                let real = pair.first()?.as_str()?;
+                Some(match pair.get(1)?.as_str() {
+                    Some(read) => format!("{real} read as {read}"),
+                    None => format!("{real} not read"),
+                })
             })
             .collect(),
         _ => return None,
@@ -327,9 +332,9 @@ fn table(ui: &mut Ui, rows: &[&AuditRow]) {
         .striped(true)
         .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
         .column(Column::exact(160.0))
-        .column(Column::exact(140.0))
-        .column(Column::exact(170.0))
-        .column(Column::exact(190.0).clip(true))
+        .column(Column::exact(130.0).clip(true))
+        .column(Column::exact(215.0).clip(true))
+        .column(Column::exact(150.0).clip(true))
         .column(Column::remainder().at_least(200.0).clip(true))
         .column(Column::exact(170.0).clip(true))
         .header(24.0, |mut h| {
@@ -371,10 +376,10 @@ fn table(ui: &mut Ui, rows: &[&AuditRow]) {
                     }
                 });
                 row.col(|ui| {
-                    let text = if r.players.is_empty() {
-                        r.details.clone()
-                    } else {
-                        format!("{} · {}", r.details, r.players)
+                    let text = match (r.details.is_empty(), r.players.is_empty()) {
+                        (_, true) => r.details.clone(),
+                        (true, false) => r.players.clone(),
+                        (false, false) => format!("{} · {}", r.details, r.players),
                     };
                     ui.add(egui::Label::new(&text).truncate())
                         .on_hover_text(&text);

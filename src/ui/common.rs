@@ -125,6 +125,11 @@ impl Notices {
         });
     }
 
+    /// Drops the errors of earlier actions (a later action went well).
+    pub fn clear_errors(&mut self) {
+        self.items.retain(|n| !n.error);
+    }
+
     /// How long until the next notice expires (the desk repaints then to remove it).
     pub fn next_expiry_ms(&self) -> Option<i64> {
         self.items

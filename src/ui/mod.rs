@@ -301,29 +301,10 @@ impl DeskApp {
         });
         self.prefs.tournament = tournament;
 
-        let mut open_folder = None;
-        egui::Panel::bottom("ggdesk-notices").show(ui, |ui| {
-            ui.horizontal_wrapped(|ui| {
-                if self.notices.items.is_empty() {
-                    let db = store
-                        .path()
-                        .map_or_else(|| "in memory".to_string(), |p| p.display().to_string());
-                    ui.label(RichText::new(format!("Database: {db}")).weak());
-                }
-                for n in &self.notices.items {
-                    let color = if n.error { common::RED } else { common::GREEN };
-                    ui.label(RichText::new(&n.text).color(color).strong());
-                    if let Some(file) = &n.file
-                        && ui
-                            .small_button("Open folder")
-                            .on_hover_text("Open the folder of this file in the file manager")
-                            .clicked()
-                    {
-                        open_folder = file.parent().map(Path::to_path_buf);
-                    }
-                }
-            });
-        });
+        let db = store
+            .path()
+            .map_or_else(|| "in memory".to_string(), |p| p.display().to_string());
+        let open_folder = notices_panel(ui, &self.notices, &db);
         if let Some(dir) = open_folder
             && !self.launcher.open(&dir)
         {
@@ -379,6 +360,36 @@ impl DeskApp {
 /// (shown on the refusal screen; the file is not touched).
 pub fn open_store(path: &Path) -> Result<Store, String> {
     Store::open(path).map_err(|e| e.to_string())
+}
+
+/// The notices at the bottom of the window (or the database's path when there are none);
+/// returns the folder of a written file whose "Open folder" was clicked.
+fn notices_panel(ui: &mut Ui, notices: &Notices, db: &str) -> Option<PathBuf> {
+    let mut open_folder = None;
+    egui::Panel::bottom("ggdesk-notices").show(ui, |ui| {
+        if notices.items.is_empty() {
+            ui.label(RichText::new(format!("Database: {db}")).weak());
+        }
+        // The newest three, one to a line, newest last: older ones are in the audit log.
+        let skip = notices.items.len().saturating_sub(3);
+        for n in notices.items.iter().skip(skip) {
+            ui.horizontal(|ui| {
+                let color = if n.error { common::RED } else { common::GREEN };
+                // The button first: a long path is cut at the window's edge, not the button.
+                if let Some(file) = &n.file
+                    && ui
+                        .small_button("Open folder")
+                        .on_hover_text("Open the folder of this file in the file manager")
+                        .clicked()
+                {
+                    open_folder = file.parent().map(Path::to_path_buf);
+                }
+                ui.add(egui::Label::new(RichText::new(&n.text).color(color).strong()).truncate())
+                    .on_hover_text(&n.text);
+            });
+        }
+    });
+    open_folder
 }
 
 /// The body text size: egui's 13 points are small at arm's length on a hall's screen.

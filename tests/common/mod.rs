@@ -53,6 +53,9 @@ pub fn click(h: &mut Harness<'_, DeskApp>, label: &str) {
     if h.query_by_label(label).is_none() {
         panic!("no {label:?} among {:?}", all_text(h));
     }
+    // As a person scrolls to a button below the fold before clicking it.
+    h.get_by_label(label).scroll_to_me();
+    h.run();
     h.get_by_label(label).click();
     h.run();
     // Commands queued while drawing are applied in the same frame; long ones on the next.

@@ -177,24 +177,7 @@ pub fn ui(
         result_ui(ui, adj, queued, id);
         return;
     }
-    ui.horizontal(|ui| {
-        for reader in Side::BOTH {
-            let done = if handed_in(reader) { ", handed in" } else { "" };
-            let n = state.sheet(table, reader).len();
-            let text = format!(
-                "{} reads {}'s pieces ({n} read{done})",
-                Cap(reader),
-                Cap(reader.opponent())
-            );
-            if ui
-                .selectable_label(state.reader() == reader, text)
-                .clicked()
-            {
-                state.black_reads = reader == Side::Black;
-                state.picked = None;
-            }
-        }
-    });
+    reader_tabs(ui, state, table);
     let reader = state.reader();
     let enemy = reader.opponent();
     ui.label(
@@ -291,6 +274,29 @@ pub fn ui(
     });
 }
 
+/// The two readers' tabs, each with how many pieces it has read.
+fn reader_tabs(ui: &mut Ui, state: &mut AdjudicationState, table: &LiveTable) {
+    let handed_in = |s: Side| table.stored.sheets[s].as_ref().is_some_and(|r| r.complete);
+    ui.horizontal(|ui| {
+        for reader in Side::BOTH {
+            let done = if handed_in(reader) { ", handed in" } else { "" };
+            let n = state.sheet(table, reader).len();
+            let text = format!(
+                "{} reads {}'s pieces ({n} read{done})",
+                Cap(reader),
+                Cap(reader.opponent())
+            );
+            if ui
+                .selectable_label(state.reader() == reader, text)
+                .clicked()
+            {
+                state.black_reads = reader == Side::Black;
+                state.picked = None;
+            }
+        }
+    });
+}
+
 /// Both sides' scores in one line each (NRS, AVP, TAS per side), shown first so the result
 /// and its totals are in view without scrolling.
 pub(crate) fn totals_ui(ui: &mut Ui, totals: [(Side, String, String, String); 2]) {
@@ -342,12 +348,8 @@ fn result_ui(ui: &mut Ui, adj: &Adjudication, queued: &mut Vec<TableCmd>, id: Ga
                 for (col, reader) in cols.iter_mut().zip(Side::BOTH) {
                     let s = &adj.scores[reader];
                     col.label(
-                        RichText::new(format!(
-                            "{} reads {}",
-                            capitalise(reader.name()),
-                            reader.opponent()
-                        ))
-                        .strong(),
+                        RichText::new(format!("{} reads {}", Cap(reader), Cap(reader.opponent())))
+                            .strong(),
                     );
                     egui::Grid::new(("verdicts", reader.name()))
                         .striped(true)

@@ -132,6 +132,18 @@ impl TablesPage {
                     String::new()
                 };
                 self.save_sheet(game, side, &sheet, complete, &actor, &done, cx);
+                // A sheet handed in: the other reader's turn, if that sheet is still out.
+                let other_out = self.tables.tables.get(&game).is_some_and(|t| {
+                    t.stored.sheets[side.opponent()]
+                        .as_ref()
+                        .is_none_or(|r| !r.complete)
+                });
+                if complete && other_out {
+                    self.adjudication.black_reads = side == Side::White;
+                    self.adjudication.picked = None;
+                    self.physical.black_reads = side == Side::White;
+                    self.physical.picked = None;
+                }
             }
             TableCmd::HandInAtTime { game, side, sheet } => {
                 let done = format!(
@@ -150,6 +162,15 @@ impl TablesPage {
                 let result = self.adjudication_form(cx, game);
                 if let Some(file) = cx.notices.report(result, "") {
                     files::print_page(cx.notices, cx.launcher, "Adjudication form", &file);
+                }
+            }
+            TableCmd::ImportRecord(path) => {
+                let r = import_record(cx, &path);
+                if let Some(id) = cx.notices.report(r, "") {
+                    cx.notices
+                        .info(format!("Game {id} imported from {}", path.display()));
+                    self.refresh_cards(cx, true);
+                    self.queued.push(TableCmd::Open(id));
                 }
             }
             TableCmd::Export { game } => {
@@ -258,6 +279,7 @@ impl TablesPage {
         match table.submit_any(cx.store, event, now, &actor, reason) {
             Ok(_) => {
                 self.move_error = None;
+                cx.notices.clear_errors();
                 if let AnyEvent::Game(Event::Move { .. }) = event {
                     self.move_text.clear();
                     self.focus_move = true;
@@ -381,6 +403,37 @@ fn export_record(cx: &PageCtx<'_>, game: GameId) -> Result<std::path::PathBuf, S
     let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())? + "\n";
     std::fs::write(&file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
     Ok(file)
+}
+
+/// Imports a game record or a physical-board record, by its `format`, in one transaction.
+fn import_record(cx: &mut PageCtx<'_>, path: &std::path::Path) -> Result<GameId, String> {
+    use ggdesk_core::{physical_record, record};
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{shown}: not valid JSON: {e}"))?;
+    let actor = Actor::director();
+    match value.get("format").and_then(serde_json::Value::as_str) {
+        Some(record::FORMAT) => {
+            let r = record::Record::from_value(&value).map_err(|e| format!("{shown}: {e}"))?;
+            cx.store
+                .import_record(&r, &actor)
+                .map_err(|e| format!("{shown}: {e}"))
+        }
+        Some(physical_record::FORMAT) => {
+            let r = physical_record::PhysicalRecord::from_value(&value)
+                .map_err(|e| format!("{shown}: {e}"))?;
+            cx.store
+                .import_physical(&r, &actor)
+                .map_err(|e| format!("{shown}: {e}"))
+        }
+        other => Err(format!(
+            "{shown}: not a game record (format {:?}; expected {:?} or {:?})",
+            other.unwrap_or(""),
+            record::FORMAT,
+            physical_record::FORMAT
+        )),
+    }
 }
 
 /// Says that a round became complete with a result from this desk, and how its backup went.

@@ -19,7 +19,7 @@ mod table;
 pub use board::{CellView, draw_player_view};
 pub(crate) use parts::{
     Cap, StartGate, adjudication_heading, capitalise, clock_panel, confirmation, move_clock_color,
-    oversteps_marks, result_banner, start_clocks, timer_line,
+    oversteps_marks, result_banner, start_clocks, thirty_line, timer_line,
 };
 pub use parts::{phase_badge, player_view_panel};
 pub use setup_text::{parse_setup_text, setup_text};
@@ -136,6 +136,9 @@ pub enum TableCmd {
     ConfirmResult {
         game: GameId,
     },
+    /// A game record (`ggdesk-record/1`) or a physical-board record (`ggdesk-physical/1`)
+    /// chosen in the file picker.
+    ImportRecord(std::path::PathBuf),
 }
 
 impl Reasoned for TableCmd {
@@ -186,6 +189,7 @@ pub struct TablesPage {
     load: LoadErrors,
     /// A text field has the keyboard this frame (single keys are then the field's).
     typing: bool,
+    picker: Option<super::files::FilePicker>,
 }
 
 impl TablesPage {
@@ -406,6 +410,9 @@ impl TablesPage {
         if let Some(cmd) = poll_confirm(&mut self.confirm, ui.ctx()) {
             self.queued.push(cmd);
             self.focus_move = true;
+        }
+        if let Some(path) = super::files::poll_picker(&mut self.picker, ui.ctx(), cx.last_folder) {
+            self.queued.push(TableCmd::ImportRecord(path));
         }
         if self.load.banner(ui) {
             return;

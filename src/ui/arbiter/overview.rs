@@ -12,7 +12,7 @@ use egui::{Color32, RichText, Ui};
 use ggdesk_core::rules::Side;
 
 /// The width of a table's card on the overview.
-const CARD_WIDTH: f32 = 250.0;
+const CARD_WIDTH: f32 = 262.0;
 
 /// What the counts above the cards say.
 #[derive(Default)]
@@ -119,6 +119,17 @@ impl TablesPage {
                 Color32::GRAY,
             );
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui
+                    .button("Import a game record…")
+                    .on_hover_text("A ggdesk-record/1 or ggdesk-physical/1 file: an archive, or a game to adjudicate here")
+                    .clicked()
+                {
+                    self.picker = Some(crate::ui::files::FilePicker::new(
+                        "Import a game record",
+                        cx.last_folder.as_deref(),
+                        &["json"],
+                    ));
+                }
                 if ui.button("New physical-board table").clicked() {
                     self.queued.push(TableCmd::CreatePractice {
                         mode: GameMode::Physical,
@@ -228,8 +239,15 @@ fn card_lines(
             let limit = g.settings().oversteps_to_lose;
             let move_left = c.move_remaining_ns();
             let color = move_clock_color(ui, move_left);
-            ui.horizontal(|ui| {
-                if !g.is_over() {
+            // Four lines on every card, whatever the table does, so the cards line up.
+            ui.horizontal(|ui| match phase {
+                Some(Phase::Finished(o)) => {
+                    ui.label(o.reason().describe());
+                }
+                Some(Phase::Adjudication) => {
+                    ui.label("reading sheets awaited");
+                }
+                _ => {
                     ui.label(format!("{} to move", capitalise(g.to_move().name())));
                     ui.label(
                         RichText::new(fmt_clock(move_left))
@@ -241,15 +259,12 @@ fn card_lines(
                 }
             });
             ui.label(format!(
-                "W {}  B {}  · game {} left · moves {}",
+                "W {} B {} · {} left · {} moves",
                 oversteps_marks(c.oversteps().white, limit),
                 oversteps_marks(c.oversteps().black, limit),
                 fmt_hms(c.game_remaining_ns()),
                 g.plies()
             ));
-            if let Some(Phase::Finished(o)) = phase {
-                ui.label(o.reason().describe());
-            }
             None
         }
         (Some(t), _) => {

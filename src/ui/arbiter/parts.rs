@@ -128,7 +128,11 @@ pub(crate) fn clock_panel(
     move_clock: bool,
 ) {
     let left = clock.move_remaining_ns();
-    let color = move_clock_color(ui, left);
+    let color = if move_clock {
+        move_clock_color(ui, left)
+    } else {
+        ui.visuals().weak_text_color()
+    };
     ui.horizontal(|ui| {
         ui.label("Move clock");
         let text = if move_clock {
@@ -160,6 +164,18 @@ pub(crate) fn clock_panel(
         oversteps_marks(clock.oversteps().white, oversteps_to_lose),
         oversteps_marks(clock.oversteps().black, oversteps_to_lose)
     ));
+}
+
+/// The thirty-move rule's line. It stays in place when the rule no longer applies (after a
+/// challenge, or switched off), so nothing below it moves.
+pub(crate) fn thirty_line(ui: &mut Ui, thirty: u32, challenges: u32, plies: u32) {
+    ui.label(if thirty == 0 {
+        "Thirty-move rule: off".to_string()
+    } else if challenges == 0 {
+        format!("Thirty-move rule: {plies} of {thirty} moves without a challenge")
+    } else {
+        "Thirty-move rule: a challenge has happened".to_string()
+    });
 }
 
 /// A timer's line: time left, or how long ago it ran out (red).

@@ -79,16 +79,21 @@ impl TablesPage {
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 ui.set_width(600.0);
-                self.physical_status(ui, &game, phase);
-                if let Phase::Finished(_) = phase {
-                    super::confirmation(ui, table, label, &mut self.queued);
-                }
-                ui.separator();
-                if game.awaiting_thirty_count() {
-                    self.thirty_prompt(ui, id, &game);
-                } else if !game.is_over() {
-                    self.moves_panel(ui, id, &game, phase);
-                }
+                // The tally is long: it scrolls rather than run off a 768-pixel screen.
+                egui::ScrollArea::vertical()
+                    .id_salt("physical-moves")
+                    .show(ui, |ui| {
+                        self.physical_status(ui, &game, phase);
+                        if let Phase::Finished(_) = phase {
+                            super::confirmation(ui, table, label, &mut self.queued);
+                        }
+                        ui.separator();
+                        if game.awaiting_thirty_count() {
+                            self.thirty_prompt(ui, id, &game);
+                        } else if !game.is_over() {
+                            self.moves_panel(ui, id, &game, phase);
+                        }
+                    });
             });
             ui.separator();
             ui.vertical(|ui| {
@@ -176,13 +181,12 @@ impl TablesPage {
             m.black,
             game.challenges()
         ));
-        let thirty = game.settings().thirty_moves;
-        if thirty > 0 && game.challenges() == 0 && !game.is_over() {
-            ui.label(format!(
-                "Thirty-move rule: {} of {thirty} moves without a challenge",
-                game.plies()
-            ));
-        }
+        super::thirty_line(
+            ui,
+            game.settings().thirty_moves,
+            game.challenges(),
+            game.plies(),
+        );
     }
 
     fn moves_panel(&mut self, ui: &mut Ui, id: GameId, game: &PhysicalGame, phase: Phase) {
@@ -210,7 +214,7 @@ impl TablesPage {
             RichText::new(format!(
                 "Challenge: pick {}'s attacking rank and {}'s defending rank as you saw them",
                 Cap(side),
-                side.opponent()
+                Cap(side.opponent())
             ))
             .strong(),
         );
@@ -334,60 +338,7 @@ impl TablesPage {
         );
         if let Some(adj) = adjudication {
             super::confirmation(ui, table, label, &mut self.queued);
-            let result = match adj.winner {
-                Some(w) => format!("{} wins by adjudication", capitalise(w.name())),
-                None => "Draw: equal Total Adjudication Scores".into(),
-            };
-            ui.label(
-                RichText::new(result)
-                    .size(22.0)
-                    .strong()
-                    .color(common::BLUE),
-            );
-            super::adjudication::totals_ui(
-                ui,
-                Side::BOTH.map(|r| {
-                    let s = &adj.scores[r];
-                    (
-                        r,
-                        s.net_reading_score.to_string(),
-                        s.aliwalas_value.to_string(),
-                        s.total.to_string(),
-                    )
-                }),
-            );
-            ui.separator();
-            ui.columns(2, |cols| {
-                for (col, reader) in cols.iter_mut().zip(Side::BOTH) {
-                    let s = &adj.scores[reader];
-                    col.label(
-                        RichText::new(format!(
-                            "{} reads {}",
-                            capitalise(reader.name()),
-                            reader.opponent()
-                        ))
-                        .strong(),
-                    );
-                    for r in &s.readings {
-                        let verdict = match r.verdict {
-                            ReadingVerdict::Correct => "correct (+2)",
-                            ReadingVerdict::Incorrect => "incorrect (-1)",
-                            ReadingVerdict::Abstained => "abstained",
-                        };
-                        col.label(format!(
-                            "{} read as {}: {verdict}",
-                            r.actual.code(),
-                            r.read.map_or("-", Rank::code)
-                        ));
-                    }
-                    col.label(RichText::new(format!("NRS {}", s.net_reading_score)).strong());
-                    col.label(
-                        RichText::new(format!("AVP {}   TAS {}", s.aliwalas_value, s.total))
-                            .strong()
-                            .size(16.0),
-                    );
-                }
-            });
+            tally_result_ui(ui, &adj);
             return;
         }
         let reader = if self.physical.black_reads {
@@ -399,11 +350,7 @@ impl TablesPage {
         ui.horizontal(|ui| {
             for r in Side::BOTH {
                 let done = if handed_in(r) { ", handed in" } else { "" };
-                let text = format!(
-                    "{} reads {}'s pieces{done}",
-                    capitalise(r.name()),
-                    r.opponent()
-                );
+                let text = format!("{} reads {}'s pieces{done}", Cap(r), Cap(r.opponent()));
                 if ui.selectable_label(reader == r, text).clicked() {
                     self.physical.black_reads = r == Side::Black;
                     self.physical.picked = None;
@@ -426,8 +373,9 @@ impl TablesPage {
         let locked = handed_in(reader);
         ui.label(
             RichText::new(format!(
-                "Turn each of {}'s pieces up in turn: click it here by its real rank, then the rank {reader} wrote for it, or Abstain.",
-                reader.opponent()
+                "Turn each of {}'s pieces up in turn: click it here by its real rank, then the rank {} wrote for it, or Abstain.",
+                Cap(reader.opponent()),
+                Cap(reader)
             ))
             .weak(),
         );
@@ -437,24 +385,27 @@ impl TablesPage {
                 .id_salt("pieces")
                 .show(ui, |ui| {
                     ui.set_width(330.0);
-                    for (i, rank) in pieces.iter().enumerate() {
-                        let read = reads.get(i).copied().flatten();
-                        let text = format!(
-                            "piece {}: {} read as {}",
-                            i + 1,
-                            rank.code(),
-                            read.map_or("-", Rank::code)
-                        );
-                        if ui
-                            .add_enabled(
-                                !locked,
-                                egui::Button::selectable(self.physical.picked == Some(i), text),
-                            )
-                            .clicked()
-                        {
-                            self.physical.picked = Some(i);
+                    // One piece per line (the row above is horizontal).
+                    ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+                        for (i, rank) in pieces.iter().enumerate() {
+                            let read = reads.get(i).copied().flatten();
+                            let text = format!(
+                                "piece {}: {} read as {}",
+                                i + 1,
+                                rank.code(),
+                                read.map_or("-", Rank::code)
+                            );
+                            if ui
+                                .add_enabled(
+                                    !locked,
+                                    egui::Button::selectable(self.physical.picked == Some(i), text),
+                                )
+                                .clicked()
+                            {
+                                self.physical.picked = Some(i);
+                            }
                         }
-                    }
+                    });
                 });
             ui.vertical(|ui| {
                 let current = self
@@ -504,4 +455,66 @@ impl TablesPage {
             });
         });
     }
+}
+
+/// The result of a physical-board adjudication: both sides' totals first, then each
+/// reading judged.
+fn tally_result_ui(ui: &mut Ui, adj: &ggdesk_core::adjudication::TallyAdjudication) {
+    let result = match adj.winner {
+        Some(w) => format!("{} wins by adjudication", capitalise(w.name())),
+        None => "Draw: equal Total Adjudication Scores".into(),
+    };
+    ui.label(
+        RichText::new(result)
+            .size(22.0)
+            .strong()
+            .color(common::BLUE),
+    );
+    super::adjudication::totals_ui(
+        ui,
+        Side::BOTH.map(|r| {
+            let s = &adj.scores[r];
+            (
+                r,
+                s.net_reading_score.to_string(),
+                s.aliwalas_value.to_string(),
+                s.total.to_string(),
+            )
+        }),
+    );
+    ui.separator();
+    egui::ScrollArea::vertical()
+        .id_salt("tally-result")
+        .auto_shrink([false, false])
+        .show(ui, |ui| tally_columns(ui, adj));
+}
+
+/// Each side's readings judged, NRS, AVP and TAS, side by side.
+fn tally_columns(ui: &mut Ui, adj: &ggdesk_core::adjudication::TallyAdjudication) {
+    ui.columns(2, |cols| {
+        for (col, reader) in cols.iter_mut().zip(Side::BOTH) {
+            let s = &adj.scores[reader];
+            col.label(
+                RichText::new(format!("{} reads {}", Cap(reader), Cap(reader.opponent()))).strong(),
+            );
+            for r in &s.readings {
+                let verdict = match r.verdict {
+                    ReadingVerdict::Correct => "correct (+2)",
+                    ReadingVerdict::Incorrect => "incorrect (-1)",
+                    ReadingVerdict::Abstained => "abstained",
+                };
+                col.label(format!(
+                    "{} read as {}: {verdict}",
+                    r.actual.code(),
+                    r.read.map_or("-", Rank::code)
+                ));
+            }
+            col.label(RichText::new(format!("NRS {}", s.net_reading_score)).strong());
+            col.label(
+                RichText::new(format!("AVP {}   TAS {}", s.aliwalas_value, s.total))
+                    .strong()
+                    .size(16.0),
+            );
+        }
+    });
 }

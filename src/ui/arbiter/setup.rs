@@ -148,38 +148,44 @@ pub fn ui(
                 setup: new,
             });
         }
-        ui.vertical(|ui| {
-            palette(ui, state, setup, side, id, queued);
-            typed_entry(ui, state, side, id, queued);
-            ui.add_space(6.0);
-            let complete = |s: Side| {
-                table.stored.setup[s]
-                    .as_ref()
-                    .is_some_and(|x| x.validate(s).is_ok())
-            };
-            if complete(Side::White) && complete(Side::Black) {
-                ui.separator();
-                ui.label(
-                    RichText::new("Both setups are in.")
-                        .strong()
-                        .color(common::GREEN),
-                );
-                let lots = timers.lots_drawn_at.is_some();
-                super::start_clocks(ui, id, first, lots, &gate, queued);
-            } else if complete(side) {
-                let other = side.opponent();
-                ui.label(
-                    RichText::new(format!("{}'s setup is complete.", Cap(side)))
-                        .color(common::GREEN),
-                );
-                if ui.button(format!("Enter {}'s setup", Cap(other))).clicked() {
-                    state.black = other == Side::Black;
-                    state.pick = None;
-                    state.typed.clear();
-                    state.typed_error = None;
-                }
-            }
-        });
+        // The palette, the typed sheet and the start scroll rather than run off the screen.
+        egui::ScrollArea::vertical()
+            .id_salt("setup-side")
+            .show(ui, |ui| {
+                // One below the other (the row around the scroll area is horizontal).
+                ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+                    palette(ui, state, setup, side, id, queued);
+                    typed_entry(ui, state, side, id, queued);
+                    ui.add_space(6.0);
+                    let complete = |s: Side| {
+                        table.stored.setup[s]
+                            .as_ref()
+                            .is_some_and(|x| x.validate(s).is_ok())
+                    };
+                    if complete(Side::White) && complete(Side::Black) {
+                        ui.separator();
+                        ui.label(
+                            RichText::new("Both setups are in.")
+                                .strong()
+                                .color(common::GREEN),
+                        );
+                        let lots = timers.lots_drawn_at.is_some();
+                        super::start_clocks(ui, id, first, lots, &gate, queued);
+                    } else if complete(side) {
+                        let other = side.opponent();
+                        ui.label(
+                            RichText::new(format!("{}'s setup is complete.", Cap(side)))
+                                .color(common::GREEN),
+                        );
+                        if ui.button(format!("Enter {}'s setup", Cap(other))).clicked() {
+                            state.black = other == Side::Black;
+                            state.pick = None;
+                            state.typed.clear();
+                            state.typed_error = None;
+                        }
+                    }
+                });
+            });
     });
 }
 
@@ -285,11 +291,12 @@ fn palette(
     queued: &mut Vec<TableCmd>,
 ) {
     ui.label(RichText::new("Palette").strong());
+    // Two ranks to a row: the palette, the typed sheet and the start fit a 768-pixel screen.
     egui::Grid::new("palette")
-        .num_columns(2)
+        .num_columns(4)
         .spacing([6.0, 2.0])
         .show(ui, |ui| {
-            for rank in Rank::ALL {
+            for (i, rank) in Rank::ALL.into_iter().enumerate() {
                 let left = remaining(setup, rank);
                 let text = format!("{} {}", rank.code(), rank.name());
                 let button = egui::Button::selectable(state.brush == Some(rank), text);
@@ -298,7 +305,9 @@ fn palette(
                     state.pick = None;
                 }
                 ui.label(format!("{left} left"));
-                ui.end_row();
+                if i % 2 == 1 {
+                    ui.end_row();
+                }
             }
         });
     ui.horizontal_wrapped(|ui| {

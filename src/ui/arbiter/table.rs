@@ -244,7 +244,11 @@ impl TablesPage {
             return;
         }
         ui.horizontal(|ui| {
-            let label = ui.label(format!("{} moves:", Cap(game.to_move())));
+            // A fixed width, so the box does not move when the side to move changes.
+            let label = ui.add_sized(
+                [100.0, 20.0],
+                egui::Label::new(format!("{} moves:", Cap(game.to_move()))),
+            );
             let edit = ui
                 .add(
                     egui::TextEdit::singleline(&mut self.move_text)
@@ -334,18 +338,12 @@ impl TablesPage {
             "Pieces  White {}   Black {}",
             pieces.white, pieces.black
         ));
-        // The rule's line stays in place when it no longer applies, so nothing jumps.
-        let thirty = game.settings().thirty_moves;
-        ui.label(if thirty == 0 {
-            "Thirty-move rule: off".to_string()
-        } else if game.challenges() == 0 {
-            format!(
-                "Thirty-move rule: {} of {thirty} moves without a challenge",
-                game.plies()
-            )
-        } else {
-            "Thirty-move rule: a challenge has happened".to_string()
-        });
+        super::thirty_line(
+            ui,
+            game.settings().thirty_moves,
+            game.challenges(),
+            game.plies(),
+        );
         let perp = game.perpetual_counts();
         let text = format!(
             "Perpetual count: White {}, Black {} (draw at {} / {})",

@@ -365,33 +365,43 @@ impl PlayersPage {
         if let Some(id) = editing
             && let Some(p) = self.players.iter().find(|p| p.id == id).cloned()
         {
-            ui.add_space(6.0);
-            match &p.ban {
-                Some(reason) => {
-                    ui.label(
-                        RichText::new(format!("Banned: {reason}"))
-                            .color(common::RED)
-                            .strong(),
+            self.player_actions(ui, cx, &p);
+        }
+        ui.add_space(10.0);
+        ui.separator();
+        self.import_ui(ui, cx);
+    }
+
+    /// Ban (or lift a ban on) the player edited, or register them in the chosen tournament.
+    fn player_actions(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>, p: &RegistryPlayer) {
+        let id = p.id;
+        ui.add_space(6.0);
+        match &p.ban {
+            Some(reason) => {
+                ui.label(
+                    RichText::new(format!("Banned: {reason}"))
+                        .color(common::RED)
+                        .strong(),
+                );
+                if ui.button("Lift the ban").clicked() {
+                    self.confirm = Some(
+                        Confirm::new(
+                            "Lift the ban",
+                            format!("{} may be registered and paired again.", p.name),
+                            "Lift the ban",
+                            Cmd::Lift(id, String::new()),
+                        )
+                        .with_reason(),
                     );
-                    if ui.button("Lift the ban").clicked() {
-                        self.confirm = Some(
-                            Confirm::new(
-                                "Lift the ban",
-                                format!("{} may be registered and paired again.", p.name),
-                                "Lift the ban",
-                                Cmd::Lift(id, String::new()),
-                            )
-                            .with_reason(),
-                        );
-                    }
                 }
-                None => {
-                    if ui
-                        .button("Ban for collusion")
-                        .on_hover_text("A banned player cannot be registered or paired again")
-                        .clicked()
-                    {
-                        self.confirm = Some(
+            }
+            None => {
+                if ui
+                    .button("Ban for collusion")
+                    .on_hover_text("A banned player cannot be registered or paired again")
+                    .clicked()
+                {
+                    self.confirm = Some(
                             Confirm::new(
                                 "Ban a player",
                                 format!(
@@ -403,19 +413,20 @@ impl PlayersPage {
                             )
                             .with_reason(),
                         );
-                    }
-                    if cx.tournament.is_some() {
-                        if self.registered.contains(&id) {
-                            ui.label(RichText::new("Registered in the chosen tournament").weak());
-                        } else if ui.button("Register in the chosen tournament").clicked() {
-                            self.queued.push(Cmd::Register(id));
-                        }
+                }
+                if cx.tournament.is_some() {
+                    if self.registered.contains(&id) {
+                        ui.label(RichText::new("Registered in the chosen tournament").weak());
+                    } else if ui.button("Register in the chosen tournament").clicked() {
+                        self.queued.push(Cmd::Register(id));
                     }
                 }
             }
         }
-        ui.add_space(10.0);
-        ui.separator();
+    }
+
+    /// A players CSV chosen in the file picker, previewed row by row before anything is saved.
+    fn import_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
         ui.heading("Import players from CSV");
         hint(
             ui,

@@ -387,6 +387,12 @@ impl RegistrationPage {
                 ));
             }
         });
+        self.absence_ui(ui, &r);
+        self.penalty_ui(ui, &r);
+    }
+
+    /// An absence asked for a round not paired yet, or cancelled.
+    fn absence_ui(&mut self, ui: &mut Ui, r: &Registration) {
         ui.horizontal(|ui| {
             let l = ui.label("Absent in round:");
             ui.add(egui::TextEdit::singleline(&mut self.absence_round).desired_width(40.0))
@@ -413,6 +419,10 @@ impl RegistrationPage {
                 self.queued.push(Cmd::Absence(r.no, n, !asked));
             }
         });
+    }
+
+    /// Penalty points deducted with a reason, and the deductions already made.
+    fn penalty_ui(&mut self, ui: &mut Ui, r: &Registration) {
         ui.horizontal(|ui| {
             let l = ui.label("Penalty points:");
             ui.add(egui::TextEdit::singleline(&mut self.penalty_points).desired_width(40.0))

@@ -749,7 +749,7 @@ impl RoundsPage {
             }
             Cmd::TrySwap(..) | Cmd::SwapConfirmed(..) => self.apply_swap(cmd, cx, tid),
             Cmd::Result(..) | Cmd::Default(..) | Cmd::StartAt(..) => {
-                Self::apply_result(cmd, cx, tid)
+                self.apply_result(cmd, cx, tid)
             }
             Cmd::Print(n, what) => {
                 let result = print_round(cx, tid, n, what);
@@ -850,12 +850,18 @@ impl RoundsPage {
         }
     }
 
-    fn apply_result(cmd: Cmd, cx: &mut PageCtx<'_>, tid: i64) {
+    fn apply_result(&self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: i64) {
         let actor = Actor::director();
         match cmd {
             Cmd::Result(n, board, result, reason) => {
+                let table = self
+                    .view
+                    .as_ref()
+                    .and_then(|v| v.boards.iter().find(|b| b.board_no == board))
+                    .map_or(board, |b| b.table_no);
                 let r = cx.store.set_result(tid, n, board, result, &reason, &actor);
-                let saved = cx.notices.report(r, "");
+                let done = format!("Table {table}: {}", result_long(result));
+                let saved = cx.notices.report(r, &done);
                 Self::report_saved(cx, saved, n);
             }
             Cmd::Default(n, board, who) => {

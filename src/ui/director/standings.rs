@@ -154,9 +154,13 @@ impl StandingsPage {
             } else {
                 ("Final for the rounds counted", common::GREEN)
             };
-            ui.add_sized(
-                [330.0, 22.0],
-                egui::Label::new(RichText::new(text).color(color).strong()),
+            ui.allocate_ui_with_layout(
+                egui::vec2(330.0, 22.0),
+                egui::Layout::left_to_right(egui::Align::Center),
+                |ui| {
+                    ui.set_min_width(330.0);
+                    ui.label(RichText::new(text).color(color).strong());
+                },
             );
             ui.separator();
             ui.checkbox(&mut self.crosstable, "Cross-table");

@@ -314,7 +314,7 @@ impl TournamentsPage {
             });
         ui.separator();
         ui.label(RichText::new("Tournament file (ggdesk-tournament/1)").strong());
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui.button("Import tournament file…").clicked() {
                 self.picker = Some(FilePicker::new(
                     "Import a tournament file",
@@ -584,22 +584,22 @@ impl TournamentsPage {
             ui,
             "Printed at the head of every pairing list, slip, standings and cross-table.",
         );
-        egui::Grid::new("details-grid")
-            .num_columns(4)
-            .show(ui, |ui| {
-                let d = &mut self.details;
-                let field = |ui: &mut Ui, label: &str, value: &mut String| {
-                    let l = ui.label(label);
-                    ui.add(egui::TextEdit::singleline(value).desired_width(220.0))
+        let d = &mut self.details;
+        for pair in [
+            [("Dates:", &mut d.dates), ("Venue:", &mut d.venue)],
+            [
+                ("Organiser:", &mut d.organiser),
+                ("Chief arbiter:", &mut d.chief_arbiter),
+            ],
+        ] {
+            ui.horizontal(|ui| {
+                for (label, value) in pair {
+                    let l = ui.add_sized([95.0, 20.0], egui::Label::new(label));
+                    ui.add(egui::TextEdit::singleline(value).desired_width(260.0))
                         .labelled_by(l.id);
-                };
-                field(ui, "Dates:", &mut d.dates);
-                field(ui, "Venue:", &mut d.venue);
-                ui.end_row();
-                field(ui, "Organiser:", &mut d.organiser);
-                field(ui, "Chief arbiter:", &mut d.chief_arbiter);
-                ui.end_row();
+                }
             });
+        }
         if ui.button("Save details").clicked() {
             self.queued.push(Cmd::SaveDetails(id, self.details.clone()));
         }
