@@ -322,7 +322,8 @@ impl DeskApp {
             last_folder: &mut self.prefs.last_folder,
             typing,
         };
-        self.tables.background(&ctx, &mut frame);
+        let on_tables = self.prefs.page == Page::Tables;
+        self.tables.background(&ctx, &mut frame, on_tables);
         let page = self.prefs.page;
         let mut theme = self.prefs.theme;
         egui::CentralPanel::default().show(ui, |ui| match page {

@@ -319,7 +319,12 @@ impl TablesPage {
     /// judge every live clock (a clock that runs out ends its game at once), keep the
     /// heartbeat that brings the clocks back after a crash, start and enforce the reading
     /// timer, and ask for the next frame when a clock or a timer reaches its next second.
-    pub fn background(&mut self, ctx: &egui::Context, cx: &mut PageCtx<'_>) {
+    ///
+    /// On the Tables page, a frame when a clock or timer on screen shows its next second (at
+    /// most five a second, however many tables run); on another page, one a second while a
+    /// game runs (the heartbeat, and a clock that runs out ends its game within the second,
+    /// at the exact moment the rules compute).
+    pub fn background(&mut self, ctx: &egui::Context, cx: &mut PageCtx<'_>, shown: bool) {
         self.refresh_cards(cx, false);
         for note in self.tables.tick(cx.store, cx.now_ms) {
             cx.notices.info(note.text);
@@ -329,6 +334,7 @@ impl TablesPage {
             self.apply_queued(cx);
         }
         if let Some(ms) = self.next_second(cx.now_ms) {
+            let ms = if shown { ms.max(200) } else { ms.max(1000) };
             ctx.request_repaint_after(Duration::from_millis(ms as u64));
         }
     }

@@ -37,6 +37,10 @@ impl TablesPage {
                 Some(Phase::Finished(_)) => counts.finished += 1,
                 Some(Phase::Adjudication) => counts.adjudication += 1,
                 Some(Phase::Setup | Phase::Ready) => counts.setting_up += 1,
+                // A result entered at the director's desk: the table is done.
+                None if card.board.as_ref().is_some_and(|b| b.result != "pending") => {
+                    counts.finished += 1
+                }
                 _ => counts.not_opened += 1,
             }
         }
@@ -259,11 +263,12 @@ fn card_lines(
                 }
             });
             ui.label(format!(
-                "W {} B {} · {} left · {} moves",
+                "W {} B {} · {} left · {} move{}",
                 oversteps_marks(c.oversteps().white, limit),
                 oversteps_marks(c.oversteps().black, limit),
                 fmt_hms(c.game_remaining_ns()),
-                g.plies()
+                g.plies(),
+                if g.plies() == 1 { "" } else { "s" }
             ));
             None
         }
@@ -298,7 +303,11 @@ fn board_actions(ui: &mut Ui, card: &Card, round: Option<u32>) -> Option<TableCm
     let decided = card.board.as_ref().filter(|b| b.result != "pending");
     if let Some(board) = decided {
         // A result entered at the director's desk: nothing to arbitrate.
-        ui.label(format!("Result: {}", board.result.replace('_', " ")));
+        let words = ggdesk_core::tournament::GameResult::from_name(&board.result).map_or_else(
+            || board.result.replace('_', " "),
+            |r| crate::ui::director::result_long(r).to_string(),
+        );
+        ui.label(format!("Result: {words} (by hand)"));
         return None;
     }
     let (Some(board), Some(round)) = (&card.board, round) else {
