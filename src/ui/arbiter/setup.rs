@@ -58,8 +58,7 @@ fn click(
             state.pick = Some(square);
             None
         }
-        (Some(i), Some(p)) if p == square => {
-            let _ = i;
+        (Some(_), Some(p)) if p == square => {
             state.pick = None;
             None
         }
