@@ -116,6 +116,13 @@ ALTER SYSTEM SET synchronous_standby_names = $(quote_literal "$name");
 ALTER SYSTEM SET synchronous_commit = 'on';
 SELECT pg_reload_conf();
 SQL
+    # The primary takes a moment to treat the standby as synchronous: wait for it.
+    for _ in $(seq 1 300); do
+        state=$(local_psql "$pgdata" -c "SELECT sync_state FROM pg_stat_replication WHERE application_name = $(quote_literal "$name")")
+        [ "$state" = sync ] && break
+        sleep 0.1
+    done
+    [ "$state" = sync ] || die "standby $name did not become synchronous (it is '$state')"
     echo "commits now wait for standby $name"
     ;;
 promote)

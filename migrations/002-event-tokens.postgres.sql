@@ -66,6 +66,25 @@ CREATE POLICY pairings_read ON pairings FOR SELECT USING (true);
 CREATE POLICY pairings_result ON pairings FOR UPDATE
     USING (true) WITH CHECK (ggdesk_runs_table(table_no));
 
+-- A station's last result completes its round, and an undo at its table reopens it (one
+-- rule for every path a result takes): it may set a round's state only to what the boards
+-- say, complete when no board is pending, published when one is.
+CREATE FUNCTION ggdesk_round_state_agrees(t BIGINT, n BIGINT, s TEXT) RETURNS BOOLEAN
+LANGUAGE sql STABLE AS $$
+    SELECT CASE s
+        WHEN 'complete' THEN NOT EXISTS (
+            SELECT 1 FROM pairings WHERE tournament_id = t AND round = n AND result = 'pending')
+        WHEN 'published' THEN EXISTS (
+            SELECT 1 FROM pairings WHERE tournament_id = t AND round = n AND result = 'pending')
+        ELSE false
+    END
+$$;
+
+ALTER TABLE rounds ENABLE ROW LEVEL SECURITY;
+CREATE POLICY rounds_read ON rounds FOR SELECT USING (true);
+CREATE POLICY rounds_completion ON rounds FOR UPDATE
+    USING (true) WITH CHECK (ggdesk_round_state_agrees(tournament_id, number, state));
+
 -- Every change writes an audit row: its insertion tells every listening desk what changed
 -- (delivered at commit, never for a change rolled back), so desks reload only that.
 CREATE FUNCTION ggdesk_notify() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -74,6 +74,8 @@ pub struct LiveTable {
     pub last_announcement: Option<Announcement>,
     /// Whether the arbiter has confirmed the result.
     pub confirmed: bool,
+    /// The round the last event completed (its last result), with its backup.
+    pub round_completed: Option<crate::store::RoundCompleted>,
 }
 
 impl LiveTable {
@@ -85,6 +87,7 @@ impl LiveTable {
             error: None,
             last_announcement: None,
             confirmed: store.result_confirmed(id)?,
+            round_completed: None,
         };
         table.derive();
         Ok(table)
@@ -241,6 +244,7 @@ impl LiveTable {
     ) -> Result<Applied, StoreError> {
         let t = self.event_t(now_ms);
         let outcome = store.append(self.id(), t, event, actor, reason)?;
+        self.round_completed = outcome.round_completed.clone();
         self.reload(store)?;
         self.last_announcement = match (event, outcome.applied.challenge) {
             (AnyEvent::Game(Event::Move { mv, .. }), Some(c)) => {
@@ -323,6 +327,16 @@ impl Tables {
                             _ => format!("Game {id}: game time is up — adjudication"),
                         };
                         notes.push(TickNote { game: id, text });
+                        if let Some(c) = &table.round_completed {
+                            notes.push(TickNote {
+                                game: id,
+                                text: format!(
+                                    "Round {} is complete: its last result is in; {}",
+                                    c.round,
+                                    c.backup.describe()
+                                ),
+                            });
+                        }
                     }
                     Err(e) => notes.push(TickNote {
                         game: id,

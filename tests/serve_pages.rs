@@ -433,7 +433,8 @@ fn a_draft_is_never_shown_and_a_published_bye_is() {
         serve_support::event_with(&["Reyes, Ana", "Cruz, Ben", "Lim, Cy"], 3);
     let n = store
         .pair_round(tid, &serve_support::director())
-        .expect("draft");
+        .expect("draft")
+        .round;
     let server = serve(&path);
     let addr = server.addr();
     let page = get(addr, &format!("/t/{tid}")).body;

@@ -66,7 +66,7 @@ fn event_with_round(store: &mut Store, n: u32) -> i64 {
             .expect("player");
         store.register(tid, p, &d).expect("register");
     }
-    let round = store.pair_round(tid, &d).expect("pair");
+    let round = store.pair_round(tid, &d).expect("pair").round;
     store.publish_round(tid, round, &d).expect("publish");
     tid
 }

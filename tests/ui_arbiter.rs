@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{START_MS, all_text, click, desk, phase};
+use common::{START_MS, all_text, click, desk, phase, started_practice_table, type_move};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use ggdesk::desk::Phase;
@@ -13,50 +13,6 @@ use ggdesk::ui::{DeskApp, Page};
 use ggdesk_core::rules::{Rank, Side};
 use std::cell::Cell;
 use std::rc::Rc;
-
-/// White's squares a1..i1, a2..i2, a3..c3; Black's a8..i8, a7..i7, a6..c6.
-fn setup_squares(side: Side) -> Vec<String> {
-    let rows: [u8; 3] = match side {
-        Side::White => [1, 2, 3],
-        Side::Black => [8, 7, 6],
-    };
-    rows.iter()
-        .flat_map(|r| ('a'..='i').map(move |f| format!("{f}{r}")))
-        .take(21)
-        .collect()
-}
-
-/// Enters one side's setup from the palette: the brush starts at the Five-Star General and
-/// moves on to the next rank left after each piece, so 21 clicks place the whole set in
-/// the order of the rulebook's table.
-fn enter_setup(h: &mut Harness<'_, DeskApp>, side: Side) {
-    let tab = match side {
-        Side::White => "White's setup (",
-        Side::Black => "Black's setup (",
-    };
-    h.get_by_label_contains(tab).click();
-    h.run();
-    click(h, "G5 Five-Star General");
-    for sq in setup_squares(side) {
-        click(h, &sq);
-    }
-}
-
-fn type_move(h: &mut Harness<'_, DeskApp>, mv: &str) {
-    let field = h.get_by_label_contains("moves:");
-    field.focus();
-    field.type_text(mv);
-    h.run();
-    click(h, "Play move");
-}
-
-/// A practice table with both setups entered through the palette and the clocks started.
-fn started_practice_table(h: &mut Harness<'_, DeskApp>) {
-    click(h, "New practice table");
-    enter_setup(h, Side::White);
-    enter_setup(h, Side::Black);
-    click(h, "Start clocks");
-}
 
 #[test]
 fn setups_entered_from_the_palette_a_challenge_and_a_player_view_without_ranks() {
@@ -304,8 +260,9 @@ fn readings_are_entered_piece_by_piece_and_scored_when_both_sheets_are_in() {
     assert!(!is_enabled(&h, "FLG Flag"));
     assert!(is_enabled(&h, "G4 Four-Star General"));
     click(&mut h, "Hand in White's sheet");
-    // Black abstains on everything.
+    // Black abstains on everything (an empty sheet is handed in after a confirmation).
     click(&mut h, "Hand in Black's sheet");
+    click(&mut h, "Hand in the empty sheet");
     let texts = all_text(&h);
     assert!(
         texts.iter().any(|t| t == "White wins by adjudication"),

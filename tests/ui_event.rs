@@ -39,7 +39,7 @@ fn a_game_arbitrated_at_the_desk_sends_its_result_to_the_round_and_the_standings
         ids.push(store.add_player(&input, &director).expect("player"));
     }
     store.register_all(tid, &ids, &director).expect("register");
-    let round = store.pair_round(tid, &director).expect("pair");
+    let round = store.pair_round(tid, &director).expect("pair").round;
     store.publish_round(tid, round, &director).expect("publish");
     let boards = store.round_boards(tid, round).expect("boards");
     assert_eq!(boards.len(), 2);

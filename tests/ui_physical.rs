@@ -132,6 +132,7 @@ fn an_adjudication_reads_the_remaining_pieces_of_the_tally() {
     click(&mut h, "G3 Three-Star General");
     click(&mut h, "Hand in White's sheet");
     click(&mut h, "Hand in Black's sheet");
+    click(&mut h, "Hand in the empty sheet");
     let texts = all_text(&h);
     assert!(
         texts.iter().any(|t| t == "White wins by adjudication"),

@@ -196,6 +196,8 @@ pub struct AppendOutcome {
     pub seq: u32,
     pub applied: Applied,
     pub state: GameState,
+    /// The event decided the last game of its round: the round is complete (and backed up).
+    pub round_completed: Option<super::RoundCompleted>,
 }
 
 /// What the restore after a start did: the games restored (brought back as they were, or
@@ -205,6 +207,8 @@ pub struct AppendOutcome {
 pub struct Restored {
     pub restored: Vec<GameId>,
     pub failed: Vec<(GameId, StoreError)>,
+    /// Games another desk keeps (their clocks were seen lately, or that desk wrote first).
+    pub left_to_their_desk: Vec<GameId>,
 }
 
 fn rejected(e: impl ToString) -> StoreError {
@@ -421,12 +425,14 @@ fn load(conn: &mut Tx<'_>, id: GameId) -> Result<StoredGame> {
 
 /// Writes the derived result into the game row and, for a tournament game that is not void,
 /// into its board of the round: the result reaches the round in the same transaction as the
-/// event that decided it.
-fn settle(tx: &mut Tx<'_>, game: &StoredGame, actor: &Actor) -> Result<()> {
+/// event that decided it, and the round's completion follows the one rule of every result
+/// (`pairings::round_after_result`). Returns the round if it became complete (backed up by
+/// the caller after the commit).
+fn settle(tx: &mut Tx<'_>, game: &StoredGame, actor: &Actor) -> Result<Option<u32>> {
     let decision = game.logged().decision();
     let result = decision.code();
     if result == game.meta.result {
-        return Ok(());
+        return Ok(None);
     }
     tx.execute(
         "UPDATE games SET result = ?1 WHERE id = ?2",
@@ -460,9 +466,12 @@ fn settle(tx: &mut Tx<'_>, game: &StoredGame, actor: &Actor) -> Result<()> {
                 "",
                 &format!("round {round}, table {table}: {new}"),
             )?;
+            if super::pairings::round_after_result(tx, tid, round, actor, "")? {
+                return Ok(Some(round));
+            }
         }
     }
-    Ok(())
+    Ok(None)
 }
 
 impl Store {
@@ -695,11 +704,15 @@ impl Store {
                     let mut before = game.clone();
                     before.events.retain(|e| e.seq < seq);
                     let (applied, state) = apply_checked(&before, t, &event)?;
-                    return Ok(AppendOutcome {
-                        seq,
-                        applied,
-                        state,
-                    });
+                    return Ok((
+                        AppendOutcome {
+                            seq,
+                            applied,
+                            state,
+                            round_completed: None,
+                        },
+                        None,
+                    ));
                 }
                 let next = game.logged().next_seq();
                 if expect.seq != next {
@@ -737,12 +750,21 @@ impl Store {
                 reason,
                 &payload.to_string(),
             )?;
-            settle(tx, &game, actor)?;
-            Ok(AppendOutcome {
-                seq,
-                applied: outcome.0,
-                state: outcome.1,
-            })
+            let completed = settle(tx, &game, actor)?;
+            Ok((
+                AppendOutcome {
+                    seq,
+                    applied: outcome.0,
+                    state: outcome.1,
+                    round_completed: None,
+                },
+                completed.zip(game.meta.tournament_id),
+            ))
+        })
+        .map(|(mut outcome, completed)| {
+            outcome.round_completed =
+                completed.map(|(round, tid)| self.completion_backup(tid, round));
+            outcome
         })
     }
 
@@ -778,6 +800,7 @@ impl Store {
                 reason,
                 &format!("cancelled event {target}: {}", undone.value(undone_t)),
             )?;
+            // An undo only takes an event away: it can reopen a round, never complete one.
             settle(tx, &game, actor)?;
             Ok(target)
         })
@@ -793,8 +816,8 @@ impl Store {
         sheet: &Value,
         complete: bool,
         actor: &Actor,
-    ) -> Result<()> {
-        self.write(|tx| {
+    ) -> Result<Option<super::RoundCompleted>> {
+        let completed = self.write(|tx| {
             let mut game = load_locked(tx, id)?;
             let not_waiting = || rejected(format!("game {id} is not waiting for an adjudication"));
             let derived = game.derive().and_then(|g| g.ok()).ok_or_else(not_waiting)?;
@@ -824,8 +847,9 @@ impl Store {
                     &format!("{side}: {sheet}"),
                 )?;
             }
-            settle(tx, &game, actor)
-        })
+            Ok(settle(tx, &game, actor)?.zip(game.meta.tournament_id))
+        })?;
+        Ok(completed.map(|(round, tid)| self.completion_backup(tid, round)))
     }
 
     /// Remembers, for the running games given, the last t at which the desk saw their
@@ -853,40 +877,104 @@ impl Store {
     /// One game's problem never stops the others: each game that could not be restored is
     /// reported with its error, after every other game was restored.
     pub fn restore_games_in_progress(&mut self, now_ms: i64) -> Result<Restored> {
+        let ids = self.games_in_progress()?;
+        self.restore_games(
+            &ids,
+            now_ms,
+            None,
+            "the desk restarted: clocks stopped while it was down",
+        )
+    }
+
+    /// The restore of a desk starting on an event server, where other desks may be running
+    /// their games: only the games whose clocks no desk has seen for `quiet_ms` (their desk
+    /// is gone too) are restored; the others are left to the desk that keeps them.
+    pub fn restore_unattended_games(&mut self, now_ms: i64, quiet_ms: i64) -> Result<Restored> {
+        let ids = self.games_in_progress()?;
+        self.restore_games(
+            &ids,
+            now_ms,
+            Some(quiet_ms),
+            "no desk kept the clocks: they stopped when the last desk saw them",
+        )
+    }
+
+    /// Restores the given games (a desk whose connection to the server came back restores
+    /// its own tables: the time it could not reach the server is charged to nobody). With
+    /// `quiet_ms`, a game whose clocks a desk saw less than that long ago is left alone.
+    pub fn restore_games(
+        &mut self,
+        ids: &[GameId],
+        now_ms: i64,
+        quiet_ms: Option<i64>,
+        why: &str,
+    ) -> Result<Restored> {
         let mut report = Restored::default();
-        for id in self.games_in_progress()? {
-            match self.restore_game(id, now_ms) {
-                Ok(()) => report.restored.push(id),
+        for &id in ids {
+            match self.restore_game(id, now_ms, quiet_ms, why) {
+                Ok(true) => report.restored.push(id),
+                Ok(false) => report.left_to_their_desk.push(id),
                 Err(e) => report.failed.push((id, e)),
             }
         }
         Ok(report)
     }
 
-    /// Restores one game in progress (see [`Store::restore_games_in_progress`]).
-    fn restore_game(&mut self, id: GameId, now_ms: i64) -> Result<()> {
+    /// Restores one game in progress (see [`Store::restore_games_in_progress`]); false when
+    /// another desk keeps it.
+    fn restore_game(
+        &mut self,
+        id: GameId,
+        now_ms: i64,
+        quiet_ms: Option<i64>,
+        why: &str,
+    ) -> Result<bool> {
         let game = self.load_game(id)?;
         let derived = match game.derive() {
-            None => return Ok(()), // setups still being entered: no clocks yet
+            None => return Ok(true), // setups still being entered: no clocks yet
             Some(derived) => derived.map_err(|e| damaged(id, e))?,
         };
+        if let (Some(quiet), Some(started)) = (quiet_ms, game.meta.started_at) {
+            let seen_t = game
+                .meta
+                .clock_seen_t
+                .unwrap_or(0.0)
+                .max(derived.last_time().as_secs_f64());
+            let seen_ms = started.saturating_add((seen_t * 1000.0) as i64);
+            if now_ms.saturating_sub(seen_ms) < quiet {
+                return Ok(false);
+            }
+        }
         let mode = game.meta.mode;
         let actor = Actor::system();
-        let why = "the desk restarted: clocks stopped while it was down";
-        match derived.restart(game.meta.clock_seen_t, game.t_at(now_ms)) {
-            Restart::Nothing => {}
-            Restart::End { at } => {
-                self.append(id, at, AnyEvent::end(mode), &actor, why)?;
-            }
+        let next = game.logged().next_seq();
+        // Written where this desk saw the game: if another desk wrote first, it keeps it.
+        let at = |store: &mut Store, seq: u32, t: f64, event: AnyEvent| {
+            let token = format!("restore-{id}-{seq}-{now_ms}");
+            store.append_expecting(
+                id,
+                Some(Expect { seq, token: &token }),
+                t,
+                event,
+                &actor,
+                why,
+            )
+        };
+        let written = match derived.restart(game.meta.clock_seen_t, game.t_at(now_ms)) {
+            Restart::Nothing => Ok(()),
+            Restart::End { at: t } => at(self, next, t, AnyEvent::end(mode)).map(|_| ()),
             Restart::PauseAndResume {
                 pause_at,
                 resume_at,
-            } => {
-                self.append(id, pause_at, AnyEvent::pause(mode), &actor, why)?;
-                self.append(id, resume_at, AnyEvent::resume(mode), &actor, why)?;
-            }
+            } => at(self, next, pause_at, AnyEvent::pause(mode))
+                .and_then(|_| at(self, next + 1, resume_at, AnyEvent::resume(mode)))
+                .map(|_| ()),
+        };
+        match written {
+            Ok(()) => Ok(true),
+            Err(StoreError::Conflict(_)) => Ok(false),
+            Err(e) => Err(e),
         }
-        Ok(())
     }
 
     /// The arbiter confirms the result the rules reached (audit log).
@@ -959,6 +1047,8 @@ impl Store {
                          AND (CAST(?4 AS BIGINT) IS NULL OR white = ?4) AND (CAST(?5 AS BIGINT) IS NULL OR black = ?5)",
                     args![tid, round, table, w, b],
                 )?;
+                // The board is pending again: a complete round reopens.
+                super::pairings::round_after_result(tx, tid, round, actor, reason)?;
             }
             audit(
                 tx,

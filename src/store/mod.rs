@@ -14,6 +14,7 @@
 mod backup;
 mod copy;
 pub(crate) mod db;
+mod details;
 mod games;
 mod listen;
 mod pairings;
@@ -22,10 +23,12 @@ mod players;
 mod public;
 mod registrations;
 mod replication;
+mod round_rules;
 mod rounds;
 mod seen;
 mod sqlite;
 mod stations;
+mod tables;
 mod tournaments;
 
 pub use backup::{BACKUPS_KEPT, backup_dir};
@@ -38,13 +41,15 @@ pub use ggdesk_core::game::LogEntryKind as StoredEventKind;
 /// The game model is the core's; these names keep the store's call sites as they were.
 pub use ggdesk_core::game::{AnyEvent, AnyGame, GameMode, LogEntry, SheetRow};
 pub use listen::{Change, Changes};
-pub use pairings::{Absentee, BackupNote, ResultSaved};
+pub use pairings::{Absentee, BackupNote, Paired, ResultSaved, RoundCompleted};
 pub use players::{MAX_RATING, PlayerInput, RegistryId, RegistryPlayer, rows_message};
 pub use registrations::{PenaltyRow, Registration};
 pub use replication::{ServerState, StandbyState, server_status};
+pub use round_rules::NextRound;
 pub use rounds::{Board, BoardPlayer, BoardStatus, RoundBoard, RoundInfo, RoundState, RoundView};
 pub use sqlite::SqliteSettings;
 pub use stations::{Station, StationLogin, parse_tables, tables_text};
+pub use tables::TableTimers;
 pub use tournaments::{TournamentSetup, TournamentSummary};
 
 use db::Tx;

@@ -45,6 +45,22 @@ pub struct ResultSaved {
     pub completed: Option<BackupNote>,
 }
 
+/// A round just paired as a draft, and the round before it if pairing completed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Paired {
+    pub round: u32,
+    pub completed: Option<RoundCompleted>,
+}
+
+/// A round that became complete with the result that was its last, and its backup
+/// (written after the commit; a failed backup is reported here, never dropped).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundCompleted {
+    pub tournament: i64,
+    pub round: u32,
+    pub backup: BackupNote,
+}
+
 /// Who did not come to the board within the grace period.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Absentee {
@@ -121,6 +137,45 @@ fn complete_if_done(tx: &mut Tx<'_>, tid: i64, round: u32, actor: &Actor) -> Res
         &format!("round {round}: every result is in"),
     )?;
     Ok(true)
+}
+
+/// The one rule of a round's completion, for every path a result takes (a result or a
+/// default loss entered on the Rounds page, a game decided at the arbiter desk): once its
+/// last result is in, a published round is complete; a result set back to pending (an
+/// undo, a voided game, a correction) reopens a complete round. Runs inside the result's
+/// own transaction, under the round's lock. True if the round became complete (the caller
+/// backs it up after the commit).
+pub(crate) fn round_after_result(
+    tx: &mut Tx<'_>,
+    tid: i64,
+    round: u32,
+    actor: &Actor,
+    reason: &str,
+) -> Result<bool> {
+    tx.lock(
+        "rounds",
+        "tournament_id = ?1 AND number = ?2",
+        args![tid, round],
+    )?;
+    let state = state_of(tx, tid, round)?;
+    let pending = pending_boards(tx, tid, round)?;
+    if state == RoundState::Complete && pending > 0 {
+        tx.execute(
+            "UPDATE rounds SET state = 'published', completed_at = NULL WHERE tournament_id = ?1 AND number = ?2",
+            args![tid, round],
+        )?;
+        audit(
+            tx,
+            actor,
+            "round reopened",
+            Some(tid),
+            None,
+            reason,
+            &format!("round {round}: {pending} result(s) pending again"),
+        )?;
+        return Ok(false);
+    }
+    complete_if_done(tx, tid, round, actor)
 }
 
 /// Pairs the round after the last published or complete one, as a draft, inside `tx`.
@@ -434,9 +489,10 @@ fn describe_seat(s: Seat) -> String {
 impl Store {
     /// Pairs the next round as a draft (the pairing's proposal with its explanation per
     /// board), for the director to look at, change and publish. The last round must be
-    /// complete: a published round whose results are all in is completed here (and backed
-    /// up). Returns the new round's number.
-    pub fn pair_round(&mut self, tid: i64, actor: &Actor) -> Result<u32> {
+    /// complete: a published round whose results are all in (a database from before every
+    /// last result completed its round) is completed here and backed up, and how the backup
+    /// went is in the answer.
+    pub fn pair_round(&mut self, tid: i64, actor: &Actor) -> Result<Paired> {
         let mut completed = None;
         let number = self.write(|tx| {
             tx.lock("tournaments", "id = ?1", [tid])?;
@@ -467,10 +523,10 @@ impl Store {
             }
             draft_next_round(tx, tid, actor, "")
         })?;
-        if let Some(r) = completed {
-            let _ = self.backup_note(&format!("t{tid}-round-{r}-complete"));
-        }
-        Ok(number)
+        Ok(Paired {
+            round: number,
+            completed: completed.map(|r| self.completion_backup(tid, r)),
+        })
     }
 
     /// Throws a draft away (its requested absences stay).
@@ -805,18 +861,10 @@ impl Store {
                 &reason,
                 &format!("round {round}, table {table} ({names}): {} -> {}", old.name(), result.name()),
             )?;
-            if result == GameResult::Pending && state == RoundState::Complete {
-                tx.execute(
-                    "UPDATE rounds SET state = 'published', completed_at = NULL WHERE tournament_id = ?1 AND number = ?2",
-                    args![tid, round],
-                )?;
-                audit(tx, actor, "round reopened", Some(tid), None, &reason, &format!("round {round}: table {table} pending again"))?;
-            }
-            complete_if_done(tx, tid, round, actor)
+            round_after_result(tx, tid, round, actor, &reason)
         })?;
         Ok(ResultSaved {
-            completed: completed
-                .then(|| self.backup_note(&format!("t{tid}-round-{round}-complete"))),
+            completed: completed.then(|| self.completion_backup(tid, round).backup),
         })
     }
 
@@ -888,12 +936,20 @@ impl Store {
                 &format!("{who} not seated within the grace period"),
                 &format!("round {round}, table {table} ({names}): {}", result.name()),
             )?;
-            complete_if_done(tx, tid, round, actor)
+            round_after_result(tx, tid, round, actor, "")
         })?;
         Ok(ResultSaved {
-            completed: completed
-                .then(|| self.backup_note(&format!("t{tid}-round-{round}-complete"))),
+            completed: completed.then(|| self.completion_backup(tid, round).backup),
         })
+    }
+
+    /// The backup of a round that just became complete (after the commit), and how it went.
+    pub(crate) fn completion_backup(&self, tid: i64, round: u32) -> RoundCompleted {
+        RoundCompleted {
+            tournament: tid,
+            round,
+            backup: self.backup_note(&format!("t{tid}-round-{round}-complete")),
+        }
     }
 
     /// Writes a backup and says how it went (the change before it is committed either way).

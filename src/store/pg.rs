@@ -19,6 +19,7 @@ use std::time::Duration;
 pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../schema.postgres.sql"),
     include_str!("../../migrations/002-event-tokens.postgres.sql"),
+    include_str!("../../migrations/003-desk-timers.postgres.sql"),
 ];
 
 /// The channel the database notifies changes on (`LISTEN ggdesk`).

@@ -11,6 +11,7 @@ use std::path::Path;
 pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../schema.sql"),
     include_str!("../../migrations/002-event-tokens.sql"),
+    include_str!("../../migrations/003-desk-timers.sql"),
 ];
 
 /// Opens (or creates) the database file at `path` and migrates it.

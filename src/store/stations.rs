@@ -169,7 +169,9 @@ const STATION_GRANTS: &[&str] = &[
     "GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}",
     "GRANT USAGE ON ALL SEQUENCES IN SCHEMA {schema} TO {role}",
     "GRANT INSERT ON games, game_events, audit_log TO {role}",
-    "GRANT UPDATE (setup_white, setup_black, started_at, first, clock_seen_t, result) ON games TO {role}",
+    "GRANT UPDATE (setup_white, setup_black, started_at, first, clock_seen_t, result,
+         setup_started_at, setup_overrun_at, reading_started_at, lots_drawn_at) ON games TO {role}",
+    "GRANT UPDATE (state, completed_at) ON rounds TO {role}",
     "GRANT INSERT, UPDATE (sheet, complete, entered_at) ON adjudication_sheets TO {role}",
     "GRANT UPDATE (result) ON pairings TO {role}",
 ];

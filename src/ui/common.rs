@@ -62,6 +62,22 @@ pub struct Notice {
     pub text: String,
     pub error: bool,
     pub shown_at_ms: i64,
+    /// A file written: the notice offers to open its folder.
+    pub file: Option<std::path::PathBuf>,
+}
+
+impl Notice {
+    /// How long the notice stays: errors 12 s, files written 30 s (time to open the
+    /// folder), other confirmations 5 s.
+    fn lasts_ms(&self) -> i64 {
+        if self.error {
+            12_000
+        } else if self.file.is_some() {
+            30_000
+        } else {
+            5_000
+        }
+    }
 }
 
 /// The notices raised while applying commands; the app shows and expires them.
@@ -74,16 +90,29 @@ pub struct Notices {
 impl Notices {
     pub fn set_now(&mut self, now_ms: i64) {
         self.now_ms = now_ms;
-        // Errors stay 12 s, confirmations 5 s.
-        self.items
-            .retain(|n| now_ms - n.shown_at_ms < if n.error { 12_000 } else { 5_000 });
+        self.items.retain(|n| now_ms - n.shown_at_ms < n.lasts_ms());
     }
 
+    /// A confirmation. A good action clears the errors of earlier ones: they no longer
+    /// describe the desk.
     pub fn info(&mut self, text: impl Into<String>) {
+        self.items.retain(|n| !n.error);
         self.items.push(Notice {
             text: text.into(),
             error: false,
             shown_at_ms: self.now_ms,
+            file: None,
+        });
+    }
+
+    /// A file written: says where, and offers to open its folder.
+    pub fn written(&mut self, text: impl Into<String>, file: &std::path::Path) {
+        self.items.retain(|n| !n.error);
+        self.items.push(Notice {
+            text: text.into(),
+            error: false,
+            shown_at_ms: self.now_ms,
+            file: Some(file.to_path_buf()),
         });
     }
 
@@ -92,7 +121,22 @@ impl Notices {
             text: text.into(),
             error: true,
             shown_at_ms: self.now_ms,
+            file: None,
         });
+    }
+
+    /// Drops the errors of earlier actions (a later action went well).
+    pub fn clear_errors(&mut self) {
+        self.items.retain(|n| !n.error);
+    }
+
+    /// How long until the next notice expires (the desk repaints then to remove it).
+    pub fn next_expiry_ms(&self) -> Option<i64> {
+        self.items
+            .iter()
+            .map(|n| n.shown_at_ms + n.lasts_ms() - self.now_ms)
+            .min()
+            .map(|ms| ms.max(1))
     }
 
     /// The result of an action: an error becomes an error notice, success the given text.
@@ -103,7 +147,9 @@ impl Notices {
     ) -> Option<T> {
         match result {
             Ok(v) => {
-                if !done.is_empty() {
+                if done.is_empty() {
+                    self.items.retain(|n| !n.error);
+                } else {
                     self.info(done);
                 }
                 Some(v)
@@ -206,12 +252,18 @@ impl<A: Clone> Confirm<A> {
     }
 }
 
-/// Shows the confirmation dialog in `slot`, if any, and returns the action with its reason
-/// once confirmed; a cancelled dialog is dropped.
-pub fn poll_confirm<A: Clone>(
+/// A page's command that may carry the reason given in a confirmation dialog.
+pub trait Reasoned {
+    /// The command with the reason given (commands without a reason ignore it).
+    fn with_reason(self, reason: String) -> Self;
+}
+
+/// Shows the confirmation dialog in `slot`, if any, and returns its command, with the
+/// reason given, once confirmed; a cancelled dialog is dropped.
+pub fn poll_confirm<A: Clone + Reasoned>(
     slot: &mut Option<Confirm<A>>,
     ctx: &egui::Context,
-) -> Option<(A, String)> {
+) -> Option<A> {
     let confirm = slot.as_mut()?;
     match confirm.show(ctx) {
         ConfirmOutcome::Open => None,
@@ -221,8 +273,73 @@ pub fn poll_confirm<A: Clone>(
         }
         ConfirmOutcome::Confirmed { action, reason } => {
             *slot = None;
-            Some((action, reason))
+            Some(action.with_reason(reason))
         }
+    }
+}
+
+/// Whether a text field has the keyboard. Shortcuts other than the function keys wait
+/// while one has: a key typed into a field is the field's, never also a command.
+pub fn typing(ctx: &egui::Context) -> bool {
+    ctx.text_edit_focused()
+}
+
+/// What a page could not read from the database this time: shown as a banner naming what
+/// failed, instead of the page, so a damaged database never looks like an empty one.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct LoadErrors(pub Vec<String>);
+
+impl LoadErrors {
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// The value read, or `None` with the failure noted under `what`.
+    pub fn check<T, E: std::fmt::Display>(
+        &mut self,
+        what: &str,
+        result: Result<T, E>,
+    ) -> Option<T> {
+        match result {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.0.push(format!("{what}: {e}"));
+                None
+            }
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Draws the banner when something failed; true if it did (the page then shows nothing
+    /// else that could be mistaken for the database's content).
+    pub fn banner(&self, ui: &mut Ui) -> bool {
+        if self.0.is_empty() {
+            return false;
+        }
+        egui::Frame::new()
+            .fill(RED.gamma_multiply(0.15))
+            .stroke(egui::Stroke::new(1.5, RED))
+            .corner_radius(4.0)
+            .inner_margin(10.0)
+            .show(ui, |ui| {
+                ui.label(
+                    RichText::new("The database could not be read")
+                        .color(RED)
+                        .strong()
+                        .size(18.0),
+                );
+                for e in &self.0 {
+                    ui.label(RichText::new(format!("Could not read {e}")).color(RED));
+                }
+                ui.label(
+                    "Nothing is shown in its place. Check the file (Settings, F7, has the \
+                     backups), or restart ggdesk on a backup with --db PATH.",
+                );
+            });
+        true
     }
 }
 

@@ -5,17 +5,28 @@
 //! eframe's own storage keeps only UI preferences; everything else lives in SQLite.
 
 pub mod arbiter;
+pub mod audit;
 pub mod common;
 pub mod director;
+pub mod files;
+pub mod input;
 mod public_pages;
 mod settings;
 
-use crate::store::Store;
+use crate::store::{Address, Store};
 use common::Notices;
 use egui::{Key, RichText, Ui};
 use serde::{Deserialize, Serialize};
 use std::cell::Cell;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// How often the desk looks at the database for changes it did not make itself (another
+/// desk on the same file), when nothing else asks for a frame.
+const POLL: Duration = Duration::from_secs(2);
 
 /// The pages of the desk, in the order of the navigation bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -81,6 +92,9 @@ pub struct Prefs {
     pub page: Page,
     pub theme: ThemeChoice,
     pub tournament: Option<i64>,
+    /// The folder the file pickers open on.
+    #[serde(default)]
+    pub last_folder: Option<PathBuf>,
 }
 
 impl Default for Prefs {
@@ -89,6 +103,7 @@ impl Default for Prefs {
             page: Page::Tournaments,
             theme: ThemeChoice::System,
             tournament: None,
+            last_folder: None,
         }
     }
 }
@@ -117,6 +132,14 @@ pub struct PageCtx<'a> {
     pub notices: &'a mut Notices,
     /// A page asks to switch pages by setting this.
     pub goto: &'a mut Option<Page>,
+    /// Opens pages to print and folders (tests record instead).
+    pub launcher: &'a files::Launcher,
+    /// The folder a file picker opens on: the last one a file was picked from.
+    pub last_folder: &'a mut Option<PathBuf>,
+    /// A text field has the keyboard (now, or had it when this frame's keys were typed: Esc
+    /// leaves a field before the page sees the key). Shortcuts other than the function keys
+    /// wait while it has: a key typed into a field is the field's, never also a command.
+    pub typing: bool,
 }
 
 /// The desk application.
@@ -133,6 +156,14 @@ pub struct DeskApp {
     pub rounds: director::rounds::RoundsPage,
     pub standings: director::standings::StandingsPage,
     status: director::StatusCache,
+    pacer: input::InputPacer,
+    /// A text field had the keyboard at the end of the last frame.
+    typing_last: bool,
+    /// Opens pages to print and folders; tests replace it with a recorder.
+    pub launcher: files::Launcher,
+    /// Set when the process is asked to stop (SIGTERM, Ctrl+C): the desk closes its window
+    /// cleanly on the next frame.
+    quit: Arc<AtomicBool>,
 }
 
 const PREFS_KEY: &str = "ggdesk.prefs";
@@ -174,7 +205,16 @@ impl DeskApp {
             rounds: Default::default(),
             standings: Default::default(),
             status: Default::default(),
+            pacer: Default::default(),
+            typing_last: false,
+            launcher: files::Launcher::System,
+            quit: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// The flag that asks the desk to close (set from a signal handler).
+    pub fn quit_flag(&self) -> Arc<AtomicBool> {
+        self.quit.clone()
     }
 
     /// The store, when the database opened.
@@ -193,16 +233,32 @@ impl DeskApp {
             ThemeChoice::Dark => egui::ThemePreference::Dark,
         };
         ctx.set_theme(pref);
+        if ctx
+            .style_of(ctx.theme())
+            .text_styles
+            .get(&egui::TextStyle::Body)
+            != Some(&text_size(BODY))
+        {
+            ctx.all_styles_mut(readable_text);
+        }
     }
 
     /// Draws one frame of the whole desk.
+    ///
+    /// The desk repaints only when something asks for it: input, a clock or timer reaching
+    /// its next second (the pages ask for exactly that moment), a notice expiring, and a
+    /// look at the database every two seconds.
     pub fn show(&mut self, ui: &mut Ui) {
+        let ctx = ui.ctx().clone();
+        self.pacer.pace(&ctx);
+        if self.quit.load(Ordering::SeqCst) {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
         let now_ms = self.time.now_ms();
         self.notices.set_now(now_ms);
-        self.apply_theme(ui.ctx());
-        // The clocks need a fresh frame at least every quarter second.
-        ui.ctx()
-            .request_repaint_after(std::time::Duration::from_millis(250));
+        self.apply_theme(&ctx);
+        ctx.request_repaint_after(POLL);
+        let typing = self.typing_last || common::typing(&ctx);
 
         let store = match &mut self.store {
             Ok(store) => store,
@@ -213,7 +269,7 @@ impl DeskApp {
             }
         };
 
-        // Function keys switch pages, unless a dialog has the keyboard.
+        // Function keys switch pages whatever has the keyboard: they type nothing.
         let mut goto: Option<Page> = None;
         for page in Page::ALL {
             if ui.input(|i| i.key_pressed(page.key())) {
@@ -244,25 +300,24 @@ impl DeskApp {
                 tournament: &mut tournament,
                 notices: &mut self.notices,
                 goto: &mut goto,
+                launcher: &self.launcher,
+                last_folder: &mut self.prefs.last_folder,
+                typing,
             };
             director::status_line(ui, &mut frame, &mut self.status);
         });
         self.prefs.tournament = tournament;
 
-        egui::Panel::bottom("ggdesk-notices").show(ui, |ui| {
-            ui.horizontal_wrapped(|ui| {
-                if self.notices.items.is_empty() {
-                    let db = store
-                        .path()
-                        .map_or_else(|| "in memory".to_string(), |p| p.display().to_string());
-                    ui.label(RichText::new(format!("Database: {db}")).weak());
-                }
-                for n in &self.notices.items {
-                    let color = if n.error { common::RED } else { common::GREEN };
-                    ui.label(RichText::new(&n.text).color(color).strong());
-                }
-            });
-        });
+        let db = store
+            .path()
+            .map_or_else(|| "in memory".to_string(), |p| p.display().to_string());
+        let open_folder = notices_panel(ui, &self.notices, &db);
+        if let Some(dir) = open_folder
+            && !self.launcher.open(&dir)
+        {
+            self.notices
+                .error(format!("No program could open {}", dir.display()));
+        }
 
         let mut frame = PageCtx {
             store,
@@ -270,8 +325,12 @@ impl DeskApp {
             tournament: &mut self.prefs.tournament,
             notices: &mut self.notices,
             goto: &mut goto,
+            launcher: &self.launcher,
+            last_folder: &mut self.prefs.last_folder,
+            typing,
         };
-        self.tables.background(&mut frame);
+        let on_tables = self.prefs.page == Page::Tables;
+        self.tables.background(&ctx, &mut frame, on_tables);
         let page = self.prefs.page;
         let mut theme = self.prefs.theme;
         egui::CentralPanel::default().show(ui, |ui| match page {
@@ -287,7 +346,78 @@ impl DeskApp {
         if let Some(page) = goto {
             self.prefs.page = page;
         }
+        if let Some(ms) = self.notices.next_expiry_ms() {
+            ctx.request_repaint_after(Duration::from_millis(ms as u64));
+        }
+        self.typing_last = common::typing(&ctx);
     }
+
+    /// Before the desk closes: the running clocks are stored as seen now, so a restart
+    /// continues them from this moment.
+    pub fn closing(&mut self) {
+        let now = self.time.now_ms();
+        if let Ok(store) = &mut self.store
+            && let Err(e) = self.tables.keep_clocks(store, now)
+        {
+            eprintln!("ggdesk: could not store the clocks on closing: {e}");
+        }
+    }
+}
+
+/// Opens the database at `path` for the desk: the store, or the reason it was refused
+/// (shown on the refusal screen; the file is not touched).
+pub fn open_store(address: impl Into<Address>) -> Result<Store, String> {
+    Store::connect(&address.into()).map_err(|e| e.to_string())
+}
+
+/// The notices at the bottom of the window (or the database's path when there are none);
+/// returns the folder of a written file whose "Open folder" was clicked.
+fn notices_panel(ui: &mut Ui, notices: &Notices, db: &str) -> Option<PathBuf> {
+    let mut open_folder = None;
+    egui::Panel::bottom("ggdesk-notices").show(ui, |ui| {
+        if notices.items.is_empty() {
+            ui.label(RichText::new(format!("Database: {db}")).weak());
+        }
+        // The newest three, one to a line, newest last: older ones are in the audit log.
+        let skip = notices.items.len().saturating_sub(3);
+        for n in notices.items.iter().skip(skip) {
+            ui.horizontal(|ui| {
+                let color = if n.error { common::RED } else { common::GREEN };
+                // The button first: a long path is cut at the window's edge, not the button.
+                if let Some(file) = &n.file
+                    && ui
+                        .small_button("Open folder")
+                        .on_hover_text("Open the folder of this file in the file manager")
+                        .clicked()
+                {
+                    open_folder = file.parent().map(Path::to_path_buf);
+                }
+                ui.add(egui::Label::new(RichText::new(&n.text).color(color).strong()).truncate())
+                    .on_hover_text(&n.text);
+            });
+        }
+    });
+    open_folder
+}
+
+/// The body text size: egui's 13 points are small at arm's length on a hall's screen.
+const BODY: f32 = 14.5;
+
+fn text_size(size: f32) -> egui::FontId {
+    egui::FontId::proportional(size)
+}
+
+/// Text that reads at arm's length: nothing smaller than 12 points (egui's "small" is 9).
+fn readable_text(style: &mut egui::Style) {
+    use egui::{FontId, TextStyle};
+    style.text_styles = [
+        (TextStyle::Small, FontId::proportional(12.0)),
+        (TextStyle::Body, text_size(BODY)),
+        (TextStyle::Button, FontId::proportional(BODY)),
+        (TextStyle::Heading, FontId::proportional(21.0)),
+        (TextStyle::Monospace, FontId::monospace(13.5)),
+    ]
+    .into();
 }
 
 fn cannot_open(ui: &mut Ui, message: &str) {
@@ -322,11 +452,15 @@ impl eframe::App for DeskApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, PREFS_KEY, &self.prefs);
     }
+
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        self.closing();
+    }
 }
 
 /// Opens the desk window on the database at `db`.
-pub fn run(db: crate::store::Address) -> Result<(), String> {
-    let store = Store::connect(&db).map_err(|e| e.to_string());
+pub fn run(db: Address) -> Result<(), String> {
+    let store = open_store(db.clone());
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title(format!("ggdesk — {db}"))
@@ -344,7 +478,18 @@ pub fn run(db: crate::store::Address) -> Result<(), String> {
                 .storage
                 .and_then(|s| eframe::get_value::<Prefs>(s, PREFS_KEY))
                 .unwrap_or_default();
-            Ok(Box::new(DeskApp::new(store, prefs, TimeSource::System)))
+            let app = DeskApp::new(store, prefs, TimeSource::System);
+            // SIGTERM or Ctrl+C: close the window on the next frame (the preferences are
+            // saved and the clocks kept on the way out); every action is already committed.
+            let quit = app.quit_flag();
+            let ctx = cc.egui_ctx.clone();
+            if let Err(e) = ctrlc::set_handler(move || {
+                quit.store(true, Ordering::SeqCst);
+                ctx.request_repaint();
+            }) {
+                eprintln!("ggdesk: cannot handle SIGTERM: {e}");
+            }
+            Ok(Box::new(app))
         }),
     )
     .map_err(|e| format!("the desk window could not open: {e}"))

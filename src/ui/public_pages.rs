@@ -93,10 +93,12 @@ impl PublicPages {
                     ui.vertical(|ui| {
                         ui.label(format!("Listening on {}", server.addr()));
                         if ui.button("Open the page to print for the wall").clicked() {
-                            super::arbiter::open_in_browser(
-                                std::path::Path::new(&format!("{url}wall")),
-                                cx.notices,
-                            );
+                            let wall = format!("{url}wall");
+                            if !cx.launcher.open(std::path::Path::new(&wall)) {
+                                cx.notices.error(format!(
+                                    "no program could open {wall}: open it in a browser by hand"
+                                ));
+                            }
                         }
                         if ui.button("Stop the public pages").clicked() {
                             stop = true;

@@ -53,6 +53,9 @@ pub fn click(h: &mut Harness<'_, DeskApp>, label: &str) {
     if h.query_by_label(label).is_none() {
         panic!("no {label:?} among {:?}", all_text(h));
     }
+    // As a person scrolls to a button below the fold before clicking it.
+    h.get_by_label(label).scroll_to_me();
+    h.run();
     h.get_by_label(label).click();
     h.run();
     // Commands queued while drawing are applied in the same frame; long ones on the next.
@@ -74,4 +77,119 @@ pub fn phase(h: &Harness<'_, DeskApp>, now: i64) -> Phase {
     let app = h.state();
     let id = app.tables.selected.expect("a table is open");
     app.tables.tables.tables[&id].phase(now)
+}
+
+/// The desk on `store` as [`desk`] does, with a launcher that records the pages and folders
+/// it would open instead of starting a program.
+pub fn desk_recording(
+    store: Store,
+    page: Page,
+    tournament: Option<i64>,
+    clock: &Rc<Cell<i64>>,
+) -> (
+    Harness<'static, DeskApp>,
+    Rc<std::cell::RefCell<Vec<std::path::PathBuf>>>,
+) {
+    let opened = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let prefs = Prefs {
+        page,
+        tournament,
+        ..Prefs::default()
+    };
+    let mut app = DeskApp::new(Ok(store), prefs, TimeSource::Manual(clock.clone()));
+    app.launcher = ggdesk::ui::files::Launcher::Record(opened.clone());
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .build_ui_state(|ui, app: &mut DeskApp| app.show(ui), app);
+    h.run();
+    (h, opened)
+}
+
+/// Whether some label or value on screen contains `needle`.
+pub fn has_text(h: &Harness<'_, DeskApp>, needle: &str) -> bool {
+    all_text(h).iter().any(|t| t.contains(needle))
+}
+
+/// Focuses the field labelled `label` and types `text` into it.
+pub fn type_into(h: &mut Harness<'_, DeskApp>, label: &str, text: &str) {
+    if h.query_by_label(label).is_none() {
+        panic!("no field {label:?} among {:?}", all_text(h));
+    }
+    let field = h.get_by_label(label);
+    field.focus();
+    field.type_text(text);
+    h.run();
+}
+
+/// Shows another page, as its function key would.
+pub fn go(h: &mut Harness<'_, DeskApp>, page: Page) {
+    h.state_mut().prefs.page = page;
+    h.run();
+}
+
+/// The store under the desk.
+pub fn store<'a>(h: &'a Harness<'_, DeskApp>) -> &'a Store {
+    h.state().store().expect("store")
+}
+
+/// A key pressed, as one event of the next frame (with no modifier).
+pub fn key_event(key: egui::Key) -> egui::Event {
+    egui::Event::Key {
+        key,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers: egui::Modifiers::NONE,
+    }
+}
+
+/// Puts `events` into one frame (kittest otherwise runs a frame per event) and runs it.
+pub fn one_frame(h: &mut Harness<'_, DeskApp>, events: Vec<egui::Event>) {
+    h.input_mut().events.extend(events);
+    h.run();
+}
+
+/// White's squares a1..i1, a2..i2, a3..c3; Black's a8..i8, a7..i7, a6..c6.
+pub fn setup_squares(side: ggdesk_core::rules::Side) -> Vec<String> {
+    let rows: [u8; 3] = match side {
+        ggdesk_core::rules::Side::White => [1, 2, 3],
+        ggdesk_core::rules::Side::Black => [8, 7, 6],
+    };
+    rows.iter()
+        .flat_map(|r| ('a'..='i').map(move |f| format!("{f}{r}")))
+        .take(21)
+        .collect()
+}
+
+/// Enters one side's setup from the palette: the brush starts at the Five-Star General and
+/// moves on to the next rank left after each piece, so 21 clicks place the whole set in
+/// the order of the rulebook's table.
+pub fn enter_setup(h: &mut Harness<'_, DeskApp>, side: ggdesk_core::rules::Side) {
+    let tab = match side {
+        ggdesk_core::rules::Side::White => "White's setup (",
+        ggdesk_core::rules::Side::Black => "Black's setup (",
+    };
+    h.get_by_label_contains(tab).click();
+    h.run();
+    click(h, "G5 Five-Star General");
+    for sq in setup_squares(side) {
+        click(h, &sq);
+    }
+}
+
+/// Types a move into the move box and plays it.
+pub fn type_move(h: &mut Harness<'_, DeskApp>, mv: &str) {
+    let field = h.get_by_label_contains("moves:");
+    field.focus();
+    field.type_text(mv);
+    h.run();
+    click(h, "Play move");
+}
+
+/// A practice table with both setups entered through the palette and the clocks started.
+pub fn started_practice_table(h: &mut Harness<'_, DeskApp>) {
+    click(h, "New practice table");
+    enter_setup(h, ggdesk_core::rules::Side::White);
+    enter_setup(h, ggdesk_core::rules::Side::Black);
+    click(h, "Start clocks");
 }

@@ -91,7 +91,7 @@ pub fn event_with(names: &[&str], rounds: u32) -> (tempfile::TempDir, PathBuf, S
 
 /// Pairs and publishes the next round; returns its number.
 pub fn publish_next(store: &mut Store, tid: i64) -> u32 {
-    let n = store.pair_round(tid, &director()).expect("pair");
+    let n = store.pair_round(tid, &director()).expect("pair").round;
     store.publish_round(tid, n, &director()).expect("publish");
     n
 }

@@ -122,7 +122,11 @@ pub fn check_game(store: &Store, game: i64, acks: &[u32], round: u64) {
         audited.len(),
         seqs.len(),
         "round {round}: game {game}: every stored event has its audit row: {audited:?} for {:?}",
-        stored.events.iter().map(|e| e.kind.code()).collect::<Vec<_>>()
+        stored
+            .events
+            .iter()
+            .map(|e| e.kind.code())
+            .collect::<Vec<_>>()
     );
     assert!(
         stored.verdict().expect("setups").is_ok(),

@@ -5,10 +5,10 @@
 //! Aliwalas value of every remaining piece, AVP, TAS and the result are shown.
 
 use super::board::{self, BoardStyle, CellView};
-use super::{Cap, TableCmd, capitalise};
+use super::{Cap, TableCmd, TableLabel, capitalise};
 use crate::desk::LiveTable;
 use crate::store::GameId;
-use crate::ui::common::{self};
+use crate::ui::common::{self, Confirm};
 use egui::{RichText, Ui};
 use ggdesk_core::adjudication::{Adjudication, ReadingVerdict, aliwalas_value};
 use ggdesk_core::rules::{Game, GameState, Rank, Side, Square};
@@ -60,14 +60,19 @@ pub fn sheet_value(readings: &[(Square, Rank)]) -> Value {
 }
 
 /// The sheet's state under the palette: handed in, or the button that hands it in (the
-/// sheet then counts for the result). Returns true when handed in this frame.
+/// sheet then counts for the result). A sheet with no reading at all is handed in only
+/// after a confirmation: every piece then counts as an abstention. Returns true when handed
+/// in this frame.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn hand_in(
     ui: &mut Ui,
     game: GameId,
     reader: Side,
     locked: bool,
+    readings: usize,
     sheet: impl FnOnce() -> Value,
     queued: &mut Vec<TableCmd>,
+    confirm: &mut Option<Confirm<TableCmd>>,
 ) -> bool {
     if locked {
         ui.label(
@@ -79,12 +84,27 @@ pub(crate) fn hand_in(
     if !ui.button(button).clicked() {
         return false;
     }
-    queued.push(TableCmd::SaveSheet {
+    let cmd = TableCmd::SaveSheet {
         game,
         side: reader,
         sheet: sheet(),
         complete: true,
-    });
+    };
+    if readings == 0 {
+        *confirm = Some(Confirm::new(
+            format!("Hand in {}'s sheet with no reading?", Cap(reader)),
+            format!(
+                "{} has read none of {}'s pieces: every piece counts as an abstention (0 points). \
+                 A handed-in sheet cannot be changed.",
+                Cap(reader),
+                Cap(reader.opponent())
+            ),
+            "Hand in the empty sheet",
+            cmd,
+        ));
+        return false;
+    }
+    queued.push(cmd);
     true
 }
 
@@ -126,53 +146,45 @@ pub(crate) fn reading_palette(
     change
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn ui(
     ui: &mut Ui,
     state: &mut AdjudicationState,
     table: &LiveTable,
+    label: &TableLabel,
     game: &Game,
+    reading_started: Option<i64>,
     now_ms: i64,
     queued: &mut Vec<TableCmd>,
+    confirm: &mut Option<Confirm<TableCmd>>,
 ) {
     let id = table.id();
-    let GameState::AdjudicationPending { at } = game.state() else {
+    if !matches!(game.state(), GameState::AdjudicationPending { .. }) {
         return;
-    };
+    }
     let handed_in = |s: Side| table.stored.sheets[s].as_ref().is_some_and(|r| r.complete);
-
-    super::adjudication_heading(ui, table, at, game.settings().reading_limit_ns, now_ms);
-    if let Some(Ok(verdict)) = table.stored.verdict()
-        && let Some(adj) = &verdict.adjudication
-    {
-        super::confirmation(ui, table, queued);
+    let verdict = table.stored.verdict().and_then(|v| v.ok());
+    let adjudication = verdict.and_then(|v| v.adjudication);
+    super::adjudication_heading(
+        ui,
+        reading_started,
+        game.settings().reading_limit_ns,
+        adjudication.is_some(),
+        now_ms,
+    );
+    if let Some(adj) = &adjudication {
+        super::confirmation(ui, table, label, queued);
         result_ui(ui, adj, queued, id);
         return;
     }
-    ui.horizontal(|ui| {
-        for reader in Side::BOTH {
-            let done = if handed_in(reader) { ", handed in" } else { "" };
-            let n = state.sheet(table, reader).len();
-            let text = format!(
-                "{} reads {}'s pieces ({n} read{done})",
-                capitalise(reader.name()),
-                reader.opponent()
-            );
-            if ui
-                .selectable_label(state.reader() == reader, text)
-                .clicked()
-            {
-                state.black_reads = reader == Side::Black;
-                state.picked = None;
-            }
-        }
-    });
+    reader_tabs(ui, state, table);
     let reader = state.reader();
     let enemy = reader.opponent();
     ui.label(
         RichText::new(format!(
             "{}'s remaining pieces are face down. Click a piece, then the rank {} names for it, or Abstain.",
-            capitalise(enemy.name()),
-            reader
+            Cap(enemy),
+            Cap(reader)
         ))
         .weak(),
     );
@@ -243,8 +255,17 @@ pub fn ui(
                 "{} of {enemy_count} pieces read; the rest abstain.",
                 readings.len()
             ));
-            if hand_in(ui, id, reader, locked, || sheet_value(&readings), queued)
-                && !handed_in(reader.opponent())
+            let sheet = || sheet_value(&readings);
+            if hand_in(
+                ui,
+                id,
+                reader,
+                locked,
+                readings.len(),
+                sheet,
+                queued,
+                confirm,
+            ) && !handed_in(reader.opponent())
             {
                 state.black_reads = reader == Side::White;
                 state.picked = None;
@@ -253,22 +274,73 @@ pub fn ui(
     });
 }
 
+/// The two readers' tabs, each with how many pieces it has read.
+fn reader_tabs(ui: &mut Ui, state: &mut AdjudicationState, table: &LiveTable) {
+    let handed_in = |s: Side| table.stored.sheets[s].as_ref().is_some_and(|r| r.complete);
+    ui.horizontal(|ui| {
+        for reader in Side::BOTH {
+            let done = if handed_in(reader) { ", handed in" } else { "" };
+            let n = state.sheet(table, reader).len();
+            let text = format!(
+                "{} reads {}'s pieces ({n} read{done})",
+                Cap(reader),
+                Cap(reader.opponent())
+            );
+            if ui
+                .selectable_label(state.reader() == reader, text)
+                .clicked()
+            {
+                state.black_reads = reader == Side::Black;
+                state.picked = None;
+            }
+        }
+    });
+}
+
+/// Both sides' scores in one line each (NRS, AVP, TAS per side), shown first so the result
+/// and its totals are in view without scrolling.
+pub(crate) fn totals_ui(ui: &mut Ui, totals: [(Side, String, String, String); 2]) {
+    for (reader, nrs, avp, tas) in totals {
+        ui.label(
+            RichText::new(format!(
+                "{}:  NRS {nrs}  +  AVP {avp}  =  TAS {tas}",
+                Cap(reader)
+            ))
+            .strong()
+            .size(17.0),
+        );
+    }
+}
+
 fn result_ui(ui: &mut Ui, adj: &Adjudication, queued: &mut Vec<TableCmd>, id: GameId) {
     let result = match adj.winner {
         Some(w) => format!("{} wins by adjudication", capitalise(w.name())),
         None => "Draw: equal Total Adjudication Scores".to_string(),
     };
-    ui.label(
-        RichText::new(result)
-            .size(22.0)
-            .strong()
-            .color(common::BLUE),
-    );
     ui.horizontal(|ui| {
+        ui.label(
+            RichText::new(result)
+                .size(22.0)
+                .strong()
+                .color(common::BLUE),
+        );
         if ui.button("Print adjudication form").clicked() {
             queued.push(TableCmd::PrintAdjudication { game: id });
         }
     });
+    totals_ui(
+        ui,
+        Side::BOTH.map(|r| {
+            let s = &adj.scores[r];
+            (
+                r,
+                s.net_reading_score.to_string(),
+                s.aliwalas_value.to_string(),
+                s.total.to_string(),
+            )
+        }),
+    );
+    ui.separator();
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .show(ui, |ui| {
@@ -276,12 +348,8 @@ fn result_ui(ui: &mut Ui, adj: &Adjudication, queued: &mut Vec<TableCmd>, id: Ga
                 for (col, reader) in cols.iter_mut().zip(Side::BOTH) {
                     let s = &adj.scores[reader];
                     col.label(
-                        RichText::new(format!(
-                            "{} reads {}",
-                            capitalise(reader.name()),
-                            reader.opponent()
-                        ))
-                        .strong(),
+                        RichText::new(format!("{} reads {}", Cap(reader), Cap(reader.opponent())))
+                            .strong(),
                     );
                     egui::Grid::new(("verdicts", reader.name()))
                         .striped(true)
@@ -309,7 +377,7 @@ fn result_ui(ui: &mut Ui, adj: &Adjudication, queued: &mut Vec<TableCmd>, id: Ga
                         .iter()
                         .map(|(sq, r)| format!("{} {sq} {}", r.code(), aliwalas_value(*r)))
                         .collect();
-                    col.label(RichText::new(format!("Own pieces: {}", values.join(", "))).small());
+                    col.label(format!("Own pieces: {}", values.join(", ")));
                     col.label(
                         RichText::new(format!("AVP {}   TAS {}", s.aliwalas_value, s.total))
                             .strong()

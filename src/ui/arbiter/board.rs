@@ -158,7 +158,18 @@ pub fn draw(
         };
         let response = ui.interact(rect, id, sense);
         let name = label(square, view);
-        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, interactive, &name));
+        // What the square shows, for screen readers and tests: only what is drawn.
+        let shown = match view {
+            CellView::Empty => "empty".to_string(),
+            CellView::FaceDown(s) => format!("{s} piece"),
+            CellView::Open(p) => format!("{} {}", p.side, p.rank.code()),
+            CellView::Guessed(s, r) => format!("{s} piece read as {}", r.code()),
+        };
+        response.widget_info(|| {
+            let mut info = egui::WidgetInfo::labeled(egui::Role::Button, interactive, &name);
+            info.current_text_value = Some(shown.clone());
+            info
+        });
         if interactive && response.clicked() {
             clicked = Some(square);
         }

@@ -1,21 +1,37 @@
 //! The arbiter desk: one card per table of the playing round, and the table view where the
 //! setups are entered, moves are played, clocks run and every rule applies by itself.
+//!
+//! Pages draw; commands apply. Drawing only reads the page's state and queues a
+//! [`TableCmd`]; `apply` runs the queued commands through the store after drawing (one
+//! transaction each). A command that needs the arbiter's confirmation waits in the
+//! confirmation dialog, and is queued with the reason once confirmed.
 
 mod adjudication;
+mod apply;
 mod board;
+mod overview;
+mod parts;
 mod physical;
 mod setup;
+mod setup_text;
 mod table;
 
 pub use board::{CellView, draw_player_view};
+pub(crate) use parts::{
+    Cap, StartGate, adjudication_heading, capitalise, clock_panel, confirmation, move_clock_color,
+    oversteps_marks, result_banner, start_clocks, thirty_line, timer_line,
+};
+pub use parts::{phase_badge, player_view_panel};
+pub use setup_text::{parse_setup_text, setup_text};
 
 use super::PageCtx;
-use super::common::{self, Confirm, badge, fmt_clock, fmt_hms, poll_confirm};
+use super::common::{Confirm, LoadErrors, Reasoned, poll_confirm};
 use crate::desk::{LiveTable, Phase, Tables};
-use crate::store::{Actor, AnyEvent, Board, GameId, GameMode, NewGame};
-use egui::{Color32, Key, RichText, Ui};
-use ggdesk_core::rules::{Event, PenaltyKind, Side, SideSetup, Square};
-use std::collections::HashMap;
+use crate::store::{AnyEvent, Board, GameId, GameMeta, GameMode, TableTimers};
+use egui::{Key, Ui};
+use ggdesk_core::rules::{Event, GameState, Side, SideSetup, Square};
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
 
 /// A card of the overview: a board of the round, with or without its game yet.
 #[derive(Debug, Clone)]
@@ -26,8 +42,20 @@ pub struct Card {
     pub board: Option<Board>,
 }
 
+/// How a table is named on its page, from the game's own facts (its tournament, round and
+/// table), never from the cards of the round shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableLabel {
+    /// "Table 3 · round 2 · GGF Open", "Practice table 5", "Imported game 7".
+    pub title: String,
+    /// White's and Black's names ("White", "Black" when the game has no players).
+    pub names: (String, String),
+    /// The arbiter's table for the audit log.
+    pub table_no: Option<u32>,
+}
+
 /// An action the arbiter asked for, applied after drawing.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum TableCmd {
     Open(GameId),
     Back,
@@ -60,11 +88,30 @@ pub enum TableCmd {
         side: Side,
         setup: SideSetup,
     },
+    DrawLots {
+        game: GameId,
+    },
     Start {
         game: GameId,
         first: Side,
     },
+    StartSetupTimer {
+        game: GameId,
+    },
+    /// The arbiter's ruling once setup time ran out.
+    SetupRuling {
+        game: GameId,
+        reason: String,
+    },
+    StartReadingTimer {
+        game: GameId,
+        at_ms: i64,
+    },
     VoidAndReplay {
+        game: GameId,
+        reason: String,
+    },
+    RemovePractice {
         game: GameId,
         reason: String,
     },
@@ -77,24 +124,36 @@ pub enum TableCmd {
         sheet: serde_json::Value,
         complete: bool,
     },
+    /// Reading time ran out: the side's sheet is handed in as it stands.
+    HandInAtTime {
+        game: GameId,
+        side: Side,
+        sheet: serde_json::Value,
+    },
     PrintAdjudication {
         game: GameId,
     },
     ConfirmResult {
         game: GameId,
     },
+    /// A game record (`ggdesk-record/1`) or a physical-board record (`ggdesk-physical/1`)
+    /// chosen in the file picker.
+    ImportRecord(std::path::PathBuf),
 }
 
-/// Actions that need a confirmation (and some a reason).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Guarded {
-    Resign(Side),
-    Penalty(PenaltyKind, Side),
-    Respect,
-    Undo,
-    Void,
-    /// A declaration on a physical board (perpetual, Flag through).
-    Physical(ggdesk_core::rules::PhysicalEvent),
+impl Reasoned for TableCmd {
+    fn with_reason(mut self, text: String) -> Self {
+        match &mut self {
+            TableCmd::Event { reason, .. }
+            | TableCmd::Any { reason, .. }
+            | TableCmd::Undo { reason, .. }
+            | TableCmd::SetupRuling { reason, .. }
+            | TableCmd::VoidAndReplay { reason, .. }
+            | TableCmd::RemovePractice { reason, .. } => *reason = text,
+            _ => {}
+        }
+        self
+    }
 }
 
 /// The Tables page's own state.
@@ -106,40 +165,83 @@ pub struct TablesPage {
     cards_key: Option<(Option<i64>, Option<u32>)>,
     cards_loaded_ms: i64,
     round: Option<u32>,
+    tournament_name: Option<String>,
+    /// Each table's name and players, from its game's facts.
+    labels: HashMap<GameId, TableLabel>,
+    /// Each table's timers and lots, as stored.
+    timers: HashMap<GameId, TableTimers>,
+    /// Sheets handed in because reading time ran out (asked once).
+    handed_in_at_time: HashSet<(GameId, Side)>,
     pub show_ranks: bool,
     pub move_text: String,
+    /// Put the keyboard in the move box on the next frame (a table opened, a move played).
+    focus_move: bool,
     from: Option<Square>,
     setup: setup::SetupState,
     adjudication: adjudication::AdjudicationState,
     physical: physical::PhysicalState,
     first: HashMap<GameId, Side>,
-    confirm: Option<Confirm<Guarded>>,
+    confirm: Option<Confirm<TableCmd>>,
     pub player_window: bool,
     pub player_fullscreen: bool,
     queued: Vec<TableCmd>,
     move_error: Option<String>,
+    load: LoadErrors,
+    /// A text field has the keyboard this frame (single keys are then the field's).
+    typing: bool,
+    picker: Option<super::files::FilePicker>,
 }
 
 impl TablesPage {
     /// Reloads the cards (boards of the playing round and practice tables) every two seconds
-    /// or when the tournament changes.
+    /// or when the tournament changes. A read that fails is shown as such, never as an
+    /// empty round.
     fn refresh_cards(&mut self, cx: &mut PageCtx<'_>, force: bool) {
         let tournament = *cx.tournament;
-        let round = tournament.and_then(|t| cx.store.playing_round(t).ok().flatten());
+        let round = match tournament {
+            Some(t) => match cx.store.playing_round(t) {
+                Ok(r) => r,
+                Err(e) => {
+                    self.load.clear();
+                    self.load
+                        .0
+                        .push(format!("the rounds of tournament {t}: {e}"));
+                    return;
+                }
+            },
+            None => None,
+        };
         let key = (tournament, round.map(|r| r.number));
-        if !force && self.cards_key == Some(key) && cx.now_ms - self.cards_loaded_ms < 2000 {
+        let moved = self.cards_key != Some(key);
+        if !force && !moved && cx.now_ms - self.cards_loaded_ms < 2000 {
             return;
         }
         self.cards_key = Some(key);
         self.cards_loaded_ms = cx.now_ms;
         self.round = round.map(|r| r.number);
+        self.load.clear();
+        let mut load = LoadErrors::default();
+        self.tournament_name = match tournament {
+            Some(t) => load
+                .check("the tournaments", cx.store.tournament_names())
+                .and_then(|names| names.into_iter().find(|(id, _)| *id == t))
+                .map(|(_, n)| n),
+            None => None,
+        };
         let mut cards = Vec::new();
         if let (Some(t), Some(r)) = (tournament, round) {
-            let boards = cx.store.round_boards(t, r.number).unwrap_or_default();
-            let games = cx.store.game_metas(Some((t, r.number))).unwrap_or_default();
-            for b in boards {
+            let boards = load.check(
+                &format!("the boards of round {}", r.number),
+                cx.store.round_boards(t, r.number),
+            );
+            let games = load.check(
+                &format!("the games of round {}", r.number),
+                cx.store.game_metas(Some((t, r.number))),
+            );
+            for b in boards.unwrap_or_default() {
                 let game = games
                     .iter()
+                    .flatten()
                     .filter(|g| g.table_no == Some(b.table_no) && !g.void)
                     .map(|g| g.id)
                     .next_back();
@@ -151,10 +253,9 @@ impl TablesPage {
                 });
             }
         }
-        for meta in cx.store.game_metas(None).unwrap_or_default() {
-            // Practice tables, and imported records still waiting for their readings.
-            let awaiting = meta.result.as_deref() == Some("adjudication_pending");
-            if meta.tournament_id.is_none() && !meta.void && (!meta.imported || awaiting) {
+        let metas = load.check("the desk's games", cx.store.game_metas(None));
+        for meta in metas.iter().flatten() {
+            if practice_card(meta, tournament) {
                 cards.push(Card {
                     table_no: None,
                     names: ("White".into(), "Black".into()),
@@ -164,33 +265,163 @@ impl TablesPage {
             }
         }
         for card in &cards {
-            if let Some(id) = card.game
-                && let Err(e) = self.tables.ensure(cx.store, id)
-            {
-                cx.notices.error(e.to_string());
+            if let Some(id) = card.game {
+                self.ensure(cx, id, &mut load);
             }
+        }
+        self.load = load;
+        // A table of another round or tournament is not the one the desk is about now.
+        if moved
+            && let Some(s) = self.selected
+            && !cards.iter().any(|c| c.game == Some(s))
+        {
+            self.selected = None;
+            self.player_fullscreen = false;
         }
         self.cards = cards;
     }
 
-    fn card_of(&self, id: GameId) -> Option<&Card> {
-        self.cards.iter().find(|c| c.game == Some(id))
+    /// Loads a table (once) with its label and timers.
+    fn ensure(&mut self, cx: &mut PageCtx<'_>, id: GameId, load: &mut LoadErrors) -> bool {
+        let what = format!("game {id}");
+        let Some(meta) = load.check(
+            &what,
+            self.tables
+                .ensure(cx.store, id)
+                .map(|t| t.stored.meta.clone()),
+        ) else {
+            return false;
+        };
+        if !self.labels.contains_key(&id)
+            && let Some(label) = load.check(&what, label_of(cx, &meta))
+        {
+            self.labels.insert(id, label);
+        }
+        if let Some(timers) = load.check(&what, cx.store.table_timers(id)) {
+            self.timers.insert(id, timers);
+        }
+        true
+    }
+
+    fn label(&self, id: GameId) -> TableLabel {
+        self.labels.get(&id).cloned().unwrap_or_else(|| TableLabel {
+            title: format!("Game {id}"),
+            names: ("White".into(), "Black".into()),
+            table_no: None,
+        })
+    }
+
+    fn timers(&self, id: GameId) -> TableTimers {
+        self.timers.get(&id).copied().unwrap_or_default()
     }
 
     /// What the desk does every frame, whichever page is shown: follow the round's tables,
-    /// judge every live clock (a clock that runs out ends its game at once) and keep the
-    /// heartbeat that brings the clocks back after a crash.
-    pub fn background(&mut self, cx: &mut PageCtx<'_>) {
+    /// judge every live clock (a clock that runs out ends its game at once), keep the
+    /// heartbeat that brings the clocks back after a crash, start and enforce the reading
+    /// timer, and ask for the next frame when a clock or a timer reaches its next second.
+    ///
+    /// On the Tables page, a frame when a clock or timer on screen shows its next second (at
+    /// most five a second, however many tables run); on another page, one a second while a
+    /// game runs (the heartbeat, and a clock that runs out ends its game within the second,
+    /// at the exact moment the rules compute).
+    pub fn background(&mut self, ctx: &egui::Context, cx: &mut PageCtx<'_>, shown: bool) {
         self.refresh_cards(cx, false);
         for note in self.tables.tick(cx.store, cx.now_ms) {
             cx.notices.info(note.text);
         }
+        self.reading_timers(cx);
+        if !self.queued.is_empty() {
+            self.apply_queued(cx);
+        }
+        if let Some(ms) = self.next_second(cx.now_ms) {
+            let ms = if shown { ms.max(200) } else { ms.max(1000) };
+            ctx.request_repaint_after(Duration::from_millis(ms as u64));
+        }
+    }
+
+    /// Starts the reading timer of a table waiting for its adjudication and, once reading
+    /// time has run out, hands in the sheets as they stand (RULES.md gives the readings 15
+    /// minutes: what was read by then counts, every other piece is an abstention).
+    fn reading_timers(&mut self, cx: &mut PageCtx<'_>) {
+        let now = cx.now_ms;
+        for (id, table) in &self.tables.tables {
+            if table.phase(now) != Phase::AdjudicationPending {
+                continue;
+            }
+            let timers = self.timers(*id);
+            let Some(start) = timers.reading_started_at else {
+                let at = reading_start(table).unwrap_or(now);
+                self.queued.push(TableCmd::StartReadingTimer {
+                    game: *id,
+                    at_ms: at,
+                });
+                continue;
+            };
+            let limit_ms = table.stored.meta.rules.reading_limit_ns / 1_000_000;
+            if now < start + limit_ms {
+                continue;
+            }
+            for side in Side::BOTH {
+                let handed = table.stored.sheets[side]
+                    .as_ref()
+                    .is_some_and(|r| r.complete);
+                if handed || !self.handed_in_at_time.insert((*id, side)) {
+                    continue;
+                }
+                if let Some(sheet) = sheet_as_it_stands(table, side) {
+                    self.queued.push(TableCmd::HandInAtTime {
+                        game: *id,
+                        side,
+                        sheet,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Milliseconds until a clock or timer on screen shows its next second, if any runs.
+    fn next_second(&self, now: i64) -> Option<i64> {
+        let mut next: Option<i64> = None;
+        let mut take = |ns: i64| {
+            let ms = (ns.rem_euclid(1_000_000_000) / 1_000_000).max(1) + 1;
+            next = Some(next.map_or(ms, |n: i64| n.min(ms)));
+        };
+        for (id, table) in &self.tables.tables {
+            match table.phase(now) {
+                Phase::Playing | Phase::FlagPending(_) => {
+                    if let Some(g) = table.derived_at(now) {
+                        take(g.clock().move_remaining_ns());
+                        take(g.clock().game_remaining_ns());
+                    }
+                }
+                Phase::Setup | Phase::Ready => {
+                    if let Some(s) = self.timers(*id).setup_started_at {
+                        take((now - s) * 1_000_000);
+                    }
+                }
+                Phase::AdjudicationPending => {
+                    if let Some(s) = self.timers(*id).reading_started_at {
+                        take((now - s) * 1_000_000);
+                    }
+                }
+                _ => {}
+            }
+        }
+        next
     }
 
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        self.typing = cx.typing;
         self.keyboard(ui, cx);
-        if let Some((action, reason)) = poll_confirm(&mut self.confirm, ui.ctx()) {
-            self.guarded(action, reason);
+        if let Some(cmd) = poll_confirm(&mut self.confirm, ui.ctx()) {
+            self.queued.push(cmd);
+            self.focus_move = true;
+        }
+        if let Some(path) = super::files::poll_picker(&mut self.picker, ui.ctx(), cx.last_folder) {
+            self.queued.push(TableCmd::ImportRecord(path));
+        }
+        if self.load.banner(ui) {
+            return;
         }
         match self.selected {
             Some(id) if self.tables.tables.contains_key(&id) => self.table_ui(ui, cx, id),
@@ -200,7 +431,14 @@ impl TablesPage {
             }
         }
         self.player_window_ui(ui, cx);
-        // Commands may queue follow-ups (a created table opens): apply those too.
+        if !self.queued.is_empty() {
+            self.apply_queued(cx);
+            ui.ctx().request_repaint();
+        }
+    }
+
+    /// Applies the queued commands; a command may queue follow-ups (a created table opens).
+    fn apply_queued(&mut self, cx: &mut PageCtx<'_>) {
         for _ in 0..4 {
             let cmds = std::mem::take(&mut self.queued);
             if cmds.is_empty() {
@@ -209,22 +447,30 @@ impl TablesPage {
             for cmd in cmds {
                 self.apply(cmd, cx);
             }
-            ui.ctx().request_repaint();
         }
     }
 
+    /// The table's keys. F8 pauses or resumes whatever has the keyboard (it types
+    /// nothing); Space does too, Esc goes back to the overview and PageUp/PageDown switch
+    /// tables, but only while no text field has the keyboard: a space typed into the move
+    /// box is part of the move ("f4 f5"), never also a pause.
     fn keyboard(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
         if self.confirm.is_some() {
             return;
         }
-        let (esc, next, prev, space) = ui.input(|i| {
-            (
-                i.key_pressed(Key::Escape),
-                i.key_pressed(Key::PageDown),
-                i.key_pressed(Key::PageUp),
-                i.key_pressed(Key::Space),
-            )
-        });
+        let f8 = ui.input(|i| i.key_pressed(Key::F8));
+        let (esc, next, prev, space) = if cx.typing {
+            (false, false, false, false)
+        } else {
+            ui.input(|i| {
+                (
+                    i.key_pressed(Key::Escape),
+                    i.key_pressed(Key::PageDown),
+                    i.key_pressed(Key::PageUp),
+                    i.key_pressed(Key::Space),
+                )
+            })
+        };
         if esc && self.selected.is_some() {
             self.queued.push(TableCmd::Back);
         }
@@ -242,369 +488,21 @@ impl TablesPage {
                 self.queued.push(TableCmd::Open(ids[i]));
             }
         }
-        if space && let Some(id) = self.selected {
-            self.move_text.retain(|c| !c.is_whitespace());
-            if let Some(t) = self.tables.tables.get(&id) {
-                match t.phase(cx.now_ms) {
-                    Phase::Paused => self.queued.push(TableCmd::Event {
-                        game: id,
-                        event: Event::Resume,
-                        reason: String::new(),
-                    }),
-                    Phase::Playing | Phase::FlagPending(_) => self.queued.push(TableCmd::Event {
-                        game: id,
-                        event: Event::Pause,
-                        reason: String::new(),
-                    }),
-                    _ => {}
-                }
-            }
-        }
-    }
-
-    fn overview(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
-        let tournament_name = cx.tournament.and_then(|t| {
-            cx.store
-                .tournament_names()
-                .ok()?
-                .into_iter()
-                .find(|(id, _)| *id == t)
-                .map(|(_, n)| n)
-        });
-        // playing, finished, adjudication, not opened, setting up
-        let mut counts = [0usize; 5];
-        for card in &self.cards {
-            match card
-                .game
-                .and_then(|g| self.tables.tables.get(&g))
-                .map(|t| t.phase(cx.now_ms))
-            {
-                Some(p) if p.is_live() => counts[0] += 1,
-                Some(Phase::Finished(_)) => counts[1] += 1,
-                Some(Phase::AdjudicationPending) => counts[2] += 1,
-                Some(Phase::Setup | Phase::Ready) => counts[4] += 1,
-                _ => counts[3] += 1,
-            }
-        }
-        ui.horizontal(|ui| {
-            ui.heading("Tables");
-            match (&tournament_name, self.round) {
-                (Some(name), Some(r)) => {
-                    ui.label(RichText::new(format!("{name} — round {r}")).strong());
-                }
-                (Some(name), None) => {
-                    ui.label(format!(
-                        "{name}: no round published yet (publish one on the Rounds page)"
-                    ));
-                }
-                _ => {
-                    ui.label("No tournament chosen: practice tables only");
-                }
-            }
-            ui.separator();
-            badge(ui, &format!("{} playing", counts[0]), common::GREEN);
-            badge(ui, &format!("{} finished", counts[1]), common::BLUE);
-            if counts[2] > 0 {
-                badge(ui, &format!("{} adjudication", counts[2]), common::AMBER);
-            }
-            if counts[4] > 0 {
-                badge(ui, &format!("{} setting up", counts[4]), common::BLUE);
-            }
-            badge(ui, &format!("{} not opened", counts[3]), Color32::GRAY);
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.button("New physical-board table").clicked() {
-                    self.queued.push(TableCmd::CreatePractice {
-                        mode: GameMode::Physical,
-                    });
-                }
-                if ui.button("New practice table").clicked() {
-                    self.queued.push(TableCmd::CreatePractice {
-                        mode: GameMode::Arbitrated,
-                    });
-                }
-            });
-        });
-        ui.label(
-            RichText::new("Click a table to arbitrate it. PageUp/PageDown switch tables, Esc comes back here.")
-                .weak(),
-        );
-        ui.add_space(4.0);
-        let now = cx.now_ms;
-        let round = self.round;
-        egui::ScrollArea::vertical()
-            .auto_shrink([false, false])
-            .show(ui, |ui| {
-                // As many cards per row as the width takes.
-                let per_row = ((ui.available_width() + 8.0) / (CARD_WIDTH + 8.0 + 18.0))
-                    .floor()
-                    .max(1.0) as usize;
-                ui.spacing_mut().item_spacing = egui::vec2(8.0, 8.0);
-                for row in self.cards.chunks(per_row) {
-                    ui.horizontal(|ui| {
-                        for card in row {
-                            let table = card.game.and_then(|g| self.tables.tables.get(&g));
-                            if let Some(cmd) = card_ui(ui, card, table, now, round) {
-                                self.queued.push(cmd);
-                            }
-                        }
-                    });
-                }
-                if self.cards.is_empty() {
-                    ui.label("No tables yet.");
-                }
-            });
-    }
-
-    fn guarded(&mut self, action: Guarded, reason: String) {
-        let Some(game) = self.selected else { return };
-        let cmd = match action {
-            Guarded::Resign(side) => TableCmd::Event {
-                game,
-                event: Event::Resign(side),
-                reason,
-            },
-            Guarded::Penalty(kind, side) => TableCmd::Event {
-                game,
-                event: Event::Penalty { kind, side },
-                reason,
-            },
-            Guarded::Respect => TableCmd::Event {
-                game,
-                event: Event::DrawForRespect,
-                reason,
-            },
-            Guarded::Undo => TableCmd::Undo { game, reason },
-            Guarded::Void => TableCmd::VoidAndReplay { game, reason },
-            Guarded::Physical(event) => TableCmd::Any {
-                game,
-                event: AnyEvent::Physical(event),
-                reason,
-            },
-        };
-        self.queued.push(cmd);
-    }
-
-    fn apply(&mut self, cmd: TableCmd, cx: &mut PageCtx<'_>) {
-        let now = cx.now_ms;
-        let table_actor =
-            |t: Option<&Card>| Actor::arbiter(t.and_then(|c| c.table_no).map(i64::from));
-        match cmd {
-            TableCmd::Open(id) => {
-                if let Err(e) = self.tables.ensure(cx.store, id) {
-                    cx.notices.error(e.to_string());
-                } else {
-                    self.selected = Some(id);
-                    self.from = None;
-                    self.move_text.clear();
-                    self.move_error = None;
-                }
-            }
-            TableCmd::Back => {
-                self.selected = None;
-                self.player_fullscreen = false;
-            }
-            TableCmd::CreateForBoard { board, round, mode } => {
-                let Some(tid) = *cx.tournament else { return };
-                let rules = cx.store.tournament_rules(tid).unwrap_or_default();
-                let new = NewGame {
-                    tournament_id: Some(tid),
-                    round: Some(round),
-                    table_no: Some(board.table_no),
-                    players: Some(ggdesk_core::rules::BySide::new(
-                        board.white.no,
-                        board.black.no,
-                    )),
-                    mode,
-                    first: Side::White,
-                    ratings: Some(ggdesk_core::rules::BySide::new(
-                        board.white.rating as f64,
-                        board.black.rating as f64,
-                    )),
-                    rules,
-                    replaces: None,
-                };
-                let actor = Actor::arbiter(Some(board.table_no.into()));
-                if let Some(id) = cx.notices.report(cx.store.create_game(&new, &actor), "") {
-                    self.refresh_cards(cx, true);
-                    self.queued.push(TableCmd::Open(id));
-                }
-            }
-            TableCmd::CreatePractice { mode } => {
-                let actor = Actor::arbiter(None);
-                let new = NewGame {
-                    mode,
-                    ..NewGame::standalone()
-                };
-                if let Some(id) = cx
-                    .notices
-                    .report(cx.store.create_game(&new, &actor), "Practice table created")
-                {
-                    self.refresh_cards(cx, true);
-                    self.queued.push(TableCmd::Open(id));
-                }
-            }
-            TableCmd::Event {
-                game,
+        if (space || f8)
+            && let Some(id) = self.selected
+            && let Some(t) = self.tables.tables.get(&id)
+            && let Some(event) = pause_toggle(t.phase(cx.now_ms))
+        {
+            self.queued.push(TableCmd::Event {
+                game: id,
                 event,
-                reason,
-            } => {
-                let Some(mode) = self.tables.tables.get(&game).map(LiveTable::mode) else {
-                    return;
-                };
-                match AnyEvent::for_mode(mode, event) {
-                    Some(any) => self.apply(
-                        TableCmd::Any {
-                            game,
-                            event: any,
-                            reason,
-                        },
-                        cx,
-                    ),
-                    None => cx
-                        .notices
-                        .error("moves on a physical board are entered as \"move made\""),
-                }
-            }
-            TableCmd::Any {
-                game,
-                event,
-                reason,
-            } => {
-                let actor = table_actor(self.card_of(game));
-                let Some(table) = self.tables.tables.get_mut(&game) else {
-                    return;
-                };
-                match table.submit_any(cx.store, event, now, &actor, &reason) {
-                    Ok(_) => {
-                        self.move_error = None;
-                        if let Some(a) = &table.last_announcement {
-                            cx.notices.info(a.text.clone());
-                        }
-                        if let Phase::Finished(o) = table.phase(now) {
-                            cx.notices.info(format!(
-                                "Game over: {} — {}",
-                                o.winner()
-                                    .map_or("draw".to_string(), |w| format!("{w} wins")),
-                                o.reason().describe()
-                            ));
-                        }
-                    }
-                    Err(e) => {
-                        self.move_error = Some(e.to_string());
-                        cx.notices.error(e.to_string());
-                    }
-                }
-            }
-            TableCmd::Undo { game, reason } => {
-                let actor = table_actor(self.card_of(game));
-                if let Some(table) = self.tables.tables.get_mut(&game) {
-                    let r = table.undo(cx.store, now, &actor, &reason);
-                    cx.notices.report(r, "Last event undone");
-                }
-            }
-            TableCmd::SaveSetup { game, side, setup } => {
-                let actor = table_actor(self.card_of(game));
-                let r = cx.store.save_setup(game, side, &setup, &actor);
-                if cx.notices.report(r, "").is_some()
-                    && let Some(t) = self.tables.tables.get_mut(&game)
-                    && let Err(e) = t.reload(cx.store)
-                {
-                    cx.notices.error(e.to_string());
-                }
-            }
-            TableCmd::Start { game, first } => {
-                let actor = table_actor(self.card_of(game));
-                let r = cx.store.start_game(game, now, first, &actor);
-                if cx
-                    .notices
-                    .report(r, &format!("Clocks started: {first} moves first"))
-                    .is_some()
-                    && let Some(t) = self.tables.tables.get_mut(&game)
-                    && let Err(e) = t.reload(cx.store)
-                {
-                    cx.notices.error(e.to_string());
-                }
-            }
-            TableCmd::VoidAndReplay { game, reason } => {
-                let actor = Actor::director();
-                let r = cx.store.void_and_replay(game, &reason, &actor);
-                if let Some(new) = cx
-                    .notices
-                    .report(r, "Game voided; the replay is ready for new setups")
-                {
-                    if let Some(t) = self.tables.tables.get_mut(&game) {
-                        let _ = t.reload(cx.store);
-                    }
-                    self.refresh_cards(cx, true);
-                    self.queued.push(TableCmd::Open(new));
-                }
-            }
-            TableCmd::SaveSheet {
-                game,
-                side,
-                sheet,
-                complete,
-            } => {
-                let actor = table_actor(self.card_of(game));
-                let r = cx
-                    .store
-                    .save_reading_sheet(game, side, &sheet, complete, &actor);
-                let done = if complete {
-                    format!("{}'s reading sheet handed in", Cap(side))
-                } else {
-                    String::new()
-                };
-                if cx.notices.report(r, &done).is_some()
-                    && let Some(t) = self.tables.tables.get_mut(&game)
-                    && let Err(e) = t.reload(cx.store)
-                {
-                    cx.notices.error(e.to_string());
-                }
-            }
-            TableCmd::ConfirmResult { game } => {
-                let actor = table_actor(self.card_of(game));
-                let r = cx.store.confirm_result(game, &actor);
-                if cx.notices.report(r, "Result confirmed").is_some()
-                    && let Some(t) = self.tables.tables.get_mut(&game)
-                    && let Err(e) = t.reload(cx.store)
-                {
-                    cx.notices.error(e.to_string());
-                }
-            }
-            TableCmd::PrintAdjudication { game } => {
-                let card = self.card_of(game).cloned();
-                let result = self.adjudication_form(cx, game, card.as_ref());
-                if let Some(file) = cx.notices.report(result, "") {
-                    open_in_browser(&file, cx.notices);
-                }
-            }
-            TableCmd::Export { game } => {
-                let result = cx
-                    .store
-                    .export_record(game)
-                    .map_err(|e| e.to_string())
-                    .and_then(|record| {
-                        let dir = cx
-                            .store
-                            .path()
-                            .and_then(|p| p.parent().map(|d| d.join("records")))
-                            .unwrap_or_else(|| std::path::PathBuf::from("records"));
-                        std::fs::create_dir_all(&dir)
-                            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-                        let file = dir.join(format!("game-{game}.json"));
-                        std::fs::write(&file, record.to_json_pretty() + "\n")
-                            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-                        Ok(file)
-                    });
-                if let Some(file) = cx.notices.report(result, "") {
-                    cx.notices
-                        .info(format!("Record written: {}", file.display()));
-                }
-            }
+                reason: String::new(),
+            });
         }
     }
 
-    /// The players' board in its own window (or full screen in the main one).
+    /// The players' board in its own window (the last move marked, the result once
+    /// decided), drawn from a `PlayerView` only.
     fn player_window_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
         if !self.player_window {
             return;
@@ -616,11 +514,13 @@ impl TablesPage {
         let Some(view) = table.player_view(cx.now_ms) else {
             return;
         };
-        let title = match self.card_of(id).and_then(|c| c.table_no) {
-            Some(n) => format!("ggdesk — table {n}, player view"),
-            None => "ggdesk — practice table, player view".to_string(),
-        };
+        let title = format!("ggdesk — {}, player view", self.label(id).title);
         let game = table.game_at(cx.now_ms);
+        let marked = table::last_move_squares(table);
+        let outcome = match table.phase(cx.now_ms) {
+            Phase::Finished(o) => Some(o),
+            _ => None,
+        };
         let mut close = false;
         ui.ctx().show_viewport_immediate(
             egui::ViewportId::from_hash_of("ggdesk-player-view"),
@@ -629,7 +529,7 @@ impl TablesPage {
                 .with_inner_size([760.0, 720.0]),
             |ui, _class| {
                 egui::CentralPanel::default().show(ui, |ui| {
-                    player_view_panel(ui, &view, game.as_ref());
+                    player_view_panel(ui, &view, game.as_ref(), &marked, outcome);
                 });
                 if ui.input(|i| i.viewport().close_requested()) {
                     close = true;
@@ -640,426 +540,116 @@ impl TablesPage {
             self.player_window = false;
         }
     }
-}
 
-impl TablesPage {
-    /// Writes the printable adjudication form of a game beside the database.
-    fn adjudication_form(
+    /// Asks for a confirmation (with a reason when `reason`) before `cmd` is queued.
+    fn ask(&mut self, title: &str, message: &str, label: &str, cmd: TableCmd, reason: bool) {
+        let c = Confirm::new(title, message, label, cmd);
+        self.confirm = Some(if reason { c.with_reason() } else { c });
+    }
+
+    /// Stores, for every running game, the clocks as seen now (on closing the desk).
+    pub fn keep_clocks(
         &self,
-        cx: &mut PageCtx<'_>,
-        game: GameId,
-        card: Option<&Card>,
-    ) -> Result<std::path::PathBuf, String> {
-        let stored = cx.store.load_game(game).map_err(|e| e.to_string())?;
-        let verdict = stored
-            .verdict()
-            .ok_or("the setups are not in")?
-            .map_err(|e| e.to_string())?;
-        let adj = verdict
-            .adjudication
-            .ok_or("both reading sheets must be handed in first")?;
-        let event = match stored.meta.tournament_id {
-            Some(t) => cx
-                .store
-                .tournament_names()
-                .ok()
-                .and_then(|names| names.into_iter().find(|(id, _)| *id == t).map(|(_, n)| n))
-                .unwrap_or_default(),
-            None => "Practice table".into(),
-        };
-        let (white, black) = card.map_or(("White".into(), "Black".into()), |c| c.names.clone());
-        let heading = ggdesk_core::export::forms::FormHeading {
-            event,
-            round: stored.meta.round,
-            table: stored.meta.table_no,
-            white,
-            black,
-            stopped_at: fmt_hms((verdict.at * 1e9) as i64),
-        };
-        let html = ggdesk_core::export::forms::adjudication_form(&heading, &adj);
-        let dir = cx
-            .store
-            .path()
-            .and_then(|p| p.parent().map(|d| d.join("forms")))
-            .unwrap_or_else(|| std::path::PathBuf::from("forms"));
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        let file = dir.join(format!("adjudication-game-{game}.html"));
-        std::fs::write(&file, html).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-        Ok(file)
+        store: &mut crate::store::Store,
+        now_ms: i64,
+    ) -> Result<(), crate::store::StoreError> {
+        let seen: Vec<(GameId, f64)> = self
+            .tables
+            .tables
+            .values()
+            .filter(|t| matches!(t.phase(now_ms), Phase::Playing | Phase::FlagPending(_)))
+            .map(|t| (t.id(), t.event_t(now_ms)))
+            .collect();
+        store.record_clocks_seen(&seen)
     }
 }
 
-/// The result of a decided game, large: who won (or a draw) and why.
-pub(crate) fn result_banner(ui: &mut Ui, outcome: ggdesk_core::rules::Outcome) {
-    let text = match outcome.winner() {
-        Some(w) => format!("{} wins", Cap(w)),
-        None => "Draw".to_string(),
-    };
-    ui.label(RichText::new(text).size(26.0).strong().color(common::BLUE));
-    ui.label(RichText::new(outcome.reason().describe()).size(16.0));
-}
-
-/// Who moves first (decided by lot) and the button that starts the clocks.
-pub(crate) fn start_clocks(
-    ui: &mut Ui,
-    game: GameId,
-    first: &mut Side,
-    queued: &mut Vec<TableCmd>,
-) {
-    ui.horizontal(|ui| {
-        ui.label("Moves first (by lot):");
-        ui.radio_value(first, Side::White, "White");
-        ui.radio_value(first, Side::Black, "Black");
-        if ui.button("Draw lots").clicked() {
-            use rand::{Rng, SeedableRng};
-            let heads = rand::rngs::StdRng::from_os_rng().random::<bool>();
-            *first = if heads { Side::White } else { Side::Black };
-        }
-    });
-    if ui
-        .button(RichText::new("Start clocks").strong().size(18.0))
-        .clicked()
-    {
-        queued.push(TableCmd::Start {
-            game,
-            first: *first,
-        });
-    }
-}
-
-/// The colour of a move clock: amber in its last 20 seconds, red once overstepped.
-pub(crate) fn move_clock_color(ui: &Ui, left_ns: i64) -> Color32 {
-    if left_ns < 0 {
-        common::RED
-    } else if left_ns < 20_000_000_000 {
-        common::AMBER
-    } else {
-        ui.visuals().strong_text_color()
-    }
-}
-
-/// The clocks of a table: the move clock of the side to move (while it runs), the game
-/// clock, and both sides' oversteps.
-pub(crate) fn clock_panel(
-    ui: &mut Ui,
-    clock: &ggdesk_core::clock::Clock,
-    oversteps_to_lose: u32,
-    move_clock: bool,
-) {
-    if move_clock {
-        let left = clock.move_remaining_ns();
-        let color = move_clock_color(ui, left);
-        ui.horizontal(|ui| {
-            ui.label("Move clock");
-            ui.label(
-                RichText::new(fmt_clock(left))
-                    .monospace()
-                    .size(34.0)
-                    .strong()
-                    .color(color),
-            );
-            if clock.turn_overstepped() {
-                badge(ui, "OVERSTEP", common::RED);
-            }
-        });
-    }
-    ui.label(
-        RichText::new(format!(
-            "Game clock {} left",
-            fmt_hms(clock.game_remaining_ns())
-        ))
-        .monospace()
-        .size(18.0),
-    );
-    ui.label(format!(
-        "Oversteps  White {}   Black {}",
-        oversteps_marks(clock.oversteps().white, oversteps_to_lose),
-        oversteps_marks(clock.oversteps().black, oversteps_to_lose)
-    ));
-}
-
-/// The heading of an adjudication with its reading timer, which runs from the moment game
-/// time ran out.
-pub(crate) fn adjudication_heading(
-    ui: &mut Ui,
-    table: &LiveTable,
-    stopped: ggdesk_core::clock::Time,
-    reading_limit_ns: i64,
-    now_ms: i64,
-) {
-    let started = table.stored.meta.started_at.unwrap_or(now_ms);
-    let left = reading_limit_ns - (now_ms - (started + stopped.as_ms())) * 1_000_000;
-    ui.horizontal(|ui| {
-        ui.label(
-            RichText::new("Adjudication")
-                .size(22.0)
-                .strong()
-                .color(common::AMBER),
-        );
-        let color = if left < 0 {
-            common::RED
-        } else {
-            ui.visuals().text_color()
-        };
-        ui.label(
-            RichText::new(format!("Reading time left: {}", fmt_clock(left)))
-                .strong()
-                .color(color),
-        );
-    });
-}
-
-/// Under a decided result: it has gone to the round; the arbiter confirms it (or records an
-/// arbiter's mistake with the void-and-replay action).
-pub(crate) fn confirmation(ui: &mut Ui, table: &LiveTable, queued: &mut Vec<TableCmd>) {
-    ui.label("The result has gone to the round.");
-    if table.confirmed {
-        ui.label(RichText::new("Confirmed by the arbiter.").color(common::GREEN));
-    } else {
-        ui.horizontal(|ui| {
-            if ui
-                .button(RichText::new("Confirm result").strong())
-                .clicked()
-            {
-                queued.push(TableCmd::ConfirmResult { game: table.id() });
-            }
-            ui.label(RichText::new("or record an arbiter's mistake below").weak());
-        });
-    }
-}
-
-/// Opens a file in the user's browser; says where the file is either way.
-pub fn open_in_browser(file: &std::path::Path, notices: &mut common::Notices) {
-    let opened = std::process::Command::new("xdg-open")
-        .arg(file)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .is_ok();
-    if opened {
-        notices.info(format!("Opened {} in the browser", file.display()));
-    } else {
-        notices.info(format!(
-            "Written {}: open it in a browser to print",
-            file.display()
-        ));
-    }
-}
-
-/// The clocks and state as the players may see them: nothing about any rank.
-pub fn player_view_panel(
-    ui: &mut Ui,
-    view: &ggdesk_core::rules::PlayerView,
-    game: Option<&ggdesk_core::rules::Game>,
-) {
-    ui.vertical_centered(|ui| {
-        let status = match view.finished {
-            Some((Some(w), reason)) => format!("{w} wins ({})", reason.replace('_', " ")),
-            Some((None, "game_time")) => "Game time is up: adjudication".to_string(),
-            Some((None, reason)) => format!("Draw ({})", reason.replace('_', " ")),
-            None if view.paused => "Paused by the arbiter".to_string(),
-            None => format!("{} to move", capitalise(view.to_move.name())),
-        };
-        ui.heading(RichText::new(status).size(26.0).strong());
-        if let Some(g) = game {
-            let c = g.clock();
-            ui.label(
-                RichText::new(format!(
-                    "Move clock {}   ·   Game clock {} left",
-                    fmt_clock(c.move_remaining_ns()),
-                    fmt_hms(c.game_remaining_ns())
-                ))
-                .size(20.0),
-            );
-        }
-        ui.label(format!(
-            "Oversteps: White {}  Black {}   ·   Pieces: White {}  Black {}",
-            view.oversteps.white, view.oversteps.black, view.pieces.white, view.pieces.black
-        ));
-    });
-    ui.add_space(6.0);
-    draw_player_view(ui, view, &[]);
-}
-
-/// A side's name as a proper noun in the desk's sentences: "White", "Black".
-pub(crate) struct Cap(pub Side);
-
-impl std::fmt::Display for Cap {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self.0 {
-            Side::White => "White",
-            Side::Black => "Black",
-        })
-    }
-}
-
-pub(crate) fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
-    }
-}
-
-/// The status word and colour of a table.
-pub fn phase_badge(phase: Phase) -> (String, Color32) {
+/// The event that Space or F8 sends in a phase: pause a running game, resume a paused one.
+fn pause_toggle(phase: Phase) -> Option<Event> {
     match phase {
-        Phase::Setup => ("SETUP".into(), Color32::GRAY),
-        Phase::Ready => ("READY".into(), common::BLUE),
-        Phase::Playing => ("PLAYING".into(), common::GREEN),
-        Phase::Paused => ("PAUSED".into(), common::AMBER),
-        Phase::FlagPending(_) => ("FLAG PENDING".into(), common::RED),
-        Phase::AdjudicationPending => ("ADJUDICATION".into(), common::AMBER),
-        Phase::ThirtyCountPending => ("COUNTS".into(), common::AMBER),
-        Phase::Finished(o) => (
-            match o.winner() {
-                Some(w) => format!("{} WINS", w.name().to_uppercase()),
-                None => "DRAW".into(),
-            },
-            common::BLUE,
-        ),
-        Phase::Void => ("VOID".into(), Color32::GRAY),
+        Phase::Paused => Some(Event::Resume),
+        Phase::Playing | Phase::FlagPending(_) => Some(Event::Pause),
+        _ => None,
     }
 }
 
-fn oversteps_marks(n: u32, limit: u32) -> String {
-    format!("{n}/{limit}")
+/// Whether a game of no round has a card: a practice table of the chosen tournament (or,
+/// with none chosen, of none), or an imported record still waiting for its readings.
+fn practice_card(meta: &GameMeta, tournament: Option<i64>) -> bool {
+    if meta.void || meta.round.is_some() {
+        return false;
+    }
+    if meta.imported {
+        return meta.result.as_deref() == Some("adjudication_pending");
+    }
+    meta.tournament_id == tournament
 }
 
-/// The width of a table's card on the overview.
-const CARD_WIDTH: f32 = 236.0;
+/// The moment game time ran out at the desk (Unix ms), for a game played here.
+fn reading_start(table: &LiveTable) -> Option<i64> {
+    let started = table.stored.meta.started_at?;
+    let game = table.derived()?;
+    match game.state() {
+        GameState::AdjudicationPending { at } => Some(started + at.as_ms()),
+        _ => None,
+    }
+}
 
-/// One card of the overview. Returns a command when clicked.
-fn card_ui(
-    ui: &mut Ui,
-    card: &Card,
-    table: Option<&LiveTable>,
-    now: i64,
-    round: Option<u32>,
-) -> Option<TableCmd> {
-    let mut cmd = None;
-    let title = match card.table_no {
-        Some(n) => format!("Table {n}"),
-        None => match table.filter(|t| t.stored.meta.imported) {
-            Some(_) => format!("Imported game {}", card.game.map_or(0, |g| g.0)),
-            None => format!("Practice {}", card.game.map_or(0, |g| g.0)),
-        },
-    };
-    let phase = table.map(|t| t.phase(now));
-    let frame = egui::Frame::group(ui.style())
-        .inner_margin(8.0)
-        .corner_radius(6.0);
-    let response = frame
-        .show(ui, |ui| {
-            // The cards flow in a wrapping row; each card's own lines stack.
-            ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
-            ui.set_width(CARD_WIDTH);
-            ui.set_height(104.0);
-            ui.horizontal(|ui| {
-                ui.label(RichText::new(&title).strong().size(16.0));
-                ui.with_layout(
-                    egui::Layout::right_to_left(egui::Align::Center),
-                    |ui| match phase {
-                        Some(p) => {
-                            let (text, color) = phase_badge(p);
-                            badge(ui, &text, color);
-                        }
-                        None => {
-                            badge(ui, "NO GAME YET", Color32::GRAY);
-                        }
-                    },
-                );
-            });
-            ui.label(format!("{}  vs  {}", card.names.0, card.names.1));
-            match (table, table.and_then(|t| t.derived_at(now))) {
-                (Some(t), Some(g)) if t.started() => {
-                    let c = g.clock();
-                    let limit = g.settings().oversteps_to_lose;
-                    let move_left = c.move_remaining_ns();
-                    let color = move_clock_color(ui, move_left);
-                    ui.horizontal(|ui| {
-                        if !g.is_over() {
-                            ui.label(format!("{} to move", capitalise(g.to_move().name())));
-                            ui.label(
-                                RichText::new(fmt_clock(move_left))
-                                    .monospace()
-                                    .strong()
-                                    .color(color)
-                                    .size(16.0),
-                            );
-                        }
-                    });
-                    ui.label(
-                        RichText::new(format!(
-                            "W {}  B {}   game {} left · moves {}",
-                            oversteps_marks(c.oversteps().white, limit),
-                            oversteps_marks(c.oversteps().black, limit),
-                            fmt_hms(c.game_remaining_ns()),
-                            g.plies()
-                        ))
-                        .small(),
-                    );
-                    if let Some(Phase::Finished(o)) = phase {
-                        ui.label(RichText::new(o.reason().describe()).small());
-                    }
-                }
-                (Some(t), _) if t.mode() == GameMode::Physical => {
-                    ui.label("Physical board: clocks not started");
-                }
-                (Some(t), _) => {
-                    let placed =
-                        |s: Side| t.stored.setup[s].as_ref().map_or(0, |x| x.placements.len());
-                    ui.label(format!(
-                        "Setups: White {}/21, Black {}/21",
-                        placed(Side::White),
-                        placed(Side::Black)
-                    ));
-                }
-                (None, _) => {
-                    let decided = card.board.as_ref().filter(|b| b.result != ggdesk_core::tournament::GameResult::Pending);
-                    if let Some(board) = decided {
-                        // A result entered at the director's desk: nothing to arbitrate.
-                        ui.label(format!("Result: {}", board.result.name().replace('_', " ")));
-                    } else if let (Some(board), Some(round)) = (&card.board, round) {
-                        ui.horizontal(|ui| {
-                            if ui.button("Arbitrate here").clicked() {
-                                cmd = Some(TableCmd::CreateForBoard {
-                                    board: board.clone(),
-                                    round,
-                                    mode: GameMode::Arbitrated,
-                                });
-                            }
-                            if ui
-                                .button("Physical board")
-                                .on_hover_text("Played on a real board: the desk keeps the clocks and the tally")
-                                .clicked()
-                            {
-                                cmd = Some(TableCmd::CreateForBoard {
-                                    board: board.clone(),
-                                    round,
-                                    mode: GameMode::Physical,
-                                });
-                            }
-                        });
-                    }
-                }
-            }
-        });
-        })
-        .response;
-    if let Some(id) = card.game {
-        let click = ui.interact(
-            response.rect,
-            ui.scope_id().with(("card", id.0)),
-            egui::Sense::click(),
-        );
-        click.widget_info(|| {
-            egui::WidgetInfo::labeled(egui::Role::Button, true, format!("Open {title}"))
-        });
-        if click.clicked() && cmd.is_none() {
-            cmd = Some(TableCmd::Open(id));
+/// A side's reading sheet as it stands: the stored draft, or every piece abstained.
+fn sheet_as_it_stands(table: &LiveTable, side: Side) -> Option<serde_json::Value> {
+    if let Some(row) = &table.stored.sheets[side] {
+        return Some(row.sheet.clone());
+    }
+    match table.derived()? {
+        crate::store::AnyGame::Arbitrated(_) => Some(serde_json::json!({})),
+        crate::store::AnyGame::Physical(g) => {
+            let sheet: ggdesk_core::physical_record::TallySheet = g
+                .remaining_pieces(side.opponent())
+                .into_iter()
+                .map(|r| (r, None))
+                .collect();
+            Some(ggdesk_core::physical_record::sheet_value(&sheet))
         }
     }
-    cmd
+}
+
+/// A table's name and players from its game's facts.
+fn label_of(cx: &PageCtx<'_>, meta: &GameMeta) -> Result<TableLabel, crate::store::StoreError> {
+    let tournament = match meta.tournament_id {
+        Some(t) => cx
+            .store
+            .tournament_names()?
+            .into_iter()
+            .find(|(id, _)| *id == t)
+            .map(|(id, n)| super::director::display_name(id, &n)),
+        None => None,
+    };
+    let mut names = ("White".to_string(), "Black".to_string());
+    let title = match (meta.tournament_id, meta.round, meta.table_no) {
+        (Some(t), Some(r), Some(table)) => {
+            if let Some(b) = cx.store.round_boards(t, r)?.into_iter().find(|b| {
+                b.table_no == table
+                    && meta
+                        .players
+                        .is_none_or(|p| p.white == b.white.no && p.black == b.black.no)
+            }) {
+                names = (b.white.name, b.black.name);
+            }
+            format!(
+                "Table {table} · round {r}{}",
+                tournament.map_or_else(String::new, |n| format!(" · {n}"))
+            )
+        }
+        _ if meta.imported => format!("Imported game {}", meta.id),
+        _ => format!(
+            "Practice table {}{}",
+            meta.id,
+            tournament.map_or_else(String::new, |n| format!(" · {n}"))
+        ),
+    };
+    Ok(TableLabel {
+        title,
+        names,
+        table_no: meta.table_no,
+    })
 }

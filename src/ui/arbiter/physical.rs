@@ -4,10 +4,10 @@
 //! at the thirty-move rule, and takes the arbiter's declarations of a perpetual or a Flag
 //! through. Adjudication reads each remaining piece of the tally.
 
-use super::{Cap, Guarded, TableCmd, TablesPage, capitalise};
+use super::{Cap, StartGate, TableCmd, TableLabel, TablesPage, capitalise};
 use crate::desk::{LiveTable, Phase};
 use crate::store::GameId;
-use crate::ui::common::{self, Confirm};
+use crate::ui::common::{self};
 use egui::{RichText, Ui};
 use ggdesk_core::adjudication::ReadingVerdict;
 use ggdesk_core::physical_record::{self, TallySheet};
@@ -36,7 +36,14 @@ fn physical(cmd_game: GameId, event: PhysicalEvent) -> TableCmd {
 }
 
 impl TablesPage {
-    pub(super) fn physical_ui(&mut self, ui: &mut Ui, table: &LiveTable, now: i64, phase: Phase) {
+    pub(super) fn physical_ui(
+        &mut self,
+        ui: &mut Ui,
+        table: &LiveTable,
+        label: &TableLabel,
+        now: i64,
+        phase: Phase,
+    ) {
         let id = table.id();
         if !table.started() {
             ui.label(
@@ -44,8 +51,19 @@ impl TablesPage {
                  clocks, counts the moves and keeps the tally of remaining pieces from the \
                  challenges you enter.",
             );
-            let first = self.first.entry(id).or_insert(Side::White);
-            super::start_clocks(ui, id, first, &mut self.queued);
+            let timers = self.timers(id);
+            super::timer_line(
+                ui,
+                "Setup time",
+                timers.setup_started_at,
+                table.stored.meta.rules.setup_limit_ns,
+                now,
+            );
+            let mut first = *self.first.entry(id).or_insert(table.stored.meta.first);
+            let gate = StartGate { blocked: None };
+            let lots = timers.lots_drawn_at.is_some();
+            super::start_clocks(ui, id, &mut first, lots, &gate, &mut self.queued);
+            self.first.insert(id, first);
             return;
         }
         let Some(game) = table.derived_at(now) else {
@@ -55,65 +73,81 @@ impl TablesPage {
             return;
         };
         if matches!(game.state(), GameState::AdjudicationPending { .. }) {
-            self.physical_adjudication(ui, table, &game, now);
+            self.physical_adjudication(ui, table, label, &game, now);
             return;
         }
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 ui.set_width(600.0);
-                self.physical_status(ui, &game, phase);
-                if let Phase::Finished(_) = phase {
-                    super::confirmation(ui, table, &mut self.queued);
-                }
-                ui.separator();
-                if game.awaiting_thirty_count() {
-                    self.thirty_prompt(ui, id, &game);
-                } else if !game.is_over() {
-                    self.moves_panel(ui, id, &game, phase);
-                }
+                // The tally is long: it scrolls rather than run off a 768-pixel screen.
+                egui::ScrollArea::vertical()
+                    .id_salt("physical-moves")
+                    .show(ui, |ui| {
+                        self.physical_status(ui, &game, phase);
+                        if let Phase::Finished(_) = phase {
+                            super::confirmation(ui, table, label, &mut self.queued);
+                        }
+                        ui.separator();
+                        if game.awaiting_thirty_count() {
+                            self.thirty_prompt(ui, id, &game);
+                        } else if !game.is_over() {
+                            self.moves_panel(ui, id, &game, phase);
+                        }
+                    });
             });
             ui.separator();
             ui.vertical(|ui| {
                 let respect = game.respect_allowed();
-                self.actions(ui, id, game.is_over(), respect, phase);
+                self.actions(ui, table, game.is_over(), respect, phase);
                 if !game.is_over() && !game.awaiting_thirty_count() {
-                    ui.label(RichText::new("Declarations").strong());
-                    ui.horizontal_wrapped(|ui| {
-                        if ui.button("Declare 5-move perpetual").clicked() {
-                            self.confirm = Some(Confirm::new(
-                                "5-move perpetual",
-                                "The same attacked piece moved 5 turns between the same two squares: the game is drawn.",
-                                "Record the draw",
-                                Guarded::Physical(PhysicalEvent::Perpetual { long: false }),
-                            ));
-                        }
-                        if ui.button("Declare 16-move perpetual").clicked() {
-                            self.confirm = Some(Confirm::new(
-                                "16-move perpetual",
-                                "The same attacked piece moved 16 turns through more than two squares: the game is drawn.",
-                                "Record the draw",
-                                Guarded::Physical(PhysicalEvent::Perpetual { long: true }),
-                            ));
-                        }
-                        for side in Side::BOTH {
-                            if ui.button(format!("{}'s Flag came through", capitalise(side.name()))).clicked() {
-                                self.confirm = Some(Confirm::new(
-                                    format!("{}'s Flag came through", capitalise(side.name())),
-                                    format!(
-                                        "{}'s Flag reached the back rank and was not taken: {} wins by flag through.",
-                                        Cap(side),
-                                        Cap(side)
-                                    ),
-                                    "Record the win",
-                                    Guarded::Physical(PhysicalEvent::FlagThrough(side)),
-                                ));
-                            }
-                        }
-                    });
+                    self.declarations(ui, id);
                 }
                 ui.separator();
                 super::table::event_log(ui, table);
             });
+        });
+    }
+
+    /// The arbiter's declarations on a physical board: perpetuals and a Flag through.
+    fn declarations(&mut self, ui: &mut Ui, id: GameId) {
+        ui.label(RichText::new("Declarations").strong());
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("Declare 5-move perpetual").clicked() {
+                self.ask(
+                    "5-move perpetual",
+                    "The same attacked piece moved 5 turns between the same two squares: the game is drawn.",
+                    "Record the draw",
+                    physical(id, PhysicalEvent::Perpetual { long: false }),
+                    false,
+                );
+            }
+            if ui.button("Declare 16-move perpetual").clicked() {
+                self.ask(
+                    "16-move perpetual",
+                    "The same attacked piece moved 16 turns through more than two squares: the game is drawn.",
+                    "Record the draw",
+                    physical(id, PhysicalEvent::Perpetual { long: true }),
+                    false,
+                );
+            }
+            for side in Side::BOTH {
+                if ui
+                    .button(format!("{}'s Flag came through", Cap(side)))
+                    .clicked()
+                {
+                    self.ask(
+                        &format!("{}'s Flag came through", Cap(side)),
+                        &format!(
+                            "{}'s Flag reached the back rank and was not taken: {} wins by flag through.",
+                            Cap(side),
+                            Cap(side)
+                        ),
+                        "Record the win",
+                        physical(id, PhysicalEvent::FlagThrough(side)),
+                        false,
+                    );
+                }
+            }
         });
     }
 
@@ -147,19 +181,20 @@ impl TablesPage {
             m.black,
             game.challenges()
         ));
-        let thirty = game.settings().thirty_moves;
-        if thirty > 0 && game.challenges() == 0 && !game.is_over() {
-            ui.label(format!(
-                "Thirty-move rule: {} of {thirty} moves without a challenge",
-                game.plies()
-            ));
-        }
+        super::thirty_line(
+            ui,
+            game.settings().thirty_moves,
+            game.challenges(),
+            game.plies(),
+        );
     }
 
     fn moves_panel(&mut self, ui: &mut Ui, id: GameId, game: &PhysicalGame, phase: Phase) {
         let side = game.to_move();
         let paused = phase == Phase::Paused;
-        let enter = ui.input(|i| i.key_pressed(egui::Key::Enter)) && self.confirm.is_none();
+        // Enter records a move made, unless a text field has the keyboard.
+        let enter =
+            !self.typing && ui.input(|i| i.key_pressed(egui::Key::Enter)) && self.confirm.is_none();
         if ui
             .add_enabled(
                 !paused,
@@ -179,7 +214,7 @@ impl TablesPage {
             RichText::new(format!(
                 "Challenge: pick {}'s attacking rank and {}'s defending rank as you saw them",
                 Cap(side),
-                side.opponent()
+                Cap(side.opponent())
             ))
             .strong(),
         );
@@ -281,59 +316,29 @@ impl TablesPage {
         &mut self,
         ui: &mut Ui,
         table: &LiveTable,
+        label: &TableLabel,
         game: &PhysicalGame,
         now: i64,
     ) {
         let id = table.id();
-        let GameState::AdjudicationPending { at } = game.state() else {
+        if !matches!(game.state(), GameState::AdjudicationPending { .. }) {
             return;
-        };
-        super::adjudication_heading(ui, table, at, game.settings().reading_limit_ns, now);
-        if let Some(record) = table.stored.physical_record()
-            && let Ok(verdict) = record.judge()
-            && let Some(adj) = verdict.adjudication
-        {
-            let result = match adj.winner {
-                Some(w) => format!("{} wins by adjudication", capitalise(w.name())),
-                None => "Draw: equal Total Adjudication Scores".into(),
-            };
-            ui.label(
-                RichText::new(result)
-                    .size(22.0)
-                    .strong()
-                    .color(common::BLUE),
-            );
-            ui.columns(2, |cols| {
-                for (col, reader) in cols.iter_mut().zip(Side::BOTH) {
-                    let s = &adj.scores[reader];
-                    col.label(
-                        RichText::new(format!(
-                            "{} reads {}",
-                            capitalise(reader.name()),
-                            reader.opponent()
-                        ))
-                        .strong(),
-                    );
-                    for r in &s.readings {
-                        let verdict = match r.verdict {
-                            ReadingVerdict::Correct => "correct (+2)",
-                            ReadingVerdict::Incorrect => "incorrect (-1)",
-                            ReadingVerdict::Abstained => "abstained",
-                        };
-                        col.label(format!(
-                            "{} read as {}: {verdict}",
-                            r.actual.code(),
-                            r.read.map_or("-", Rank::code)
-                        ));
-                    }
-                    col.label(RichText::new(format!("NRS {}", s.net_reading_score)).strong());
-                    col.label(
-                        RichText::new(format!("AVP {}   TAS {}", s.aliwalas_value, s.total))
-                            .strong()
-                            .size(16.0),
-                    );
-                }
-            });
+        }
+        let adjudication = table
+            .stored
+            .physical_record()
+            .and_then(|r| r.judge().ok())
+            .and_then(|v| v.adjudication);
+        super::adjudication_heading(
+            ui,
+            self.timers(id).reading_started_at,
+            game.settings().reading_limit_ns,
+            adjudication.is_some(),
+            now,
+        );
+        if let Some(adj) = adjudication {
+            super::confirmation(ui, table, label, &mut self.queued);
+            tally_result_ui(ui, &adj);
             return;
         }
         let reader = if self.physical.black_reads {
@@ -345,11 +350,7 @@ impl TablesPage {
         ui.horizontal(|ui| {
             for r in Side::BOTH {
                 let done = if handed_in(r) { ", handed in" } else { "" };
-                let text = format!(
-                    "{} reads {}'s pieces{done}",
-                    capitalise(r.name()),
-                    r.opponent()
-                );
+                let text = format!("{} reads {}'s pieces{done}", Cap(r), Cap(r.opponent()));
                 if ui.selectable_label(reader == r, text).clicked() {
                     self.physical.black_reads = r == Side::Black;
                     self.physical.picked = None;
@@ -372,8 +373,9 @@ impl TablesPage {
         let locked = handed_in(reader);
         ui.label(
             RichText::new(format!(
-                "Turn each of {}'s pieces up in turn: click it here by its real rank, then the rank {reader} wrote for it, or Abstain.",
-                reader.opponent()
+                "Turn each of {}'s pieces up in turn: click it here by its real rank, then the rank {} wrote for it, or Abstain.",
+                Cap(reader.opponent()),
+                Cap(reader)
             ))
             .weak(),
         );
@@ -383,24 +385,27 @@ impl TablesPage {
                 .id_salt("pieces")
                 .show(ui, |ui| {
                     ui.set_width(330.0);
-                    for (i, rank) in pieces.iter().enumerate() {
-                        let read = reads.get(i).copied().flatten();
-                        let text = format!(
-                            "piece {}: {} read as {}",
-                            i + 1,
-                            rank.code(),
-                            read.map_or("-", Rank::code)
-                        );
-                        if ui
-                            .add_enabled(
-                                !locked,
-                                egui::Button::selectable(self.physical.picked == Some(i), text),
-                            )
-                            .clicked()
-                        {
-                            self.physical.picked = Some(i);
+                    // One piece per line (the row above is horizontal).
+                    ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+                        for (i, rank) in pieces.iter().enumerate() {
+                            let read = reads.get(i).copied().flatten();
+                            let text = format!(
+                                "piece {}: {} read as {}",
+                                i + 1,
+                                rank.code(),
+                                read.map_or("-", Rank::code)
+                            );
+                            if ui
+                                .add_enabled(
+                                    !locked,
+                                    egui::Button::selectable(self.physical.picked == Some(i), text),
+                                )
+                                .clicked()
+                            {
+                                self.physical.picked = Some(i);
+                            }
                         }
-                    }
+                    });
                 });
             ui.vertical(|ui| {
                 let current = self
@@ -433,11 +438,83 @@ impl TablesPage {
                 }
                 ui.add_space(8.0);
                 let sheet = || physical_record::sheet_value(&sheet_of(&reads));
-                if super::adjudication::hand_in(ui, id, reader, locked, sheet, &mut self.queued) {
+                let read = reads.iter().flatten().count();
+                if super::adjudication::hand_in(
+                    ui,
+                    id,
+                    reader,
+                    locked,
+                    read,
+                    sheet,
+                    &mut self.queued,
+                    &mut self.confirm,
+                ) {
                     self.physical.black_reads = reader == Side::White;
                     self.physical.picked = None;
                 }
             });
         });
     }
+}
+
+/// The result of a physical-board adjudication: both sides' totals first, then each
+/// reading judged.
+fn tally_result_ui(ui: &mut Ui, adj: &ggdesk_core::adjudication::TallyAdjudication) {
+    let result = match adj.winner {
+        Some(w) => format!("{} wins by adjudication", capitalise(w.name())),
+        None => "Draw: equal Total Adjudication Scores".into(),
+    };
+    ui.label(
+        RichText::new(result)
+            .size(22.0)
+            .strong()
+            .color(common::BLUE),
+    );
+    super::adjudication::totals_ui(
+        ui,
+        Side::BOTH.map(|r| {
+            let s = &adj.scores[r];
+            (
+                r,
+                s.net_reading_score.to_string(),
+                s.aliwalas_value.to_string(),
+                s.total.to_string(),
+            )
+        }),
+    );
+    ui.separator();
+    egui::ScrollArea::vertical()
+        .id_salt("tally-result")
+        .auto_shrink([false, false])
+        .show(ui, |ui| tally_columns(ui, adj));
+}
+
+/// Each side's readings judged, NRS, AVP and TAS, side by side.
+fn tally_columns(ui: &mut Ui, adj: &ggdesk_core::adjudication::TallyAdjudication) {
+    ui.columns(2, |cols| {
+        for (col, reader) in cols.iter_mut().zip(Side::BOTH) {
+            let s = &adj.scores[reader];
+            col.label(
+                RichText::new(format!("{} reads {}", Cap(reader), Cap(reader.opponent()))).strong(),
+            );
+            for r in &s.readings {
+                let verdict = match r.verdict {
+                    ReadingVerdict::Correct => "correct (+2)",
+                    ReadingVerdict::Incorrect => "incorrect (-1)",
+                    ReadingVerdict::Abstained => "abstained",
+                };
+                col.label(format!(
+                    "{} read as {}: {verdict}",
+                    r.actual.code(),
+                    r.read.map_or("-", Rank::code)
+                ));
+            }
+            col.label(RichText::new(format!("NRS {}", s.net_reading_score)).strong());
+            col.label(
+                RichText::new(format!("AVP {}   TAS {}", s.aliwalas_value, s.total))
+                    .strong()
+                    .size(16.0),
+            );
+        }
+    });
 }

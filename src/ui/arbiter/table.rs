@@ -2,14 +2,14 @@
 //! the rules' counters and the arbiter's actions.
 
 use super::board::{self, BoardStyle, CellView};
-use super::{Cap, Guarded, TableCmd, TablesPage, capitalise, phase_badge, setup};
-use crate::desk::Phase;
-use crate::store::{GameId, StoredEventKind};
+use super::{Cap, TableCmd, TableLabel, TablesPage, confirmation, phase_badge, setup};
+use crate::desk::{LiveTable, Phase};
+use crate::store::{AnyEvent, GameId, GameMode, StoredEventKind};
 use crate::ui::PageCtx;
-use crate::ui::common::{self, Confirm, badge, fmt_clock};
+use crate::ui::common::{self, badge, fmt_clock};
 use egui::{RichText, Ui};
 use ggdesk_core::record::TimedEvent;
-use ggdesk_core::rules::{Event, Game, GameState, Move, PenaltyKind, Side};
+use ggdesk_core::rules::{Event, Game, GameState, Move, PenaltyKind, Side, Square};
 
 impl TablesPage {
     pub(super) fn table_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>, id: GameId) {
@@ -19,46 +19,44 @@ impl TablesPage {
             return;
         };
         let table = &table;
-        let card = self.card_of(id).cloned();
+        let label = self.label(id);
         let phase = table.phase(now);
-        let title = match card.as_ref().and_then(|c| c.table_no) {
-            Some(n) => format!("Table {n}"),
-            None if table.stored.meta.imported => format!("Imported game {}", id.0),
-            None => format!("Practice table {}", id.0),
-        };
-        let names = card.as_ref().map_or_else(
-            || ("White".to_string(), "Black".to_string()),
-            |c| c.names.clone(),
-        );
-
-        ui.horizontal(|ui| {
-            if ui
-                .button("Back to tables")
-                .on_hover_text("Back to all tables (Esc)")
-                .clicked()
-            {
-                self.queued.push(TableCmd::Back);
-            }
-            ui.heading(&title);
-            ui.label(
-                RichText::new(format!("{} (White)  vs  {} (Black)", names.0, names.1)).strong(),
-            );
-            let (text, color) = phase_badge(phase);
-            badge(ui, &text, color);
-        });
+        self.title_bar(ui, table, &label, phase);
         ui.separator();
 
         if let Some(err) = &table.error {
             ui.colored_label(common::RED, format!("This game cannot be replayed: {err}"));
             return;
         }
-        if table.mode() == crate::store::GameMode::Physical {
-            self.physical_ui(ui, table, now, phase);
+        if !table.started() && !table.stored.meta.void {
+            // The setup timer runs from the moment the table is first opened for setups.
+            if self.timers(id).setup_started_at.is_none()
+                && !self
+                    .queued
+                    .contains(&TableCmd::StartSetupTimer { game: id })
+            {
+                self.queued.push(TableCmd::StartSetupTimer { game: id });
+            }
+        }
+        if table.mode() == GameMode::Physical {
+            self.physical_ui(ui, table, &label, now, phase);
             return;
         }
         if !table.started() {
-            let first = self.first.entry(id).or_insert(Side::White);
-            setup::ui(ui, &mut self.setup, table, first, now, &mut self.queued);
+            let first = *self.first.entry(id).or_insert(table.stored.meta.first);
+            let mut first = first;
+            let timers = self.timers(id);
+            setup::ui(
+                ui,
+                &mut self.setup,
+                table,
+                &mut first,
+                timers,
+                now,
+                &mut self.queued,
+                &mut self.confirm,
+            );
+            self.first.insert(id, first);
             return;
         }
         let Some(game) = table.game_at(now) else {
@@ -66,13 +64,17 @@ impl TablesPage {
         };
         if matches!(game.state(), GameState::AdjudicationPending { .. }) && !self.player_fullscreen
         {
+            let reading = self.timers(id).reading_started_at;
             super::adjudication::ui(
                 ui,
                 &mut self.adjudication,
                 table,
+                &label,
                 &game,
+                reading,
                 now,
                 &mut self.queued,
+                &mut self.confirm,
             );
             return;
         }
@@ -92,79 +94,122 @@ impl TablesPage {
                 ui.label(RichText::new("Player view: every piece face down").weak());
             });
             let view = ggdesk_core::rules::PlayerView::of(&game);
-            super::player_view_panel(ui, &view, Some(&game));
+            let outcome = match phase {
+                Phase::Finished(o) => Some(o),
+                _ => None,
+            };
+            super::player_view_panel(ui, &view, Some(&game), &last_move_squares(table), outcome);
             return;
         }
-
-        let marked: Vec<_> = last_move(table)
-            .into_iter()
-            .flat_map(|m| [m.from, m.to])
-            .collect();
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 ui.set_width(560.0);
-                ui.horizontal(|ui| {
-                    ui.checkbox(&mut self.show_ranks, "Show ranks (arbiter only)");
-                    if ui
-                        .selectable_label(self.player_window, "Player view window")
-                        .on_hover_text(
-                            "Open the players' board, every piece face down, in its own window",
-                        )
-                        .clicked()
-                    {
-                        self.player_window = !self.player_window;
-                    }
-                    if ui.button("Player view full screen").clicked() {
-                        self.player_fullscreen = true;
-                    }
-                });
-                let style = BoardStyle {
-                    selected: self.from,
-                    marked,
-                    max_square: 58.0,
-                    ..BoardStyle::default()
-                };
-                let show = self.show_ranks;
-                let position = game.position().clone();
-                let clicked = ui
-                    .allocate_ui(egui::vec2(560.0, 490.0), |ui| {
-                        board::draw(
-                            ui,
-                            "arbiter",
-                            |sq| match position.get(sq) {
-                                Some(p) if show => CellView::Open(p),
-                                Some(p) => CellView::FaceDown(p.side),
-                                None => CellView::Empty,
-                            },
-                            |sq, _| sq.to_string(),
-                            &style,
-                            !game.is_over(),
-                        )
-                    })
-                    .inner;
-                if let Some(sq) = clicked {
-                    self.square_clicked(id, &game, sq);
-                }
-                self.move_entry(ui, id, &game);
-                if let Some(a) = &table.last_announcement {
-                    ui.label(RichText::new(&a.text).strong().size(16.0));
-                }
+                self.board_column(ui, table, &game);
             });
             ui.separator();
             ui.vertical(|ui| {
                 self.status_panel(ui, &game, phase);
                 if let Phase::Finished(_) = phase {
-                    super::confirmation(ui, table, &mut self.queued);
+                    confirmation(ui, table, &label, &mut self.queued);
                 }
                 ui.separator();
-                self.actions(ui, id, game.is_over(), game.respect_allowed(), phase);
+                self.actions(ui, table, game.is_over(), game.respect_allowed(), phase);
                 ui.separator();
                 event_log(ui, table);
             });
         });
     }
 
-    fn square_clicked(&mut self, id: GameId, game: &Game, sq: ggdesk_core::rules::Square) {
+    fn title_bar(&mut self, ui: &mut Ui, table: &LiveTable, label: &TableLabel, phase: Phase) {
+        ui.horizontal(|ui| {
+            if ui
+                .button("Back to tables")
+                .on_hover_text("Back to all tables (Esc)")
+                .clicked()
+            {
+                self.queued.push(TableCmd::Back);
+            }
+            ui.heading(&label.title);
+            ui.label(
+                RichText::new(format!(
+                    "{} (White)  vs  {} (Black)",
+                    label.names.0, label.names.1
+                ))
+                .strong(),
+            );
+            let (text, color) = phase_badge(phase);
+            badge(ui, &text, color);
+            let practice = table.stored.meta.round.is_none() && !table.stored.meta.imported;
+            if practice {
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    if ui.button("Remove this practice table…").clicked() {
+                        self.ask(
+                            "Remove this practice table",
+                            "The table leaves the desk; its record is kept in the database, marked void.",
+                            "Remove",
+                            TableCmd::RemovePractice {
+                                game: table.id(),
+                                reason: String::new(),
+                            },
+                            false,
+                        );
+                    }
+                });
+            }
+        });
+    }
+
+    /// The arbiter's board, the move box and the last announcement.
+    fn board_column(&mut self, ui: &mut Ui, table: &LiveTable, game: &Game) {
+        let id = table.id();
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut self.show_ranks, "Show ranks (arbiter only)");
+            if ui
+                .selectable_label(self.player_window, "Player view window")
+                .on_hover_text("Open the players' board, every piece face down, in its own window")
+                .clicked()
+            {
+                self.player_window = !self.player_window;
+            }
+            if ui.button("Player view full screen").clicked() {
+                self.player_fullscreen = true;
+            }
+        });
+        let style = BoardStyle {
+            selected: self.from,
+            marked: last_move_squares(table),
+            max_square: 58.0,
+            ..BoardStyle::default()
+        };
+        let show = self.show_ranks;
+        let position = game.position().clone();
+        let clicked = ui
+            .allocate_ui(egui::vec2(560.0, 490.0), |ui| {
+                board::draw(
+                    ui,
+                    "arbiter",
+                    |sq| match position.get(sq) {
+                        Some(p) if show => CellView::Open(p),
+                        Some(p) => CellView::FaceDown(p.side),
+                        None => CellView::Empty,
+                    },
+                    |sq, _| sq.to_string(),
+                    &style,
+                    !game.is_over(),
+                )
+            })
+            .inner;
+        if let Some(sq) = clicked {
+            self.square_clicked(id, game, sq);
+        }
+        self.move_entry(ui, id, game);
+        match &table.last_announcement {
+            Some(a) => ui.label(RichText::new(&a.text).strong().size(16.0)),
+            None => ui.label(RichText::new(" ").size(16.0)),
+        };
+    }
+
+    fn square_clicked(&mut self, id: GameId, game: &Game, sq: Square) {
         let own = game
             .position()
             .get(sq)
@@ -187,49 +232,54 @@ impl TablesPage {
             None => {
                 self.move_error = Some(format!(
                     "{sq}: choose one of {}'s pieces first",
-                    game.to_move()
+                    Cap(game.to_move())
                 ))
             }
         }
     }
 
+    /// The move box: a move typed (`e3-e4`, `e3 e4`, `e3e4`), then Enter. A move the rules
+    /// refuse stays in the box with the reason, for correction.
     fn move_entry(&mut self, ui: &mut Ui, id: GameId, game: &Game) {
         if game.is_over() {
             return;
         }
         ui.horizontal(|ui| {
-            let label = ui.label(format!("{} moves:", capitalise(game.to_move().name())));
+            // A fixed width, so the box does not move when the side to move changes.
+            let label = ui.add_sized(
+                [100.0, 20.0],
+                egui::Label::new(format!("{} moves:", Cap(game.to_move()))),
+            );
             let edit = ui
                 .add(
                     egui::TextEdit::singleline(&mut self.move_text)
                         .hint_text("e3-e4, then Enter")
-                        .desired_width(120.0)
+                        .desired_width(140.0)
                         .font(egui::TextStyle::Monospace),
                 )
                 .labelled_by(label.id);
             let submit = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if ui.button("Play move").clicked() || submit {
                 match Move::parse_typed(&self.move_text) {
-                    Ok(mv) => {
-                        self.queued.push(TableCmd::Event {
-                            game: id,
-                            event: Event::Move { mv, by: None },
-                            reason: String::new(),
-                        });
-                        self.move_text.clear();
-                    }
+                    Ok(mv) => self.queued.push(TableCmd::Event {
+                        game: id,
+                        event: Event::Move { mv, by: None },
+                        reason: String::new(),
+                    }),
                     Err(e) => self.move_error = Some(e),
                 }
-                edit.request_focus();
+                self.focus_move = true;
             }
-            // Keep the keyboard on the move field while nothing else has it.
-            if ui.memory(|m| m.focused().is_none()) && self.confirm.is_none() {
+            // The keyboard goes to the move box when the table opens and after a move, not
+            // on every frame: Esc leaves the box, and then Space pauses and Esc goes back.
+            if std::mem::take(&mut self.focus_move) && self.confirm.is_none() {
                 edit.request_focus();
             }
         });
-        if let Some(err) = &self.move_error {
-            ui.colored_label(common::RED, err);
-        }
+        match &self.move_error {
+            Some(err) => ui.colored_label(common::RED, err),
+            None => ui.label(" "),
+        };
     }
 
     fn status_panel(&self, ui: &mut Ui, game: &Game, phase: Phase) {
@@ -253,22 +303,23 @@ impl TablesPage {
                         .strong()
                         .color(common::AMBER),
                 );
-                ui.label("Space resumes both clocks.");
+                ui.label("F8 (or Space, outside the move box) resumes both clocks.");
             }
             _ => {
                 ui.label(
-                    RichText::new(format!("{} to move", capitalise(game.to_move().name())))
-                        .size(24.0)
+                    RichText::new(format!("{} to move", Cap(game.to_move())))
+                        .size(26.0)
                         .strong(),
                 );
+                ui.label(" ");
             }
         }
         if let Phase::FlagPending(side) = phase {
             ui.label(
                 RichText::new(format!(
                     "{}'s Flag is on the back rank: {} has this one turn to take it.",
-                    capitalise(side.name()),
-                    side.opponent()
+                    Cap(side),
+                    Cap(side.opponent())
                 ))
                 .color(common::RED)
                 .strong(),
@@ -288,25 +339,24 @@ impl TablesPage {
             "Pieces  White {}   Black {}",
             pieces.white, pieces.black
         ));
-        let thirty = game.settings().thirty_moves;
-        if thirty > 0 && game.challenges() == 0 {
-            ui.label(format!(
-                "Thirty-move rule: {} of {thirty} moves without a challenge",
-                game.plies()
-            ));
-        }
+        super::thirty_line(
+            ui,
+            game.settings().thirty_moves,
+            game.challenges(),
+            game.plies(),
+        );
         let perp = game.perpetual_counts();
+        let text = format!(
+            "Perpetual count: White {}, Black {} (draw at {} / {})",
+            perp.white,
+            perp.black,
+            game.settings().perpetual_short,
+            game.settings().perpetual_long
+        );
         if perp.white > 1 || perp.black > 1 {
-            ui.label(
-                RichText::new(format!(
-                    "Perpetual count: White {}, Black {} (draw at {} / {})",
-                    perp.white,
-                    perp.black,
-                    game.settings().perpetual_short,
-                    game.settings().perpetual_long
-                ))
-                .color(common::AMBER),
-            );
+            ui.label(RichText::new(text).color(common::AMBER));
+        } else {
+            ui.label(text);
         }
         let lost = game.lost_turns();
         if lost.white + lost.black > 0 {
@@ -321,19 +371,27 @@ impl TablesPage {
     pub(super) fn actions(
         &mut self,
         ui: &mut Ui,
-        id: GameId,
+        table: &LiveTable,
         over: bool,
         respect: Result<(), String>,
         phase: Phase,
     ) {
+        let id = table.id();
         ui.horizontal_wrapped(|ui| {
-            let pause = match phase {
-                Phase::Paused => Some((Event::Resume, "Resume (Space)")),
-                _ if !over => Some((Event::Pause, "Pause (Space)")),
-                _ => None,
+            let (event, label) = match phase {
+                Phase::Paused => (Some(Event::Resume), "Resume (F8)"),
+                _ if !over => (Some(Event::Pause), "Pause (F8)"),
+                _ => (None, "Pause (F8)"),
             };
-            if let Some((event, label)) = pause
-                && ui.button(label).clicked()
+            // One width for Pause and Resume: the buttons beside it stay where they are.
+            let button = ui
+                .add_enabled_ui(event.is_some(), |ui| {
+                    ui.add_sized([110.0, 24.0], egui::Button::new(label))
+                })
+                .inner
+                .on_hover_text("Space does the same when the move box is not in use");
+            if button.clicked()
+                && let Some(event) = event
             {
                 self.queued.push(TableCmd::Event {
                     game: id,
@@ -341,15 +399,20 @@ impl TablesPage {
                     reason: String::new(),
                 });
             }
-            if ui.button("Undo last event…").clicked() {
-                self.confirm = Some(
-                    Confirm::new(
-                        "Undo the last event",
-                        "The last event is cancelled by a new undo event; both stay in the record of corrections.",
-                        "Undo",
-                        Guarded::Undo,
-                    )
-                    .with_reason(),
+            if let Some(what) = last_event_words(table)
+                && ui.button("Undo last event…").clicked()
+            {
+                self.ask(
+                    "Undo the last event",
+                    &format!(
+                        "This undoes {what}. It is cancelled by a new undo event; both stay in the record of corrections."
+                    ),
+                    "Undo",
+                    TableCmd::Undo {
+                        game: id,
+                        reason: String::new(),
+                    },
+                    true,
                 );
             }
             if ui.button("Export record").clicked() {
@@ -357,65 +420,27 @@ impl TablesPage {
             }
         });
         if !over {
-            ui.label(RichText::new("Penalties").strong());
-            for side in Side::BOTH {
-                ui.horizontal(|ui| {
-                    ui.label(format!("{}:", capitalise(side.name())));
-                    for (kind, label, effect) in [
-                        (
-                            PenaltyKind::OwnExposure,
-                            "Own exposure",
-                            "loses its next move",
-                        ),
-                        (
-                            PenaltyKind::CausedExposure,
-                            "Caused exposure",
-                            "loses the game",
-                        ),
-                        (PenaltyKind::Removal, "Removal", "loses the game"),
-                    ] {
-                        if ui
-                            .button(label)
-                            .on_hover_text(format!("{} {effect}", capitalise(side.name())))
-                            .clicked()
-                        {
-                            self.confirm = Some(
-                                Confirm::new(
-                                    format!("{label} by {side}"),
-                                    format!("{} {effect}.", capitalise(side.name())),
-                                    format!("Penalise {side}"),
-                                    Guarded::Penalty(kind, side),
-                                )
-                                .with_reason(),
-                            );
-                        }
-                    }
-                    if ui.button("Resigns").clicked() {
-                        self.confirm = Some(Confirm::new(
-                            format!("{} resigns", capitalise(side.name())),
-                            format!(
-                                "{} wins by resignation.",
-                                capitalise(side.opponent().name())
-                            ),
-                            "Record resignation",
-                            Guarded::Resign(side),
-                        ));
-                    }
-                });
-            }
-
+            self.penalties(ui, id);
             let button = ui.add_enabled(respect.is_ok(), egui::Button::new("Draw for respect"));
             let button = match &respect {
                 Ok(()) => button.on_hover_text("Both players sign for a draw"),
                 Err(why) => button.on_disabled_hover_text(format!("Not allowed: {why}")),
             };
             if button.clicked() {
-                self.confirm = Some(Confirm::new(
+                self.ask(
                     "Draw for respect",
                     "Both players have signed for a draw for respect.",
                     "Record the draw",
-                    Guarded::Respect,
-                ));
+                    TableCmd::Event {
+                        game: id,
+                        event: Event::DrawForRespect,
+                        reason: String::new(),
+                    },
+                    false,
+                );
+            }
+            if let Err(why) = &respect {
+                ui.label(RichText::new(format!("Draw for respect not allowed: {why}")).weak());
             }
         }
         if ui
@@ -425,30 +450,99 @@ impl TablesPage {
             )
             .clicked()
         {
-            self.confirm = Some(
-                Confirm::new(
-                    "Void this game and replay it",
-                    "Only after the director has confirmed an arbiter's mistake (or exposure by nature). \
-                     This game's record is kept, marked void, and a new game of the same pairing starts with new setups.",
-                    "Void and replay",
-                    Guarded::Void,
-                )
-                .with_reason(),
+            self.ask(
+                "Void this game and replay it",
+                "Only after the director has confirmed an arbiter's mistake (or exposure by nature). \
+                 This game's record is kept, marked void, and a new game of the same pairing starts with new setups.",
+                "Void and replay",
+                TableCmd::VoidAndReplay {
+                    game: id,
+                    reason: String::new(),
+                },
+                true,
             );
+        }
+    }
+
+    fn penalties(&mut self, ui: &mut Ui, id: GameId) {
+        ui.label(RichText::new("Penalties").strong());
+        for side in Side::BOTH {
+            ui.horizontal(|ui| {
+                ui.label(format!("{}:", Cap(side)));
+                for (kind, label, effect) in [
+                    (
+                        PenaltyKind::OwnExposure,
+                        "Own exposure",
+                        "loses its next move",
+                    ),
+                    (
+                        PenaltyKind::CausedExposure,
+                        "Caused exposure",
+                        "loses the game",
+                    ),
+                    (PenaltyKind::Removal, "Removal", "loses the game"),
+                ] {
+                    if ui
+                        .button(label)
+                        .on_hover_text(format!("{} {effect}", Cap(side)))
+                        .clicked()
+                    {
+                        self.ask(
+                            &format!("{label} by {}", Cap(side)),
+                            &format!("{} {effect}.", Cap(side)),
+                            &format!("Penalise {}", Cap(side)),
+                            TableCmd::Event {
+                                game: id,
+                                event: Event::Penalty { kind, side },
+                                reason: String::new(),
+                            },
+                            true,
+                        );
+                    }
+                }
+                if ui.button("Resigns").clicked() {
+                    self.ask(
+                        &format!("{} resigns", Cap(side)),
+                        &format!("{} wins by resignation.", Cap(side.opponent())),
+                        "Record resignation",
+                        TableCmd::Event {
+                            game: id,
+                            event: Event::Resign(side),
+                            reason: String::new(),
+                        },
+                        false,
+                    );
+                }
+            });
         }
     }
 }
 
-fn last_move(table: &crate::desk::LiveTable) -> Option<Move> {
+/// The from and to squares of the last move in force.
+pub(super) fn last_move_squares(table: &LiveTable) -> Vec<Square> {
     table
         .stored
         .effective_events()
         .iter()
         .rev()
         .find_map(|(_, e)| match e.event {
-            Event::Move { mv, .. } => Some(mv),
+            Event::Move { mv, .. } => Some(vec![mv.from, mv.to]),
             _ => None,
         })
+        .unwrap_or_default()
+}
+
+/// The last event in force, in words ("event 12, move a3-a4 at 0:45"), if any.
+fn last_event_words(table: &LiveTable) -> Option<String> {
+    let (seq, t, event) = table.stored.effective().last().copied()?;
+    let what = match event {
+        AnyEvent::Game(event) => describe(&TimedEvent { t, event }),
+        AnyEvent::Physical(e) => e.code().replace('_', " "),
+    };
+    Some(format!(
+        "event {seq}, {what} at {}",
+        fmt_clock((t * 1e9) as i64)
+    ))
 }
 
 fn describe(e: &TimedEvent) -> String {
@@ -465,7 +559,7 @@ fn describe(e: &TimedEvent) -> String {
     }
 }
 
-pub(super) fn event_log(ui: &mut Ui, table: &crate::desk::LiveTable) {
+pub(super) fn event_log(ui: &mut Ui, table: &LiveTable) {
     ui.label(RichText::new("Events").strong());
     egui::ScrollArea::vertical()
         .max_height(180.0)
@@ -483,8 +577,7 @@ pub(super) fn event_log(ui: &mut Ui, table: &crate::desk::LiveTable) {
                         e.seq,
                         fmt_clock((e.t * 1e9) as i64)
                     ))
-                    .monospace()
-                    .small(),
+                    .monospace(),
                 );
             }
         });

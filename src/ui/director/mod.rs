@@ -9,7 +9,7 @@ pub mod standings;
 pub mod tournaments;
 
 use super::PageCtx;
-use super::common::{self, badge};
+use super::common::{self, LoadErrors, badge};
 use crate::store::{BoardStatus, RoundState, RoundView, Store};
 use egui::{Color32, RichText, Ui};
 use ggdesk_core::tournament::GameResult;
@@ -28,7 +28,8 @@ pub struct Watch {
 impl Watch {
     /// True when the page should reload now.
     pub fn stale(&mut self, store: &Store, tournament: Option<i64>, now_ms: i64) -> bool {
-        let stamp = store.change_stamp().unwrap_or(0);
+        // A stamp that cannot be read makes the page reload, and show what failed.
+        let stamp = store.change_stamp().unwrap_or(-1);
         let key = (tournament, stamp);
         if self.forced
             || self.key != Some(key)
@@ -115,24 +116,7 @@ pub fn round_badges(ui: &mut Ui, view: &RoundView) {
 /// The line under the page buttons: the tournament chosen and where its round stands.
 pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
     if cache.watch.stale(cx.store, *cx.tournament, cx.now_ms) {
-        cache.names = cx.store.tournament_names().unwrap_or_default();
-        // On start, without a remembered choice, the newest tournament is the one at hand.
-        if !cache.started {
-            cache.started = true;
-            if cx.tournament.is_none() {
-                *cx.tournament = cache.names.first().map(|(id, _)| *id);
-            }
-        }
-        if let Some(t) = *cx.tournament
-            && !cache.names.iter().any(|(id, _)| *id == t)
-        {
-            *cx.tournament = None;
-        }
-        cache.round = cx.tournament.and_then(|t| {
-            let rounds = cx.store.rounds_of(t).ok()?;
-            let last = rounds.last()?;
-            cx.store.round_view(t, last.number).ok().flatten()
-        });
+        cache.reload(cx);
     }
     ui.horizontal(|ui| {
         let label = ui.label("Tournament:");
@@ -159,40 +143,85 @@ pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
             cache.watch.force();
         }
         ui.separator();
-        match (&cache.round, *cx.tournament) {
-            (_, None) => {
-                ui.label(
-                    RichText::new("Create or choose a tournament on the Tournaments page (F2)")
+        if !cache.load.is_empty() {
+            ui.label(
+                RichText::new(format!("Could not read {}", cache.load.0.join("; ")))
+                    .color(common::RED)
+                    .strong(),
+            );
+            return;
+        }
+        round_status(ui, cache.round.as_ref(), *cx.tournament);
+    });
+}
+
+/// Where the chosen tournament's last round stands, in the status line.
+fn round_status(ui: &mut Ui, round: Option<&RoundView>, tournament: Option<i64>) {
+    match (round, tournament) {
+        (_, None) => {
+            ui.label(
+                RichText::new("Create or choose a tournament on the Tournaments page (F2)").weak(),
+            );
+        }
+        (None, Some(_)) => {
+            ui.label("No round paired yet: register players (F3), then pair round 1 (F4)");
+        }
+        (Some(view), Some(_)) => {
+            let (word, color) = state_badge(view.state);
+            ui.label(RichText::new(format!("Round {}", view.number)).strong());
+            badge(ui, word, color);
+            match view.state {
+                RoundState::Draft => {
+                    ui.label(RichText::new("check and publish it on the Rounds page (F4)").weak());
+                }
+                RoundState::Published => round_badges(ui, view),
+                RoundState::Complete => {
+                    ui.label(
+                        RichText::new(format!(
+                            "all {} results in: pair the next round or see the standings",
+                            view.boards.len()
+                        ))
                         .weak(),
-                );
-            }
-            (None, Some(_)) => {
-                ui.label("No round paired yet: register players (F3), then pair round 1 (F4)");
-            }
-            (Some(view), Some(_)) => {
-                let (word, color) = state_badge(view.state);
-                ui.label(RichText::new(format!("Round {}", view.number)).strong());
-                badge(ui, word, color);
-                match view.state {
-                    RoundState::Draft => {
-                        ui.label(
-                            RichText::new("check and publish it on the Rounds page (F4)").weak(),
-                        );
-                    }
-                    RoundState::Published => round_badges(ui, view),
-                    RoundState::Complete => {
-                        ui.label(
-                            RichText::new(format!(
-                                "all {} results in: pair the next round or see the standings",
-                                view.boards.len()
-                            ))
-                            .weak(),
-                        );
-                    }
+                    );
                 }
             }
         }
-    });
+    }
+}
+
+impl StatusCache {
+    fn reload(&mut self, cx: &mut PageCtx<'_>) {
+        let mut load = LoadErrors::default();
+        self.names = load
+            .check("the tournaments", cx.store.tournament_names())
+            .unwrap_or_default();
+        // On start, without a remembered choice, the newest tournament is the one at hand.
+        if !self.started && load.is_empty() {
+            self.started = true;
+            if cx.tournament.is_none() {
+                *cx.tournament = self.names.first().map(|(id, _)| *id);
+            }
+        }
+        if let Some(t) = *cx.tournament
+            && load.is_empty()
+            && !self.names.iter().any(|(id, _)| *id == t)
+        {
+            *cx.tournament = None;
+        }
+        self.round = None;
+        if let Some(t) = *cx.tournament
+            && let Some(rounds) = load.check("the rounds", cx.store.rounds_of(t))
+            && let Some(last) = rounds.last()
+        {
+            self.round = load
+                .check(
+                    &format!("round {}", last.number),
+                    cx.store.round_view(t, last.number),
+                )
+                .flatten();
+        }
+        self.load = load;
+    }
 }
 
 /// What the status line keeps between frames.
@@ -202,6 +231,7 @@ pub struct StatusCache {
     started: bool,
     names: Vec<(i64, String)>,
     round: Option<RoundView>,
+    load: LoadErrors,
 }
 
 /// A tournament's name for lists (an imported file may have none).
@@ -259,11 +289,6 @@ pub fn file_stem(text: &str) -> String {
         .collect();
     let s = s.trim_matches('-').to_string();
     if s.is_empty() { "tournament".into() } else { s }
-}
-
-/// Whether a text field has the keyboard (single-letter shortcuts must not fire then).
-pub fn typing(ui: &Ui) -> bool {
-    ui.ctx().memory(|m| m.focused().is_some())
 }
 
 /// A small grey line of help under a heading.

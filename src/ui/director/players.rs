@@ -5,10 +5,13 @@
 use super::{Watch, hint};
 use crate::store::{Actor, PlayerInput, RegistryId, RegistryPlayer};
 use crate::ui::PageCtx;
-use crate::ui::common::{self, Confirm, labelled_text, poll_confirm};
+use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
+use crate::ui::files::{FilePicker, poll_picker};
 use egui::{Key, Modifiers, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
+use ggdesk_core::export::print::sort_key;
 use ggdesk_core::export::{ImportedPlayer, RowError, import_players_csv};
+use std::path::PathBuf;
 
 /// The column the table is sorted by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -62,15 +65,9 @@ impl PlayerForm {
 /// A players CSV read and checked, waiting for the director's go.
 #[derive(Debug, Clone)]
 pub struct CsvPreview {
-    pub path: String,
+    pub path: PathBuf,
     pub rows: Vec<ImportedPlayer>,
     pub bad: Vec<RowError>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-enum Guarded {
-    Ban(RegistryId),
-    Lift(RegistryId),
 }
 
 #[derive(Debug, Clone)]
@@ -78,9 +75,19 @@ enum Cmd {
     Save(PlayerForm),
     Ban(RegistryId, String),
     Lift(RegistryId, String),
-    Preview,
+    Preview(PathBuf),
     Import,
     Register(RegistryId),
+}
+
+impl Reasoned for Cmd {
+    fn with_reason(self, reason: String) -> Self {
+        match self {
+            Cmd::Ban(id, _) => Cmd::Ban(id, reason),
+            Cmd::Lift(id, _) => Cmd::Lift(id, reason),
+            other => other,
+        }
+    }
 }
 
 /// The Players page's own state.
@@ -94,12 +101,13 @@ pub struct PlayersPage {
     pub descending: bool,
     pub selected: Option<RegistryId>,
     pub form: PlayerForm,
-    pub csv_path: String,
     pub preview: Option<CsvPreview>,
-    confirm: Option<Confirm<Guarded>>,
+    picker: Option<FilePicker>,
+    confirm: Option<Confirm<Cmd>>,
     queued: Vec<Cmd>,
     focus_search: bool,
     focus_name: bool,
+    load: LoadErrors,
 }
 
 impl PlayersPage {
@@ -107,18 +115,22 @@ impl PlayersPage {
         if !self.watch.stale(cx.store, *cx.tournament, cx.now_ms) {
             return;
         }
-        match cx.store.players() {
-            Ok(p) => self.players = p,
-            Err(e) => cx.notices.error(e.to_string()),
-        }
-        self.registered = cx
-            .tournament
-            .and_then(|t| cx.store.registrations(t).ok())
-            .map(|r| r.into_iter().map(|r| r.player).collect())
+        let mut load = LoadErrors::default();
+        self.players = load
+            .check("the players registry", cx.store.players())
             .unwrap_or_default();
+        self.registered = match *cx.tournament {
+            Some(t) => load
+                .check("the registrations", cx.store.registrations(t))
+                .map(|r| r.into_iter().map(|r| r.player).collect())
+                .unwrap_or_default(),
+            None => Vec::new(),
+        };
+        self.load = load;
     }
 
-    /// The players matching the search, in the table's order.
+    /// The players matching the search, in the table's order (names as people sort them:
+    /// "Ñora" before "Villanueva").
     pub fn shown(&self) -> Vec<&RegistryPlayer> {
         let needle = self.search.trim().to_lowercase();
         let mut rows: Vec<&RegistryPlayer> = self
@@ -133,10 +145,10 @@ impl PlayersPage {
             .collect();
         rows.sort_by(|a, b| {
             let o = match self.sort {
-                SortKey::Name => a.name.to_lowercase().cmp(&b.name.to_lowercase()),
+                SortKey::Name => sort_key(&a.name).cmp(&sort_key(&b.name)),
                 SortKey::Id => a.id.cmp(&b.id),
                 SortKey::FederationId => a.federation_id.cmp(&b.federation_id),
-                SortKey::Club => a.club.to_lowercase().cmp(&b.club.to_lowercase()),
+                SortKey::Club => sort_key(&a.club).cmp(&sort_key(&b.club)),
                 SortKey::Rating => a.rating.cmp(&b.rating),
                 SortKey::Status => a.is_banned().cmp(&b.is_banned()),
             };
@@ -148,12 +160,17 @@ impl PlayersPage {
 
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
         self.reload(cx);
-        self.keyboard(ui);
-        if let Some((action, reason)) = poll_confirm(&mut self.confirm, ui.ctx()) {
-            self.queued.push(match action {
-                Guarded::Ban(id) => Cmd::Ban(id, reason),
-                Guarded::Lift(id) => Cmd::Lift(id, reason),
-            });
+        if !cx.typing {
+            self.keyboard(ui);
+        }
+        if let Some(cmd) = poll_confirm(&mut self.confirm, ui.ctx()) {
+            self.queued.push(cmd);
+        }
+        if let Some(path) = poll_picker(&mut self.picker, ui.ctx(), cx.last_folder) {
+            self.queued.push(Cmd::Preview(path));
+        }
+        if self.load.banner(ui) {
+            return;
         }
         egui::Panel::right("players-side")
             .resizable(false)
@@ -167,8 +184,9 @@ impl PlayersPage {
         }
     }
 
+    /// Ctrl+F searches, Ctrl+N starts a new player (while no text field has the keyboard).
     fn keyboard(&mut self, ui: &mut Ui) {
-        if self.confirm.is_some() {
+        if self.confirm.is_some() || self.picker.is_some() {
             return;
         }
         if ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::F)) {
@@ -347,33 +365,43 @@ impl PlayersPage {
         if let Some(id) = editing
             && let Some(p) = self.players.iter().find(|p| p.id == id).cloned()
         {
-            ui.add_space(6.0);
-            match &p.ban {
-                Some(reason) => {
-                    ui.label(
-                        RichText::new(format!("Banned: {reason}"))
-                            .color(common::RED)
-                            .strong(),
+            self.player_actions(ui, cx, &p);
+        }
+        ui.add_space(10.0);
+        ui.separator();
+        self.import_ui(ui, cx);
+    }
+
+    /// Ban (or lift a ban on) the player edited, or register them in the chosen tournament.
+    fn player_actions(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>, p: &RegistryPlayer) {
+        let id = p.id;
+        ui.add_space(6.0);
+        match &p.ban {
+            Some(reason) => {
+                ui.label(
+                    RichText::new(format!("Banned: {reason}"))
+                        .color(common::RED)
+                        .strong(),
+                );
+                if ui.button("Lift the ban").clicked() {
+                    self.confirm = Some(
+                        Confirm::new(
+                            "Lift the ban",
+                            format!("{} may be registered and paired again.", p.name),
+                            "Lift the ban",
+                            Cmd::Lift(id, String::new()),
+                        )
+                        .with_reason(),
                     );
-                    if ui.button("Lift the ban").clicked() {
-                        self.confirm = Some(
-                            Confirm::new(
-                                "Lift the ban",
-                                format!("{} may be registered and paired again.", p.name),
-                                "Lift the ban",
-                                Guarded::Lift(id),
-                            )
-                            .with_reason(),
-                        );
-                    }
                 }
-                None => {
-                    if ui
-                        .button("Ban for collusion")
-                        .on_hover_text("A banned player cannot be registered or paired again")
-                        .clicked()
-                    {
-                        self.confirm = Some(
+            }
+            None => {
+                if ui
+                    .button("Ban for collusion")
+                    .on_hover_text("A banned player cannot be registered or paired again")
+                    .clicked()
+                {
+                    self.confirm = Some(
                             Confirm::new(
                                 "Ban a player",
                                 format!(
@@ -381,37 +409,44 @@ impl PlayersPage {
                                     p.name
                                 ),
                                 "Ban",
-                                Guarded::Ban(id),
+                                Cmd::Ban(id, String::new()),
                             )
                             .with_reason(),
                         );
-                    }
-                    if cx.tournament.is_some() {
-                        if self.registered.contains(&id) {
-                            ui.label(RichText::new("Registered in the chosen tournament").weak());
-                        } else if ui.button("Register in the chosen tournament").clicked() {
-                            self.queued.push(Cmd::Register(id));
-                        }
+                }
+                if cx.tournament.is_some() {
+                    if self.registered.contains(&id) {
+                        ui.label(RichText::new("Registered in the chosen tournament").weak());
+                    } else if ui.button("Register in the chosen tournament").clicked() {
+                        self.queued.push(Cmd::Register(id));
                     }
                 }
             }
         }
-        ui.add_space(10.0);
-        ui.separator();
+    }
+
+    /// A players CSV chosen in the file picker, previewed row by row before anything is saved.
+    fn import_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
         ui.heading("Import players from CSV");
         hint(
             ui,
             "Columns name, federation_id, club, rating (a header line first). Nothing is saved \
              until every row is right.",
         );
-        ui.horizontal(|ui| {
-            let l = ui.label("CSV file path:");
-            ui.add(egui::TextEdit::singleline(&mut self.csv_path).desired_width(210.0))
-                .labelled_by(l.id);
-            if ui.button("Preview").clicked() {
-                self.queued.push(Cmd::Preview);
-            }
-        });
+        if ui
+            .button("Choose a CSV file…")
+            .on_hover_text("Every row is checked and shown before anything is saved")
+            .clicked()
+        {
+            self.picker = Some(FilePicker::new(
+                "Import players from a CSV file",
+                cx.last_folder.as_deref(),
+                &["csv"],
+            ));
+        }
+        if let Some(p) = &self.preview {
+            ui.label(RichText::new(format!("File: {}", p.path.display())).weak());
+        }
         if let Some(preview) = &self.preview {
             if preview.bad.is_empty() {
                 ui.label(
@@ -503,29 +538,24 @@ impl PlayersPage {
                 let r = cx.store.lift_ban(id, &reason, &actor);
                 cx.notices.report(r, "Ban lifted");
             }
-            Cmd::Preview => {
-                let path = self.csv_path.trim().to_string();
-                if path.is_empty() {
-                    cx.notices.error("Type the path of the CSV file first");
-                    return;
-                }
-                match std::fs::read_to_string(&path) {
-                    Err(e) => cx.notices.error(format!("cannot read {path}: {e}")),
-                    Ok(text) => {
-                        let (rows, mut bad) = match import_players_csv(&text) {
-                            Ok(rows) => (rows, Vec::new()),
-                            Err(e) => (Vec::new(), e.rows),
-                        };
-                        if bad.is_empty() {
-                            match cx.store.check_players_import(&rows) {
-                                Ok(b) => bad = b,
-                                Err(e) => cx.notices.error(e.to_string()),
-                            }
+            Cmd::Preview(path) => match std::fs::read_to_string(&path) {
+                Err(e) => cx
+                    .notices
+                    .error(format!("cannot read {}: {e}", path.display())),
+                Ok(text) => {
+                    let (rows, mut bad) = match import_players_csv(&text) {
+                        Ok(rows) => (rows, Vec::new()),
+                        Err(e) => (Vec::new(), e.rows),
+                    };
+                    if bad.is_empty() {
+                        match cx.store.check_players_import(&rows) {
+                            Ok(b) => bad = b,
+                            Err(e) => cx.notices.error(e.to_string()),
                         }
-                        self.preview = Some(CsvPreview { path, rows, bad });
                     }
+                    self.preview = Some(CsvPreview { path, rows, bad });
                 }
-            }
+            },
             Cmd::Import => {
                 let Some(preview) = self.preview.take() else {
                     return;
@@ -538,7 +568,7 @@ impl PlayersPage {
                         &format!(
                             "{} players imported from {}",
                             preview.rows.len(),
-                            preview.path
+                            preview.path.display()
                         ),
                     )
                     .is_none()

@@ -5,19 +5,11 @@
 use super::{Watch, hint, need_tournament, next_step};
 use crate::store::{Actor, PenaltyRow, Registration, RegistryId, RegistryPlayer};
 use crate::ui::PageCtx;
-use crate::ui::common::{self, Confirm, labelled_text, poll_confirm};
+use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
+use ggdesk_core::export::print::sort_key;
 use ggdesk_core::tournament::{PlayerId, Score};
-
-#[derive(Debug, Clone, PartialEq)]
-enum Guarded {
-    Withdraw(PlayerId),
-    Ban(RegistryId),
-    CancelPenalty(i64),
-    RegisterAll(Vec<RegistryId>),
-    Unregister(PlayerId),
-}
 
 #[derive(Debug, Clone)]
 enum Cmd {
@@ -30,6 +22,17 @@ enum Cmd {
     CancelPenalty(i64, String),
     Ban(RegistryId, String),
     Unregister(PlayerId),
+}
+
+impl Reasoned for Cmd {
+    fn with_reason(self, reason: String) -> Self {
+        match self {
+            Cmd::Withdraw(no, _) => Cmd::Withdraw(no, reason),
+            Cmd::CancelPenalty(id, _) => Cmd::CancelPenalty(id, reason),
+            Cmd::Ban(id, _) => Cmd::Ban(id, reason),
+            other => other,
+        }
+    }
 }
 
 /// The Registration page's own state.
@@ -47,9 +50,10 @@ pub struct RegistrationPage {
     pub absence_round: String,
     pub penalty_points: String,
     pub penalty_reason: String,
-    confirm: Option<Confirm<Guarded>>,
+    confirm: Option<Confirm<Cmd>>,
     queued: Vec<Cmd>,
     goto_players: bool,
+    load: LoadErrors,
 }
 
 impl RegistrationPage {
@@ -57,10 +61,25 @@ impl RegistrationPage {
         if !self.watch.stale(cx.store, Some(tid), cx.now_ms) {
             return;
         }
-        self.registered = cx.store.registrations(tid).unwrap_or_default();
-        self.registry = cx.store.players().unwrap_or_default();
-        self.penalties = cx.store.penalties(tid).unwrap_or_default();
-        let rounds = cx.store.rounds_of(tid).unwrap_or_default();
+        let mut load = LoadErrors::default();
+        self.registered = load
+            .check("the registrations", cx.store.registrations(tid))
+            .unwrap_or_default();
+        self.registry = load
+            .check("the players registry", cx.store.players())
+            .unwrap_or_default();
+        self.registry.sort_by(|a, b| {
+            sort_key(&a.name)
+                .cmp(&sort_key(&b.name))
+                .then(a.id.cmp(&b.id))
+        });
+        self.penalties = load
+            .check("the penalties", cx.store.penalties(tid))
+            .unwrap_or_default();
+        let rounds = load
+            .check("the rounds", cx.store.rounds_of(tid))
+            .unwrap_or_default();
+        self.load = load;
         self.next_round = rounds.len() as u32 + 1;
         self.rounds_started = rounds
             .iter()
@@ -81,14 +100,11 @@ impl RegistrationPage {
             return;
         };
         self.reload(cx, tid);
-        if let Some((action, reason)) = poll_confirm(&mut self.confirm, ui.ctx()) {
-            self.queued.push(match action {
-                Guarded::Withdraw(no) => Cmd::Withdraw(no, reason),
-                Guarded::Ban(id) => Cmd::Ban(id, reason),
-                Guarded::CancelPenalty(id) => Cmd::CancelPenalty(id, reason),
-                Guarded::RegisterAll(ids) => Cmd::RegisterAll(ids),
-                Guarded::Unregister(no) => Cmd::Unregister(no),
-            });
+        if let Some(cmd) = poll_confirm(&mut self.confirm, ui.ctx()) {
+            self.queued.push(cmd);
+        }
+        if self.load.banner(ui) {
+            return;
         }
         egui::Panel::left("registration-registry")
             .resizable(false)
@@ -131,7 +147,11 @@ impl RegistrationPage {
         // Registered in rating order, so that player numbers follow the ratings.
         let mut by_rating: Vec<&&RegistryPlayer> =
             candidates.iter().filter(|p| !p.is_banned()).collect();
-        by_rating.sort_by(|a, b| b.rating.cmp(&a.rating).then(a.name.cmp(&b.name)));
+        by_rating.sort_by(|a, b| {
+            b.rating
+                .cmp(&a.rating)
+                .then_with(|| sort_key(&a.name).cmp(&sort_key(&b.name)))
+        });
         let eligible: Vec<RegistryId> = by_rating.iter().map(|p| p.id).collect();
         if !eligible.is_empty()
             && ui
@@ -142,7 +162,7 @@ impl RegistrationPage {
                 "Register every player shown",
                 format!("{} players will be registered in one go.", eligible.len()),
                 "Register them",
-                Guarded::RegisterAll(eligible.clone()),
+                Cmd::RegisterAll(eligible.clone()),
             ));
         }
         if self.registry.is_empty() {
@@ -329,7 +349,7 @@ impl RegistrationPage {
                         "Withdraw a player",
                         format!("{} will not be paired from the next round on.", r.name),
                         "Withdraw",
-                        Guarded::Withdraw(r.no),
+                        Cmd::Withdraw(r.no, String::new()),
                     )
                     .with_reason(),
                 );
@@ -348,7 +368,7 @@ impl RegistrationPage {
                             r.name
                         ),
                         "Ban",
-                        Guarded::Ban(r.player),
+                        Cmd::Ban(r.player, String::new()),
                     )
                     .with_reason(),
                 );
@@ -363,10 +383,16 @@ impl RegistrationPage {
                     "Remove a registration",
                     format!("{} will no longer be in this tournament.", r.name),
                     "Remove",
-                    Guarded::Unregister(r.no),
+                    Cmd::Unregister(r.no),
                 ));
             }
         });
+        self.absence_ui(ui, &r);
+        self.penalty_ui(ui, &r);
+    }
+
+    /// An absence asked for a round not paired yet, or cancelled.
+    fn absence_ui(&mut self, ui: &mut Ui, r: &Registration) {
         ui.horizontal(|ui| {
             let l = ui.label("Absent in round:");
             ui.add(egui::TextEdit::singleline(&mut self.absence_round).desired_width(40.0))
@@ -393,6 +419,10 @@ impl RegistrationPage {
                 self.queued.push(Cmd::Absence(r.no, n, !asked));
             }
         });
+    }
+
+    /// Penalty points deducted with a reason, and the deductions already made.
+    fn penalty_ui(&mut self, ui: &mut Ui, r: &Registration) {
         ui.horizontal(|ui| {
             let l = ui.label("Penalty points:");
             ui.add(egui::TextEdit::singleline(&mut self.penalty_points).desired_width(40.0))
@@ -432,7 +462,7 @@ impl RegistrationPage {
                             "Cancel a penalty",
                             format!("The deduction of {} points will be cancelled.", p.points),
                             "Cancel the penalty",
-                            Guarded::CancelPenalty(p.id),
+                            Cmd::CancelPenalty(p.id, String::new()),
                         )
                         .with_reason(),
                     );

@@ -1,32 +1,41 @@
 //! Rounds (F4): pair the next round and look at the proposal with the pairing's reasons per
 //! board, swap players by hand (a rematch or a forbidden pair asks first), publish or
 //! discard; then the round in play: official start and grace period with one-click default
-//! losses, results per board (arbitrated games report theirs by themselves), a printable
-//! pairing list, re-pairing after a confirmation, and the round's state at a glance.
+//! losses, results per board (arbitrated games report theirs by themselves), printouts
+//! (pairings by table and by name, result slips), re-pairing after a confirmation, and the
+//! round's state at a glance.
+//!
+//! Pages draw; commands apply: the drawing functions only queue a [`Cmd`]; `apply` runs
+//! them through the store after drawing, one transaction each.
 
 use super::{
     Watch, file_stem, hint, need_tournament, next_step, result_long, result_short, round_badges,
-    state_badge, status_badge, typing, write_export,
+    state_badge, status_badge, write_export,
 };
 use crate::store::{
-    Absentee, Actor, BoardStatus, ResultSaved, RoundBoard, RoundInfo, RoundState, RoundView,
+    Absentee, Actor, BoardStatus, NextRound, ResultSaved, RoundBoard, RoundInfo, RoundState,
+    RoundView,
 };
 use crate::ui::PageCtx;
-use crate::ui::common::{self, Confirm, ConfirmOutcome, badge, fmt_clock, fmt_local_time};
+use crate::ui::common::{
+    self, Confirm, LoadErrors, Reasoned, badge, fmt_clock, fmt_local_time, poll_confirm,
+};
+use crate::ui::files;
 use egui::{Key, Modifiers, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
-use ggdesk_core::export::forms::html_escape;
+use ggdesk_core::export::print::{self, PrintBoard, PrintPlayer, PrintRound};
 use ggdesk_core::pairing::{self, Pairing};
 use ggdesk_core::tournament::{GameResult, PlayerId, Score, Tournament};
 
-#[derive(Debug, Clone, PartialEq)]
-enum Guarded {
-    Discard(u32),
-    Repair(u32),
-    /// A manual change the pairing rules advise against, with the warnings shown.
-    Swap(PlayerId, PlayerId),
-    /// Changing a result already entered.
-    Result(u32, u32, GameResult),
+/// A printout of a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Printout {
+    /// The pairing list by table (and its CSV).
+    ByTable,
+    /// Every player in alphabetical order, for the wall.
+    ByName,
+    /// A result slip per table with signature lines.
+    Slips,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -38,11 +47,22 @@ enum Cmd {
     Complete(u32),
     /// Check a swap; swap at once when nothing needs confirming.
     TrySwap(u32, PlayerId, PlayerId),
-    Swap(u32, PlayerId, PlayerId),
+    /// A swap confirmed despite the warnings shown.
+    SwapConfirmed(u32, PlayerId, PlayerId),
     Result(u32, u32, GameResult, String),
     Default(u32, u32, Absentee),
     StartAt(u32, Option<i64>),
-    Print(u32),
+    Print(u32, Printout),
+}
+
+impl Reasoned for Cmd {
+    fn with_reason(self, reason: String) -> Self {
+        match self {
+            Cmd::Repair(r, _) => Cmd::Repair(r, reason),
+            Cmd::Result(r, b, res, _) => Cmd::Result(r, b, res, reason),
+            other => other,
+        }
+    }
 }
 
 /// The Rounds page's own state.
@@ -51,10 +71,14 @@ pub struct RoundsPage {
     rounds: Vec<RoundInfo>,
     pub view: Option<RoundView>,
     tournament: Option<Tournament>,
-    grace_ms: i64,
+    next: Option<NextRound>,
+    /// When the grace period of the round shown ends (its start plus the tournament's
+    /// grace period), as the store says.
+    grace_ends: Option<i64>,
     /// Every player's score before the round shown, computed once per reload.
     scores_before: std::collections::HashMap<u32, Score>,
     watch: Watch,
+    load: LoadErrors,
     /// The round shown; `None` follows the newest.
     pub shown: Option<u32>,
     /// The board whose explanation is shown (and that the result keys act on).
@@ -63,7 +87,7 @@ pub struct RoundsPage {
     pub swap_from: Option<PlayerId>,
     pub start_text: String,
     busy: Option<Cmd>,
-    confirm: Option<Confirm<Guarded>>,
+    confirm: Option<Confirm<Cmd>>,
     queued: Vec<Cmd>,
     tid: Option<i64>,
 }
@@ -80,35 +104,37 @@ impl RoundsPage {
         if !self.watch.stale(cx.store, Some(tid), cx.now_ms) {
             return;
         }
-        self.rounds = cx.store.rounds_of(tid).unwrap_or_default();
+        let mut load = LoadErrors::default();
+        self.rounds = load
+            .check("the rounds", cx.store.rounds_of(tid))
+            .unwrap_or_default();
         let number = self
             .shown
             .filter(|n| self.rounds.iter().any(|r| r.number == *n))
             .or_else(|| self.rounds.last().map(|r| r.number));
-        self.view = number.and_then(|n| cx.store.round_view(tid, n).ok().flatten());
-        match cx.store.load_tournament(tid) {
-            Ok(t) => {
-                let before = self
-                    .view
-                    .as_ref()
-                    .map_or(0, |v| v.number.saturating_sub(1) as usize);
-                self.scores_before = t
-                    .players()
-                    .iter()
-                    .zip(t.scores(before))
-                    .map(|(p, s)| (p.id.0, s))
-                    .collect();
-                self.tournament = Some(t);
-            }
-            Err(e) => {
-                self.tournament = None;
-                cx.notices.error(e.to_string());
-            }
+        self.view = number.and_then(|n| {
+            load.check(&format!("round {n}"), cx.store.round_view(tid, n))
+                .flatten()
+        });
+        self.grace_ends = number.and_then(|n| {
+            load.check("the grace period", cx.store.grace_ends_at(tid, n))
+                .flatten()
+        });
+        self.next = load.check("the next round", cx.store.next_round(tid));
+        self.tournament = load.check("the tournament", cx.store.load_tournament(tid));
+        if let Some(t) = &self.tournament {
+            let before = self
+                .view
+                .as_ref()
+                .map_or(0, |v| v.number.saturating_sub(1) as usize);
+            self.scores_before = t
+                .players()
+                .iter()
+                .zip(t.scores(before))
+                .map(|(p, s)| (p.id.0, s))
+                .collect();
         }
-        self.grace_ms = cx
-            .store
-            .tournament_rules(tid)
-            .map_or(30 * 60_000, |r| r.grace_ns / 1_000_000);
+        self.load = load;
     }
 
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
@@ -119,26 +145,17 @@ impl RoundsPage {
             self.apply(cmd, cx, tid);
         }
         self.reload(cx, tid);
-        if let Some(confirm) = &mut self.confirm {
-            match confirm.show(ui.ctx()) {
-                ConfirmOutcome::Open => {}
-                ConfirmOutcome::Cancelled => {
-                    self.confirm = None;
-                    self.swap_from = None;
-                }
-                ConfirmOutcome::Confirmed { action, reason } => {
-                    self.confirm = None;
-                    let round = self.view.as_ref().map_or(0, |v| v.number);
-                    self.queued.push(match action {
-                        Guarded::Discard(r) => Cmd::Discard(r),
-                        Guarded::Repair(r) => Cmd::Repair(r, reason),
-                        Guarded::Swap(a, b) => Cmd::Swap(round, a, b),
-                        Guarded::Result(r, b, res) => Cmd::Result(r, b, res, reason),
-                    });
-                }
-            }
+        let asking = self.confirm.is_some();
+        match poll_confirm(&mut self.confirm, ui.ctx()) {
+            Some(cmd) => self.queued.push(cmd),
+            // Cancelled: a swap in hand is dropped with it.
+            None if asking && self.confirm.is_none() => self.swap_from = None,
+            None => {}
         }
-        self.keyboard(ui);
+        if self.load.banner(ui) {
+            return;
+        }
+        self.keyboard(ui, cx.typing);
         self.header(ui, cx);
         if let Some(Cmd::Pair) = &self.busy {
             ui.label(
@@ -152,7 +169,7 @@ impl RoundsPage {
                 .resizable(false)
                 .exact_size(340.0)
                 .show(ui, |ui| self.explanation_ui(ui));
-            egui::CentralPanel::default().show(ui, |ui| self.boards_ui(ui, cx));
+            egui::CentralPanel::default().show(ui, |ui| self.boards_ui(ui, cx.now_ms));
         }
         for cmd in std::mem::take(&mut self.queued) {
             if cmd == Cmd::Pair || matches!(cmd, Cmd::Repair(..)) {
@@ -162,10 +179,21 @@ impl RoundsPage {
                 self.apply(cmd, cx, tid);
             }
         }
+        // The grace period counts down by the second.
+        if let Some(ends) = self.grace_ends
+            && cx.now_ms < ends
+        {
+            let ms = (ends - cx.now_ms).rem_euclid(1000).max(1) as u64;
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(ms));
+        }
     }
 
-    fn keyboard(&mut self, ui: &mut Ui) {
-        if self.confirm.is_some() {
+    /// The page's keys, none of them while a text field has the keyboard: Ctrl+P pairs,
+    /// Ctrl+Enter publishes, Ctrl+Shift+P prints, Up/Down choose a table, W/B/D enter a
+    /// result, Esc cancels a swap.
+    fn keyboard(&mut self, ui: &mut Ui, typing: bool) {
+        if self.confirm.is_some() || typing {
             return;
         }
         let Some(view) = &self.view else {
@@ -177,7 +205,7 @@ impl RoundsPage {
         let number = view.number;
         let state = view.state;
         if ui.input_mut(|i| i.consume_key(Modifiers::COMMAND | Modifiers::SHIFT, Key::P)) {
-            self.queued.push(Cmd::Print(number));
+            self.queued.push(Cmd::Print(number, Printout::ByTable));
         }
         if ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::P)) {
             self.queued.push(Cmd::Pair);
@@ -190,7 +218,7 @@ impl RoundsPage {
         if ui.input(|i| i.key_pressed(Key::Escape)) {
             self.swap_from = None;
         }
-        if typing(ui) || view.boards.is_empty() {
+        if view.boards.is_empty() {
             return;
         }
         let (down, up) = ui.input(|i| (i.key_pressed(Key::ArrowDown), i.key_pressed(Key::ArrowUp)));
@@ -231,7 +259,8 @@ impl RoundsPage {
     }
 
     /// A result picked for a board: entered at once if the board had none, confirmed with
-    /// a reason if it changes one.
+    /// a reason if it changes one (and warned about when the result came from a game played
+    /// at the desk, whose record then says otherwise).
     fn result_chosen(&mut self, round: u32, board: &RoundBoard, result: GameResult) {
         if board.result == result {
             return;
@@ -239,32 +268,52 @@ impl RoundsPage {
         if board.result == GameResult::Pending {
             self.queued
                 .push(Cmd::Result(round, board.board_no, result, String::new()));
-        } else {
-            self.confirm = Some(
-                Confirm::new(
-                    format!("Change the result of table {}", board.table_no),
-                    format!(
-                        "{} - {}: {} becomes {}.",
-                        board.white.name,
-                        board.black.name,
-                        result_long(board.result),
-                        result_long(result)
-                    ),
-                    "Change the result",
-                    Guarded::Result(round, board.board_no, result),
-                )
-                .with_reason(),
-            );
+            return;
         }
-    }
-
-    fn planned(&self) -> Option<u32> {
-        self.tournament
-            .as_ref()
-            .and_then(Tournament::planned_rounds)
+        let mut message = format!(
+            "{} - {}: {} becomes {}.",
+            board.white.name,
+            board.black.name,
+            result_long(board.result),
+            result_long(result)
+        );
+        if let Some(game) = board.game {
+            message.push_str(&format!(
+                "\n\nThis result came from the game played at the desk (game {game}). The new \
+                 result contradicts the game's record, which stays as it was played: say why."
+            ));
+        }
+        self.confirm = Some(
+            Confirm::new(
+                format!("Change the result of table {}", board.table_no),
+                message,
+                "Change the result",
+                Cmd::Result(round, board.board_no, result, String::new()),
+            )
+            .with_reason(),
+        );
     }
 
     fn header(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        self.round_tabs(ui);
+        ui.horizontal(|ui| {
+            if let Some(NextRound::Ready(next)) = self.next
+                && ui
+                    .button(RichText::new(format!("Pair round {next}")).strong())
+                    .on_hover_text("Ctrl+P: propose the pairing; nothing is shown to the players until you publish")
+                    .clicked()
+            {
+                self.queued.push(Cmd::Pair);
+            }
+            if let Some(view) = self.view.clone() {
+                self.round_actions(ui, &view);
+            }
+        });
+        self.round_hint(ui, cx);
+    }
+
+    /// The rounds as tabs, and how many are planned.
+    fn round_tabs(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
             ui.heading("Rounds");
             for r in &self.rounds {
@@ -280,102 +329,111 @@ impl RoundsPage {
                     self.watch.force();
                 }
             }
-            if let Some(p) = self.planned() {
+            if let Some(p) = self
+                .tournament
+                .as_ref()
+                .and_then(Tournament::planned_rounds)
+            {
                 ui.label(RichText::new(format!("of {p}")).weak());
             }
         });
-        let last = self.rounds.last().copied();
-        let players = self.tournament.as_ref().map_or(0, |t| t.players().len());
-        let next = last.map_or(1, |r| r.number + 1);
-        let all_played = self
-            .planned()
-            .is_some_and(|p| last.map_or(0, |r| r.number) >= p);
-        let can_pair = match last {
-            None => players >= 2,
-            Some(r) if r.state == RoundState::Draft => false,
-            Some(_) => {
-                !all_played
-                    && self
-                        .tournament
-                        .as_ref()
-                        .is_some_and(|t| t.is_round_complete(t.rounds().len()))
-            }
-        };
-        ui.horizontal(|ui| {
-            if can_pair
-                && ui
-                    .button(RichText::new(format!("Pair round {next}")).strong())
-                    .on_hover_text("Ctrl+P: propose the pairing; nothing is shown to the players until you publish")
+    }
+
+    /// What can be done with the round shown.
+    fn round_actions(&mut self, ui: &mut Ui, view: &RoundView) {
+        let (word, color) = state_badge(view.state);
+        ui.label(
+            RichText::new(format!("Round {}", view.number))
+                .strong()
+                .size(16.0),
+        );
+        badge(ui, word, color);
+        let number = view.number;
+        let is_last = self.rounds.last().map(|r| r.number) == Some(number);
+        match view.state {
+            RoundState::Draft => {
+                if ui
+                    .button(RichText::new(format!("Publish round {number}")).strong())
+                    .on_hover_text("Ctrl+Enter: the round is on; the tables can start")
                     .clicked()
-            {
-                self.queued.push(Cmd::Pair);
-            }
-            let Some(view) = &self.view else {
-                if players < 2 {
-                    next_step(ui, "register at least two players (F3)");
-                } else {
-                    next_step(ui, &format!("pair round {next} (Ctrl+P)"));
+                {
+                    self.queued.push(Cmd::Publish(number));
                 }
-                return;
-            };
-            let (word, color) = state_badge(view.state);
-            ui.label(RichText::new(format!("Round {}", view.number)).strong().size(16.0));
-            badge(ui, word, color);
-            let number = view.number;
-            let is_last = last.map(|r| r.number) == Some(number);
-            match view.state {
-                RoundState::Draft => {
-                    if ui
-                        .button(RichText::new(format!("Publish round {number}")).strong())
-                        .on_hover_text("Ctrl+Enter: the round is on; the tables can start")
-                        .clicked()
-                    {
-                        self.queued.push(Cmd::Publish(number));
-                    }
-                    if ui.button("Discard draft").clicked() {
-                        self.confirm = Some(Confirm::new(
-                            "Discard the draft",
-                            format!("The proposed pairing of round {number} and every change made to it will be thrown away."),
-                            "Discard",
-                            Guarded::Discard(number),
-                        ));
-                    }
-                }
-                RoundState::Published | RoundState::Complete => {
-                    round_badges(ui, view);
-                    if ui
-                        .button("Print pairings")
-                        .on_hover_text("Ctrl+Shift+P: a pairing list as CSV and a page to print, opened in the browser")
-                        .clicked()
-                    {
-                        self.queued.push(Cmd::Print(number));
-                    }
-                    let pending = view.boards.iter().any(|b| b.result == GameResult::Pending);
-                    if view.state == RoundState::Published && !pending && ui.button("Complete round").clicked() {
-                        self.queued.push(Cmd::Complete(number));
-                    }
-                    if is_last
-                        && ui
-                            .button(format!("Re-pair round {number}"))
-                            .on_hover_text("Withdraw the published pairing and pair the round again")
-                            .clicked()
-                    {
-                        self.confirm = Some(
-                            Confirm::new(
-                                format!("Re-pair round {number}?"),
-                                "The published pairing is withdrawn: games started at the desk are voided \
-                                 (their records kept) and results entered for this round are dropped. \
-                                 A new draft takes its place.",
-                                "Re-pair",
-                                Guarded::Repair(number),
-                            )
-                            .with_reason(),
-                        );
-                    }
+                if ui.button("Discard draft").clicked() {
+                    self.confirm = Some(Confirm::new(
+                        "Discard the draft",
+                        format!(
+                            "The proposed pairing of round {number} and every change made to it will be thrown away."
+                        ),
+                        "Discard",
+                        Cmd::Discard(number),
+                    ));
                 }
             }
-        });
-        let Some(view) = &self.view else { return };
+            RoundState::Published | RoundState::Complete => {
+                round_badges(ui, view);
+                for (label, what, hover) in [
+                    (
+                        "Print pairings",
+                        Printout::ByTable,
+                        "Ctrl+Shift+P: by table, with a CSV; opened in the browser",
+                    ),
+                    (
+                        "Print by name",
+                        Printout::ByName,
+                        "Every player A-Z with table and opponent, for the wall",
+                    ),
+                    (
+                        "Print result slips",
+                        Printout::Slips,
+                        "One slip per table with signature lines",
+                    ),
+                ] {
+                    if ui.button(label).on_hover_text(hover).clicked() {
+                        self.queued.push(Cmd::Print(number, what));
+                    }
+                }
+                let pending = view.boards.iter().any(|b| b.result == GameResult::Pending);
+                if view.state == RoundState::Published
+                    && !pending
+                    && ui.button("Complete round").clicked()
+                {
+                    self.queued.push(Cmd::Complete(number));
+                }
+                if is_last
+                    && ui
+                        .button(format!("Re-pair round {number}"))
+                        .on_hover_text("Withdraw the published pairing and pair the round again")
+                        .clicked()
+                {
+                    self.confirm = Some(
+                        Confirm::new(
+                            format!("Re-pair round {number}?"),
+                            "The published pairing is withdrawn: games started at the desk are voided \
+                             (their records kept) and results entered for this round are dropped. \
+                             A new draft takes its place.",
+                            "Re-pair",
+                            Cmd::Repair(number, String::new()),
+                        )
+                        .with_reason(),
+                    );
+                }
+            }
+        }
+    }
+
+    /// The line under the actions: what to do next.
+    fn round_hint(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        let Some(view) = self.view.clone() else {
+            match self.next {
+                Some(NextRound::TooFewPlayers) => {
+                    next_step(ui, "register at least two players (F3)")
+                }
+                Some(NextRound::Ready(n)) => next_step(ui, &format!("pair round {n} (Ctrl+P)")),
+                _ => {}
+            }
+            return;
+        };
         match view.state {
             RoundState::Draft => {
                 hint(
@@ -403,25 +461,26 @@ impl RoundsPage {
                 }
             }
             RoundState::Published => {
-                let number = view.number;
-                let starts_at = view.starts_at;
-                self.grace_ui(ui, cx, number, starts_at);
+                self.grace_ui(ui, cx, view.number, view.starts_at);
                 hint(
                     ui,
                     "Results: pick one per table, or click a table and press W (White wins), \
                      B (Black wins) or D (draw); Up/Down move between tables. Games arbitrated \
-                     on the Tables page (F5) report their results by themselves.",
+                     on the Tables page (F5) report their results by themselves. The last \
+                     result completes the round.",
                 );
             }
             RoundState::Complete => {
-                if last.map(|r| r.number) == Some(view.number) {
-                    if all_played {
-                        next_step(
+                if self.rounds.last().map(|r| r.number) == Some(view.number) {
+                    match self.next {
+                        Some(NextRound::AllPlayed) => next_step(
                             ui,
                             "the last round is complete: see the final standings (F6)",
-                        );
-                    } else {
-                        next_step(ui, &format!("pair round {next} (Ctrl+P)"));
+                        ),
+                        Some(NextRound::Ready(n)) => {
+                            next_step(ui, &format!("pair round {n} (Ctrl+P)"))
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -429,30 +488,8 @@ impl RoundsPage {
     }
 
     fn grace_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>, number: u32, starts_at: Option<i64>) {
-        ui.horizontal(|ui| match starts_at {
-            None => {
-                if ui
-                    .button("Start the round now")
-                    .on_hover_text("Sets the official start: the grace period runs from it")
-                    .clicked()
-                {
-                    self.queued.push(Cmd::StartAt(number, Some(cx.now_ms)));
-                }
-                let l = ui.label("or official start at (HH:MM):");
-                ui.add(egui::TextEdit::singleline(&mut self.start_text).desired_width(50.0))
-                    .labelled_by(l.id);
-                if ui.button("Set start").clicked() {
-                    match local_time_today(&self.start_text, cx.now_ms) {
-                        Some(ms) => self.queued.push(Cmd::StartAt(number, Some(ms))),
-                        None => cx.notices.error(format!(
-                            "{:?} is not a time of day (HH:MM)",
-                            self.start_text.trim()
-                        )),
-                    }
-                }
-            }
-            Some(start) => {
-                let ends = start + self.grace_ms;
+        ui.horizontal(|ui| match (starts_at, self.grace_ends) {
+            (Some(start), Some(ends)) => {
                 ui.label(format!("Official start {}", fmt_local_time(start)));
                 if cx.now_ms < ends {
                     let left = (ends - cx.now_ms) * 1_000_000;
@@ -481,13 +518,28 @@ impl RoundsPage {
                     self.queued.push(Cmd::StartAt(number, None));
                 }
             }
+            _ => {
+                if ui
+                    .button("Start the round now")
+                    .on_hover_text("Sets the official start: the grace period runs from it")
+                    .clicked()
+                {
+                    self.queued.push(Cmd::StartAt(number, Some(cx.now_ms)));
+                }
+                let l = ui.label("or official start at (HH:MM):");
+                ui.add(egui::TextEdit::singleline(&mut self.start_text).desired_width(50.0))
+                    .labelled_by(l.id);
+                if ui.button("Set start").clicked() {
+                    match local_time_today(&self.start_text, cx.now_ms) {
+                        Some(ms) => self.queued.push(Cmd::StartAt(number, Some(ms))),
+                        None => cx.notices.error(format!(
+                            "{:?} is not a time of day (HH:MM)",
+                            self.start_text.trim()
+                        )),
+                    }
+                }
+            }
         });
-        if let Some(view) = &self.view
-            && view.boards.iter().all(|b| b.result != GameResult::Pending)
-            && !view.boards.is_empty()
-        {
-            next_step(ui, "every result is in: complete the round");
-        }
     }
 
     fn player_name(&self, p: PlayerId) -> String {
@@ -519,7 +571,7 @@ impl RoundsPage {
                     if b.explanation.is_empty() {
                         ui.label("No explanation (the round came from a tournament file).");
                     } else {
-                        ui.label(RichText::new(&b.explanation).monospace().size(11.5));
+                        ui.label(RichText::new(&b.explanation).monospace());
                     }
                     ui.separator();
                 } else {
@@ -527,31 +579,32 @@ impl RoundsPage {
                 }
                 for (p, why) in &view.byes {
                     if !why.is_empty() {
-                        ui.label(RichText::new(why).monospace().size(11.5));
+                        ui.label(RichText::new(why).monospace());
                     } else {
                         ui.label(format!("Bye: {} {}", p.no, p.name));
                     }
                 }
                 if !view.explanation.is_empty() {
                     ui.separator();
-                    ui.label(RichText::new(&view.explanation).monospace().size(11.5));
+                    ui.label(RichText::new(&view.explanation).monospace());
                 }
             });
     }
 
-    fn boards_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+    fn boards_ui(&mut self, ui: &mut Ui, now_ms: i64) {
         let Some(view) = self.view.clone() else {
             return;
         };
+        let grace_over = self.grace_ends.is_some_and(|e| now_ms >= e);
+        let picks = self.board_table(ui, &view, grace_over);
+        let picked = players_out(ui, &view, self.tournament.as_ref(), self.swap_from);
+        self.take_picks(&view, picks, picked);
+    }
+
+    /// The boards of the round as a table; returns what was clicked.
+    fn board_table(&self, ui: &mut Ui, view: &RoundView, grace_over: bool) -> BoardPicks {
         let draft = view.state == RoundState::Draft;
-        let grace_over = view
-            .starts_at
-            .is_some_and(|s| cx.now_ms >= s + self.grace_ms);
-        let number = view.number;
-        let mut clicked_board = None;
-        let mut picked: Option<PlayerId> = None;
-        let mut chosen: Option<(usize, GameResult)> = None;
-        let mut default: Option<(u32, Absentee)> = None;
+        let mut picks = BoardPicks::default();
         let swap_from = self.swap_from;
         let scores: Vec<(String, String)> = view
             .boards
@@ -562,25 +615,22 @@ impl RoundsPage {
         let table_height = (ui.available_height() - 70.0).max(120.0);
         // A click on a name selects the row rather than starting a text selection.
         ui.style_mut().interaction.selectable_labels = false;
+        let defaults = !draft && grace_over;
         TableBuilder::new(ui)
-            .id_salt(("boards", number, draft, grace_over))
+            .id_salt(("boards", view.number, draft, grace_over))
             .striped(true)
             .sense(egui::Sense::click())
             .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
             .max_scroll_height(table_height)
-            .column(Column::exact(44.0))
+            .column(Column::exact(48.0))
             .column(Column::remainder().at_least(150.0).clip(true))
             .column(Column::exact(40.0))
             .column(Column::remainder().at_least(150.0).clip(true))
             .column(Column::exact(40.0))
-            .column(Column::exact(if draft { 100.0 } else { 150.0 }))
-            .column(Column::exact(if draft { 300.0 } else { 120.0 }).clip(true))
-            .column(Column::exact(if draft || !grace_over {
-                1.0
-            } else {
-                190.0
-            }))
-            .header(22.0, |mut h| {
+            .column(Column::exact(if draft { 110.0 } else { 160.0 }))
+            .column(Column::exact(if draft { 300.0 } else { 130.0 }).clip(true))
+            .column(Column::exact(if defaults { 220.0 } else { 1.0 }))
+            .header(24.0, |mut h| {
                 for t in [
                     "Table",
                     "White",
@@ -593,11 +643,7 @@ impl RoundsPage {
                     } else {
                         "State"
                     },
-                    if draft || !grace_over {
-                        ""
-                    } else {
-                        "Default loss"
-                    },
+                    if defaults { "Default loss" } else { "" },
                 ] {
                     h.col(|ui| {
                         ui.label(RichText::new(t).strong());
@@ -605,7 +651,7 @@ impl RoundsPage {
                 }
             })
             .body(|body| {
-                body.rows(26.0, view.boards.len(), |mut row| {
+                body.rows(28.0, view.boards.len(), |mut row| {
                     let i = row.index();
                     let b = &view.boards[i];
                     row.set_selected(selected_board == Some(b.board_no));
@@ -615,163 +661,47 @@ impl RoundsPage {
                     for (p, score) in [(&b.white, &scores[i].0), (&b.black, &scores[i].1)] {
                         row.col(|ui| {
                             let text = format!("{} {}", p.no, p.name);
-                            let rating = RichText::new(p.rating.to_string()).weak().small();
                             ui.horizontal(|ui| {
                                 if draft {
                                     let on = swap_from == Some(PlayerId(p.no));
                                     if ui.selectable_label(on, text).clicked() {
-                                        picked = Some(PlayerId(p.no));
+                                        picks.player = Some(PlayerId(p.no));
                                     }
                                 } else {
                                     ui.label(text);
                                 }
-                                ui.label(rating);
+                                ui.label(RichText::new(p.rating.to_string()).weak());
                             });
                         });
                         row.col(|ui| {
                             ui.label(score);
                         });
                     }
+                    row.col(|ui| result_cell(ui, view.number, b, draft, i, &mut picks));
+                    row.col(|ui| state_cell(ui, b, draft));
                     row.col(|ui| {
-                        if draft {
-                            if ui
-                                .small_button("Swap colours")
-                                .on_hover_text(format!("Swap colours on table {}", b.table_no))
-                                .clicked()
-                            {
-                                chosen = Some((i, GameResult::Pending));
-                            }
-                            return;
-                        }
-                        let mut value = b.result;
-                        let label = format!("Result of table {}", b.table_no);
-                        egui::ComboBox::from_id_salt(("result", number, b.board_no))
-                            .selected_text(result_short(b.result))
-                            .width(140.0)
-                            .show_ui(ui, |ui| {
-                                for r in GameResult::ALL {
-                                    ui.selectable_value(&mut value, r, result_long(r));
-                                }
-                            })
-                            .response
-                            .accessible_name(label);
-                        if value != b.result {
-                            chosen = Some((i, value));
-                        }
-                    });
-                    row.col(|ui| {
-                        if draft {
-                            let first = b
-                                .explanation
-                                .lines()
-                                .nth(1)
-                                .unwrap_or(b.explanation.as_str())
-                                .trim();
-                            let r =
-                                ui.add(egui::Label::new(RichText::new(first).small()).truncate());
-                            if !b.explanation.is_empty() {
-                                r.on_hover_text(&b.explanation);
-                            }
-                            return;
-                        }
-                        let (word, color) = status_badge(b.status);
-                        ui.horizontal(|ui| {
-                            ui.label(RichText::new(word).color(color).strong().small());
-                        });
-                    });
-                    row.col(|ui| {
-                        if !draft
-                            && grace_over
+                        if defaults
                             && b.status == BoardStatus::AwaitingResult
                             && b.result == GameResult::Pending
                         {
-                            ui.horizontal(|ui| {
-                                for (text, who, name) in [
-                                    ("W absent", Absentee::White, "White absent"),
-                                    ("B absent", Absentee::Black, "Black absent"),
-                                    ("Both", Absentee::Both, "Both absent"),
-                                ] {
-                                    if ui
-                                        .small_button(text)
-                                        .accessible_name(format!("{name} at table {}", b.table_no))
-                                        .on_hover_text(format!(
-                                            "{name}: default loss ({})",
-                                            result_long(who.result())
-                                        ))
-                                        .clicked()
-                                    {
-                                        default = Some((b.board_no, who));
-                                    }
-                                }
-                            });
+                            default_buttons(ui, b, &mut picks);
                         }
                     });
                     if row.response().clicked() {
-                        clicked_board = Some(b.board_no);
+                        picks.board = Some(b.board_no);
                     }
                 });
             });
-        // Byes and players not in the round: they can be swapped in a draft.
-        let t = self.tournament.as_ref();
-        let seated: std::collections::HashSet<u32> = view
-            .boards
-            .iter()
-            .flat_map(|b| [b.white.no, b.black.no])
-            .chain(view.byes.iter().map(|(p, _)| p.no))
-            .collect();
-        let out: Vec<(u32, String, bool)> = t
-            .map(|t| {
-                t.players()
-                    .iter()
-                    .filter(|p| !seated.contains(&p.id.0))
-                    .map(|p| (p.id.0, p.name.clone(), p.withdrawn))
-                    .collect()
-            })
-            .unwrap_or_default();
-        ui.horizontal_wrapped(|ui| {
-            if !view.byes.is_empty() {
-                ui.label(RichText::new("Bye:").strong());
-                for (p, _) in &view.byes {
-                    let text = format!("{} {}", p.no, p.name);
-                    if draft {
-                        if ui
-                            .selectable_label(swap_from == Some(PlayerId(p.no)), text)
-                            .clicked()
-                        {
-                            picked = Some(PlayerId(p.no));
-                        }
-                    } else {
-                        ui.label(text);
-                    }
-                }
-            }
-            let playing: Vec<&(u32, String, bool)> = out.iter().filter(|p| !p.2).collect();
-            if !playing.is_empty() {
-                ui.label(RichText::new("Not paired:").strong());
-                for (no, name, _) in playing {
-                    let asked = view.absent.iter().any(|a| a.no == *no);
-                    let text = format!("{no} {name}{}", if asked { " (absent)" } else { "" });
-                    if draft {
-                        if ui
-                            .selectable_label(swap_from == Some(PlayerId(*no)), text)
-                            .clicked()
-                        {
-                            picked = Some(PlayerId(*no));
-                        }
-                    } else {
-                        ui.label(text);
-                    }
-                }
-            }
-            let withdrawn = out.iter().filter(|p| p.2).count();
-            if withdrawn > 0 {
-                ui.label(RichText::new(format!("{withdrawn} withdrawn")).weak());
-            }
-        });
-        if let Some(n) = clicked_board {
+        picks
+    }
+
+    /// Turns what was clicked in the boards into commands.
+    fn take_picks(&mut self, view: &RoundView, picks: BoardPicks, picked: Option<PlayerId>) {
+        let number = view.number;
+        if let Some(n) = picks.board {
             self.board = Some(n);
         }
-        if let Some(p) = picked {
+        if let Some(p) = picks.player.or(picked) {
             match self.swap_from {
                 None => self.swap_from = Some(p),
                 Some(a) if a == p => self.swap_from = None,
@@ -781,9 +711,9 @@ impl RoundsPage {
                 }
             }
         }
-        if let Some((i, result)) = chosen {
+        if let Some((i, result)) = picks.result {
             let b = &view.boards[i];
-            if draft {
+            if view.state == RoundState::Draft {
                 self.queued.push(Cmd::TrySwap(
                     number,
                     PlayerId(b.white.no),
@@ -794,7 +724,7 @@ impl RoundsPage {
                 self.result_chosen(number, b, result);
             }
         }
-        if let Some((board, who)) = default {
+        if let Some((board, who)) = picks.default {
             self.queued.push(Cmd::Default(number, board, who));
         }
     }
@@ -804,17 +734,55 @@ impl RoundsPage {
             completed: Some(note),
         }) = saved
         {
-            cx.notices
-                .info(format!("Round {round} is complete; {}", note.describe()));
+            let text = format!("Round {round} is complete; {}", note.describe());
+            match note {
+                crate::store::BackupNote::Failed(_) => cx.notices.error(text),
+                _ => cx.notices.info(text),
+            }
         }
     }
 
     fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: i64) {
+        match cmd {
+            Cmd::Pair | Cmd::Publish(_) | Cmd::Discard(_) | Cmd::Repair(..) | Cmd::Complete(_) => {
+                self.apply_round(cmd, cx, tid)
+            }
+            Cmd::TrySwap(..) | Cmd::SwapConfirmed(..) => self.apply_swap(cmd, cx, tid),
+            Cmd::Result(..) | Cmd::Default(..) | Cmd::StartAt(..) => {
+                self.apply_result(cmd, cx, tid)
+            }
+            Cmd::Print(n, what) => {
+                let result = print_round(cx, tid, n, what);
+                if let Some(printed) = cx.notices.report(result, "") {
+                    if let Some(csv) = &printed.csv {
+                        files::written(cx.notices, "Pairing list (CSV)", csv);
+                    }
+                    files::print_page(cx.notices, cx.launcher, what.title(), &printed.html);
+                }
+            }
+        }
+        self.watch.force();
+    }
+
+    /// A round's life: pair, publish, discard, re-pair, complete.
+    fn apply_round(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: i64) {
         let actor = Actor::director();
         match cmd {
             Cmd::Pair => {
                 let r = cx.store.pair_round(tid, &actor);
-                if let Some(n) = cx.notices.report(r, "") {
+                if let Some(paired) = cx.notices.report(r, "") {
+                    let n = paired.round;
+                    if let Some(done) = &paired.completed {
+                        let text = format!(
+                            "Round {} is complete; {}",
+                            done.round,
+                            done.backup.describe()
+                        );
+                        match done.backup {
+                            crate::store::BackupNote::Failed(_) => cx.notices.error(text),
+                            _ => cx.notices.info(text),
+                        }
+                    }
                     cx.notices.info(format!(
                         "Round {n} proposed: check it, then publish (nothing is shown to the players yet)"
                     ));
@@ -857,6 +825,13 @@ impl RoundsPage {
                         .info(format!("Round {n} complete; {}", note.describe()));
                 }
             }
+            _ => {}
+        }
+    }
+
+    fn apply_swap(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: i64) {
+        let actor = Actor::director();
+        match cmd {
             Cmd::TrySwap(n, a, b) => match cx.store.check_swap(tid, n, a, b) {
                 Err(e) => cx.notices.error(e.to_string()),
                 Ok(warnings) if warnings.is_empty() => {
@@ -872,20 +847,33 @@ impl RoundsPage {
                             warnings.join(";\n")
                         ),
                         "Swap anyway",
-                        Guarded::Swap(a, b),
+                        Cmd::SwapConfirmed(n, a, b),
                     ));
                 }
             },
-            Cmd::Swap(n, a, b) => {
+            Cmd::SwapConfirmed(n, a, b) => {
                 let r = cx.store.swap_players(tid, n, a, b, true, &actor);
                 cx.notices.report(
                     r,
                     "Board changed by hand; the confirmation is in the audit log",
                 );
             }
+            _ => {}
+        }
+    }
+
+    fn apply_result(&self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: i64) {
+        let actor = Actor::director();
+        match cmd {
             Cmd::Result(n, board, result, reason) => {
+                let table = self
+                    .view
+                    .as_ref()
+                    .and_then(|v| v.boards.iter().find(|b| b.board_no == board))
+                    .map_or(board, |b| b.table_no);
                 let r = cx.store.set_result(tid, n, board, result, &reason, &actor);
-                let saved = cx.notices.report(r, "");
+                let done = format!("Table {table}: {}", result_long(result));
+                let saved = cx.notices.report(r, &done);
                 Self::report_saved(cx, saved, n);
             }
             Cmd::Default(n, board, who) => {
@@ -904,31 +892,249 @@ impl RoundsPage {
                     },
                 );
             }
-            Cmd::Print(n) => {
-                let result = self.print(cx, tid, n);
-                if let Some((csv, html)) = cx.notices.report(result, "") {
-                    cx.notices
-                        .info(format!("Pairing list written: {}", csv.display()));
-                    crate::ui::arbiter::open_in_browser(&html, cx.notices);
-                }
+            _ => {}
+        }
+    }
+}
+
+/// What was clicked in the boards table this frame.
+#[derive(Default)]
+struct BoardPicks {
+    board: Option<u32>,
+    player: Option<PlayerId>,
+    /// A result chosen (a colour swap in a draft): the board's index and the result.
+    result: Option<(usize, GameResult)>,
+    default: Option<(u32, Absentee)>,
+}
+
+fn result_cell(
+    ui: &mut Ui,
+    round: u32,
+    b: &RoundBoard,
+    draft: bool,
+    i: usize,
+    picks: &mut BoardPicks,
+) {
+    if draft {
+        if ui
+            .small_button("Swap colours")
+            .on_hover_text(format!("Swap colours on table {}", b.table_no))
+            .clicked()
+        {
+            picks.result = Some((i, GameResult::Pending));
+        }
+        return;
+    }
+    let mut value = b.result;
+    let label = format!("Result of table {}", b.table_no);
+    egui::ComboBox::from_id_salt(("result", round, b.board_no))
+        .selected_text(result_short(b.result))
+        .width(150.0)
+        .show_ui(ui, |ui| {
+            for r in GameResult::ALL {
+                ui.selectable_value(&mut value, r, result_long(r));
+            }
+        })
+        .response
+        .accessible_name(label);
+    if value != b.result {
+        picks.result = Some((i, value));
+    }
+}
+
+fn state_cell(ui: &mut Ui, b: &RoundBoard, draft: bool) {
+    if draft {
+        let first = b
+            .explanation
+            .lines()
+            .nth(1)
+            .unwrap_or(b.explanation.as_str())
+            .trim();
+        let r = ui.add(egui::Label::new(first).truncate());
+        if !b.explanation.is_empty() {
+            r.on_hover_text(&b.explanation);
+        }
+        return;
+    }
+    let (word, color) = status_badge(b.status);
+    ui.label(RichText::new(word).color(color).strong());
+}
+
+fn default_buttons(ui: &mut Ui, b: &RoundBoard, picks: &mut BoardPicks) {
+    ui.horizontal(|ui| {
+        for (text, who, name) in [
+            ("W absent", Absentee::White, "White absent"),
+            ("B absent", Absentee::Black, "Black absent"),
+            ("Both", Absentee::Both, "Both absent"),
+        ] {
+            if ui
+                .small_button(text)
+                .accessible_name(format!("{name} at table {}", b.table_no))
+                .on_hover_text(format!(
+                    "{name}: default loss ({})",
+                    result_long(who.result())
+                ))
+                .clicked()
+            {
+                picks.default = Some((b.board_no, who));
             }
         }
-        self.watch.force();
+    });
+}
+
+/// Byes and players not in the round (they can be swapped in a draft); returns the player
+/// clicked.
+fn players_out(
+    ui: &mut Ui,
+    view: &RoundView,
+    t: Option<&Tournament>,
+    swap_from: Option<PlayerId>,
+) -> Option<PlayerId> {
+    let draft = view.state == RoundState::Draft;
+    let seated: std::collections::HashSet<u32> = view
+        .boards
+        .iter()
+        .flat_map(|b| [b.white.no, b.black.no])
+        .chain(view.byes.iter().map(|(p, _)| p.no))
+        .collect();
+    let out: Vec<(u32, String, bool)> = t
+        .map(|t| {
+            t.players()
+                .iter()
+                .filter(|p| !seated.contains(&p.id.0))
+                .map(|p| (p.id.0, p.name.clone(), p.withdrawn))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut picked = None;
+    let mut pick = |ui: &mut Ui, no: u32, text: String| {
+        if draft {
+            if ui
+                .selectable_label(swap_from == Some(PlayerId(no)), text)
+                .clicked()
+            {
+                picked = Some(PlayerId(no));
+            }
+        } else {
+            ui.label(text);
+        }
+    };
+    ui.horizontal_wrapped(|ui| {
+        if !view.byes.is_empty() {
+            ui.label(RichText::new("Bye:").strong());
+            for (p, _) in &view.byes {
+                pick(ui, p.no, format!("{} {}", p.no, p.name));
+            }
+        }
+        let playing: Vec<&(u32, String, bool)> = out.iter().filter(|p| !p.2).collect();
+        if !playing.is_empty() {
+            ui.label(RichText::new("Not paired:").strong());
+            for (no, name, _) in playing {
+                let asked = view.absent.iter().any(|a| a.no == *no);
+                pick(
+                    ui,
+                    *no,
+                    format!("{no} {name}{}", if asked { " (absent)" } else { "" }),
+                );
+            }
+        }
+        let withdrawn = out.iter().filter(|p| p.2).count();
+        if withdrawn > 0 {
+            ui.label(RichText::new(format!("{withdrawn} withdrawn")).weak());
+        }
+    });
+    picked
+}
+
+impl Printout {
+    fn title(self) -> &'static str {
+        match self {
+            Printout::ByTable => "Pairing list",
+            Printout::ByName => "Pairing list by name",
+            Printout::Slips => "Result slips",
+        }
     }
 
-    /// Writes the pairing list of a round as CSV (the core's writer) and as a page to print.
-    fn print(
-        &self,
-        cx: &mut PageCtx<'_>,
-        tid: i64,
-        n: u32,
-    ) -> Result<(std::path::PathBuf, std::path::PathBuf), String> {
-        let view = cx
-            .store
-            .round_view(tid, n)
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| format!("round {n} has not been paired"))?;
-        let t = cx.store.load_tournament(tid).map_err(|e| e.to_string())?;
+    fn file_part(self) -> &'static str {
+        match self {
+            Printout::ByTable => "pairings",
+            Printout::ByName => "pairings-by-name",
+            Printout::Slips => "result-slips",
+        }
+    }
+}
+
+/// The files a printout wrote.
+struct Printed {
+    html: std::path::PathBuf,
+    csv: Option<std::path::PathBuf>,
+}
+
+/// A round as the printouts take it: each player's points before the round.
+pub fn print_round_of(t: &Tournament, view: &RoundView) -> PrintRound {
+    let scores: std::collections::HashMap<PlayerId, Score> = t
+        .players()
+        .iter()
+        .map(|p| p.id)
+        .zip(t.scores(view.number.saturating_sub(1) as usize))
+        .collect();
+    let player = |no: u32, name: &str| PrintPlayer {
+        no,
+        name: name.to_string(),
+        points: scores
+            .get(&PlayerId(no))
+            .map_or_else(String::new, |s| s.to_string()),
+    };
+    PrintRound {
+        number: view.number,
+        boards: view
+            .boards
+            .iter()
+            .map(|b| PrintBoard {
+                table: b.table_no,
+                white: player(b.white.no, &b.white.name),
+                black: player(b.black.no, &b.black.name),
+                result: if b.result == GameResult::Pending {
+                    String::new()
+                } else {
+                    result_short(b.result).to_string()
+                },
+            })
+            .collect(),
+        byes: view
+            .byes
+            .iter()
+            .map(|(p, _)| player(p.no, &p.name))
+            .collect(),
+    }
+}
+
+/// Writes a round's printout (and, for the list by table, the CSV of the core's writer)
+/// into the exports folder.
+fn print_round(cx: &mut PageCtx<'_>, tid: i64, n: u32, what: Printout) -> Result<Printed, String> {
+    let view = cx
+        .store
+        .round_view(tid, n)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("round {n} has not been paired"))?;
+    let t = cx.store.load_tournament(tid).map_err(|e| e.to_string())?;
+    let details = cx
+        .store
+        .tournament_details(tid)
+        .map_err(|e| e.to_string())?;
+    let round = print_round_of(&t, &view);
+    let stem = format!("{}-round-{n}", file_stem(t.name()));
+    let html = match what {
+        Printout::ByTable => print::pairing_list(&details, &round),
+        Printout::ByName => print::alphabetical_pairings(&details, &round),
+        Printout::Slips => print::result_slips(&details, &round),
+    };
+    let file = write_export(
+        cx.store,
+        &format!("{stem}-{}.html", what.file_part()),
+        &html,
+    )?;
+    let csv = if what == Printout::ByTable {
         let pairing = Pairing {
             round: n as usize,
             games: view
@@ -943,19 +1149,15 @@ impl RoundsPage {
             byes: view.byes.iter().map(|(p, _)| PlayerId(p.no)).collect(),
             absent: Vec::new(),
         };
-        let stem = format!("{}-round-{n}", file_stem(t.name()));
-        let csv = write_export(
+        Some(write_export(
             cx.store,
             &format!("{stem}-pairings.csv"),
             &ggdesk_core::export::pairing_csv(&t, &pairing),
-        )?;
-        let html = write_export(
-            cx.store,
-            &format!("{stem}-pairings.html"),
-            &pairing_page(&t, &view),
-        )?;
-        Ok((csv, html))
-    }
+        )?)
+    } else {
+        None
+    };
+    Ok(Printed { html: file, csv })
 }
 
 /// Today's local time `HH:MM` as Unix ms, on the day of `now_ms`.
@@ -967,62 +1169,4 @@ fn local_time_today(text: &str, now_ms: i64) -> Option<i64> {
         .from_local_datetime(&today.and_time(time))
         .earliest()?;
     Some(local.timestamp_millis())
-}
-
-/// The print-ready pairing list: tables in order with each player's score before the round,
-/// an empty result column for the arbiters, then byes.
-pub fn pairing_page(t: &Tournament, view: &RoundView) -> String {
-    let scores: std::collections::HashMap<PlayerId, Score> = t
-        .players()
-        .iter()
-        .map(|p| p.id)
-        .zip(t.scores(view.number.saturating_sub(1) as usize))
-        .collect();
-    let score = |p: u32| {
-        scores
-            .get(&PlayerId(p))
-            .map_or_else(String::new, |s| s.to_string())
-    };
-    let mut rows = String::new();
-    for b in &view.boards {
-        let result = if b.result == GameResult::Pending {
-            String::new()
-        } else {
-            result_short(b.result).to_string()
-        };
-        rows.push_str(&format!(
-            "<tr><td class=num>{}</td><td>{} {}</td><td class=num>{}</td><td>{} {}</td><td class=num>{}</td><td class=res>{}</td></tr>\n",
-            b.table_no,
-            b.white.no,
-            html_escape(&b.white.name),
-            score(b.white.no),
-            b.black.no,
-            html_escape(&b.black.name),
-            score(b.black.no),
-            html_escape(&result)
-        ));
-    }
-    let byes: Vec<String> = view
-        .byes
-        .iter()
-        .map(|(p, _)| format!("{} {}", p.no, html_escape(&p.name)))
-        .collect();
-    let byes = if byes.is_empty() {
-        String::new()
-    } else {
-        format!("<p><b>Bye:</b> {}</p>", byes.join(", "))
-    };
-    format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{title} - round {n}</title>\
-         <style>body{{font-family:sans-serif;margin:2em;color:#111}}h1{{font-size:1.5em;margin:0}}\
-         table{{border-collapse:collapse;margin-top:1em;width:100%}}td,th{{border:1px solid #888;padding:.3em .6em;text-align:left}}\
-         th{{background:#eee}}.num{{text-align:right;width:3em}}.res{{width:7em}}tr{{page-break-inside:avoid}}\
-         @media print{{body{{margin:1cm}}}}</style></head><body>\n\
-         <h1>{title}</h1><p>Round {n}: pairings ({boards} tables). Points before the round.</p>\n\
-         <table><tr><th>Table</th><th>White</th><th>Pts</th><th>Black</th><th>Pts</th><th>Result</th></tr>\n{rows}</table>\n{byes}\n\
-         </body></html>\n",
-        title = html_escape(t.name()),
-        n = view.number,
-        boards = view.boards.len(),
-    )
 }

@@ -1,19 +1,25 @@
-//! Standings (F6): the live standings with every tie-break column, after the last round or
-//! any earlier one, the cross-table, and CSV exports through the core's writers.
+//! Standings (F6): the standings with every tie-break column, opening on the last complete
+//! round (a round still in play counts only when chosen, and is then labelled
+//! provisional), the cross-table, CSV exports through the core's writers and printable
+//! pages.
 
-use super::tournaments::tiebreak_words;
 use super::{Watch, file_stem, hint, need_tournament, write_export};
 use crate::ui::PageCtx;
-use crate::ui::common;
+use crate::ui::common::{self, LoadErrors};
+use crate::ui::files;
 use egui::{Key, Modifiers, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
-use ggdesk_core::export::{crosstable_cell, crosstable_csv, standings_csv};
+use ggdesk_core::export::print::{self, CROSS_LEGEND, cross_cell, tiebreak_title};
+use ggdesk_core::export::{crosstable_csv, standings_csv};
+use ggdesk_core::rules::Side;
 use ggdesk_core::tournament::{Standings, Tournament, standings};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cmd {
     ExportStandings,
     ExportCrosstable,
+    PrintStandings,
+    PrintCrosstable,
 }
 
 /// The Standings page's own state.
@@ -21,15 +27,35 @@ enum Cmd {
 pub struct StandingsPage {
     pub tournament: Option<Tournament>,
     pub standings: Option<Standings>,
-    /// The rounds counted; `None` follows the newest.
+    /// The rounds counted; `None` follows the last complete round.
     pub after: Option<usize>,
     pub crosstable: bool,
     watch: Watch,
+    load: LoadErrors,
     tid: Option<i64>,
     queued: Vec<Cmd>,
 }
 
+/// The rounds counted by default: every round up to the last complete one, so pending
+/// games never count (and never mix into the tie-breaks) unless the director asks.
+pub fn default_after(t: &Tournament) -> usize {
+    t.completed_rounds()
+}
+
 impl StandingsPage {
+    /// The rounds counted now.
+    pub fn counted(&self, t: &Tournament) -> usize {
+        self.after
+            .unwrap_or_else(|| default_after(t))
+            .min(t.rounds().len())
+    }
+
+    /// Whether the standings shown count a round still in play.
+    pub fn provisional(&self, t: &Tournament) -> bool {
+        let after = self.counted(t);
+        (1..=after).any(|r| !t.is_round_complete(r))
+    }
+
     fn reload(&mut self, cx: &mut PageCtx<'_>, tid: i64) {
         if self.tid != Some(tid) {
             self.tid = Some(tid);
@@ -39,18 +65,13 @@ impl StandingsPage {
         if !self.watch.stale(cx.store, Some(tid), cx.now_ms) {
             return;
         }
-        match cx.store.load_tournament(tid) {
-            Ok(t) => {
-                let n = self.after.unwrap_or(t.rounds().len()).min(t.rounds().len());
-                self.standings = Some(standings(&t, n));
-                self.tournament = Some(t);
-            }
-            Err(e) => {
-                cx.notices.error(e.to_string());
-                self.tournament = None;
-                self.standings = None;
-            }
-        }
+        let mut load = LoadErrors::default();
+        self.tournament = load.check("the tournament", cx.store.load_tournament(tid));
+        self.standings = self
+            .tournament
+            .as_ref()
+            .map(|t| standings(t, self.counted(t)));
+        self.load = load;
     }
 
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
@@ -58,59 +79,18 @@ impl StandingsPage {
             return;
         };
         self.reload(cx, tid);
-        if ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::E)) {
+        if self.load.banner(ui) {
+            return;
+        }
+        if !cx.typing && ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::E)) {
             self.queued.push(Cmd::ExportStandings);
         }
         let Some(t) = self.tournament.clone() else {
             return;
         };
-        let rounds = t.rounds().len();
-        let after = self.after.unwrap_or(rounds).min(rounds);
-        ui.horizontal(|ui| {
-            ui.heading("Standings");
-            let l = ui.label("After round:");
-            let mut choice = after;
-            egui::ComboBox::from_id_salt("standings-after")
-                .selected_text(if after == 0 {
-                    "none yet".to_string()
-                } else {
-                    after.to_string()
-                })
-                .show_ui(ui, |ui| {
-                    for r in (0..=rounds).rev() {
-                        let text = if r == rounds {
-                            format!("{r} (latest)")
-                        } else {
-                            r.to_string()
-                        };
-                        ui.selectable_value(&mut choice, r, text);
-                    }
-                })
-                .response
-                .labelled_by(l.id);
-            if choice != after {
-                self.after = (choice != rounds).then_some(choice);
-                self.watch.force();
-            }
-            let complete = t.is_round_complete(after);
-            if after > 0 && !complete {
-                common::badge(ui, "round in play: pending games count 0", common::AMBER);
-            }
-            ui.separator();
-            ui.checkbox(&mut self.crosstable, "Cross-table");
-            if ui
-                .button("Export standings CSV")
-                .on_hover_text("Ctrl+E; written into the exports folder beside the database")
-                .clicked()
-            {
-                self.queued.push(Cmd::ExportStandings);
-            }
-            if ui.button("Export cross-table CSV").clicked() {
-                self.queued.push(Cmd::ExportCrosstable);
-            }
-        });
+        self.controls(ui, &t);
         if let Some(s) = &self.standings {
-            let names: Vec<&str> = s.tiebreaks.iter().map(|t| tiebreak_words(*t)).collect();
+            let names: Vec<&str> = s.tiebreaks.iter().map(|t| tiebreak_title(*t)).collect();
             hint(
                 ui,
                 &format!(
@@ -121,13 +101,94 @@ impl StandingsPage {
             );
         }
         if self.crosstable {
-            self.crosstable_ui(ui, &t, after);
+            self.crosstable_ui(ui, &t);
         } else {
             self.table_ui(ui, &t);
         }
         for cmd in std::mem::take(&mut self.queued) {
-            self.apply(cmd, cx, &t, after);
+            self.apply(cmd, cx, tid, &t);
         }
+    }
+
+    /// The round chooser, the provisional label and the exports, on one line whose items
+    /// keep their places.
+    fn controls(&mut self, ui: &mut Ui, t: &Tournament) {
+        let rounds = t.rounds().len();
+        let after = self.counted(t);
+        let complete = default_after(t);
+        ui.horizontal(|ui| {
+            ui.heading("Standings");
+            let l = ui.label("After round:");
+            let mut choice = after;
+            egui::ComboBox::from_id_salt("standings-after")
+                .selected_text(if after == 0 {
+                    "none yet".to_string()
+                } else {
+                    after.to_string()
+                })
+                .width(150.0)
+                .show_ui(ui, |ui| {
+                    for r in (0..=rounds).rev() {
+                        let text = if t.is_round_complete(r) || r == 0 {
+                            r.to_string()
+                        } else {
+                            format!("{r} (in play: provisional)")
+                        };
+                        ui.selectable_value(&mut choice, r, text);
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            if choice != after {
+                self.after = (choice != complete).then_some(choice);
+                self.watch.force();
+            }
+            // The label's place is kept when there is nothing to say, so nothing moves.
+            let (text, color) = if self.provisional(t) {
+                ("PROVISIONAL: a round counted is in play", common::AMBER)
+            } else if rounds > complete {
+                (
+                    "Final for the rounds counted; a round is in play",
+                    common::GREEN,
+                )
+            } else {
+                ("Final for the rounds counted", common::GREEN)
+            };
+            ui.allocate_ui_with_layout(
+                egui::vec2(330.0, 22.0),
+                egui::Layout::left_to_right(egui::Align::Center),
+                |ui| {
+                    ui.set_min_width(330.0);
+                    ui.label(RichText::new(text).color(color).strong());
+                },
+            );
+            ui.separator();
+            ui.checkbox(&mut self.crosstable, "Cross-table");
+            if ui
+                .button("Export CSV")
+                .on_hover_text("Ctrl+E; the standings (or the cross-table) into the exports folder")
+                .clicked()
+            {
+                self.queued.push(if self.crosstable {
+                    Cmd::ExportCrosstable
+                } else {
+                    Cmd::ExportStandings
+                });
+            }
+            if ui
+                .button("Print")
+                .on_hover_text(
+                    "A page to print, with the tournament's details, opened in the browser",
+                )
+                .clicked()
+            {
+                self.queued.push(if self.crosstable {
+                    Cmd::PrintCrosstable
+                } else {
+                    Cmd::PrintStandings
+                });
+            }
+        });
     }
 
     fn table_ui(&self, ui: &mut Ui, t: &Tournament) {
@@ -135,16 +196,16 @@ impl StandingsPage {
         let mut builder = TableBuilder::new(ui)
             .id_salt("standings-table")
             .striped(true)
-            .column(Column::exact(44.0))
+            .column(Column::exact(48.0))
             .column(Column::exact(44.0))
             .column(Column::remainder().at_least(180.0))
-            .column(Column::exact(60.0))
-            .column(Column::exact(60.0));
+            .column(Column::exact(64.0))
+            .column(Column::exact(64.0));
         for _ in &s.tiebreaks {
-            builder = builder.column(Column::exact(110.0));
+            builder = builder.column(Column::exact(130.0));
         }
         builder
-            .header(22.0, |mut h| {
+            .header(24.0, |mut h| {
                 for title in ["Rank", "No", "Name", "Rating", "Points"] {
                     h.col(|ui| {
                         ui.label(RichText::new(title).strong());
@@ -152,12 +213,12 @@ impl StandingsPage {
                 }
                 for tb in &s.tiebreaks {
                     h.col(|ui| {
-                        ui.label(RichText::new(tiebreak_words(*tb)).strong());
+                        ui.label(RichText::new(tiebreak_title(*tb)).strong());
                     });
                 }
             })
             .body(|body| {
-                body.rows(22.0, s.rows.len(), |mut row| {
+                body.rows(24.0, s.rows.len(), |mut row| {
                     let r = &s.rows[row.index()];
                     let withdrawn = t.player(r.id).is_some_and(|p| p.withdrawn);
                     row.col(|ui| {
@@ -189,25 +250,23 @@ impl StandingsPage {
             });
     }
 
-    fn crosstable_ui(&self, ui: &mut Ui, t: &Tournament, after: usize) {
+    fn crosstable_ui(&self, ui: &mut Ui, t: &Tournament) {
         let Some(s) = &self.standings else { return };
-        hint(
-            ui,
-            "W win, L loss, D draw, + forfeit win, - forfeit loss, ? pending, then the opponent's number; BYE, ABS absent.",
-        );
+        hint(ui, CROSS_LEGEND);
+        let after = s.after_round;
         let entries = t.entries(after);
         let mut builder = TableBuilder::new(ui)
             .id_salt("crosstable")
             .striped(true)
-            .column(Column::exact(44.0))
+            .column(Column::exact(48.0))
             .column(Column::exact(44.0))
             .column(Column::exact(200.0))
-            .column(Column::exact(60.0));
+            .column(Column::exact(64.0));
         for _ in 0..after {
-            builder = builder.column(Column::exact(56.0));
+            builder = builder.column(Column::exact(64.0));
         }
         builder
-            .header(22.0, |mut h| {
+            .header(24.0, |mut h| {
                 for title in ["Rank", "No", "Name", "Points"] {
                     h.col(|ui| {
                         ui.label(RichText::new(title).strong());
@@ -220,7 +279,7 @@ impl StandingsPage {
                 }
             })
             .body(|body| {
-                body.rows(22.0, s.rows.len(), |mut row| {
+                body.rows(24.0, s.rows.len(), |mut row| {
                     let r = &s.rows[row.index()];
                     row.col(|ui| {
                         ui.label(r.rank.to_string());
@@ -234,11 +293,11 @@ impl StandingsPage {
                     row.col(|ui| {
                         ui.label(RichText::new(r.score.to_string()).strong());
                     });
-                    let cells = t.player_index(r.id).map(|i| &entries[i]);
+                    let cells = t.player_index(r.id).and_then(|i| entries.get(i));
                     for k in 0..after {
                         row.col(|ui| {
                             if let Some(e) = cells.and_then(|c| c.get(k)) {
-                                ui.label(RichText::new(crosstable_cell(e)).monospace());
+                                cross_cell_ui(ui, e);
                             }
                         });
                     }
@@ -246,25 +305,79 @@ impl StandingsPage {
             });
     }
 
-    fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, t: &Tournament, after: usize) {
+    fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: i64, t: &Tournament) {
         let stem = file_stem(t.name());
-        let result = match cmd {
+        let after = self.counted(t);
+        let provisional = self.provisional(t);
+        let s = standings(t, after);
+        let suffix = if provisional { "-provisional" } else { "" };
+        match cmd {
             Cmd::ExportStandings => {
-                let s = standings(t, after);
-                write_export(
+                let r = write_export(
                     cx.store,
-                    &format!("{stem}-standings-after-round-{after}.csv"),
+                    &format!("{stem}-standings-after-round-{after}{suffix}.csv"),
                     &standings_csv(&s),
-                )
+                );
+                if let Some(file) = cx.notices.report(r, "") {
+                    files::written(cx.notices, "Standings (CSV)", &file);
+                }
             }
-            Cmd::ExportCrosstable => write_export(
-                cx.store,
-                &format!("{stem}-crosstable.csv"),
-                &crosstable_csv(t),
-            ),
-        };
-        if let Some(file) = cx.notices.report(result, "") {
-            cx.notices.info(format!("Written {}", file.display()));
+            Cmd::ExportCrosstable => {
+                let r = write_export(
+                    cx.store,
+                    &format!("{stem}-crosstable.csv"),
+                    &crosstable_csv(t),
+                );
+                if let Some(file) = cx.notices.report(r, "") {
+                    files::written(cx.notices, "Cross-table (CSV)", &file);
+                }
+            }
+            Cmd::PrintStandings | Cmd::PrintCrosstable => {
+                let r = cx
+                    .store
+                    .tournament_details(tid)
+                    .map_err(|e| e.to_string())
+                    .and_then(|d| {
+                        let (name, html) = if cmd == Cmd::PrintStandings {
+                            ("standings", print::standings_page(&d, &s, provisional))
+                        } else {
+                            ("crosstable", print::crosstable_page(&d, t, &s, provisional))
+                        };
+                        write_export(
+                            cx.store,
+                            &format!("{stem}-{name}-after-round-{after}{suffix}.html"),
+                            &html,
+                        )
+                    });
+                if let Some(file) = cx.notices.report(r, "") {
+                    let what = if cmd == Cmd::PrintStandings {
+                        "Standings"
+                    } else {
+                        "Cross-table"
+                    };
+                    files::print_page(cx.notices, cx.launcher, what, &file);
+                }
+            }
         }
     }
+}
+
+/// A cross-table cell: `+5`, `=5`, `-5` and, apart, the colour played (a small w or b).
+fn cross_cell_ui(ui: &mut Ui, entry: &ggdesk_core::tournament::Entry) {
+    let (text, colour) = cross_cell(entry);
+    ui.horizontal(|ui| {
+        ui.spacing_mut().item_spacing.x = 2.0;
+        ui.label(RichText::new(text).monospace().strong());
+        match colour {
+            Some(Side::White) => {
+                ui.label(RichText::new("w").weak())
+                    .on_hover_text("played White");
+            }
+            Some(Side::Black) => {
+                ui.label(RichText::new("b").weak())
+                    .on_hover_text("played Black");
+            }
+            None => {}
+        }
+    });
 }

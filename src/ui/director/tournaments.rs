@@ -5,8 +5,10 @@
 use super::{Watch, display_name, file_stem, hint, next_step, write_export};
 use crate::store::{Actor, Registration, TournamentSetup, TournamentSummary};
 use crate::ui::PageCtx;
-use crate::ui::common::{self, Confirm, labelled_text, poll_confirm};
+use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
+use crate::ui::files::{self, FilePicker, poll_picker};
 use egui::{RichText, Ui};
+use ggdesk_core::export::print::{Details, tiebreak_title};
 use ggdesk_core::rules::RuleSettings;
 use ggdesk_core::tournament::{PlayerId, PointsScale, Score, System, TieBreak};
 
@@ -153,20 +155,25 @@ impl Default for SetupForm {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Guarded {
-    /// Save settings that change points or tie-breaks after round 1.
-    SaveAfterStart(Box<TournamentSetup>),
-}
-
-#[derive(Debug, Clone)]
 enum Cmd {
     Select(i64),
     New,
+    /// Save the settings (after round 1, a change of points or tie-breaks needs a reason).
     Save(Box<TournamentSetup>, String),
+    SaveDetails(i64, Details),
     Forbid(PlayerId, PlayerId),
     Allow(PlayerId, PlayerId),
-    Import(String),
+    Import(std::path::PathBuf),
     Export(i64),
+}
+
+impl Reasoned for Cmd {
+    fn with_reason(self, reason: String) -> Self {
+        match self {
+            Cmd::Save(setup, _) => Cmd::Save(setup, reason),
+            other => other,
+        }
+    }
 }
 
 /// The Tournaments page's own state.
@@ -182,43 +189,57 @@ pub struct TournamentsPage {
     loaded_for: Option<i64>,
     pair_a: Option<PlayerId>,
     pair_b: Option<PlayerId>,
-    pub import_path: String,
+    /// The tournament's details for the printouts, as typed.
+    pub details: Details,
+    picker: Option<FilePicker>,
     /// An import waiting one frame so that the busy notice is drawn first.
     busy: Option<Cmd>,
-    confirm: Option<Confirm<Guarded>>,
+    confirm: Option<Confirm<Cmd>>,
     queued: Vec<Cmd>,
+    load: LoadErrors,
 }
 
 impl TournamentsPage {
     fn reload(&mut self, cx: &mut PageCtx<'_>) {
+        let mut load = LoadErrors::default();
         if self.loaded_for != *cx.tournament {
             self.loaded_for = *cx.tournament;
             match *cx.tournament {
-                Some(t) => match cx.store.tournament_setup(t) {
-                    Ok(s) => {
+                Some(t) => {
+                    if let Some(s) = load.check("the settings", cx.store.tournament_setup(t)) {
                         self.form = SetupForm::of(Some(t), &s);
                         self.saved = Some(s);
                     }
-                    Err(e) => cx.notices.error(e.to_string()),
-                },
+                    if let Some(d) = load.check("the details", cx.store.tournament_details(t)) {
+                        self.details = d;
+                    }
+                }
                 None => {
                     self.form = SetupForm::default();
                     self.saved = None;
+                    self.details = Details::default();
                 }
             }
             self.watch.force();
         }
-        if !self.watch.stale(cx.store, *cx.tournament, cx.now_ms) {
+        if !self.watch.stale(cx.store, *cx.tournament, cx.now_ms) && load.is_empty() {
             return;
         }
-        self.list = cx.store.tournaments().unwrap_or_default();
+        self.list = load
+            .check("the tournaments", cx.store.tournaments())
+            .unwrap_or_default();
         if let Some(t) = self.form.editing {
-            self.players = cx.store.registrations(t).unwrap_or_default();
-            self.forbidden = cx.store.forbidden_pairs(t).unwrap_or_default();
+            self.players = load
+                .check("the registrations", cx.store.registrations(t))
+                .unwrap_or_default();
+            self.forbidden = load
+                .check("the forbidden pairs", cx.store.forbidden_pairs(t))
+                .unwrap_or_default();
         } else {
             self.players.clear();
             self.forbidden.clear();
         }
+        self.load = load;
     }
 
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
@@ -226,10 +247,14 @@ impl TournamentsPage {
             self.apply(cmd, cx);
         }
         self.reload(cx);
-        if let Some((Guarded::SaveAfterStart(setup), reason)) =
-            poll_confirm(&mut self.confirm, ui.ctx())
-        {
-            self.queued.push(Cmd::Save(setup, reason));
+        if let Some(cmd) = poll_confirm(&mut self.confirm, ui.ctx()) {
+            self.queued.push(cmd);
+        }
+        if let Some(path) = poll_picker(&mut self.picker, ui.ctx(), cx.last_folder) {
+            self.queued.push(Cmd::Import(path));
+        }
+        if self.load.banner(ui) {
+            return;
         }
         egui::Panel::left("tournaments-list")
             .resizable(false)
@@ -264,7 +289,7 @@ impl TournamentsPage {
         );
         egui::ScrollArea::vertical()
             .id_salt("tournament-list")
-            .max_height(ui.available_height() - 170.0)
+            .max_height(ui.available_height() - 150.0)
             .show(ui, |ui| {
                 for t in &self.list {
                     let chosen = *cx.tournament == Some(t.id);
@@ -289,15 +314,13 @@ impl TournamentsPage {
             });
         ui.separator();
         ui.label(RichText::new("Tournament file (ggdesk-tournament/1)").strong());
-        ui.horizontal(|ui| {
-            let l = ui.label("File to import:");
-            ui.add(egui::TextEdit::singleline(&mut self.import_path).desired_width(170.0))
-                .labelled_by(l.id);
-        });
-        ui.horizontal(|ui| {
-            if ui.button("Import tournament file").clicked() {
-                self.queued
-                    .push(Cmd::Import(self.import_path.trim().to_string()));
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("Import tournament file…").clicked() {
+                self.picker = Some(FilePicker::new(
+                    "Import a tournament file",
+                    cx.last_folder.as_deref(),
+                    &["json"],
+                ));
             }
             if let Some(t) = *cx.tournament
                 && ui
@@ -310,7 +333,7 @@ impl TournamentsPage {
         });
         if let Some(Cmd::Import(path)) = &self.busy {
             ui.label(
-                RichText::new(format!("Importing {path}..."))
+                RichText::new(format!("Importing {}...", path.display()))
                     .color(common::AMBER)
                     .strong(),
             );
@@ -326,6 +349,43 @@ impl TournamentsPage {
 
     fn form_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
         let started = self.started();
+        self.form_heading(ui, started);
+        ui.add_space(4.0);
+        labelled_text(ui, "Tournament name:", &mut self.form.name, 320.0);
+        ui.horizontal(|ui| {
+            ui.label("System:");
+            ui.add_enabled_ui(started == 0, |ui| {
+                ui.radio_value(&mut self.form.system, System::Swiss, "Swiss");
+                ui.radio_value(&mut self.form.system, System::RoundRobin, "Round robin");
+            });
+        });
+        let rounds_hint = if self.form.system == System::RoundRobin {
+            "Rounds (empty: one full cycle):"
+        } else {
+            "Rounds:"
+        };
+        labelled_text(ui, rounds_hint, &mut self.form.rounds, 60.0);
+        ui.add_space(6.0);
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| self.points_ui(ui));
+            ui.add_space(60.0);
+            ui.vertical(|ui| self.tiebreaks_ui(ui));
+        });
+        ui.add_space(6.0);
+        self.rules_ui(ui);
+        ui.add_space(8.0);
+        self.save_button(ui, cx, started);
+        if let Some(id) = self.form.editing {
+            ui.add_space(10.0);
+            ui.separator();
+            self.details_ui(ui, id);
+            ui.add_space(10.0);
+            ui.separator();
+            self.forbidden_ui(ui);
+        }
+    }
+
+    fn form_heading(&mut self, ui: &mut Ui, started: u32) {
         match self.form.editing {
             Some(id) => {
                 ui.heading(format!(
@@ -352,118 +412,101 @@ impl TournamentsPage {
                 );
             }
         }
-        ui.add_space(4.0);
-        labelled_text(ui, "Tournament name:", &mut self.form.name, 320.0);
-        ui.horizontal(|ui| {
-            ui.label("System:");
-            ui.add_enabled_ui(started == 0, |ui| {
-                ui.radio_value(&mut self.form.system, System::Swiss, "Swiss");
-                ui.radio_value(&mut self.form.system, System::RoundRobin, "Round robin");
-            });
-        });
-        let rounds_hint = if self.form.system == System::RoundRobin {
-            "Rounds (empty: one full cycle):"
-        } else {
-            "Rounds:"
-        };
-        labelled_text(ui, rounds_hint, &mut self.form.rounds, 60.0);
+    }
 
-        ui.add_space(6.0);
-        ui.horizontal_top(|ui| {
-            ui.vertical(|ui| {
-                ui.label(RichText::new("Points").strong());
-                egui::Grid::new("points-grid")
-                    .num_columns(2)
-                    .show(ui, |ui| {
-                        for (i, key) in PointsScale::KEYS.iter().enumerate() {
-                            let l = ui.label(format!("Points for {}:", key.replace('_', " ")));
-                            ui.add(
-                                egui::TextEdit::singleline(&mut self.form.points[i])
-                                    .desired_width(50.0),
-                            )
-                            .labelled_by(l.id);
-                            ui.end_row();
-                        }
-                    });
+    fn points_ui(&mut self, ui: &mut Ui) {
+        ui.label(RichText::new("Points").strong());
+        egui::Grid::new("points-grid")
+            .num_columns(2)
+            .show(ui, |ui| {
+                for (i, key) in PointsScale::KEYS.iter().enumerate() {
+                    let l = ui.label(format!("Points for {}:", key.replace('_', " ")));
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.form.points[i]).desired_width(50.0),
+                    )
+                    .labelled_by(l.id);
+                    ui.end_row();
+                }
             });
-            ui.add_space(60.0);
-            ui.vertical(|ui| {
-                ui.set_max_width(440.0);
-                ui.label(RichText::new("Tie-break order").strong());
-                let mut action: Option<(usize, i32)> = None;
-                let n = self.form.tiebreaks.len();
-                for (i, tb) in self.form.tiebreaks.iter().enumerate() {
-                    ui.horizontal(|ui| {
-                        ui.label(format!("{}. {}", i + 1, tiebreak_words(*tb)));
-                        if ui
-                            .add_enabled(i > 0, egui::Button::new("Up").small())
-                            .accessible_name(format!("Move {} up", tb.name()))
-                            .on_hover_text(format!("Move {} up", tiebreak_words(*tb)))
-                            .clicked()
-                        {
-                            action = Some((i, -1));
-                        }
-                        if ui
-                            .add_enabled(i + 1 < n, egui::Button::new("Down").small())
-                            .accessible_name(format!("Move {} down", tb.name()))
-                            .on_hover_text(format!("Move {} down", tiebreak_words(*tb)))
-                            .clicked()
-                        {
-                            action = Some((i, 1));
-                        }
-                        if ui
-                            .small_button("Remove")
-                            .accessible_name(format!("Remove {}", tb.name()))
-                            .on_hover_text(format!("Remove {}", tiebreak_words(*tb)))
-                            .clicked()
-                        {
-                            action = Some((i, 0));
-                        }
-                    });
-                }
-                match action {
-                    Some((i, 0)) => {
-                        self.form.tiebreaks.remove(i);
-                    }
-                    Some((i, d)) => {
-                        let j = (i as i32 + d) as usize;
-                        self.form.tiebreaks.swap(i, j);
-                    }
-                    None => {}
-                }
-                let missing: Vec<TieBreak> = TieBreak::ALL
-                    .into_iter()
-                    .filter(|t| !self.form.tiebreaks.contains(t))
-                    .collect();
-                if !missing.is_empty() {
-                    let l = ui.label("Add a tie-break:");
-                    let mut add: Option<TieBreak> = None;
-                    egui::ComboBox::from_id_salt("add-tiebreak")
-                        .selected_text("choose...")
-                        .width(200.0)
-                        .show_ui(ui, |ui| {
-                            for t in &missing {
-                                if ui.selectable_label(false, tiebreak_words(*t)).clicked() {
-                                    add = Some(*t);
-                                }
-                            }
-                        })
-                        .response
-                        .labelled_by(l.id);
-                    if let Some(t) = add {
-                        self.form.tiebreaks.push(t);
-                    }
-                }
+    }
+
+    /// The tie-break order as a list to reorder, with the ones left to add.
+    fn tiebreaks_ui(&mut self, ui: &mut Ui) {
+        ui.set_max_width(440.0);
+        ui.label(RichText::new("Tie-break order").strong());
+        let mut action: Option<(usize, i32)> = None;
+        let n = self.form.tiebreaks.len();
+        for (i, tb) in self.form.tiebreaks.iter().enumerate() {
+            ui.horizontal(|ui| {
+                ui.label(format!("{}. {}", i + 1, tiebreak_words(*tb)));
                 if ui
-                    .add(egui::Button::new("Back to the default order").small())
+                    .add_enabled(i > 0, egui::Button::new("Up").small())
+                    .accessible_name(format!("Move {} up", tb.name()))
+                    .on_hover_text(format!("Move {} up", tiebreak_words(*tb)))
                     .clicked()
                 {
-                    self.form.tiebreaks = TieBreak::default_order();
+                    action = Some((i, -1));
+                }
+                if ui
+                    .add_enabled(i + 1 < n, egui::Button::new("Down").small())
+                    .accessible_name(format!("Move {} down", tb.name()))
+                    .on_hover_text(format!("Move {} down", tiebreak_words(*tb)))
+                    .clicked()
+                {
+                    action = Some((i, 1));
+                }
+                if ui
+                    .small_button("Remove")
+                    .accessible_name(format!("Remove {}", tb.name()))
+                    .on_hover_text(format!("Remove {}", tiebreak_words(*tb)))
+                    .clicked()
+                {
+                    action = Some((i, 0));
                 }
             });
-        });
+        }
+        match action {
+            Some((i, 0)) => {
+                self.form.tiebreaks.remove(i);
+            }
+            Some((i, d)) => {
+                let j = (i as i32 + d) as usize;
+                self.form.tiebreaks.swap(i, j);
+            }
+            None => {}
+        }
+        let missing: Vec<TieBreak> = TieBreak::ALL
+            .into_iter()
+            .filter(|t| !self.form.tiebreaks.contains(t))
+            .collect();
+        if !missing.is_empty() {
+            let l = ui.label("Add a tie-break:");
+            let mut add: Option<TieBreak> = None;
+            egui::ComboBox::from_id_salt("add-tiebreak")
+                .selected_text("choose...")
+                .width(200.0)
+                .show_ui(ui, |ui| {
+                    for t in &missing {
+                        if ui.selectable_label(false, tiebreak_words(*t)).clicked() {
+                            add = Some(*t);
+                        }
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            if let Some(t) = add {
+                self.form.tiebreaks.push(t);
+            }
+        }
+        if ui
+            .add(egui::Button::new("Back to the default order").small())
+            .clicked()
+        {
+            self.form.tiebreaks = TieBreak::default_order();
+        }
+    }
 
-        ui.add_space(6.0);
+    fn rules_ui(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
             ui.label(RichText::new("Game rules (GGF defaults)").strong());
             if ui
@@ -496,41 +539,69 @@ impl TournamentsPage {
             field(ui, "Grace period (minutes):", &mut f.grace_min);
             ui.end_row();
         });
-        ui.add_space(8.0);
+    }
+
+    fn save_button(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>, started: u32) {
         let label = if self.form.editing.is_some() {
             "Save settings"
         } else {
             "Create tournament"
         };
-        if ui.button(RichText::new(label).strong()).clicked() {
-            match self.form.setup() {
-                Err(e) => cx.notices.error(e),
-                Ok(setup) => {
-                    let scoring_changed = self.saved.as_ref().is_some_and(|old| {
-                        old.points != setup.points || old.tiebreaks != setup.tiebreaks
-                    });
-                    if started > 0 && scoring_changed {
-                        self.confirm = Some(Confirm::new(
+        if !ui.button(RichText::new(label).strong()).clicked() {
+            return;
+        }
+        match self.form.setup() {
+            Err(e) => cx.notices.error(e),
+            Ok(setup) => {
+                let scoring_changed = self.saved.as_ref().is_some_and(|old| {
+                    old.points != setup.points || old.tiebreaks != setup.tiebreaks
+                });
+                let cmd = Cmd::Save(Box::new(setup), String::new());
+                if started > 0 && scoring_changed {
+                    self.confirm = Some(
+                        Confirm::new(
                             "Change the scoring of a tournament under way?",
                             format!(
                                 "{started} round(s) have started. New points or tie-breaks change \
                                  every standings already shown or printed."
                             ),
                             "Change the scoring",
-                            Guarded::SaveAfterStart(Box::new(setup)),
+                            cmd,
                         )
-                        .with_reason());
-                    } else {
-                        self.queued.push(Cmd::Save(Box::new(setup), String::new()));
-                    }
+                        .with_reason(),
+                    );
+                } else {
+                    self.queued.push(cmd);
                 }
             }
         }
+    }
 
-        if self.form.editing.is_some() {
-            ui.add_space(10.0);
-            ui.separator();
-            self.forbidden_ui(ui);
+    /// The details every printout carries as its header.
+    fn details_ui(&mut self, ui: &mut Ui, id: i64) {
+        ui.label(RichText::new("Details for the printouts").strong());
+        hint(
+            ui,
+            "Printed at the head of every pairing list, slip, standings and cross-table.",
+        );
+        let d = &mut self.details;
+        for pair in [
+            [("Dates:", &mut d.dates), ("Venue:", &mut d.venue)],
+            [
+                ("Organiser:", &mut d.organiser),
+                ("Chief arbiter:", &mut d.chief_arbiter),
+            ],
+        ] {
+            ui.horizontal(|ui| {
+                for (label, value) in pair {
+                    let l = ui.add_sized([95.0, 20.0], egui::Label::new(label));
+                    ui.add(egui::TextEdit::singleline(value).desired_width(260.0))
+                        .labelled_by(l.id);
+                }
+            });
+        }
+        if ui.button("Save details").clicked() {
+            self.queued.push(Cmd::SaveDetails(id, self.details.clone()));
         }
     }
 
@@ -605,25 +676,14 @@ impl TournamentsPage {
                 self.loaded_for = None;
                 self.form = SetupForm::default();
                 self.saved = None;
+                self.details = Details::default();
             }
-            Cmd::Save(setup, reason) => match self.form.editing {
-                Some(id) => {
-                    let r = cx.store.update_tournament(id, &setup, &reason, &actor);
-                    if cx.notices.report(r, "Settings saved").is_some() {
-                        self.saved = Some(*setup);
-                    }
-                }
-                None => {
-                    let r = cx.store.create_tournament(&setup, &actor);
-                    if let Some(id) = cx.notices.report(r, "") {
-                        cx.notices.info(format!(
-                            "{} created: now register its players (F3)",
-                            setup.name.trim()
-                        ));
-                        *cx.tournament = Some(id);
-                    }
-                }
-            },
+            Cmd::Save(setup, reason) => self.save(*setup, &reason, cx),
+            Cmd::SaveDetails(id, details) => {
+                let r = cx.store.set_tournament_details(id, &details, &actor);
+                cx.notices
+                    .report(r, "Details saved: every printout carries them");
+            }
             Cmd::Forbid(a, b) => {
                 if let Some(t) = self.form.editing {
                     let r = cx.store.forbid_pair(t, a, b, &actor);
@@ -639,24 +699,20 @@ impl TournamentsPage {
                 }
             }
             Cmd::Import(path) => {
-                if path.is_empty() {
-                    cx.notices
-                        .error("Type the path of the tournament file first");
-                    return;
-                }
+                let shown = path.display().to_string();
                 let result = std::fs::read_to_string(&path)
-                    .map_err(|e| format!("cannot read {path}: {e}"))
+                    .map_err(|e| format!("cannot read {shown}: {e}"))
                     .and_then(|text| {
                         serde_json::from_str::<serde_json::Value>(&text)
-                            .map_err(|e| format!("{path}: not valid JSON: {e}"))
+                            .map_err(|e| format!("{shown}: not valid JSON: {e}"))
                     })
                     .and_then(|value| {
                         cx.store
                             .import_tournament(&value, &actor)
-                            .map_err(|e| format!("{path}: {e}"))
+                            .map_err(|e| format!("{shown}: {e}"))
                     });
                 if let Some(id) = cx.notices.report(result, "") {
-                    cx.notices.info(format!("Tournament imported from {path}"));
+                    cx.notices.info(format!("Tournament imported from {shown}"));
                     *cx.tournament = Some(id);
                 }
             }
@@ -667,28 +723,42 @@ impl TournamentsPage {
                     .map_err(|e| e.to_string())
                     .and_then(|v| {
                         let name = self.saved.as_ref().map_or("", |s| s.name.as_str());
-                        let text = serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";
+                        let text =
+                            serde_json::to_string_pretty(&v).map_err(|e| e.to_string())? + "\n";
                         write_export(cx.store, &format!("{}-{id}.json", file_stem(name)), &text)
                     });
                 if let Some(file) = cx.notices.report(result, "") {
-                    cx.notices
-                        .info(format!("Tournament file written: {}", file.display()));
+                    files::written(cx.notices, "Tournament file", &file);
                 }
             }
         }
         self.watch.force();
     }
+
+    fn save(&mut self, setup: TournamentSetup, reason: &str, cx: &mut PageCtx<'_>) {
+        let actor = Actor::director();
+        match self.form.editing {
+            Some(id) => {
+                let r = cx.store.update_tournament(id, &setup, reason, &actor);
+                if cx.notices.report(r, "Settings saved").is_some() {
+                    self.saved = Some(setup);
+                }
+            }
+            None => {
+                let r = cx.store.create_tournament(&setup, &actor);
+                if let Some(id) = cx.notices.report(r, "") {
+                    cx.notices.info(format!(
+                        "{} created: now register its players (F3)",
+                        setup.name.trim()
+                    ));
+                    *cx.tournament = Some(id);
+                }
+            }
+        }
+    }
 }
 
 /// A tie-break in words.
 pub fn tiebreak_words(t: TieBreak) -> &'static str {
-    match t {
-        TieBreak::DirectEncounter => "Direct encounter",
-        TieBreak::Buchholz => "Buchholz",
-        TieBreak::BuchholzCut1 => "Buchholz cut 1",
-        TieBreak::MedianBuchholz => "Median Buchholz",
-        TieBreak::SonnebornBerger => "Sonneborn-Berger",
-        TieBreak::Progressive => "Progressive score",
-        TieBreak::Wins => "Wins",
-    }
+    tiebreak_title(t)
 }

@@ -7,8 +7,10 @@
 //! Numbers (`-1.5`, a score after a penalty) and the cross-table's own codes (`+5`, `-5`)
 //! are not text typed by a person and are written as they are.
 
+pub mod audit;
 pub mod forms;
 mod players;
+pub mod print;
 
 pub use players::{ImportedPlayer, PlayersCsvError, RowError, import_players_csv};
 

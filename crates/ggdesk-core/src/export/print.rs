@@ -1,0 +1,571 @@
+//! Printable pages for the tournament hall: the pairing list by table, the alphabetical
+//! pairing list for the wall ("find your name, find your table"), a result slip per table
+//! with signature lines, the standings and the cross-table. Every page carries the
+//! tournament's details (name, dates, venue, organiser, chief arbiter) as its header.
+//!
+//! Pure: plain values in, a complete HTML document out (the desk writes it to a file and
+//! opens the browser, which prints it).
+
+use super::forms::html_escape;
+use crate::rules::Side;
+use crate::tournament::{Entry, GameOutcome, Standings, TieBreak, Tournament};
+
+/// What every printout says about the event.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Details {
+    pub event: String,
+    pub dates: String,
+    pub venue: String,
+    pub organiser: String,
+    pub chief_arbiter: String,
+}
+
+impl Details {
+    /// The event's name with its dates and venue on one line, e.g. for a form's title.
+    pub fn title_line(&self) -> String {
+        let mut parts = vec![self.event.trim().to_string()];
+        for p in [&self.dates, &self.venue] {
+            if !p.trim().is_empty() {
+                parts.push(p.trim().to_string());
+            }
+        }
+        parts.retain(|p| !p.is_empty());
+        parts.join(" · ")
+    }
+}
+
+/// A player as a printout names them, with the points shown beside the name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PrintPlayer {
+    pub no: u32,
+    pub name: String,
+    /// Points before the round (pairing lists) or nothing.
+    pub points: String,
+}
+
+/// One board of a round.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PrintBoard {
+    pub table: u32,
+    pub white: PrintPlayer,
+    pub black: PrintPlayer,
+    /// The result as entered (`1-0`, `draw`, ...), empty while pending.
+    pub result: String,
+}
+
+/// A round as the printouts show it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PrintRound {
+    pub number: u32,
+    pub boards: Vec<PrintBoard>,
+    pub byes: Vec<PrintPlayer>,
+}
+
+const STYLE: &str = "body{font-family:sans-serif;margin:2em;color:#111}\
+header{border-bottom:2px solid #111;margin-bottom:.8em;padding-bottom:.3em}\
+header h1{font-size:1.5em;margin:0}header p{margin:.2em 0;color:#333}\
+h2{font-size:1.2em;margin:.6em 0}\
+table{border-collapse:collapse;margin-top:.6em;width:100%}\
+td,th{border:1px solid #888;padding:.3em .6em;text-align:left}\
+th{background:#eee}.num{text-align:right;width:3em}.res{width:7em}\
+tr{page-break-inside:avoid}.col{font-size:.75em;color:#555;margin-left:.2em}\
+.slip{border:1px solid #111;padding:.8em 1em;margin:0 0 1.2em 0;page-break-inside:avoid}\
+.slip h3{margin:0 0 .4em 0}.sign{margin-top:2.4em;display:flex;gap:3em}\
+.sign div{border-top:1px solid #111;width:12em;padding-top:.2em;font-size:.9em}\
+.choices span{display:inline-block;border:1px solid #111;padding:.1em .6em;margin-right:.6em}\
+.prov{color:#a00;font-weight:bold}\
+@media print{body{margin:1cm}.slip{margin-bottom:.8cm}}";
+
+/// The header every printout carries: the event and its details.
+fn header(d: &Details) -> String {
+    let mut lines = Vec::new();
+    let mut first = Vec::new();
+    for p in [&d.dates, &d.venue] {
+        if !p.trim().is_empty() {
+            first.push(html_escape(p.trim()));
+        }
+    }
+    if !first.is_empty() {
+        lines.push(first.join(" · "));
+    }
+    let mut second = Vec::new();
+    if !d.organiser.trim().is_empty() {
+        second.push(format!("Organiser: {}", html_escape(d.organiser.trim())));
+    }
+    if !d.chief_arbiter.trim().is_empty() {
+        second.push(format!(
+            "Chief arbiter: {}",
+            html_escape(d.chief_arbiter.trim())
+        ));
+    }
+    if !second.is_empty() {
+        lines.push(second.join(" · "));
+    }
+    let event = if d.event.trim().is_empty() {
+        "Tournament".to_string()
+    } else {
+        html_escape(d.event.trim())
+    };
+    let mut out = format!("<header><h1>{event}</h1>");
+    for l in lines {
+        out.push_str(&format!("<p>{l}</p>"));
+    }
+    out.push_str("</header>\n");
+    out
+}
+
+/// A whole page: the details header, a title, the body.
+fn page(d: &Details, title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{} - {}</title>\
+         <style>{STYLE}</style></head><body>\n{}<h2>{}</h2>\n{body}</body></html>\n",
+        html_escape(d.event.trim()),
+        html_escape(title),
+        header(d),
+        html_escape(title),
+    )
+}
+
+fn player(p: &PrintPlayer) -> String {
+    format!("{} {}", p.no, html_escape(&p.name))
+}
+
+/// The pairing list by table, with each player's points before the round and an empty
+/// result column for the arbiters; then the byes.
+pub fn pairing_list(d: &Details, round: &PrintRound) -> String {
+    let mut body = format!(
+        "<p>{} tables. Points before the round.</p>\n<table><tr><th>Table</th><th>White</th>\
+         <th>Pts</th><th>Black</th><th>Pts</th><th>Result</th></tr>\n",
+        round.boards.len()
+    );
+    for b in &round.boards {
+        body.push_str(&format!(
+            "<tr><td class=num>{}</td><td>{}</td><td class=num>{}</td><td>{}</td><td class=num>{}</td><td class=res>{}</td></tr>\n",
+            b.table,
+            player(&b.white),
+            html_escape(&b.white.points),
+            player(&b.black),
+            html_escape(&b.black.points),
+            html_escape(&b.result)
+        ));
+    }
+    body.push_str("</table>\n");
+    if !round.byes.is_empty() {
+        let byes: Vec<String> = round.byes.iter().map(player).collect();
+        body.push_str(&format!("<p><b>Bye:</b> {}</p>\n", byes.join(", ")));
+    }
+    page(d, &format!("Round {}: pairings", round.number), &body)
+}
+
+/// The pairing list for the wall: every player of the round in alphabetical order (see
+/// [`sort_key`]) with the table, the colour and the opponent; byes in their place.
+pub fn alphabetical_pairings(d: &Details, round: &PrintRound) -> String {
+    struct Line<'a> {
+        me: &'a PrintPlayer,
+        table: String,
+        colour: &'static str,
+        opponent: String,
+    }
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    for b in &round.boards {
+        lines.push(Line {
+            me: &b.white,
+            table: b.table.to_string(),
+            colour: "White",
+            opponent: player(&b.black),
+        });
+        lines.push(Line {
+            me: &b.black,
+            table: b.table.to_string(),
+            colour: "Black",
+            opponent: player(&b.white),
+        });
+    }
+    for p in &round.byes {
+        lines.push(Line {
+            me: p,
+            table: String::new(),
+            colour: "",
+            opponent: "Bye".into(),
+        });
+    }
+    lines.sort_by(|a, b| {
+        sort_key(&a.me.name)
+            .cmp(&sort_key(&b.me.name))
+            .then(a.me.no.cmp(&b.me.no))
+    });
+    let mut body = String::from(
+        "<p>Find your name, then your table.</p>\n<table><tr><th>Name</th><th>No</th>\
+         <th>Table</th><th>Colour</th><th>Opponent</th></tr>\n",
+    );
+    for l in &lines {
+        body.push_str(&format!(
+            "<tr><td><b>{}</b></td><td class=num>{}</td><td class=num><b>{}</b></td><td>{}</td><td>{}</td></tr>\n",
+            html_escape(&l.me.name),
+            l.me.no,
+            l.table,
+            l.colour,
+            l.opponent
+        ));
+    }
+    body.push_str("</table>\n");
+    page(
+        d,
+        &format!("Round {}: pairings by name", round.number),
+        &body,
+    )
+}
+
+/// A result slip per table: the players, the result to tick, and the signature lines of
+/// both players and the arbiter.
+pub fn result_slips(d: &Details, round: &PrintRound) -> String {
+    let mut body = String::new();
+    for b in &round.boards {
+        body.push_str(&format!(
+            "<div class=slip><h3>Round {} · Table {}</h3>\
+             <p>White: <b>{}</b><br>Black: <b>{}</b></p>\
+             <p class=choices>Result: <span>White wins</span><span>Draw</span><span>Black wins</span></p>\
+             <p>Reason (flag captured, flag through, resignation, adjudication, ...): ______________________</p>\
+             <div class=sign><div>White</div><div>Black</div><div>Arbiter</div></div></div>\n",
+            round.number,
+            b.table,
+            player(&b.white),
+            player(&b.black)
+        ));
+    }
+    page(d, &format!("Round {}: result slips", round.number), &body)
+}
+
+/// A tie-break's name in words.
+pub fn tiebreak_title(t: TieBreak) -> &'static str {
+    match t {
+        TieBreak::DirectEncounter => "Direct encounter",
+        TieBreak::Buchholz => "Buchholz",
+        TieBreak::BuchholzCut1 => "Buchholz cut 1",
+        TieBreak::MedianBuchholz => "Median Buchholz",
+        TieBreak::SonnebornBerger => "Sonneborn-Berger",
+        TieBreak::Progressive => "Progressive score",
+        TieBreak::Wins => "Wins",
+    }
+}
+
+/// The standings after `s.after_round` rounds. `provisional` marks standings that count a
+/// round still in play.
+pub fn standings_page(d: &Details, s: &Standings, provisional: bool) -> String {
+    let mut body = String::new();
+    if provisional {
+        body.push_str(
+            "<p class=prov>Provisional: a round counted here is still in play (its pending games count 0).</p>\n",
+        );
+    }
+    body.push_str("<table><tr><th>Rank</th><th>No</th><th>Name</th><th>Rating</th><th>Points</th>");
+    for t in &s.tiebreaks {
+        body.push_str(&format!("<th>{}</th>", tiebreak_title(*t)));
+    }
+    body.push_str("</tr>\n");
+    for r in &s.rows {
+        body.push_str(&format!(
+            "<tr><td class=num>{}</td><td class=num>{}</td><td>{}</td><td class=num>{}</td><td class=num><b>{}</b></td>",
+            r.rank,
+            r.id,
+            html_escape(&r.name),
+            r.rating,
+            r.score
+        ));
+        for v in &r.tiebreaks {
+            body.push_str(&format!("<td class=num>{v}</td>"));
+        }
+        body.push_str("</tr>\n");
+    }
+    body.push_str("</table>\n");
+    let title = if s.after_round == 0 {
+        "Standings before round 1".to_string()
+    } else {
+        format!("Standings after round {}", s.after_round)
+    };
+    page(d, &title, &body)
+}
+
+/// A cross-table cell that cannot be misread: the result sign and the opponent's number
+/// (`+5` win, `=5` draw, `-5` loss, `?5` pending; `+5f` / `-5f` by forfeit), with the
+/// colour given apart (`None` for a bye or an absence). `BYE` and `ABS` (absent, withdrawn
+/// or not yet entered) have no colour.
+pub fn cross_cell(entry: &Entry) -> (String, Option<Side>) {
+    match entry {
+        Entry::Game {
+            opponent,
+            colour,
+            outcome,
+        } => {
+            let text = match outcome {
+                GameOutcome::Win => format!("+{opponent}"),
+                GameOutcome::Draw => format!("={opponent}"),
+                GameOutcome::Loss => format!("-{opponent}"),
+                GameOutcome::ForfeitWin => format!("+{opponent}f"),
+                GameOutcome::ForfeitLoss | GameOutcome::DoubleForfeit => format!("-{opponent}f"),
+                GameOutcome::Pending => format!("?{opponent}"),
+            };
+            (text, Some(*colour))
+        }
+        Entry::Bye => ("BYE".into(), None),
+        Entry::Absent => ("ABS".into(), None),
+    }
+}
+
+/// The legend printed under every cross-table.
+pub const CROSS_LEGEND: &str = "+5 won against player 5, =5 drew, -5 lost, ?5 pending; \
+     f by forfeit; w / b the colour played; BYE, ABS absent.";
+
+/// The cross-table after `s.after_round` rounds, in the order of the standings.
+pub fn crosstable_page(d: &Details, t: &Tournament, s: &Standings, provisional: bool) -> String {
+    let rounds = s.after_round;
+    let entries = t.entries(rounds);
+    let mut body = String::new();
+    if provisional {
+        body.push_str("<p class=prov>Provisional: a round counted here is still in play.</p>\n");
+    }
+    body.push_str("<table><tr><th>Rank</th><th>No</th><th>Name</th><th>Points</th>");
+    for r in 1..=rounds {
+        body.push_str(&format!("<th>R{r}</th>"));
+    }
+    body.push_str("</tr>\n");
+    for row in &s.rows {
+        body.push_str(&format!(
+            "<tr><td class=num>{}</td><td class=num>{}</td><td>{}</td><td class=num><b>{}</b></td>",
+            row.rank,
+            row.id,
+            html_escape(&row.name),
+            row.score
+        ));
+        let cells = t.player_index(row.id).and_then(|i| entries.get(i));
+        for k in 0..rounds {
+            let cell = cells.and_then(|c| c.get(k)).map(cross_cell);
+            match cell {
+                Some((text, colour)) => {
+                    let col = match colour {
+                        Some(Side::White) => "<span class=col>w</span>",
+                        Some(Side::Black) => "<span class=col>b</span>",
+                        None => "",
+                    };
+                    body.push_str(&format!("<td>{text}{col}</td>"));
+                }
+                None => body.push_str("<td></td>"),
+            }
+        }
+        body.push_str("</tr>\n");
+    }
+    body.push_str(&format!("</table>\n<p>{CROSS_LEGEND}</p>\n"));
+    page(d, &format!("Cross-table after round {rounds}"), &body)
+}
+
+/// The key names sort by, as people expect: letters with accents sort with their base
+/// letter ("Ñora" before "Villanueva", "Émile" with the E's), case does not count, and
+/// ligatures spell out (Æ as AE, ß as ss).
+pub fn sort_key(name: &str) -> String {
+    let mut key = String::with_capacity(name.len());
+    for c in name.chars() {
+        match fold(c) {
+            Some(s) => key.push_str(s),
+            None => key.extend(c.to_lowercase()),
+        }
+    }
+    key
+}
+
+/// The base letters of a Latin letter with a mark (Latin-1 and Latin Extended-A).
+fn fold(c: char) -> Option<&'static str> {
+    let s = match c {
+        'À'..='Å' | 'à'..='å' | 'Ā' | 'ā' | 'Ă' | 'ă' | 'Ą' | 'ą' => "a",
+        'Æ' | 'æ' => "ae",
+        'Ç' | 'ç' | 'Ć' | 'ć' | 'Ĉ' | 'ĉ' | 'Ċ' | 'ċ' | 'Č' | 'č' => "c",
+        'Ď' | 'ď' | 'Đ' | 'đ' | 'Ð' | 'ð' => "d",
+        'È'..='Ë' | 'è'..='ë' | 'Ē' | 'ē' | 'Ĕ' | 'ĕ' | 'Ė' | 'ė' | 'Ę' | 'ę' | 'Ě' | 'ě' => {
+            "e"
+        }
+        'Ĝ' | 'ĝ' | 'Ğ' | 'ğ' | 'Ġ' | 'ġ' | 'Ģ' | 'ģ' => "g",
+        'Ĥ' | 'ĥ' | 'Ħ' | 'ħ' => "h",
+        'Ì'..='Ï' | 'ì'..='ï' | 'Ĩ' | 'ĩ' | 'Ī' | 'ī' | 'Ĭ' | 'ĭ' | 'Į' | 'į' | 'İ' | 'ı' => {
+            "i"
+        }
+        'Ĵ' | 'ĵ' => "j",
+        'Ķ' | 'ķ' => "k",
+        'Ĺ' | 'ĺ' | 'Ļ' | 'ļ' | 'Ľ' | 'ľ' | 'Ŀ' | 'ŀ' | 'Ł' | 'ł' => "l",
+        'Ñ' | 'ñ' | 'Ń' | 'ń' | 'Ņ' | 'ņ' | 'Ň' | 'ň' => "n",
+        'Ò'..='Ö' | 'Ø' | 'ò'..='ö' | 'ø' | 'Ō' | 'ō' | 'Ŏ' | 'ŏ' | 'Ő' | 'ő' => "o",
+        'Œ' | 'œ' => "oe",
+        'Ŕ' | 'ŕ' | 'Ŗ' | 'ŗ' | 'Ř' | 'ř' => "r",
+        'Ś' | 'ś' | 'Ŝ' | 'ŝ' | 'Ş' | 'ş' | 'Š' | 'š' => "s",
+        'ß' => "ss",
+        'Ţ' | 'ţ' | 'Ť' | 'ť' | 'Ŧ' | 'ŧ' => "t",
+        'Ù'..='Ü'
+        | 'ù'..='ü'
+        | 'Ũ'
+        | 'ũ'
+        | 'Ū'
+        | 'ū'
+        | 'Ŭ'
+        | 'ŭ'
+        | 'Ů'
+        | 'ů'
+        | 'Ű'
+        | 'ű'
+        | 'Ų'
+        | 'ų' => "u",
+        'Ŵ' | 'ŵ' => "w",
+        'Ý' | 'ý' | 'ÿ' | 'Ŷ' | 'ŷ' | 'Ÿ' => "y",
+        'Ź' | 'ź' | 'Ż' | 'ż' | 'Ž' | 'ž' => "z",
+        _ => return None,
+    };
+    Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::{Game, GameResult, PlayerId, Round, Settings, TieBreak, standings};
+    use crate::tournament::{Player, Tournament};
+
+    fn details() -> Details {
+        Details {
+            event: "GGF <Open>".into(),
+            dates: "12-13 December 2026".into(),
+            venue: "Quezon City".into(),
+            organiser: "GGF".into(),
+            chief_arbiter: "M. Santos".into(),
+        }
+    }
+
+    fn pp(no: u32, name: &str) -> PrintPlayer {
+        PrintPlayer {
+            no,
+            name: name.into(),
+            points: String::new(),
+        }
+    }
+
+    fn round() -> PrintRound {
+        PrintRound {
+            number: 2,
+            boards: vec![
+                PrintBoard {
+                    table: 1,
+                    white: pp(3, "Villanueva, Jo"),
+                    black: pp(1, "Ñora, Ana"),
+                    result: String::new(),
+                },
+                PrintBoard {
+                    table: 2,
+                    white: pp(2, "Abad, Cy"),
+                    black: pp(4, "Émile, Dee"),
+                    result: "1-0".into(),
+                },
+            ],
+            byes: vec![pp(5, "Bautista, Ed")],
+        }
+    }
+
+    #[test]
+    fn names_sort_with_their_base_letters() {
+        let mut names = vec!["Villanueva", "Ñora", "Émile", "abad", "Zuñiga", "Nuñez"];
+        names.sort_by_key(|n| sort_key(n));
+        assert_eq!(
+            names,
+            ["abad", "Émile", "Ñora", "Nuñez", "Villanueva", "Zuñiga"]
+        );
+        assert_eq!(sort_key("Æsop Straße"), "aesop strasse");
+    }
+
+    #[test]
+    fn every_page_carries_the_details_header_escaped() {
+        let d = details();
+        let r = round();
+        for html in [
+            pairing_list(&d, &r),
+            alphabetical_pairings(&d, &r),
+            result_slips(&d, &r),
+        ] {
+            assert!(html.contains("<h1>GGF &lt;Open&gt;</h1>"), "{html}");
+            assert!(html.contains("12-13 December 2026 · Quezon City"));
+            assert!(html.contains("Organiser: GGF · Chief arbiter: M. Santos"));
+        }
+    }
+
+    #[test]
+    fn the_wall_list_is_alphabetical_with_table_colour_and_opponent() {
+        let html = alphabetical_pairings(&details(), &round());
+        let order: Vec<usize> = [
+            "<b>Abad, Cy</b>",
+            "<b>Bautista, Ed</b>",
+            "<b>Émile, Dee</b>",
+            "<b>Ñora, Ana</b>",
+            "<b>Villanueva, Jo</b>",
+        ]
+        .iter()
+        .map(|n| html.find(n).unwrap_or_else(|| panic!("{n} missing")))
+        .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+        assert!(html.contains(
+            "<td><b>Ñora, Ana</b></td><td class=num>1</td><td class=num><b>1</b></td><td>Black</td><td>3 Villanueva, Jo</td>"
+        ));
+        assert!(html.contains("<td>Bye</td>"));
+    }
+
+    #[test]
+    fn a_slip_per_table_with_three_signature_lines() {
+        let html = result_slips(&details(), &round());
+        assert_eq!(html.matches("<div class=slip>").count(), 2);
+        assert_eq!(html.matches("<div>Arbiter</div>").count(), 2);
+        assert!(html.contains("Round 2 · Table 2"));
+        assert!(html.contains("White: <b>2 Abad, Cy</b>"));
+    }
+
+    #[test]
+    fn the_pairing_list_shows_results_and_byes() {
+        let html = pairing_list(&details(), &round());
+        assert!(html.contains("<td class=res>1-0</td>"));
+        assert!(html.contains("<b>Bye:</b> 5 Bautista, Ed"));
+    }
+
+    fn two_player_tournament(result: GameResult) -> Tournament {
+        let mut t = Tournament::new("Club", Settings::swiss(1)).expect("tournament");
+        t.add_player(Player::new(PlayerId(1), "Ana", 1800))
+            .expect("player");
+        t.add_player(Player::new(PlayerId(2), "Ben", 1700))
+            .expect("player");
+        let mut g = Game::pending(Some(1), PlayerId(1), PlayerId(2));
+        g.result = result;
+        t.add_round(Round {
+            games: vec![g],
+            ..Round::default()
+        })
+        .expect("round");
+        t
+    }
+
+    #[test]
+    fn cross_cells_give_the_sign_the_opponent_and_the_colour_apart() {
+        let t = two_player_tournament(GameResult::WhiteWins);
+        let e = t.entries(1);
+        assert_eq!(cross_cell(&e[0][0]), ("+2".to_string(), Some(Side::White)));
+        assert_eq!(cross_cell(&e[1][0]), ("-1".to_string(), Some(Side::Black)));
+        let t = two_player_tournament(GameResult::Draw);
+        assert_eq!(cross_cell(&t.entries(1)[1][0]).0, "=1");
+        let t = two_player_tournament(GameResult::BlackWinsByForfeit);
+        assert_eq!(cross_cell(&t.entries(1)[1][0]).0, "+1f");
+        assert_eq!(cross_cell(&Entry::Bye), ("BYE".to_string(), None));
+    }
+
+    #[test]
+    fn standings_and_crosstable_pages_say_when_they_are_provisional() {
+        let t = two_player_tournament(GameResult::Pending);
+        let s = standings(&t, 1);
+        let html = standings_page(&details(), &s, true);
+        assert!(html.contains("Provisional"));
+        assert!(html.contains("Standings after round 1"));
+        assert!(!standings_page(&details(), &s, false).contains("Provisional"));
+        let x = crosstable_page(&details(), &t, &s, false);
+        assert!(x.contains("<td>?2<span class=col>w</span></td>"), "{x}");
+        assert!(x.contains(CROSS_LEGEND));
+        assert_eq!(tiebreak_title(TieBreak::Buchholz), "Buchholz");
+    }
+}

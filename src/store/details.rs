@@ -1,0 +1,77 @@
+//! A tournament's details for the printouts (migration 2): dates, venue, organiser and
+//! chief arbiter, free text, printed as the header of every page.
+
+use super::db::{Optional, args};
+use super::{Actor, Result, Store, StoreError, audit};
+use ggdesk_core::export::print::Details;
+
+/// The longest text a detail may hold.
+const MAX_LEN: usize = 200;
+
+impl Store {
+    /// A tournament's details, with its name as the event.
+    pub fn tournament_details(&self, tid: i64) -> Result<Details> {
+        self.read(|q| q.query_row(
+                "SELECT name, dates, venue, organiser, chief_arbiter FROM tournaments WHERE id = ?1",
+                [tid],
+                |r| {
+                    Ok(Details {
+                        event: r.get(0)?,
+                        dates: r.get(1)?,
+                        venue: r.get(2)?,
+                        organiser: r.get(3)?,
+                        chief_arbiter: r.get(4)?,
+                    })
+                },
+            ).optional())?
+            .ok_or_else(|| StoreError::NotFound(format!("tournament {tid}")))
+    }
+
+    /// Saves a tournament's dates, venue, organiser and chief arbiter (the event's name is
+    /// a setting, saved with the others).
+    pub fn set_tournament_details(&mut self, tid: i64, d: &Details, actor: &Actor) -> Result<()> {
+        for (what, text) in [
+            ("dates", &d.dates),
+            ("venue", &d.venue),
+            ("organiser", &d.organiser),
+            ("chief arbiter", &d.chief_arbiter),
+        ] {
+            if text.chars().count() > MAX_LEN || text.contains(['\n', '\r']) {
+                return Err(StoreError::Rejected(format!(
+                    "{what}: one line of at most {MAX_LEN} characters"
+                )));
+            }
+        }
+        self.write(|tx| {
+            let changed = tx.execute(
+                "UPDATE tournaments SET dates = ?1, venue = ?2, organiser = ?3, chief_arbiter = ?4
+                 WHERE id = ?5",
+                args![
+                    d.dates.trim(),
+                    d.venue.trim(),
+                    d.organiser.trim(),
+                    d.chief_arbiter.trim(),
+                    tid
+                ],
+            )?;
+            if changed == 0 {
+                return Err(StoreError::NotFound(format!("tournament {tid}")));
+            }
+            audit(
+                tx,
+                actor,
+                "tournament details changed",
+                Some(tid),
+                None,
+                "",
+                &format!(
+                    "dates: {}; venue: {}; organiser: {}; chief arbiter: {}",
+                    d.dates.trim(),
+                    d.venue.trim(),
+                    d.organiser.trim(),
+                    d.chief_arbiter.trim()
+                ),
+            )
+        })
+    }
+}

@@ -1,0 +1,244 @@
+//! What the arbiter desk keeps about a table besides its events (migration 2): the moment
+//! its setup timer and its reading timer started, so that reopening the table or
+//! restarting the desk does not restart them; the arbiter's ruling when setup time ran
+//! out; the lots drawn for the first move; and practice tables removed from the desk.
+
+use super::db::{Optional, Tx, args};
+use super::games::GameId;
+use super::{Actor, Result, Store, StoreError, audit};
+use ggdesk_core::rules::{GameState, Side};
+
+/// A table's timers and lots, as stored (Unix ms).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TableTimers {
+    /// When the setup timer started (the table was first opened for its setups).
+    pub setup_started_at: Option<i64>,
+    /// When the arbiter recorded a ruling after setup time ran out.
+    pub setup_overrun_at: Option<i64>,
+    /// When the reading timer of the adjudication started.
+    pub reading_started_at: Option<i64>,
+    /// When lots decided who moves first.
+    pub lots_drawn_at: Option<i64>,
+}
+
+fn rejected(text: impl Into<String>) -> StoreError {
+    StoreError::Rejected(text.into())
+}
+
+/// The facts these functions check: (tournament, started, void, round).
+type Row = (Option<i64>, bool, bool, Option<u32>);
+
+fn game_row(conn: &mut Tx<'_>, id: GameId) -> Result<Row> {
+    conn.query_row(
+        "SELECT tournament_id, started_at IS NOT NULL, void, round FROM games WHERE id = ?1",
+        [id.0],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+    )
+    .optional()?
+    .ok_or_else(|| StoreError::NotFound(format!("game {id}")))
+}
+
+impl Store {
+    /// A table's timers and lots.
+    pub fn table_timers(&self, id: GameId) -> Result<TableTimers> {
+        self.read(|q| {
+            q.query_row(
+                "SELECT setup_started_at, setup_overrun_at, reading_started_at, lots_drawn_at
+                 FROM games WHERE id = ?1",
+                [id.0],
+                |r| {
+                    Ok(TableTimers {
+                        setup_started_at: r.get(0)?,
+                        setup_overrun_at: r.get(1)?,
+                        reading_started_at: r.get(2)?,
+                        lots_drawn_at: r.get(3)?,
+                    })
+                },
+            )
+            .optional()
+        })?
+        .ok_or_else(|| StoreError::NotFound(format!("game {id}")))
+    }
+
+    /// Starts a table's setup timer at `now_ms`, once: a timer already running keeps its
+    /// start. Returns the start. Refused once the game has started.
+    pub fn start_setup_timer(&mut self, id: GameId, now_ms: i64, actor: &Actor) -> Result<i64> {
+        self.write(|tx| {
+            let (tid, started, void, _) = game_row(tx, id)?;
+            let current: Option<i64> = tx.query_row(
+                "SELECT setup_started_at FROM games WHERE id = ?1",
+                [id.0],
+                |r| r.get(0),
+            )?;
+            if let Some(at) = current {
+                return Ok(at);
+            }
+            if started || void {
+                return Err(rejected(format!(
+                    "game {id} is past its setups: no setup timer"
+                )));
+            }
+            tx.execute(
+                "UPDATE games SET setup_started_at = ?1 WHERE id = ?2",
+                args![now_ms, id.0],
+            )?;
+            audit(tx, actor, "setup timer started", tid, Some(id.0), "", "")?;
+            Ok(now_ms)
+        })
+    }
+
+    /// Records the arbiter's ruling after setup time ran out (who was late, what was
+    /// decided), once, with a reason. The setups may then be completed and the clocks
+    /// started.
+    pub fn record_setup_overrun(
+        &mut self,
+        id: GameId,
+        now_ms: i64,
+        reason: &str,
+        actor: &Actor,
+    ) -> Result<()> {
+        let reason = reason.trim();
+        if reason.is_empty() {
+            return Err(rejected("the ruling on the setup time needs a reason"));
+        }
+        self.write(|tx| {
+            let (tid, started, _, _) = game_row(tx, id)?;
+            if started {
+                return Err(rejected(format!("game {id} has started")));
+            }
+            let (start, limit_over): (Option<i64>, Option<i64>) = tx.query_row(
+                "SELECT setup_started_at, setup_overrun_at FROM games WHERE id = ?1",
+                [id.0],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?;
+            if limit_over.is_some() {
+                return Err(rejected("the ruling on the setup time is recorded already"));
+            }
+            let Some(start) = start else {
+                return Err(rejected(format!("game {id}'s setup timer has not started")));
+            };
+            tx.execute(
+                "UPDATE games SET setup_overrun_at = ?1 WHERE id = ?2",
+                args![now_ms, id.0],
+            )?;
+            audit(
+                tx,
+                actor,
+                "setup time exceeded",
+                tid,
+                Some(id.0),
+                reason,
+                &format!(
+                    "ruling {} s after the setup timer started",
+                    (now_ms - start) / 1000
+                ),
+            )
+        })
+    }
+
+    /// Starts the reading timer of a game waiting for its adjudication at `at_ms` (the
+    /// moment game time ran out, or the moment an imported record's adjudication was
+    /// opened), once. Returns the start.
+    pub fn start_reading_timer(&mut self, id: GameId, at_ms: i64, actor: &Actor) -> Result<i64> {
+        let waiting = {
+            let game = self.load_game(id)?;
+            matches!(
+                game.derive().and_then(|g| g.ok()).map(|g| g.state()),
+                Some(GameState::AdjudicationPending { .. })
+            )
+        };
+        self.write(|tx| {
+            let (tid, _, _, _) = game_row(tx, id)?;
+            let current: Option<i64> = tx.query_row(
+                "SELECT reading_started_at FROM games WHERE id = ?1",
+                [id.0],
+                |r| r.get(0),
+            )?;
+            if let Some(at) = current {
+                return Ok(at);
+            }
+            if !waiting {
+                return Err(rejected(format!(
+                    "game {id} is not waiting for an adjudication"
+                )));
+            }
+            tx.execute(
+                "UPDATE games SET reading_started_at = ?1 WHERE id = ?2",
+                args![at_ms, id.0],
+            )?;
+            audit(tx, actor, "reading timer started", tid, Some(id.0), "", "")?;
+            Ok(at_ms)
+        })
+    }
+
+    /// Records the lots drawn for the first move: `first` moves first. Once per game,
+    /// before the clocks start.
+    pub fn draw_lots(&mut self, id: GameId, first: Side, now_ms: i64, actor: &Actor) -> Result<()> {
+        self.write(|tx| {
+            let (tid, started, void, _) = game_row(tx, id)?;
+            if started || void {
+                return Err(rejected(format!(
+                    "game {id} has started: too late for lots"
+                )));
+            }
+            let drawn: Option<i64> = tx.query_row(
+                "SELECT lots_drawn_at FROM games WHERE id = ?1",
+                [id.0],
+                |r| r.get(0),
+            )?;
+            if drawn.is_some() {
+                return Err(rejected(format!("lots were drawn for game {id} already")));
+            }
+            tx.execute(
+                "UPDATE games SET first = ?1, lots_drawn_at = ?2 WHERE id = ?3",
+                args![first.name(), now_ms, id.0],
+            )?;
+            audit(
+                tx,
+                actor,
+                "lots drawn",
+                tid,
+                Some(id.0),
+                "",
+                &format!("{first} moves first"),
+            )
+        })
+    }
+
+    /// Removes a practice table from the desk (its record is kept, marked void, as every
+    /// game is). Refused for a game of a round and for an imported record.
+    pub fn remove_practice_table(&mut self, id: GameId, reason: &str, actor: &Actor) -> Result<()> {
+        self.write(|tx| {
+            let (tid, _, void, round) = game_row(tx, id)?;
+            let imported: bool = tx.query_row(
+                "SELECT origin = 'import' FROM games WHERE id = ?1",
+                [id.0],
+                |r| r.get(0),
+            )?;
+            if round.is_some() || imported {
+                return Err(rejected(format!("game {id} is not a practice table")));
+            }
+            if void {
+                return Err(rejected(format!("game {id} is removed already")));
+            }
+            let why = if reason.trim().is_empty() {
+                "practice table removed".to_string()
+            } else {
+                format!("practice table removed: {}", reason.trim())
+            };
+            tx.execute(
+                "UPDATE games SET void = 1, void_reason = ?1 WHERE id = ?2",
+                args![why, id.0],
+            )?;
+            audit(
+                tx,
+                actor,
+                "practice table removed",
+                tid,
+                Some(id.0),
+                reason.trim(),
+                "",
+            )
+        })
+    }
+}

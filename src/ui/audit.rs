@@ -1,0 +1,469 @@
+//! The audit log as a director reads it for an appeal: every change in words (not the raw
+//! JSON of the events), with where it happened (tournament, round, table, players), and a
+//! search by table, player, round and who; the rows found go to CSV through the core's
+//! writer.
+
+use super::PageCtx;
+use super::common::{self, LoadErrors, fmt_clock, fmt_local_datetime};
+use super::director::{Watch, write_export};
+use super::files;
+use crate::store::{AuditEntry, AuditFilter, GameMeta};
+use egui::{RichText, Ui};
+use egui_extras::{Column, TableBuilder};
+use ggdesk_core::export::audit::{AuditLine, audit_csv};
+use ggdesk_core::export::print::sort_key;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// One line of the log, in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditRow {
+    pub at: i64,
+    pub who: String,
+    pub what: String,
+    pub tournament_id: Option<i64>,
+    pub tournament: String,
+    pub round: Option<u32>,
+    pub table: Option<u32>,
+    pub game: Option<i64>,
+    /// The game's players ("Reyes, Ana - Cruz, Ben"), when the line is about a game.
+    pub players: String,
+    pub reason: String,
+    pub details: String,
+}
+
+/// The search: each field given must match (a number for table and round).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AuditSearch {
+    pub table: String,
+    pub round: String,
+    pub player: String,
+    pub who: String,
+    pub text: String,
+    /// Only the chosen tournament's lines.
+    pub this_tournament: bool,
+}
+
+/// Whether `text` mentions `word n` as words ("table 3" in "round 2, table 3: white").
+fn mentions(text: &str, word: &str, n: u32) -> bool {
+    let lower = text.to_lowercase();
+    let needle = format!("{word} {n}");
+    lower.match_indices(&needle).any(|(i, _)| {
+        let after = lower[i + needle.len()..].chars().next();
+        let before = lower[..i].chars().next_back();
+        !after.is_some_and(|c| c.is_ascii_digit()) && !before.is_some_and(char::is_alphanumeric)
+    })
+}
+
+impl AuditSearch {
+    pub fn matches(&self, row: &AuditRow) -> bool {
+        let number = |s: &str| s.trim().parse::<u32>().ok();
+        let folded = |s: &str| sort_key(s.trim());
+        if let Some(t) = number(&self.table)
+            && row.table != Some(t)
+            && !mentions(&row.details, "table", t)
+        {
+            return false;
+        }
+        if !self.table.trim().is_empty() && number(&self.table).is_none() {
+            return false;
+        }
+        if let Some(r) = number(&self.round)
+            && row.round != Some(r)
+            && !mentions(&row.details, "round", r)
+        {
+            return false;
+        }
+        if !self.round.trim().is_empty() && number(&self.round).is_none() {
+            return false;
+        }
+        let player = folded(&self.player);
+        if !player.is_empty()
+            && !sort_key(&row.players).contains(&player)
+            && !sort_key(&row.details).contains(&player)
+        {
+            return false;
+        }
+        let who = folded(&self.who);
+        if !who.is_empty() && !sort_key(&row.who).contains(&who) {
+            return false;
+        }
+        let text = folded(&self.text);
+        if !text.is_empty() {
+            let all = [
+                &row.what,
+                &row.details,
+                &row.reason,
+                &row.players,
+                &row.tournament,
+                &row.who,
+            ];
+            if !all.iter().any(|f| sort_key(f).contains(&text)) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// A game's event payload in words: `{"t":12.5,"move":"a3-a4"}` → "move a3-a4 at 0:12".
+pub fn readable_details(details: &str) -> String {
+    let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(details) else {
+        return readable_sheet(details).unwrap_or_else(|| details.to_string());
+    };
+    let mut parts = Vec::new();
+    let mut at = None;
+    for (k, v) in &obj {
+        let key = k.replace('_', " ");
+        match (k.as_str(), v) {
+            ("t", Value::Number(n)) => at = n.as_f64(),
+            (_, Value::Bool(true)) => parts.push(key),
+            (_, Value::Bool(false)) => {}
+            (_, Value::String(s)) => parts.push(format!("{key} {}", s.replace('_', " "))),
+            (_, Value::Number(n)) => parts.push(format!("{key} {n}")),
+            (_, Value::Array(items)) => parts.push(format!(
+                "{key} {}",
+                items
+                    .iter()
+                    .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
+                    .collect::<Vec<_>>()
+                    .join(" against ")
+            )),
+            (_, Value::Object(o)) => parts.push(format!(
+                "{key}: {}",
+                o.iter()
+                    .map(|(a, b)| format!("{a} {b}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            (_, Value::Null) => {}
+        }
+    }
+    let mut text = parts.join(", ");
+    if let Some(t) = at {
+        text.push_str(&format!(" at {}", fmt_clock((t * 1e9) as i64)));
+    }
+    text
+}
+
+/// A reading sheet as the store logs it (`white: {"a8":"G5",...}`) in words.
+fn readable_sheet(details: &str) -> Option<String> {
+    let (side, json) = details.split_once(": ")?;
+    let value: Value = serde_json::from_str(json).ok()?;
+    let readings: Vec<String> = match &value {
+        Value::Object(o) => o
+            .iter()
+            .map(|(sq, r)| format!("{sq} as {}", r.as_str().unwrap_or("?")))
+            .collect(),
+        // A physical board's tally sheet: each remaining piece by its real rank, and what the
+        // reader wrote for it.
+        Value::Array(items) => items
+            .iter()
+            .filter_map(|i| {
+                let pair = i.as_array()?;
+                let real = pair.first()?.as_str()?;
+                Some(match pair.get(1)?.as_str() {
+                    Some(read) => format!("{real} read as {read}"),
+                    None => format!("{real} not read"),
+                })
+            })
+            .collect(),
+        _ => return None,
+    };
+    Some(if readings.is_empty() {
+        format!("{side} read nothing (every piece abstained)")
+    } else {
+        format!("{side} read {}", readings.join(", "))
+    })
+}
+
+/// The audit part of the Settings page.
+#[derive(Default)]
+pub struct AuditView {
+    rows: Vec<AuditRow>,
+    watch: Watch,
+    pub search: AuditSearch,
+    load: LoadErrors,
+}
+
+impl AuditView {
+    fn reload(&mut self, cx: &mut PageCtx<'_>) {
+        if !self.watch.stale(cx.store, *cx.tournament, cx.now_ms) {
+            return;
+        }
+        let mut load = LoadErrors::default();
+        let log = load
+            .check("the audit log", cx.store.audit_log(AuditFilter::All))
+            .unwrap_or_default();
+        let games: HashMap<i64, GameMeta> = load
+            .check("the games", cx.store.game_metas(None))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|g| (g.id.0, g))
+            .collect();
+        let tournaments: HashMap<i64, String> = load
+            .check("the tournaments", cx.store.tournament_names())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(id, n)| (id, super::director::display_name(id, &n)))
+            .collect();
+        let mut names: HashMap<(i64, u32), String> = HashMap::new();
+        for t in tournaments.keys() {
+            for r in load
+                .check("the registrations", cx.store.registrations(*t))
+                .unwrap_or_default()
+            {
+                names.insert((*t, r.no.0), r.name);
+            }
+        }
+        self.rows = log
+            .into_iter()
+            .rev()
+            .map(|e| row_of(e, &games, &tournaments, &names))
+            .collect();
+        self.load = load;
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        self.reload(cx);
+        ui.horizontal(|ui| {
+            ui.heading("Audit log");
+            ui.label(
+                RichText::new("Every change a director or arbiter made, newest first.").weak(),
+            );
+        });
+        if self.load.banner(ui) {
+            return;
+        }
+        let only = (*cx.tournament).filter(|_| self.search.this_tournament);
+        let shown: Vec<&AuditRow> = self
+            .rows
+            .iter()
+            .filter(|r| self.search.matches(r))
+            .filter(|r| only.is_none() || r.tournament_id == only)
+            .collect();
+        let mut export = false;
+        ui.horizontal(|ui| {
+            for (label, value, width) in [
+                ("Table:", &mut self.search.table, 40.0),
+                ("Round:", &mut self.search.round, 40.0),
+                ("Player:", &mut self.search.player, 130.0),
+                ("Who:", &mut self.search.who, 110.0),
+                ("Any text:", &mut self.search.text, 130.0),
+            ] {
+                common::labelled_text(ui, label, value, width);
+            }
+            if cx.tournament.is_some() {
+                ui.checkbox(&mut self.search.this_tournament, "This tournament only");
+            }
+            if ui.button("Clear").clicked() {
+                self.search = AuditSearch::default();
+            }
+            export = ui
+                .button(format!("Export {} lines as CSV", shown.len()))
+                .clicked();
+        });
+        if export {
+            let lines: Vec<AuditLine> = shown.iter().map(|r| line_of(r)).collect();
+            let name = format!("audit-log-{}.csv", cx.now_ms / 1000);
+            let r = write_export(cx.store, &name, &audit_csv(&lines));
+            if let Some(file) = cx.notices.report(r, "") {
+                files::written(cx.notices, "Audit log (CSV)", &file);
+            }
+        }
+        table(ui, &shown);
+    }
+}
+
+fn row_of(
+    e: AuditEntry,
+    games: &HashMap<i64, GameMeta>,
+    tournaments: &HashMap<i64, String>,
+    names: &HashMap<(i64, u32), String>,
+) -> AuditRow {
+    let game = e.game_id.and_then(|g| games.get(&g));
+    let players = game
+        .and_then(|g| Some((g.tournament_id?, g.players?)))
+        .map(|(t, p)| {
+            let name = |no: u32| names.get(&(t, no)).cloned().unwrap_or(no.to_string());
+            format!("{} - {}", name(p.white), name(p.black))
+        })
+        .unwrap_or_default();
+    AuditRow {
+        at: e.at,
+        who: e.actor,
+        what: e.action.replace('_', " "),
+        tournament_id: e.tournament_id,
+        tournament: e
+            .tournament_id
+            .and_then(|t| tournaments.get(&t).cloned())
+            .unwrap_or_default(),
+        round: game.and_then(|g| g.round),
+        table: game.and_then(|g| g.table_no),
+        game: e.game_id,
+        players,
+        reason: e.reason,
+        details: readable_details(&e.details),
+    }
+}
+
+fn line_of(r: &AuditRow) -> AuditLine {
+    AuditLine {
+        at: fmt_local_datetime(r.at),
+        who: r.who.clone(),
+        what: r.what.clone(),
+        tournament: r.tournament.clone(),
+        round: r.round,
+        table: r.table,
+        game: r.game,
+        reason: r.reason.clone(),
+        details: if r.players.is_empty() {
+            r.details.clone()
+        } else {
+            format!("{} ({})", r.details, r.players)
+        },
+    }
+}
+
+fn table(ui: &mut Ui, rows: &[&AuditRow]) {
+    ui.style_mut().interaction.selectable_labels = false;
+    TableBuilder::new(ui)
+        .id_salt("audit-log")
+        .striped(true)
+        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+        .column(Column::exact(160.0))
+        .column(Column::exact(130.0).clip(true))
+        .column(Column::exact(215.0).clip(true))
+        .column(Column::exact(150.0).clip(true))
+        .column(Column::remainder().at_least(200.0).clip(true))
+        .column(Column::exact(170.0).clip(true))
+        .header(24.0, |mut h| {
+            for t in ["When", "Who", "What", "Where", "Details", "Reason"] {
+                h.col(|ui| {
+                    ui.label(RichText::new(t).strong());
+                });
+            }
+        })
+        .body(|body| {
+            body.rows(24.0, rows.len(), |mut row| {
+                let r = rows[row.index()];
+                row.col(|ui| {
+                    ui.label(fmt_local_datetime(r.at));
+                });
+                row.col(|ui| {
+                    ui.label(&r.who);
+                });
+                row.col(|ui| {
+                    ui.label(RichText::new(&r.what).strong());
+                });
+                row.col(|ui| {
+                    let mut place = Vec::new();
+                    if let Some(n) = r.round {
+                        place.push(format!("round {n}"));
+                    }
+                    if let Some(t) = r.table {
+                        place.push(format!("table {t}"));
+                    }
+                    if place.is_empty()
+                        && let Some(g) = r.game
+                    {
+                        place.push(format!("game {g}"));
+                    }
+                    let text = place.join(", ");
+                    let resp = ui.add(egui::Label::new(text).truncate());
+                    if !r.tournament.is_empty() || !r.players.is_empty() {
+                        resp.on_hover_text(format!("{} {}", r.tournament, r.players));
+                    }
+                });
+                row.col(|ui| {
+                    let text = match (r.details.is_empty(), r.players.is_empty()) {
+                        (_, true) => r.details.clone(),
+                        (true, false) => r.players.clone(),
+                        (false, false) => format!("{} · {}", r.details, r.players),
+                    };
+                    ui.add(egui::Label::new(&text).truncate())
+                        .on_hover_text(&text);
+                });
+                row.col(|ui| {
+                    ui.add(
+                        egui::Label::new(RichText::new(&r.reason).color(common::AMBER)).truncate(),
+                    )
+                    .on_hover_text(&r.reason);
+                });
+            });
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(details: &str) -> AuditRow {
+        AuditRow {
+            at: 0,
+            who: "arbiter (table 3)".into(),
+            what: "move".into(),
+            tournament_id: Some(1),
+            tournament: "Open".into(),
+            round: Some(2),
+            table: Some(3),
+            game: Some(9),
+            players: "Ñora, Ana - Cruz, Ben".into(),
+            reason: String::new(),
+            details: details.into(),
+        }
+    }
+
+    #[test]
+    fn event_payloads_read_as_words() {
+        assert_eq!(
+            readable_details(r#"{"t":12.5,"move":"a3-a4"}"#),
+            "move a3-a4 at 0:13"
+        );
+        assert_eq!(
+            readable_details(r#"{"t":61.0,"penalty":"own_exposure","side":"black"}"#),
+            "penalty own exposure, side black at 1:01"
+        );
+        assert_eq!(
+            readable_details(r#"white: {"a8":"G5","c6":"FLG"}"#),
+            "white read a8 as G5, c6 as FLG"
+        );
+        assert_eq!(
+            readable_details("round 1: every result is in"),
+            "round 1: every result is in"
+        );
+    }
+
+    #[test]
+    fn the_search_finds_by_table_round_player_and_who() {
+        let r = row("move a3-a4 at 0:13");
+        let s = |f: fn(&mut AuditSearch)| {
+            let mut s = AuditSearch::default();
+            f(&mut s);
+            s.matches(&r)
+        };
+        assert!(s(|s| s.table = "3".into()));
+        assert!(!s(|s| s.table = "4".into()));
+        assert!(s(|s| s.round = "2".into()));
+        assert!(!s(|s| s.round = "1".into()));
+        assert!(s(|s| s.player = "nora".into()));
+        assert!(!s(|s| s.player = "villa".into()));
+        assert!(s(|s| s.who = "ARBITER".into()));
+        assert!(!s(|s| s.who = "director".into()));
+        // A director's line names its table in its details.
+        let d = AuditRow {
+            table: None,
+            round: None,
+            game: None,
+            players: String::new(),
+            ..row("round 2, table 13 (Reyes - Cruz): pending -> white")
+        };
+        let mut s = AuditSearch {
+            table: "13".into(),
+            ..AuditSearch::default()
+        };
+        assert!(s.matches(&d));
+        s.table = "1".into();
+        assert!(!s.matches(&d), "table 1 is not table 13");
+    }
+}
