@@ -5,7 +5,9 @@
 //! This is shell code (it writes through the store), kept apart from egui so it can be
 //! tested on its own and shared by every page that shows a table.
 
-use crate::store::{Actor, AnyEvent, AnyGame, GameId, GameMode, Store, StoreError, StoredGame};
+use crate::store::{
+    Actor, AnyEvent, AnyGame, Expect, GameId, GameMode, Store, StoreError, StoredGame,
+};
 use ggdesk_core::clock::Time;
 use ggdesk_core::rules::{Applied, Challenge, Event, Game, GameState, Outcome, PlayerView, Side};
 use std::collections::BTreeMap;
@@ -243,7 +245,26 @@ impl LiveTable {
         reason: &str,
     ) -> Result<Applied, StoreError> {
         let t = self.event_t(now_ms);
-        let outcome = store.append(self.id(), t, event, actor, reason)?;
+        // Where this desk saw the game: another desk that wrote first wins, and this one is
+        // told and shows the game as it is now.
+        let seq = self.stored.logged().next_seq();
+        let token = crate::store::new_token();
+        let written = store.append_expecting(
+            self.id(),
+            Some(Expect { seq, token: &token }),
+            t,
+            event,
+            actor,
+            reason,
+        );
+        let outcome = match written {
+            Ok(outcome) => outcome,
+            Err(e @ StoreError::Conflict(_)) => {
+                self.reload(store)?;
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+        };
         self.round_completed = outcome.round_completed.clone();
         self.reload(store)?;
         self.last_announcement = match (event, outcome.applied.challenge) {
@@ -338,6 +359,8 @@ impl Tables {
                             });
                         }
                     }
+                    // Another desk recorded it first: the table now shows its end.
+                    Err(StoreError::Conflict(_)) => {}
                     Err(e) => notes.push(TickNote {
                         game: id,
                         text: format!("Game {id}: could not record the end: {e}"),

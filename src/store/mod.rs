@@ -192,6 +192,14 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// A token no other writer will ever use, for an append that may have to be sent again
+/// ([`Expect`]): 128 bits from the operating system's randomness.
+pub fn new_token() -> String {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::from_os_rng();
+    format!("{:032x}", rng.random::<u128>())
+}
+
 /// Where the store's time comes from: Unix milliseconds.
 pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
 
@@ -368,6 +376,12 @@ impl Store {
             pg.set_clock(clock.clone());
         }
         self.clock = clock;
+    }
+
+    /// Writes the time `now_ms` from now on, until told another (the desk tells it once per
+    /// frame: every write of a frame carries the frame's time).
+    pub fn set_now(&mut self, now_ms: i64) {
+        self.set_clock(Arc::new(move || now_ms));
     }
 
     /// The time the store writes now (Unix ms), from its clock.

@@ -188,7 +188,7 @@ pub struct AuditView {
 
 impl AuditView {
     fn reload(&mut self, cx: &mut PageCtx<'_>) {
-        if !self.watch.stale(cx.store, *cx.tournament, cx.now_ms) {
+        if !self.watch.stale(cx, *cx.tournament) {
             return;
         }
         let mut load = LoadErrors::default();

@@ -10,8 +10,10 @@ pub mod common;
 pub mod director;
 pub mod files;
 pub mod input;
+pub mod live;
 mod public_pages;
 mod settings;
+mod stations;
 
 use crate::store::{Address, Store};
 use common::Notices;
@@ -38,10 +40,11 @@ pub enum Page {
     Tables,
     Standings,
     Settings,
+    Stations,
 }
 
 impl Page {
-    pub const ALL: [Page; 7] = [
+    pub const ALL: [Page; 8] = [
         Page::Players,
         Page::Tournaments,
         Page::Registration,
@@ -49,6 +52,7 @@ impl Page {
         Page::Tables,
         Page::Standings,
         Page::Settings,
+        Page::Stations,
     ];
 
     pub fn title(self) -> &'static str {
@@ -60,10 +64,11 @@ impl Page {
             Page::Tables => "Tables",
             Page::Standings => "Standings",
             Page::Settings => "Settings",
+            Page::Stations => "Stations",
         }
     }
 
-    /// The function key that opens the page (F1–F7).
+    /// The function key that opens the page (F1–F7, F9; F8 pauses a table's clocks).
     pub fn key(self) -> Key {
         match self {
             Page::Players => Key::F1,
@@ -73,6 +78,7 @@ impl Page {
             Page::Tables => Key::F5,
             Page::Standings => Key::F6,
             Page::Settings => Key::F7,
+            Page::Stations => Key::F9,
         }
     }
 }
@@ -140,6 +146,15 @@ pub struct PageCtx<'a> {
     /// leaves a field before the page sees the key). Shortcuts other than the function keys
     /// wait while it has: a key typed into a field is the field's, never also a command.
     pub typing: bool,
+    /// The database's change stamp this frame (read once for every page).
+    pub stamp: i64,
+    /// Pages also reload every few seconds (a file another program may write without the
+    /// desk being told); on a server they reload when the server announces a change.
+    pub poll: bool,
+    /// The tables this desk runs: `None` for every table (the director's desk).
+    pub my_tables: Option<&'a [u32]>,
+    /// Which arbiter station runs each table (on a server).
+    pub table_stations: &'a std::collections::BTreeMap<u32, String>,
 }
 
 /// The desk application.
@@ -164,6 +179,11 @@ pub struct DeskApp {
     /// Set when the process is asked to stop (SIGTERM, Ctrl+C): the desk closes its window
     /// cleanly on the next frame.
     quit: Arc<AtomicBool>,
+    /// The connection, the changes other desks made, the stations and the standby.
+    pub live: live::Live,
+    stations: stations::StationsPage,
+    /// An arbiter station's desk opened on its Tables page once.
+    station_page_shown: bool,
 }
 
 const PREFS_KEY: &str = "ggdesk.prefs";
@@ -176,7 +196,14 @@ impl DeskApp {
         let now = time.now_ms();
         notices.set_now(now);
         let store = store.map(|mut s| {
-            match s.restore_games_in_progress(now) {
+            s.set_now(now);
+            // On a server other desks may be running their games: only those whose clocks
+            // no desk has seen for a while are this desk's to restore.
+            let restored = match s.engine() {
+                crate::store::Engine::Sqlite => s.restore_games_in_progress(now),
+                crate::store::Engine::Postgres => s.restore_unattended_games(now, 10_000),
+            };
+            match restored {
                 Ok(report) => {
                     if !report.restored.is_empty() {
                         notices.info(format!(
@@ -205,6 +232,9 @@ impl DeskApp {
             rounds: Default::default(),
             standings: Default::default(),
             status: Default::default(),
+            live: live::Live::default(),
+            stations: Default::default(),
+            station_page_shown: false,
             pacer: Default::default(),
             typing_last: false,
             launcher: files::Launcher::System,
@@ -269,6 +299,53 @@ impl DeskApp {
             }
         };
 
+        // The store writes the frame's time: the desk's clock (a manual one in the tests).
+        store.set_now(now_ms);
+        let news = self.live.frame(store, &ctx, now_ms);
+        if news.reconnected {
+            let ids: Vec<_> = self.tables.tables.tables.keys().copied().collect();
+            match store.restore_games(
+                &ids,
+                now_ms,
+                None,
+                "the desk could not reach the server: clocks stopped meanwhile",
+            ) {
+                Ok(report) => {
+                    self.notices.info(format!(
+                        "Connected again. {} table(s) of this desk restored: the time the server \
+                         could not be reached counts as a pause",
+                        report.restored.len()
+                    ));
+                    for (id, e) in &report.failed {
+                        self.notices.error(format!("restoring game {id}: {e}"));
+                    }
+                }
+                Err(e) => self
+                    .notices
+                    .error(format!("restoring this desk's tables: {e}")),
+            }
+            for table in self.tables.tables.tables.values_mut() {
+                if let Err(e) = table.reload(store) {
+                    self.notices.error(format!("game {}: {e}", table.id()));
+                }
+            }
+        }
+        // Tables another desk changed: shown as the server has them now.
+        if news.everything || !self.live.changed_games.is_empty() {
+            for (id, table) in self.tables.tables.tables.iter_mut() {
+                if news.everything || self.live.changed_games.contains(id) {
+                    if let Err(e) = table.reload(store) {
+                        self.notices.error(format!("game {id}: {e}"));
+                    }
+                }
+            }
+        }
+        // An arbiter station opens on its tables.
+        if self.live.station.is_some() && !self.station_page_shown {
+            self.station_page_shown = true;
+            self.prefs.page = Page::Tables;
+        }
+
         // Function keys switch pages whatever has the keyboard: they type nothing.
         let mut goto: Option<Page> = None;
         for page in Page::ALL {
@@ -294,6 +371,7 @@ impl DeskApp {
                     }
                 }
             });
+            connection_line(ui, &self.live);
             let mut frame = PageCtx {
                 store,
                 now_ms,
@@ -303,6 +381,10 @@ impl DeskApp {
                 launcher: &self.launcher,
                 last_folder: &mut self.prefs.last_folder,
                 typing,
+                stamp: self.live.stamp,
+                poll: !matches!(self.live.engine, Some(crate::store::Engine::Postgres)),
+                my_tables: self.live.my_tables(),
+                table_stations: &self.live.table_stations,
             };
             director::status_line(ui, &mut frame, &mut self.status);
         });
@@ -328,6 +410,10 @@ impl DeskApp {
             launcher: &self.launcher,
             last_folder: &mut self.prefs.last_folder,
             typing,
+            stamp: self.live.stamp,
+            poll: !matches!(self.live.engine, Some(crate::store::Engine::Postgres)),
+            my_tables: self.live.my_tables(),
+            table_stations: &self.live.table_stations,
         };
         let on_tables = self.prefs.page == Page::Tables;
         self.tables.background(&ctx, &mut frame, on_tables);
@@ -341,6 +427,7 @@ impl DeskApp {
             Page::Registration => self.registration.ui(ui, &mut frame),
             Page::Rounds => self.rounds.ui(ui, &mut frame),
             Page::Standings => self.standings.ui(ui, &mut frame),
+            Page::Stations => self.stations.ui(ui, &mut frame),
         });
         self.prefs.theme = theme;
         if let Some(page) = goto {
@@ -493,4 +580,48 @@ pub fn run(db: Address) -> Result<(), String> {
         }),
     )
     .map_err(|e| format!("the desk window could not open: {e}"))
+}
+
+/// The line under the navigation bar on a server: the connection, and for the director the
+/// standby. Not connected, it says so in red on every page.
+fn connection_line(ui: &mut Ui, live: &live::Live) {
+    if let Some(why) = &live.disconnected {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(
+                RichText::new("NOT CONNECTED: nothing is being saved.")
+                    .color(common::RED)
+                    .strong()
+                    .size(18.0),
+            );
+            ui.label(
+                RichText::new(
+                    "Keep the clocks and moves on the paper sheet; the desk reconnects by itself \
+                     and enters nothing until then.",
+                )
+                .color(common::RED),
+            );
+            ui.label(RichText::new(why).weak().small());
+        });
+        return;
+    }
+    if let Some(station) = &live.station {
+        ui.label(format!(
+            "Arbiter station {}: tables {}",
+            station.name,
+            crate::store::tables_text(&station.tables)
+        ));
+        return;
+    }
+    if let Some(servers) = live.servers() {
+        ui.horizontal_wrapped(|ui| {
+            for s in &servers {
+                let text = s.to_string();
+                if s.unprotected() {
+                    ui.label(RichText::new(text).color(common::RED).strong());
+                } else {
+                    ui.label(RichText::new(text).weak());
+                }
+            }
+        });
+    }
 }

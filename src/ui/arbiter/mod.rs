@@ -164,6 +164,7 @@ pub struct TablesPage {
     cards: Vec<Card>,
     cards_key: Option<(Option<i64>, Option<u32>)>,
     cards_loaded_ms: i64,
+    cards_stamp: i64,
     round: Option<u32>,
     tournament_name: Option<String>,
     /// Each table's name and players, from its game's facts.
@@ -198,6 +199,12 @@ impl TablesPage {
     /// empty round.
     fn refresh_cards(&mut self, cx: &mut PageCtx<'_>, force: bool) {
         let tournament = *cx.tournament;
+        // When anything was written; on a file also every two seconds.
+        let due =
+            self.cards_stamp != cx.stamp || (cx.poll && cx.now_ms - self.cards_loaded_ms >= 2000);
+        if !force && !due && self.cards_key.map(|k| k.0) == Some(tournament) {
+            return;
+        }
         let round = match tournament {
             Some(t) => match cx.store.playing_round(t) {
                 Ok(r) => r,
@@ -213,9 +220,7 @@ impl TablesPage {
         };
         let key = (tournament, round.map(|r| r.number));
         let moved = self.cards_key != Some(key);
-        if !force && !moved && cx.now_ms - self.cards_loaded_ms < 2000 {
-            return;
-        }
+        self.cards_stamp = cx.stamp;
         self.cards_key = Some(key);
         self.cards_loaded_ms = cx.now_ms;
         self.round = round.map(|r| r.number);
@@ -239,6 +244,10 @@ impl TablesPage {
                 cx.store.game_metas(Some((t, r.number))),
             );
             for b in boards.unwrap_or_default() {
+                // An arbiter station shows the tables it runs.
+                if cx.my_tables.is_some_and(|mine| !mine.contains(&b.table_no)) {
+                    continue;
+                }
                 let game = games
                     .iter()
                     .flatten()
@@ -255,7 +264,7 @@ impl TablesPage {
         }
         let metas = load.check("the desk's games", cx.store.game_metas(None));
         for meta in metas.iter().flatten() {
-            if practice_card(meta, tournament) {
+            if cx.my_tables.is_none() && practice_card(meta, tournament) {
                 cards.push(Card {
                     table_no: None,
                     names: ("White".into(), "Black".into()),

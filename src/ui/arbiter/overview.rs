@@ -70,7 +70,13 @@ impl TablesPage {
                     ui.horizontal(|ui| {
                         for card in row {
                             let table = card.game.and_then(|g| self.tables.tables.get(&g));
-                            let title = card_title(card, table);
+                            let mut title = card_title(card, table);
+                            // On a server: which station runs the table.
+                            if let Some(station) =
+                                card.table_no.and_then(|n| cx.table_stations.get(&n))
+                            {
+                                title = format!("{title} · {station}");
+                            }
                             let timers = card.game.and_then(|g| self.timers.get(&g)).copied();
                             if let Some(cmd) = card_ui(ui, card, &title, table, timers, now, round)
                             {

@@ -27,13 +27,12 @@ pub struct Watch {
 
 impl Watch {
     /// True when the page should reload now.
-    pub fn stale(&mut self, store: &Store, tournament: Option<i64>, now_ms: i64) -> bool {
-        // A stamp that cannot be read makes the page reload, and show what failed.
-        let stamp = store.change_stamp().unwrap_or(-1);
+    pub fn stale(&mut self, cx: &PageCtx<'_>, tournament: Option<i64>) -> bool {
+        let (stamp, now_ms) = (cx.stamp, cx.now_ms);
         let key = (tournament, stamp);
         if self.forced
             || self.key != Some(key)
-            || now_ms - self.at_ms >= 2000
+            || (cx.poll && now_ms - self.at_ms >= 2000)
             || now_ms < self.at_ms
         {
             self.key = Some(key);
@@ -115,7 +114,7 @@ pub fn round_badges(ui: &mut Ui, view: &RoundView) {
 
 /// The line under the page buttons: the tournament chosen and where its round stands.
 pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
-    if cache.watch.stale(cx.store, *cx.tournament, cx.now_ms) {
+    if cache.watch.stale(cx, *cx.tournament) {
         cache.reload(cx);
     }
     ui.horizontal(|ui| {

@@ -112,7 +112,7 @@ pub struct PlayersPage {
 
 impl PlayersPage {
     fn reload(&mut self, cx: &mut PageCtx<'_>) {
-        if !self.watch.stale(cx.store, *cx.tournament, cx.now_ms) {
+        if !self.watch.stale(cx, *cx.tournament) {
             return;
         }
         let mut load = LoadErrors::default();

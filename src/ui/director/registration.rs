@@ -58,7 +58,7 @@ pub struct RegistrationPage {
 
 impl RegistrationPage {
     fn reload(&mut self, cx: &mut PageCtx<'_>, tid: i64) {
-        if !self.watch.stale(cx.store, Some(tid), cx.now_ms) {
+        if !self.watch.stale(cx, Some(tid)) {
             return;
         }
         let mut load = LoadErrors::default();

@@ -101,7 +101,7 @@ impl RoundsPage {
             self.swap_from = None;
             self.watch.force();
         }
-        if !self.watch.stale(cx.store, Some(tid), cx.now_ms) {
+        if !self.watch.stale(cx, Some(tid)) {
             return;
         }
         let mut load = LoadErrors::default();

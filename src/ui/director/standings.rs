@@ -62,7 +62,7 @@ impl StandingsPage {
             self.after = None;
             self.watch.force();
         }
-        if !self.watch.stale(cx.store, Some(tid), cx.now_ms) {
+        if !self.watch.stale(cx, Some(tid)) {
             return;
         }
         let mut load = LoadErrors::default();

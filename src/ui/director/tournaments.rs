@@ -222,7 +222,7 @@ impl TournamentsPage {
             }
             self.watch.force();
         }
-        if !self.watch.stale(cx.store, *cx.tournament, cx.now_ms) && load.is_empty() {
+        if !self.watch.stale(cx, *cx.tournament) && load.is_empty() {
             return;
         }
         self.list = load

@@ -1,0 +1,186 @@
+//! The desk and the database, frame by frame: what changed since the last frame (on an event
+//! server, as the server announces it), whether the desk is connected, which arbiter station
+//! this desk is, which station runs each table, and how the server's standby stands.
+
+use crate::store::{Change, Changes, Engine, ServerState, Station, Store, server_status};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How often a desk on a server asks for the change stamp when no notice arrived (a notice
+/// brings a change within milliseconds; this only notices a server that went silent).
+const QUIET_POLL_MS: i64 = 2000;
+
+/// How often the stations and the standby are looked at.
+const SLOW_MS: i64 = 5000;
+
+/// What the desk learnt this frame.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct FrameNews {
+    /// Something was written since the last frame (by anyone): pages reload.
+    pub changed: bool,
+    /// The server said something changed but not what (a gap in the notices): every open
+    /// table reloads.
+    pub everything: bool,
+    /// The connection came back after it was lost: the desk restores its tables.
+    pub reconnected: bool,
+}
+
+/// The servers' state, read by a thread of its own (a server that does not answer must not
+/// hold the frame).
+#[derive(Default)]
+struct Probe {
+    latest: Arc<Mutex<Option<Vec<ServerState>>>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for Probe {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// The desk's view of its database connection.
+#[derive(Default)]
+pub struct Live {
+    changes: Option<Changes>,
+    listening: bool,
+    /// The newest change stamp seen.
+    pub stamp: i64,
+    stamp_read_ms: i64,
+    /// Why the desk is not connected, if it is not.
+    pub disconnected: Option<String>,
+    /// The station this desk's login is (an arbiter desk), on a server.
+    pub station: Option<Station>,
+    /// Which station runs each table.
+    pub table_stations: BTreeMap<u32, String>,
+    stations_read_ms: Option<i64>,
+    probe: Option<Probe>,
+    /// The engine of the database, once seen.
+    pub engine: Option<Engine>,
+    /// The games other desks changed since the last frame (from the server's notices).
+    pub changed_games: Vec<crate::store::GameId>,
+}
+
+impl Live {
+    /// Looks at the database once for this frame.
+    pub fn frame(&mut self, store: &Store, ctx: &egui::Context, now_ms: i64) -> FrameNews {
+        let mut news = FrameNews::default();
+        self.engine = Some(store.engine());
+        let server = store.engine() == Engine::Postgres;
+        if server && !self.listening {
+            self.listening = true;
+            let waker = ctx.clone();
+            self.changes = store.listen(move || waker.request_repaint()).ok().flatten();
+        }
+        let mut ask = !server || now_ms - self.stamp_read_ms >= QUIET_POLL_MS;
+        self.changed_games.clear();
+        if let Some(changes) = &self.changes {
+            let drained = changes.drain();
+            if !drained.is_empty() {
+                ask = true;
+            }
+            for change in drained {
+                match change {
+                    Change::Row { game: Some(g), .. } => {
+                        self.changed_games.push(crate::store::GameId(g))
+                    }
+                    Change::Row { .. } => {}
+                    Change::Everything => news.everything = true,
+                }
+            }
+            if !changes.connected() {
+                ask = true;
+            }
+        }
+        if self.disconnected.is_some() {
+            ask = true;
+        }
+        if ask {
+            self.stamp_read_ms = now_ms;
+            match store.change_stamp() {
+                Ok(stamp) => {
+                    if self.disconnected.take().is_some() {
+                        news.reconnected = true;
+                        news.changed = true;
+                        self.stations_read_ms = None;
+                    }
+                    if stamp != self.stamp {
+                        news.changed = true;
+                    }
+                    self.stamp = stamp;
+                }
+                Err(e) if e.is_disconnected() => {
+                    self.disconnected = Some(e.to_string());
+                }
+                // Any other failure is the pages' to show (they read and say what failed).
+                Err(_) => news.changed = true,
+            }
+        }
+        if self.disconnected.is_some() {
+            // Try again within the second: the store reconnects on its next call.
+            ctx.request_repaint_after(Duration::from_secs(1));
+        }
+        if server && self.disconnected.is_none() {
+            self.slow_reads(store, now_ms, news.changed);
+        }
+        news
+    }
+
+    /// The stations (when something changed, or every few seconds) and the standby's state.
+    fn slow_reads(&mut self, store: &Store, now_ms: i64, changed: bool) {
+        let due = self
+            .stations_read_ms
+            .is_none_or(|at| changed || now_ms - at >= SLOW_MS);
+        if due {
+            self.stations_read_ms = Some(now_ms);
+            if let Ok(me) = store.my_station() {
+                self.station = me;
+            }
+            if let Ok(map) = store.table_stations() {
+                self.table_stations = map;
+            }
+        }
+        // The director's desk follows the standby; an arbiter station does not need to.
+        if self.station.is_none()
+            && self.probe.is_none()
+            && let Some(address) = store.address().cloned()
+        {
+            let probe = Probe::default();
+            let (latest, stop) = (probe.latest.clone(), probe.stop.clone());
+            let spawned = std::thread::Builder::new()
+                .name("ggdesk-status".into())
+                .spawn(move || {
+                    while !stop.load(Ordering::SeqCst) {
+                        if let Ok(states) = server_status(&address)
+                            && let Ok(mut slot) = latest.lock()
+                        {
+                            *slot = Some(states);
+                        }
+                        for _ in 0..(SLOW_MS / 100) {
+                            if stop.load(Ordering::SeqCst) {
+                                return;
+                            }
+                            std::thread::sleep(Duration::from_millis(100));
+                        }
+                    }
+                });
+            if spawned.is_ok() {
+                self.probe = Some(probe);
+            }
+        }
+    }
+
+    /// The servers as last seen (the director's desk on a server).
+    pub fn servers(&self) -> Option<Vec<ServerState>> {
+        self.probe
+            .as_ref()
+            .and_then(|p| p.latest.lock().ok().and_then(|s| s.clone()))
+    }
+
+    /// The tables this desk runs: `None` for the director's desk (every table).
+    pub fn my_tables(&self) -> Option<&[u32]> {
+        self.station.as_ref().map(|s| s.tables.as_slice())
+    }
+}

@@ -1,0 +1,205 @@
+//! The desk on an event server: a change at another desk shows by itself, the Tables
+//! overview names each table's station, an arbiter station's desk opens on its tables, the
+//! Stations page makes a login, and a lost connection is said on every page until the desk
+//! has reconnected by itself.
+
+mod common;
+#[path = "support/pg.rs"]
+mod pg;
+
+use common::{START_MS, all_text, click, desk, go, has_text, type_into};
+use egui_kittest::Harness;
+use ggdesk::store::{Actor, Address, PlayerInput, Store, TournamentSetup};
+use ggdesk::ui::{DeskApp, Page};
+use ggdesk_core::tournament::GameResult;
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+fn connect(url: &str) -> Store {
+    Store::connect(&Address::Server(url.to_string())).expect("connect")
+}
+
+/// A tournament of `n` players with round 1 published, on the server.
+fn event(url: &str, n: u32) -> i64 {
+    let mut s = connect(url);
+    let d = Actor::director();
+    let tid = s
+        .create_tournament(
+            &TournamentSetup {
+                name: "Server Open".into(),
+                ..TournamentSetup::default()
+            },
+            &d,
+        )
+        .expect("tournament");
+    for i in 0..n {
+        let p = s
+            .add_player(
+                &PlayerInput {
+                    name: format!("Player {i}"),
+                    federation_id: format!("S{i}"),
+                    club: String::new(),
+                    rating: 2000 - i64::from(i),
+                },
+                &d,
+            )
+            .expect("player");
+        s.register(tid, p, &d).expect("register");
+    }
+    let round = s.pair_round(tid, &d).expect("pair").round;
+    s.publish_round(tid, round, &d).expect("publish");
+    tid
+}
+
+/// Runs frames (with real time passing: the server's notices are real) until `done` or
+/// ten seconds.
+fn until(
+    h: &mut Harness<'_, DeskApp>,
+    mut done: impl FnMut(&Harness<'_, DeskApp>) -> bool,
+) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        h.run();
+        if done(h) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+#[test]
+fn a_result_entered_at_another_desk_appears_in_the_directors_round() {
+    let url = pg::new_database();
+    let tid = event(&url, 8);
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = desk(connect(&url), Page::Rounds, Some(tid), &clock);
+    assert!(!has_text(&h, "1-0"), "{:?}", all_text(&h));
+    // Another desk enters the result of the last table.
+    let mut other = connect(&url);
+    let view = other.round_view(tid, 1).expect("view").expect("round");
+    let board = view.boards.last().expect("a board");
+    other
+        .set_result(
+            tid,
+            1,
+            board.board_no,
+            GameResult::WhiteWins,
+            "",
+            &Actor::director(),
+        )
+        .expect("result");
+    assert!(
+        until(&mut h, |h| has_text(h, "1-0")),
+        "the director's round shows the result: {:?}",
+        all_text(&h)
+    );
+}
+
+#[test]
+fn the_tables_show_each_tables_station_and_a_station_desk_opens_on_its_tables() {
+    let url = pg::new_database();
+    let tid = event(&url, 8);
+    let mut director = connect(&url);
+    let login = director
+        .add_station("hall-a", &[1, 2], &Actor::director())
+        .expect("station");
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = desk(connect(&url), Page::Tables, Some(tid), &clock);
+    h.run();
+    assert!(has_text(&h, "Table 1 · hall-a"), "{:?}", all_text(&h));
+    assert!(has_text(&h, "Table 3"), "the director sees every table");
+    // The station's own desk: on the Tables page, its two tables only.
+    let mut a = desk(connect(&login.url), Page::Players, Some(tid), &clock);
+    a.run();
+    assert_eq!(a.state().prefs.page, Page::Tables);
+    assert!(
+        has_text(&a, "Arbiter station hall-a: tables 1-2"),
+        "{:?}",
+        all_text(&a)
+    );
+    assert!(has_text(&a, "Table 1 · hall-a"));
+    assert!(has_text(&a, "Table 2 · hall-a"));
+    assert!(!has_text(&a, "Table 3"), "{:?}", all_text(&a));
+}
+
+#[test]
+fn the_stations_page_creates_a_login_that_runs_its_tables() {
+    let url = pg::new_database();
+    let tid = event(&url, 6);
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = desk(connect(&url), Page::Stations, Some(tid), &clock);
+    type_into(&mut h, "New station", "hall-b");
+    type_into(&mut h, "tables", "2-3");
+    click(&mut h, "Add the station");
+    let texts = all_text(&h);
+    let url_shown = texts
+        .iter()
+        .find(|t| t.starts_with("postgres://"))
+        .cloned()
+        .unwrap_or_else(|| panic!("the new station's address is shown: {texts:?}"));
+    assert!(url_shown.contains("hall-b"));
+    let station = connect(&url_shown);
+    assert_eq!(
+        station.my_station().expect("station").map(|s| s.tables),
+        Some(vec![2, 3])
+    );
+    click(&mut h, "Done: hide it");
+    assert!(
+        !all_text(&h).iter().any(|t| t.starts_with("postgres://")),
+        "shown once"
+    );
+    go(&mut h, Page::Stations);
+    assert!(has_text(&h, "2-3"), "{:?}", all_text(&h));
+}
+
+#[test]
+fn a_lost_connection_is_said_on_every_page_until_the_desk_reconnects_by_itself() {
+    let bin = pg::bin_dir();
+    let dir = pg::server_folder("desk-lost");
+    let port = pg::free_port();
+    pg::init_and_start(&bin, &dir, port, &[]);
+    pg::stop_when_done(&bin, &dir);
+    let url = format!(
+        "postgres://postgres:{}@127.0.0.1:{port}/postgres",
+        pg::SUPERUSER_PASSWORD
+    );
+    let tid = event(&url, 4);
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = desk(connect(&url), Page::Rounds, Some(tid), &clock);
+    assert!(!has_text(&h, "NOT CONNECTED: nothing is being saved."));
+    let stop = pg::pg_command(&bin, "pg_ctl")
+        .arg("-D")
+        .arg(dir.join("data"))
+        .args(["-m", "fast", "-w", "stop"])
+        .output()
+        .expect("stop");
+    assert!(stop.status.success());
+    assert!(
+        until(&mut h, |h| has_text(
+            h,
+            "NOT CONNECTED: nothing is being saved."
+        )),
+        "{:?}",
+        all_text(&h)
+    );
+    for page in [Page::Players, Page::Tables, Page::Standings] {
+        go(&mut h, page);
+        assert!(
+            has_text(&h, "NOT CONNECTED: nothing is being saved."),
+            "{page:?}: {:?}",
+            all_text(&h)
+        );
+    }
+    pg::start(&bin, &dir, port, &[]);
+    assert!(
+        until(&mut h, |h| !has_text(
+            h,
+            "NOT CONNECTED: nothing is being saved."
+        )),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "Connected again"), "{:?}", all_text(&h));
+}
