@@ -203,3 +203,20 @@ fn a_lost_connection_is_said_on_every_page_until_the_desk_reconnects_by_itself()
     );
     assert!(has_text(&h, "Connected again"), "{:?}", all_text(&h));
 }
+
+#[test]
+fn the_directors_desk_warns_when_commits_have_no_synchronous_standby() {
+    let url = pg::new_database();
+    let tid = event(&url, 4);
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = desk(connect(&url), Page::Rounds, Some(tid), &clock);
+    assert!(
+        until(&mut h, |h| has_text(
+            h,
+            "WARNING: commits are acknowledged without a synchronous standby"
+        )),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "primary"), "{:?}", all_text(&h));
+}

@@ -333,10 +333,10 @@ impl DeskApp {
         // Tables another desk changed: shown as the server has them now.
         if news.everything || !self.live.changed_games.is_empty() {
             for (id, table) in self.tables.tables.tables.iter_mut() {
-                if news.everything || self.live.changed_games.contains(id) {
-                    if let Err(e) = table.reload(store) {
-                        self.notices.error(format!("game {id}: {e}"));
-                    }
+                if (news.everything || self.live.changed_games.contains(id))
+                    && let Err(e) = table.reload(store)
+                {
+                    self.notices.error(format!("game {id}: {e}"));
                 }
             }
         }
