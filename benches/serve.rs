@@ -19,6 +19,7 @@ use ggdesk::record::TimedEvent;
 use ggdesk::rules::{Event, Side};
 use ggdesk::serve::{ServeConfig, Server};
 use ggdesk::sim::random_setups;
+use ggdesk::store::TournamentId;
 use ggdesk::store::{Actor, GameId, NewGame, Store};
 use ggdesk::ui::{DeskApp, Page, Prefs, TimeSource};
 use ggdesk_core::pairing::pair_next_round;
@@ -48,7 +49,7 @@ fn random_result(rng: &mut SmallRng) -> GameResult {
 }
 
 /// The event, paired round by round by ggdesk's Swiss, imported in one transaction.
-fn build_event(path: &Path) -> i64 {
+fn build_event(path: &Path) -> TournamentId {
     let mut rng = SmallRng::seed_from_u64(500);
     let mut t = Tournament::new("Open 500", Settings::swiss(7)).expect("settings");
     for id in 1..=PLAYERS {
@@ -310,7 +311,7 @@ fn desk_writer(path: &Path, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<u3
 }
 
 /// CPU time of `frames` frames of the desk's Rounds page on the event.
-fn desk_frames(path: &Path, tid: i64, frames: usize) -> Vec<Duration> {
+fn desk_frames(path: &Path, tid: TournamentId, frames: usize) -> Vec<Duration> {
     let clock = Rc::new(Cell::new(1_800_000_000_000i64));
     let prefs = Prefs {
         page: Page::Rounds,
@@ -337,7 +338,7 @@ fn desk_frames(path: &Path, tid: i64, frames: usize) -> Vec<Duration> {
 }
 
 /// Time of one desk write (a result entered and taken back) on its own connection.
-fn desk_writes(path: &Path, tid: i64, n: usize) -> Vec<Duration> {
+fn desk_writes(path: &Path, tid: TournamentId, n: usize) -> Vec<Duration> {
     let mut store = Store::open(path).expect("desk");
     let board = store
         .round_view(tid, ROUNDS_DONE as u32 + 1)

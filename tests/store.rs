@@ -3,6 +3,7 @@
 //! after a restart (a Flag waiting included), adjudication, physical-board perpetuals,
 //! backups (kept, and at a round's completion) and record import/export.
 
+use ggdesk::store::TournamentId;
 use ggdesk::store::{
     APPLICATION_ID, Actor, Address, AuditFilter, BACKUPS_KEPT, GameId, NewGame, SCHEMA_VERSION,
     Store, StoreError,
@@ -586,7 +587,7 @@ fn backups_are_written_beside_the_database_and_only_the_last_twenty_kept() {
 }
 
 /// A round of four players (two boards), published, on a file database.
-fn published_round(store: &mut Store) -> (i64, Vec<u32>) {
+fn published_round(store: &mut Store) -> (TournamentId, Vec<u32>) {
     use ggdesk::store::{PlayerInput, TournamentSetup};
     let director = Actor::director();
     let setup = TournamentSetup {
@@ -1251,7 +1252,7 @@ fn a_version_1_database_is_migrated_with_its_rows_and_opening_it_again_changes_n
 /// players and the audit log.
 fn snapshot(
     store: &Store,
-    tid: i64,
+    tid: TournamentId,
 ) -> (
     serde_json::Value,
     Vec<ggdesk::store::StoredGame>,

@@ -8,6 +8,7 @@ mod feed;
 #[path = "support/pg.rs"]
 mod pg;
 
+use ggdesk::store::TournamentId;
 use ggdesk::store::{
     Actor, Address, AnyEvent, Change, Expect, GameId, NewGame, PlayerInput, Store, StoreError,
     TournamentSetup,
@@ -41,7 +42,7 @@ fn setups(seed: u64) -> BySide<SideSetup> {
 }
 
 /// A tournament of `n` players with round 1 published: its id.
-fn event_with_round(store: &mut Store, n: u32) -> i64 {
+fn event_with_round(store: &mut Store, n: u32) -> TournamentId {
     let d = Actor::director();
     let tid = store
         .create_tournament(
@@ -74,7 +75,7 @@ fn event_with_round(store: &mut Store, n: u32) -> i64 {
 /// The game of a table of round 1, started with random setups.
 fn table_game(
     store: &mut Store,
-    tid: i64,
+    tid: TournamentId,
     table: u32,
     actor: &Actor,
 ) -> Result<GameId, StoreError> {

@@ -5,6 +5,7 @@
 #[path = "fixtures/tournaments/random.rs"]
 mod random;
 
+use ggdesk::store::TournamentId;
 use ggdesk::store::{
     Absentee, Actor, AuditFilter, BoardStatus, GameMode, NewGame, PlayerInput, RegistryId,
     RoundState, Store, TournamentSetup,
@@ -62,7 +63,7 @@ fn add(store: &mut Store, name: &str, fid: &str, rating: i64) -> RegistryId {
 }
 
 /// A Swiss of `n` registered players (ratings descending), no round yet.
-fn event(store: &mut Store, n: u32, rounds: u32) -> (i64, Vec<RegistryId>) {
+fn event(store: &mut Store, n: u32, rounds: u32) -> (TournamentId, Vec<RegistryId>) {
     let setup = TournamentSetup {
         name: "Club night".into(),
         rounds: Some(rounds),
@@ -93,7 +94,7 @@ fn rejected(r: Result<impl std::fmt::Debug, ggdesk::store::StoreError>) -> Strin
 }
 
 /// Enters a result for every board of a round: White wins on odd tables, draws on even.
-fn play_round(store: &mut Store, tid: i64, round: u32) {
+fn play_round(store: &mut Store, tid: TournamentId, round: u32) {
     let view = store.round_view(tid, round).expect("view").expect("round");
     for b in &view.boards {
         let result = if b.table_no % 2 == 1 {

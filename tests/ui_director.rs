@@ -9,6 +9,7 @@ mod common;
 use common::{START_MS, all_text, click};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use ggdesk::store::TournamentId;
 use ggdesk::store::{AuditFilter, RoundState, Store};
 use ggdesk::ui::{DeskApp, Page};
 use ggdesk_core::tournament::{GameResult, PlayerId, Score};
@@ -53,7 +54,7 @@ fn add_players(h: &mut Harness<'_, DeskApp>, players: &[(&str, &str)]) {
 }
 
 /// Creates a tournament and registers everyone in the registry; returns its id.
-fn create_and_register(h: &mut Harness<'_, DeskApp>, name: &str) -> i64 {
+fn create_and_register(h: &mut Harness<'_, DeskApp>, name: &str) -> TournamentId {
     go(h, Page::Tournaments);
     type_into(h, "Tournament name:", name);
     click(h, "Create tournament");
@@ -70,7 +71,7 @@ fn create_and_register(h: &mut Harness<'_, DeskApp>, name: &str) -> i64 {
     tid
 }
 
-fn pair_and_publish(h: &mut Harness<'_, DeskApp>, tid: i64, round: u32) {
+fn pair_and_publish(h: &mut Harness<'_, DeskApp>, tid: TournamentId, round: u32) {
     go(h, Page::Rounds);
     click(h, &format!("Pair round {round}"));
     let view = store(h)

@@ -14,6 +14,7 @@ use common::{
 };
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use ggdesk::store::TournamentId;
 use ggdesk::store::{
     Actor, AnyEvent, AuditFilter, GameMode, NewGame, PlayerInput, RoundState, Store,
     TournamentSetup,
@@ -40,7 +41,7 @@ const NAMES: [(&str, i64); 8] = [
 ];
 
 /// A tournament of `n` players (from `NAMES`) with round 1 published.
-fn event(store: &mut Store, n: usize) -> i64 {
+fn event(store: &mut Store, n: usize) -> TournamentId {
     let d = Actor::director();
     let setup = TournamentSetup {
         name: "Hall Open".into(),
@@ -66,7 +67,7 @@ fn event(store: &mut Store, n: usize) -> i64 {
 }
 
 /// A desk game of round 1 at `table`, started, ended by a resignation of `loser`.
-fn desk_game(store: &mut Store, tid: i64, round: u32, table: u32, loser: Side) -> i64 {
+fn desk_game(store: &mut Store, tid: TournamentId, round: u32, table: u32, loser: Side) -> i64 {
     let board = store
         .round_boards(tid, round)
         .expect("boards")

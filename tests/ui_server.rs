@@ -9,6 +9,7 @@ mod pg;
 
 use common::{START_MS, all_text, click, desk, go, has_text, type_into};
 use egui_kittest::Harness;
+use ggdesk::store::TournamentId;
 use ggdesk::store::{Actor, Address, PlayerInput, Store, TournamentSetup};
 use ggdesk::ui::{DeskApp, Page};
 use ggdesk_core::tournament::GameResult;
@@ -21,7 +22,7 @@ fn connect(url: &str) -> Store {
 }
 
 /// A tournament of `n` players with round 1 published, on the server.
-fn event(url: &str, n: u32) -> i64 {
+fn event(url: &str, n: u32) -> TournamentId {
     let mut s = connect(url);
     let d = Actor::director();
     let tid = s

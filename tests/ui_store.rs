@@ -3,6 +3,7 @@
 //! lots, the setup ruling and the details are kept; a round completes by the same rule
 //! whichever way its last result arrives, and is backed up.
 
+use ggdesk::store::TournamentId;
 use ggdesk::store::{
     Actor, AnyEvent, AuditFilter, BackupNote, GameMode, NewGame, NextRound, PlayerInput,
     RoundState, SCHEMA_VERSION, Store, TournamentSetup,
@@ -16,7 +17,7 @@ fn director() -> Actor {
 }
 
 /// A tournament of `n` players with round 1 published; returns its id.
-fn published_round(store: &mut Store, n: usize) -> i64 {
+fn published_round(store: &mut Store, n: usize) -> TournamentId {
     let setup = TournamentSetup {
         name: "Club".into(),
         ..TournamentSetup::default()
@@ -63,7 +64,7 @@ fn a_version_1_database_migrates_and_keeps_its_data() {
     let store = Store::open(&path).expect("migrates");
     assert_eq!(store.schema_version().expect("v"), SCHEMA_VERSION);
     assert_eq!(SCHEMA_VERSION, 3);
-    let d = store.tournament_details(1).expect("details");
+    let d = store.tournament_details(TournamentId(1)).expect("details");
     assert_eq!(d.event, "Old open");
     assert_eq!(d.venue, "");
     drop(store);
@@ -229,7 +230,11 @@ fn the_next_round_and_the_grace_period_are_the_stores_to_say() {
 }
 
 /// Plays a desk game of a round to a resignation: its result reaches the board.
-fn resign_at_desk(store: &mut Store, tid: i64, table: u32) -> ggdesk::store::AppendOutcome {
+fn resign_at_desk(
+    store: &mut Store,
+    tid: TournamentId,
+    table: u32,
+) -> ggdesk::store::AppendOutcome {
     let board = store
         .round_boards(tid, 1)
         .expect("boards")

@@ -2,6 +2,7 @@
 //! one transaction.
 
 use super::{CliError, read_input};
+use crate::store::TournamentId;
 use crate::store::{Actor, Address, GameId, Store, StoreError};
 use ggdesk_core::record::Record;
 use serde_json::Value;
@@ -107,10 +108,12 @@ pub fn export_game(db: Option<String>, id: i64, file: &Path) -> Result<(), CliEr
 
 pub fn export_tournament(db: Option<String>, id: i64, file: &Path) -> Result<(), CliError> {
     let store = open(db)?;
-    let value = store.export_tournament(id).map_err(|e| match e {
-        StoreError::NotFound(m) => CliError::Input(m),
-        other => store_error(other),
-    })?;
+    let value = store
+        .export_tournament(TournamentId(id))
+        .map_err(|e| match e {
+            StoreError::NotFound(m) => CliError::Input(m),
+            other => store_error(other),
+        })?;
     write_file(
         file,
         &serde_json::to_string_pretty(&value).unwrap_or_default(),

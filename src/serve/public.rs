@@ -35,7 +35,7 @@ impl EventIndex {
             tournaments: list
                 .iter()
                 .map(|s| TournamentLine {
-                    id: s.id,
+                    id: s.id.0,
                     name: s.name.clone(),
                     system: s.system,
                     rounds_planned: s.rounds,

@@ -4,6 +4,7 @@
 
 use super::public::{EventIndex, TournamentData};
 use crate::store::Address;
+use crate::store::TournamentId;
 use crate::store::{Result, Store, StoreError};
 
 /// A read-only connection to the event's database.
@@ -40,14 +41,14 @@ impl Source {
     pub fn tournament(&self, id: i64) -> Result<Option<(i64, TournamentData)>> {
         self.store.read_consistent(|s| {
             let stamp = s.change_stamp()?;
-            let t = match s.load_tournament(id) {
+            let t = match s.load_tournament(TournamentId(id)) {
                 Ok(t) => t,
                 Err(StoreError::NotFound(_)) => return Ok(None),
                 Err(e) => return Err(e),
             };
             let mut views = Vec::with_capacity(t.rounds().len());
             for round in 1..=t.rounds().len() as u32 {
-                if let Some(view) = s.round_view(id, round)? {
+                if let Some(view) = s.round_view(TournamentId(id), round)? {
                     views.push(view);
                 }
             }

@@ -2,7 +2,7 @@
 //! chief arbiter, free text, printed as the header of every page.
 
 use super::db::{Optional, args};
-use super::{Actor, Result, Store, StoreError, audit};
+use super::{Actor, Result, Store, StoreError, TournamentId, audit};
 use ggdesk_core::export::print::Details;
 
 /// The longest text a detail may hold.
@@ -10,7 +10,7 @@ const MAX_LEN: usize = 200;
 
 impl Store {
     /// A tournament's details, with its name as the event.
-    pub fn tournament_details(&self, tid: i64) -> Result<Details> {
+    pub fn tournament_details(&self, tid: TournamentId) -> Result<Details> {
         self.read(|q| q.query_row(
                 "SELECT name, dates, venue, organiser, chief_arbiter FROM tournaments WHERE id = ?1",
                 [tid],
@@ -29,7 +29,12 @@ impl Store {
 
     /// Saves a tournament's dates, venue, organiser and chief arbiter (the event's name is
     /// a setting, saved with the others).
-    pub fn set_tournament_details(&mut self, tid: i64, d: &Details, actor: &Actor) -> Result<()> {
+    pub fn set_tournament_details(
+        &mut self,
+        tid: TournamentId,
+        d: &Details,
+        actor: &Actor,
+    ) -> Result<()> {
         for (what, text) in [
             ("dates", &d.dates),
             ("venue", &d.venue),

@@ -6,7 +6,7 @@
 //! the status, the result, the reading-sheet check) is the core's `game` module.
 
 use super::db::{Optional, Tx, args};
-use super::{Actor, Result, Store, StoreError, audit};
+use super::{Actor, Result, Store, StoreError, TournamentId, audit};
 use ggdesk_core::clock::Time;
 use ggdesk_core::game::{
     AnyEvent, AnyGame, GameMode, LogEntry, LogEntryKind, LoggedGame, Restart, SheetEntryError,
@@ -35,7 +35,7 @@ impl std::fmt::Display for GameId {
 /// What a new game needs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewGame {
-    pub tournament_id: Option<i64>,
+    pub tournament_id: Option<TournamentId>,
     pub round: Option<u32>,
     pub table_no: Option<u32>,
     /// The tournament player numbers of White and Black.
@@ -69,7 +69,7 @@ impl NewGame {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GameMeta {
     pub id: GameId,
-    pub tournament_id: Option<i64>,
+    pub tournament_id: Option<TournamentId>,
     pub round: Option<u32>,
     pub table_no: Option<u32>,
     pub players: Option<BySide<u32>>,
@@ -238,7 +238,7 @@ fn ratings_of(w: Option<f64>, b: Option<f64>) -> Option<BySide<f64>> {
 /// A games row as read, before its text columns are decoded.
 struct GameRow {
     id: GameId,
-    tournament_id: Option<i64>,
+    tournament_id: Option<TournamentId>,
     round: Option<u32>,
     table_no: Option<u32>,
     players: Option<BySide<u32>>,
@@ -530,7 +530,7 @@ impl Store {
     }
 
     /// Every game's facts, for one tournament round or (with `None`) all games.
-    pub fn game_metas(&self, round: Option<(i64, u32)>) -> Result<Vec<GameMeta>> {
+    pub fn game_metas(&self, round: Option<(TournamentId, u32)>) -> Result<Vec<GameMeta>> {
         let (sql, params): (String, Vec<super::db::Value>) = match round {
             Some((t, r)) => (
                 format!(

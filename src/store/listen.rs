@@ -17,7 +17,7 @@ pub enum Change {
     /// An audit row: what it names changed.
     Row {
         audit: i64,
-        tournament: Option<i64>,
+        tournament: Option<super::TournamentId>,
         game: Option<i64>,
     },
     /// The listener was disconnected for a while: reload everything.
@@ -58,7 +58,10 @@ fn parse(payload: &str) -> Option<Change> {
     let v: serde_json::Value = serde_json::from_str(payload).ok()?;
     Some(Change::Row {
         audit: v.get("audit")?.as_i64()?,
-        tournament: v.get("tournament").and_then(serde_json::Value::as_i64),
+        tournament: v
+            .get("tournament")
+            .and_then(serde_json::Value::as_i64)
+            .map(super::TournamentId),
         game: v.get("game").and_then(serde_json::Value::as_i64),
     })
 }

@@ -46,7 +46,7 @@ pub use players::{MAX_RATING, PlayerInput, RegistryId, RegistryPlayer, rows_mess
 pub use registrations::{PenaltyRow, Registration};
 pub use replication::{ServerState, StandbyState, server_status};
 pub use round_rules::NextRound;
-pub use rounds::{Board, BoardPlayer, BoardStatus, RoundBoard, RoundInfo, RoundState, RoundView};
+pub use rounds::{BoardPlayer, BoardStatus, RoundBoard, RoundInfo, RoundState, RoundView};
 pub use sqlite::SqliteSettings;
 pub use stations::{Station, StationLogin, parse_tables, tables_text};
 pub use tables::TableTimers;
@@ -161,6 +161,32 @@ pub const TRACE_ENV: &str = "GGDESK_TRACE_TRANSACTIONS";
 pub(crate) fn trace(what: &str) {
     if std::env::var_os(TRACE_ENV).is_some() {
         eprintln!("ggdesk-trace: {what}");
+    }
+}
+
+/// A tournament's id in the database.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct TournamentId(pub i64);
+
+impl std::fmt::Display for TournamentId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl db::ToValue for TournamentId {
+    fn to_value(&self) -> db::Value {
+        db::Value::Int(self.0)
+    }
+}
+
+impl db::FromValue for TournamentId {
+    const EXPECTED: &'static str = "a tournament id";
+    fn from_value(v: &db::Value) -> Option<TournamentId> {
+        i64::from_value(v).map(TournamentId)
     }
 }
 
@@ -501,7 +527,7 @@ impl Store {
             AuditFilter::All => (format!("{COLUMNS} ORDER BY id"), vec![]),
             AuditFilter::Tournament(t) => (
                 format!("{COLUMNS} WHERE tournament_id = ?1 ORDER BY id"),
-                vec![db::Value::Int(t)],
+                vec![db::Value::Int(t.0)],
             ),
             AuditFilter::Game(g) => (
                 format!("{COLUMNS} WHERE game_id = ?1 ORDER BY id"),
@@ -532,7 +558,7 @@ impl Store {
 #[derive(Debug, Clone, Copy)]
 pub enum AuditFilter {
     All,
-    Tournament(i64),
+    Tournament(TournamentId),
     Game(i64),
 }
 
@@ -542,7 +568,7 @@ pub struct AuditEntry {
     pub at: i64,
     pub actor: String,
     pub action: String,
-    pub tournament_id: Option<i64>,
+    pub tournament_id: Option<TournamentId>,
     pub game_id: Option<i64>,
     pub reason: String,
     pub details: String,
@@ -554,7 +580,7 @@ pub(crate) fn audit(
     tx: &mut Tx<'_>,
     actor: &Actor,
     action: &str,
-    tournament_id: Option<i64>,
+    tournament_id: Option<TournamentId>,
     game_id: Option<i64>,
     reason: &str,
     details: &str,

@@ -8,7 +8,7 @@ use super::registrations::registration_banned;
 use super::rounds::RoundState;
 use super::seen::Scope;
 use super::tournaments::{load, read_setup};
-use super::{Actor, Result, Store, StoreError, audit};
+use super::{Actor, Result, Store, StoreError, TournamentId, audit};
 use ggdesk_core::pairing::{explain, pair_next_round};
 use ggdesk_core::rules::Side;
 const NS_PER_S: i64 = 1_000_000_000;
@@ -56,7 +56,7 @@ pub struct Paired {
 /// (written after the commit; a failed backup is reported here, never dropped).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RoundCompleted {
-    pub tournament: i64,
+    pub tournament: TournamentId,
     pub round: u32,
     pub backup: BackupNote,
 }
@@ -93,7 +93,7 @@ fn rejected(text: impl Into<String>) -> StoreError {
     StoreError::Rejected(text.into())
 }
 
-fn state_of(conn: &mut Tx<'_>, tid: i64, round: u32) -> Result<RoundState> {
+fn state_of(conn: &mut Tx<'_>, tid: TournamentId, round: u32) -> Result<RoundState> {
     super::registrations::round_state(conn, tid, round)?
         .ok_or_else(|| rejected(format!("round {round} has not been paired")))
 }
@@ -104,7 +104,7 @@ fn player_name(t: &Tournament, id: PlayerId) -> String {
 }
 
 /// The number of boards of a round still without a result.
-fn pending_boards(conn: &mut Tx<'_>, tid: i64, round: u32) -> Result<u32> {
+fn pending_boards(conn: &mut Tx<'_>, tid: TournamentId, round: u32) -> Result<u32> {
     conn.query_row(
         "SELECT count(*) FROM pairings WHERE tournament_id = ?1 AND round = ?2 AND result = 'pending'",
         args![tid, round],
@@ -113,7 +113,7 @@ fn pending_boards(conn: &mut Tx<'_>, tid: i64, round: u32) -> Result<u32> {
 }
 
 /// Marks a published round complete when none of its boards is pending. True if it did.
-fn complete_if_done(tx: &mut Tx<'_>, tid: i64, round: u32, actor: &Actor) -> Result<bool> {
+fn complete_if_done(tx: &mut Tx<'_>, tid: TournamentId, round: u32, actor: &Actor) -> Result<bool> {
     // Two last results entered at once: the second to take this lock counts the first's.
     tx.lock(
         "rounds",
@@ -147,7 +147,7 @@ fn complete_if_done(tx: &mut Tx<'_>, tid: i64, round: u32, actor: &Actor) -> Res
 /// backs it up after the commit).
 pub(crate) fn round_after_result(
     tx: &mut Tx<'_>,
-    tid: i64,
+    tid: TournamentId,
     round: u32,
     actor: &Actor,
     reason: &str,
@@ -179,7 +179,12 @@ pub(crate) fn round_after_result(
 }
 
 /// Pairs the round after the last published or complete one, as a draft, inside `tx`.
-fn draft_next_round(tx: &mut Tx<'_>, tid: i64, actor: &Actor, reason: &str) -> Result<u32> {
+fn draft_next_round(
+    tx: &mut Tx<'_>,
+    tid: TournamentId,
+    actor: &Actor,
+    reason: &str,
+) -> Result<u32> {
     let t = load(tx, tid)?;
     let number = u32::try_from(t.rounds().len() + 1).unwrap_or(u32::MAX);
     // Absences asked for this round (and those of late entries).
@@ -280,7 +285,7 @@ fn draft_next_round(tx: &mut Tx<'_>, tid: i64, actor: &Actor, reason: &str) -> R
 /// The seat of every registered player in a drafted round.
 fn seats(
     conn: &mut Tx<'_>,
-    tid: i64,
+    tid: TournamentId,
     round: u32,
     t: &Tournament,
 ) -> Result<HashMap<PlayerId, Seat>> {
@@ -308,7 +313,7 @@ fn seats(
 /// The boards of a drafted round: board → (white, black).
 fn draft_boards(
     conn: &mut Tx<'_>,
-    tid: i64,
+    tid: TournamentId,
     round: u32,
 ) -> Result<BTreeMap<u32, (PlayerId, PlayerId)>> {
     let mut stmt = conn.prepare_cached(
@@ -371,7 +376,7 @@ struct Swap {
 
 fn plan_swap(
     conn: &mut Tx<'_>,
-    tid: i64,
+    tid: TournamentId,
     round: u32,
     a: PlayerId,
     b: PlayerId,
@@ -492,7 +497,7 @@ impl Store {
     /// complete: a published round whose results are all in (a database from before every
     /// last result completed its round) is completed here and backed up, and how the backup
     /// went is in the answer.
-    pub fn pair_round(&mut self, tid: i64, actor: &Actor) -> Result<Paired> {
+    pub fn pair_round(&mut self, tid: TournamentId, actor: &Actor) -> Result<Paired> {
         let mut completed = None;
         let number = self.write(|tx| {
             tx.lock("tournaments", "id = ?1", [tid])?;
@@ -530,7 +535,7 @@ impl Store {
     }
 
     /// Throws a draft away (its requested absences stay).
-    pub fn discard_draft(&mut self, tid: i64, round: u32, actor: &Actor) -> Result<()> {
+    pub fn discard_draft(&mut self, tid: TournamentId, round: u32, actor: &Actor) -> Result<()> {
         self.round_write(tid, round, Scope::Round, |tx| {
             if state_of(tx, tid, round)? != RoundState::Draft {
                 return Err(rejected(format!(
@@ -552,7 +557,12 @@ impl Store {
 
     /// Publishes a draft: the round is on, the tables can start. Refused while the draft
     /// seats a withdrawn or banned player. Backed up after the commit.
-    pub fn publish_round(&mut self, tid: i64, round: u32, actor: &Actor) -> Result<BackupNote> {
+    pub fn publish_round(
+        &mut self,
+        tid: TournamentId,
+        round: u32,
+        actor: &Actor,
+    ) -> Result<BackupNote> {
         self.round_write(tid, round, Scope::Round, |tx| {
             if state_of(tx, tid, round)? != RoundState::Draft {
                 return Err(rejected(format!("round {round} is not a draft")));
@@ -590,7 +600,7 @@ impl Store {
     /// new draft takes its place. Returns the draft's number.
     pub fn repair_round(
         &mut self,
-        tid: i64,
+        tid: TournamentId,
         round: u32,
         reason: &str,
         actor: &Actor,
@@ -645,7 +655,12 @@ impl Store {
     }
 
     /// Marks a published round complete once every result is in. Backed up after.
-    pub fn complete_round(&mut self, tid: i64, round: u32, actor: &Actor) -> Result<BackupNote> {
+    pub fn complete_round(
+        &mut self,
+        tid: TournamentId,
+        round: u32,
+        actor: &Actor,
+    ) -> Result<BackupNote> {
         self.round_write(tid, round, Scope::Round, |tx| {
             let state = state_of(tx, tid, round)?;
             if state == RoundState::Complete {
@@ -671,7 +686,7 @@ impl Store {
     /// Sets (or clears) a round's official start, from which the grace period runs.
     pub fn set_round_start(
         &mut self,
-        tid: i64,
+        tid: TournamentId,
         round: u32,
         starts_at: Option<i64>,
         actor: &Actor,
@@ -701,7 +716,7 @@ impl Store {
     /// pair, a second bye, an absence asked); an error if the swap is not allowed at all.
     pub fn check_swap(
         &self,
-        tid: i64,
+        tid: TournamentId,
         round: u32,
         a: PlayerId,
         b: PlayerId,
@@ -714,7 +729,7 @@ impl Store {
     /// Recorded in the audit log, with what was confirmed.
     pub fn swap_players(
         &mut self,
-        tid: i64,
+        tid: TournamentId,
         round: u32,
         a: PlayerId,
         b: PlayerId,
@@ -816,7 +831,7 @@ impl Store {
     /// pending reopens it.
     pub fn set_result(
         &mut self,
-        tid: i64,
+        tid: TournamentId,
         round: u32,
         board: u32,
         result: GameResult,
@@ -873,7 +888,7 @@ impl Store {
     /// with a result, and for a game already started at the desk.
     pub fn default_loss(
         &mut self,
-        tid: i64,
+        tid: TournamentId,
         round: u32,
         board: u32,
         absent: Absentee,
@@ -944,7 +959,7 @@ impl Store {
     }
 
     /// The backup of a round that just became complete (after the commit), and how it went.
-    pub(crate) fn completion_backup(&self, tid: i64, round: u32) -> RoundCompleted {
+    pub(crate) fn completion_backup(&self, tid: TournamentId, round: u32) -> RoundCompleted {
         RoundCompleted {
             tournament: tid,
             round,
@@ -978,7 +993,7 @@ fn utc_text(ms: i64) -> String {
 }
 
 /// (number, state) of every round of a tournament, in order.
-fn rounds_in(conn: &mut Tx<'_>, tid: i64) -> Result<Vec<(u32, RoundState)>> {
+fn rounds_in(conn: &mut Tx<'_>, tid: TournamentId) -> Result<Vec<(u32, RoundState)>> {
     super::tournaments::check_tournament(conn, tid)?;
     Ok(super::rounds::rounds_in(conn, tid)?
         .into_iter()
@@ -987,7 +1002,7 @@ fn rounds_in(conn: &mut Tx<'_>, tid: i64) -> Result<Vec<(u32, RoundState)>> {
 }
 
 /// Deletes a round with its boards and byes (requested absences stay).
-fn delete_round(tx: &mut Tx<'_>, tid: i64, round: u32) -> Result<()> {
+fn delete_round(tx: &mut Tx<'_>, tid: TournamentId, round: u32) -> Result<()> {
     tx.execute(
         "DELETE FROM pairings WHERE tournament_id = ?1 AND round = ?2",
         args![tid, round],
@@ -1006,7 +1021,7 @@ fn delete_round(tx: &mut Tx<'_>, tid: i64, round: u32) -> Result<()> {
 /// (table, white, black, result) of a board.
 fn board_row(
     conn: &mut Tx<'_>,
-    tid: i64,
+    tid: TournamentId,
     round: u32,
     board: u32,
 ) -> Result<(u32, PlayerId, PlayerId, GameResult)> {
@@ -1022,7 +1037,7 @@ fn board_row(
     Ok((table, PlayerId(w), PlayerId(b), result))
 }
 
-fn board_names(conn: &mut Tx<'_>, tid: i64, w: PlayerId, b: PlayerId) -> Result<String> {
+fn board_names(conn: &mut Tx<'_>, tid: TournamentId, w: PlayerId, b: PlayerId) -> Result<String> {
     let mut name = |p: PlayerId| super::registrations::registration_name(conn, tid, p);
     Ok(format!("{w} {} - {b} {}", name(w)?, name(b)?))
 }
@@ -1030,7 +1045,7 @@ fn board_names(conn: &mut Tx<'_>, tid: i64, w: PlayerId, b: PlayerId) -> Result<
 /// The desk game of a table that has started and has no result yet.
 fn desk_game_in_progress(
     conn: &mut Tx<'_>,
-    tid: i64,
+    tid: TournamentId,
     round: u32,
     table: u32,
 ) -> Result<Option<i64>> {
@@ -1044,7 +1059,7 @@ fn desk_game_in_progress(
 }
 
 /// Whether a table's game has started at the desk (then both players came).
-fn desk_game_started(conn: &mut Tx<'_>, tid: i64, round: u32, table: u32) -> Result<bool> {
+fn desk_game_started(conn: &mut Tx<'_>, tid: TournamentId, round: u32, table: u32) -> Result<bool> {
     conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM games WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3
          AND void = 0 AND started_at IS NOT NULL)",

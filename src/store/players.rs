@@ -2,7 +2,7 @@
 //! ban, and a players CSV imported all or nothing.
 
 use super::db::{Tx, args};
-use super::{Actor, Context, Result, Store, StoreError, audit};
+use super::{Actor, Context, Result, Store, StoreError, TournamentId, audit};
 use ggdesk_core::export::{ImportedPlayer, RowError, import_players_csv};
 
 /// A player's row id in the registry (not the number a tournament gives the player).
@@ -251,7 +251,7 @@ impl Store {
         &mut self,
         id: RegistryId,
         reason: &str,
-        tournament: Option<i64>,
+        tournament: Option<TournamentId>,
         actor: &Actor,
     ) -> Result<()> {
         let reason = reason.trim();
@@ -272,7 +272,7 @@ impl Store {
             let regs = tx.query_map(
                 "SELECT tournament_id, player_no FROM registrations WHERE player_id = ?1 AND withdrawn = 0",
                 args![id.0],
-                |r| Ok((r.get::<i64>(0)?, r.get::<i64>(1)?)),
+                |r| Ok((r.get::<TournamentId>(0)?, r.get::<i64>(1)?)),
             )?;
             for (tid, no) in regs {
                 tx.execute(

@@ -5,7 +5,7 @@ use super::db::{Optional, Tx, args};
 use super::players::RegistryId;
 use super::rounds::RoundState;
 use super::tournaments::{check_tournament, round_counts};
-use super::{Actor, Result, Store, StoreError, audit};
+use super::{Actor, Result, Store, StoreError, TournamentId, audit};
 use ggdesk_core::tournament::{PlayerId, Score};
 
 /// A registered player as the Registration page shows it.
@@ -44,7 +44,11 @@ fn rejected(text: impl Into<String>) -> StoreError {
 }
 
 /// The name of a registered player, or an error naming the number.
-pub(crate) fn registration_name(conn: &mut Tx<'_>, tid: i64, no: PlayerId) -> Result<String> {
+pub(crate) fn registration_name(
+    conn: &mut Tx<'_>,
+    tid: TournamentId,
+    no: PlayerId,
+) -> Result<String> {
     conn.prepare_cached(
         "SELECT name FROM registrations WHERE tournament_id = ?1 AND player_no = ?2",
     )?
@@ -54,7 +58,11 @@ pub(crate) fn registration_name(conn: &mut Tx<'_>, tid: i64, no: PlayerId) -> Re
 }
 
 /// Whether the registry player behind a registration is banned.
-pub(crate) fn registration_banned(conn: &mut Tx<'_>, tid: i64, no: PlayerId) -> Result<bool> {
+pub(crate) fn registration_banned(
+    conn: &mut Tx<'_>,
+    tid: TournamentId,
+    no: PlayerId,
+) -> Result<bool> {
     Ok(conn
         .prepare_cached(
             "SELECT p.status FROM registrations r JOIN players p ON p.id = r.player_id
@@ -66,7 +74,7 @@ pub(crate) fn registration_banned(conn: &mut Tx<'_>, tid: i64, no: PlayerId) -> 
 }
 
 /// Whether a player appears in any round of the tournament (drafts included).
-fn appears_in_rounds(conn: &mut Tx<'_>, tid: i64, no: PlayerId) -> Result<bool> {
+fn appears_in_rounds(conn: &mut Tx<'_>, tid: TournamentId, no: PlayerId) -> Result<bool> {
     conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM pairings WHERE tournament_id = ?1 AND (white = ?2 OR black = ?2))
              OR EXISTS (SELECT 1 FROM round_byes WHERE tournament_id = ?1 AND player_no = ?2)
@@ -78,7 +86,11 @@ fn appears_in_rounds(conn: &mut Tx<'_>, tid: i64, no: PlayerId) -> Result<bool> 
 }
 
 /// The state of round `round`: `None` when it is not paired yet.
-pub(crate) fn round_state(conn: &mut Tx<'_>, tid: i64, round: u32) -> Result<Option<RoundState>> {
+pub(crate) fn round_state(
+    conn: &mut Tx<'_>,
+    tid: TournamentId,
+    round: u32,
+) -> Result<Option<RoundState>> {
     Ok(super::rounds::rounds_in(conn, tid)?
         .into_iter()
         .find(|r| r.number == round)
@@ -86,7 +98,12 @@ pub(crate) fn round_state(conn: &mut Tx<'_>, tid: i64, round: u32) -> Result<Opt
 }
 
 /// Registers one registry player inside `tx` (see [`Store::register`]).
-fn register_in(tx: &mut Tx<'_>, tid: i64, player: RegistryId, actor: &Actor) -> Result<PlayerId> {
+fn register_in(
+    tx: &mut Tx<'_>,
+    tid: TournamentId,
+    player: RegistryId,
+    actor: &Actor,
+) -> Result<PlayerId> {
     tx.lock("tournaments", "id = ?1", [tid])?;
     check_tournament(tx, tid)?;
     let (name, fid, club, rating, status): (String, String, String, i64, String) = tx
@@ -164,12 +181,12 @@ fn register_in(tx: &mut Tx<'_>, tid: i64, player: RegistryId, actor: &Actor) -> 
 
 impl Store {
     /// The players of a tournament, by number.
-    pub fn registrations(&self, tid: i64) -> Result<Vec<Registration>> {
+    pub fn registrations(&self, tid: TournamentId) -> Result<Vec<Registration>> {
         self.read(|q| registrations_in(q, tid))
     }
 }
 
-fn registrations_in(conn: &mut Tx<'_>, tid: i64) -> Result<Vec<Registration>> {
+fn registrations_in(conn: &mut Tx<'_>, tid: TournamentId) -> Result<Vec<Registration>> {
     {
         let mut stmt = conn.prepare(
             "SELECT r.player_no, r.player_id, r.name, r.rating, r.club, r.federation_id,
@@ -217,7 +234,12 @@ impl Store {
     /// Registers a registry player in a tournament and returns the player's number. After
     /// rounds have been played this is a late entry: absent (recorded so) in every round
     /// already published. A banned player is refused.
-    pub fn register(&mut self, tid: i64, player: RegistryId, actor: &Actor) -> Result<PlayerId> {
+    pub fn register(
+        &mut self,
+        tid: TournamentId,
+        player: RegistryId,
+        actor: &Actor,
+    ) -> Result<PlayerId> {
         self.write(|tx| register_in(tx, tid, player, actor))
     }
 
@@ -225,7 +247,7 @@ impl Store {
     /// refused (banned, already registered), none.
     pub fn register_all(
         &mut self,
-        tid: i64,
+        tid: TournamentId,
         players: &[RegistryId],
         actor: &Actor,
     ) -> Result<Vec<PlayerId>> {
@@ -239,7 +261,7 @@ impl Store {
 
     /// Takes back a registration made by mistake: only while the player is in no round, no
     /// forbidden pair and has no penalty.
-    pub fn unregister(&mut self, tid: i64, no: PlayerId, actor: &Actor) -> Result<()> {
+    pub fn unregister(&mut self, tid: TournamentId, no: PlayerId, actor: &Actor) -> Result<()> {
         self.write(|tx| {
             tx.lock("tournaments", "id = ?1", [tid])?;
             let name = registration_name(tx, tid, no)?;
@@ -265,7 +287,7 @@ impl Store {
     /// re-enter.
     pub fn set_withdrawn(
         &mut self,
-        tid: i64,
+        tid: TournamentId,
         no: PlayerId,
         withdrawn: bool,
         reason: &str,
@@ -305,7 +327,7 @@ impl Store {
     /// paired yet: a drafted round must be discarded first, a published one is being played.
     pub fn set_absence(
         &mut self,
-        tid: i64,
+        tid: TournamentId,
         no: PlayerId,
         round: u32,
         absent: bool,
@@ -358,7 +380,7 @@ impl Store {
     }
 
     /// The penalties of a tournament, in the order they were decided.
-    pub fn penalties(&self, tid: i64) -> Result<Vec<PenaltyRow>> {
+    pub fn penalties(&self, tid: TournamentId) -> Result<Vec<PenaltyRow>> {
         self.read(|q| {
             q.query_map(
                 "SELECT id, player_no, points, reason, decided_at FROM penalties WHERE tournament_id = ?1 ORDER BY id",
@@ -379,7 +401,7 @@ impl Store {
     /// Deducts points from a player (unreasonable delay…), with the reason.
     pub fn add_penalty(
         &mut self,
-        tid: i64,
+        tid: TournamentId,
         no: PlayerId,
         points: Score,
         reason: &str,
@@ -421,7 +443,7 @@ impl Store {
     /// Cancels a penalty decided by mistake, with the reason.
     pub fn remove_penalty(
         &mut self,
-        tid: i64,
+        tid: TournamentId,
         penalty: i64,
         reason: &str,
         actor: &Actor,

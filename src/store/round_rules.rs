@@ -5,7 +5,7 @@
 use super::db::{Optional, args};
 use super::rounds::RoundState;
 use super::tournaments::{load, read_setup};
-use super::{Result, Store, StoreError};
+use super::{Result, Store, StoreError, TournamentId};
 
 /// Where a tournament stands for pairing its next round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,7 +24,7 @@ pub enum NextRound {
 
 impl Store {
     /// Whether the next round of a tournament can be paired, and if not, why.
-    pub fn next_round(&self, tid: i64) -> Result<NextRound> {
+    pub fn next_round(&self, tid: TournamentId) -> Result<NextRound> {
         let rounds = self.rounds_of(tid)?;
         let t = self.read(|q| load(q, tid))?;
         let Some(last) = rounds.last() else {
@@ -48,7 +48,7 @@ impl Store {
 
     /// When a round's grace period ends (Unix ms): its official start plus the tournament's
     /// grace period. `None` while the round has no official start.
-    pub fn grace_ends_at(&self, tid: i64, round: u32) -> Result<Option<i64>> {
+    pub fn grace_ends_at(&self, tid: TournamentId, round: u32) -> Result<Option<i64>> {
         let starts_at: Option<i64> = self
             .read(|q| {
                 q.query_row(

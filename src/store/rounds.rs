@@ -1,7 +1,7 @@
 //! Read-only views of tournaments, rounds and boards for the desk pages.
 
 use super::db::{Tx, args};
-use super::{Context, Result, Store};
+use super::{Context, Result, Store, TournamentId};
 use ggdesk_core::rules::RuleSettings;
 use ggdesk_core::tournament::{GameResult, PlayerId};
 use std::collections::HashMap;
@@ -41,15 +41,6 @@ pub struct BoardPlayer {
     pub rating: i64,
 }
 
-/// One board of a round with its result code (`spec/tournament.md`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Board {
-    pub table_no: u32,
-    pub white: BoardPlayer,
-    pub black: BoardPlayer,
-    pub result: GameResult,
-}
-
 /// A round's number, state and official start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RoundInfo {
@@ -60,7 +51,7 @@ pub struct RoundInfo {
 
 impl Store {
     /// Every tournament's id and name, newest first.
-    pub fn tournament_names(&self) -> Result<Vec<(i64, String)>> {
+    pub fn tournament_names(&self) -> Result<Vec<(TournamentId, String)>> {
         self.read(|q| {
             q.query_map(
                 "SELECT id, name FROM tournaments ORDER BY id DESC",
@@ -72,19 +63,19 @@ impl Store {
 
     /// The GGF rule settings a tournament's games are played under, with the desk's setup,
     /// reading and grace timers.
-    pub fn tournament_rules(&self, tournament_id: i64) -> Result<RuleSettings> {
+    pub fn tournament_rules(&self, tournament_id: TournamentId) -> Result<RuleSettings> {
         Ok(self
             .read(|q| super::tournaments::read_setup(q, tournament_id))?
             .rules)
     }
 
     /// The rounds of a tournament, in order.
-    pub fn rounds_of(&self, tournament_id: i64) -> Result<Vec<RoundInfo>> {
+    pub fn rounds_of(&self, tournament_id: TournamentId) -> Result<Vec<RoundInfo>> {
         self.read(|q| rounds_in(q, tournament_id))
     }
 
     /// The round the tables are playing: the last published or complete one.
-    pub fn playing_round(&self, tournament_id: i64) -> Result<Option<RoundInfo>> {
+    pub fn playing_round(&self, tournament_id: TournamentId) -> Result<Option<RoundInfo>> {
         Ok(self
             .rounds_of(tournament_id)?
             .into_iter()
@@ -92,49 +83,20 @@ impl Store {
             .find(|r| r.state != RoundState::Draft))
     }
 
-    /// The boards of a round, by table number, with the players as registered.
-    pub fn round_boards(&self, tournament_id: i64, round: u32) -> Result<Vec<Board>> {
-        self.read(|q| {
-            q.query_map(
-                "SELECT p.board_no, p.table_no, p.result,
-                        w.player_no, w.name, w.rating,
-                        b.player_no, b.name, b.rating
-                 FROM pairings p
-                 JOIN registrations w ON w.tournament_id = p.tournament_id AND w.player_no = p.white
-                 JOIN registrations b ON b.tournament_id = p.tournament_id AND b.player_no = p.black
-                 WHERE p.tournament_id = ?1 AND p.round = ?2
-                 ORDER BY p.table_no, p.board_no",
-                args![tournament_id, round],
-                |r| {
-                    let board: i64 = r.get(0)?;
-                    (|| {
-                        Ok(Board {
-                            table_no: r.get(1)?,
-                            result: r.code("result", GameResult::from_name)?,
-                            white: BoardPlayer {
-                                no: r.get(3)?,
-                                name: r.get(4)?,
-                                rating: r.get(5)?,
-                            },
-                            black: BoardPlayer {
-                                no: r.get(6)?,
-                                name: r.get(7)?,
-                                rating: r.get(8)?,
-                            },
-                        })
-                    })()
-                    .at(
-                        "pairings",
-                        format!("tournament {tournament_id}, round {round}, board {board}"),
-                    )
-                },
-            )
-        })
+    /// The boards of a round, by table number (as the Tables page lists them), each as the
+    /// Rounds page sees it.
+    pub fn round_boards(&self, tournament_id: TournamentId, round: u32) -> Result<Vec<RoundBoard>> {
+        let mut boards = self
+            .read(|q| round_view_in(q, tournament_id, round))?
+            .map(|v| v.boards)
+            .unwrap_or_default();
+        boards.sort_by_key(|b| (b.table_no, b.board_no));
+        Ok(boards)
     }
 }
 
 /// The rounds of a tournament, in order; a state this program never writes is an error.
-pub(crate) fn rounds_in(q: &mut Tx<'_>, tournament_id: i64) -> Result<Vec<RoundInfo>> {
+pub(crate) fn rounds_in(q: &mut Tx<'_>, tournament_id: TournamentId) -> Result<Vec<RoundInfo>> {
     q.query_map(
         "SELECT number, state, starts_at FROM rounds WHERE tournament_id = ?1 ORDER BY number",
         [tournament_id],
@@ -219,7 +181,7 @@ impl RoundView {
 
 impl Store {
     /// A round with its boards, byes and absences, and each board's status.
-    pub fn round_view(&self, tournament_id: i64, round: u32) -> Result<Option<RoundView>> {
+    pub fn round_view(&self, tournament_id: TournamentId, round: u32) -> Result<Option<RoundView>> {
         let (view, print) = self.read(|q| {
             let view = round_view_in(q, tournament_id, round)?;
             Ok((view, super::seen::round_print(q, tournament_id, round)?))
@@ -232,7 +194,7 @@ impl Store {
 /// A round as the Rounds page shows it, read inside one transaction.
 pub(crate) fn round_view_in(
     conn: &mut Tx<'_>,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     round: u32,
 ) -> Result<Option<RoundView>> {
     {
@@ -360,7 +322,7 @@ impl Store {
     }
 
     /// The player ids of a round's players, for a board's players by number.
-    pub fn player_numbers(&self, tournament_id: i64) -> Result<Vec<PlayerId>> {
+    pub fn player_numbers(&self, tournament_id: TournamentId) -> Result<Vec<PlayerId>> {
         self.read(|q| {
             q.query_map(
                 "SELECT player_no FROM registrations WHERE tournament_id = ?1 ORDER BY player_no",

@@ -8,7 +8,7 @@
 //! has not seen. A store that never showed the round (the command line) checks nothing.
 
 use super::db::{Tx, args};
-use super::{Result, Store, StoreError};
+use super::{Result, Store, StoreError, TournamentId};
 use std::collections::HashMap;
 
 /// What the director saw of a round: its state, start, boards and byes.
@@ -31,9 +31,9 @@ pub(crate) enum Scope {
 }
 
 /// Rounds as this store last showed them.
-pub(crate) type Seen = HashMap<(i64, u32), RoundPrint>;
+pub(crate) type Seen = HashMap<(TournamentId, u32), RoundPrint>;
 
-pub(crate) fn round_print(q: &mut Tx<'_>, tid: i64, round: u32) -> Result<RoundPrint> {
+pub(crate) fn round_print(q: &mut Tx<'_>, tid: TournamentId, round: u32) -> Result<RoundPrint> {
     let head: Option<(String, Option<i64>)> = q.query_opt(
         "SELECT state, starts_at FROM rounds WHERE tournament_id = ?1 AND number = ?2",
         args![tid, round],
@@ -118,7 +118,7 @@ fn differences(round: u32, shown: &RoundPrint, now: &RoundPrint, scope: Scope) -
 
 impl Store {
     /// Remembers a round as this store shows it.
-    pub(crate) fn remember_round(&self, tid: i64, round: u32, print: RoundPrint) {
+    pub(crate) fn remember_round(&self, tid: TournamentId, round: u32, print: RoundPrint) {
         self.seen.borrow_mut().insert((tid, round), print);
     }
 
@@ -126,7 +126,7 @@ impl Store {
     /// it depends on since this store showed the round; remembers the round as changed.
     pub(crate) fn round_write<T>(
         &mut self,
-        tid: i64,
+        tid: TournamentId,
         round: u32,
         scope: Scope,
         mut f: impl FnMut(&mut Tx<'_>) -> Result<T>,

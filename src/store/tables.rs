@@ -5,7 +5,7 @@
 
 use super::db::{Optional, Tx, args};
 use super::games::GameId;
-use super::{Actor, Result, Store, StoreError, audit};
+use super::{Actor, Result, Store, StoreError, TournamentId, audit};
 use ggdesk_core::rules::{GameState, Side};
 
 /// A table's timers and lots, as stored (Unix ms).
@@ -26,7 +26,7 @@ fn rejected(text: impl Into<String>) -> StoreError {
 }
 
 /// The facts these functions check: (tournament, started, void, round).
-type Row = (Option<i64>, bool, bool, Option<u32>);
+type Row = (Option<TournamentId>, bool, bool, Option<u32>);
 
 fn game_row(conn: &mut Tx<'_>, id: GameId) -> Result<Row> {
     conn.query_row(

@@ -5,7 +5,7 @@
 
 use super::db::{Optional, Tx, Value as DbValue, args};
 use super::players::{PlayerInput, RegistryId, by_federation_id, insert_player};
-use super::{Actor, Context, Result, Store, StoreError, audit};
+use super::{Actor, Context, Result, Store, StoreError, TournamentId, audit};
 use ggdesk_core::clock::NS_PER_S;
 use ggdesk_core::rules::RuleSettings;
 use ggdesk_core::tournament::{
@@ -98,7 +98,7 @@ impl TournamentSetup {
 /// A tournament in the list of the Tournaments page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TournamentSummary {
-    pub id: i64,
+    pub id: TournamentId,
     pub name: String,
     pub system: System,
     pub rounds: Option<u32>,
@@ -112,7 +112,7 @@ fn rejected(text: impl Into<String>) -> StoreError {
     StoreError::Rejected(text.into())
 }
 
-fn inconsistent(id: i64, what: impl std::fmt::Display) -> StoreError {
+fn inconsistent(id: TournamentId, what: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt {
         path: format!("tournament {id}"),
         detail: what.to_string(),
@@ -129,7 +129,7 @@ const SETUP_COLUMNS: &str =
      reading_s, grace_s";
 
 /// Reads a tournament's setup.
-pub(crate) fn read_setup(conn: &mut Tx<'_>, id: i64) -> Result<TournamentSetup> {
+pub(crate) fn read_setup(conn: &mut Tx<'_>, id: TournamentId) -> Result<TournamentSetup> {
     let sql = format!("SELECT {SETUP_COLUMNS} FROM tournaments WHERE id = ?1");
     let row = conn
         .query_row(&sql, [id], |r| {
@@ -212,7 +212,7 @@ fn insert_tournament(
     tx: &mut Tx<'_>,
     s: &TournamentSetup,
     extra: &Map<String, Value>,
-) -> Result<i64> {
+) -> Result<TournamentId> {
     let mut values = setup_values(s);
     values.push(DbValue::Text(Value::Object(extra.clone()).to_string()));
     values.push(DbValue::Int(tx.now()));
@@ -280,7 +280,7 @@ fn describe_changes(old: &TournamentSetup, new: &TournamentSetup) -> Vec<String>
 
 /// The number of rounds of a tournament in the database, drafts included, and of those
 /// published or complete.
-pub(crate) fn round_counts(conn: &mut Tx<'_>, id: i64) -> Result<(u32, u32)> {
+pub(crate) fn round_counts(conn: &mut Tx<'_>, id: TournamentId) -> Result<(u32, u32)> {
     conn.query_row(
         "SELECT count(*), CAST(coalesce(sum(CASE WHEN state <> 'draft' THEN 1 ELSE 0 END), 0) AS BIGINT)
          FROM rounds WHERE tournament_id = ?1",
@@ -290,7 +290,7 @@ pub(crate) fn round_counts(conn: &mut Tx<'_>, id: i64) -> Result<(u32, u32)> {
 }
 
 /// Checks that a tournament exists.
-pub(crate) fn check_tournament(conn: &mut Tx<'_>, id: i64) -> Result<String> {
+pub(crate) fn check_tournament(conn: &mut Tx<'_>, id: TournamentId) -> Result<String> {
     conn.query_row("SELECT name FROM tournaments WHERE id = ?1", [id], |r| {
         r.get(0)
     })
@@ -300,7 +300,7 @@ pub(crate) fn check_tournament(conn: &mut Tx<'_>, id: i64) -> Result<String> {
 
 /// Builds the core model from the tables: players as registered, settings, forbidden pairs,
 /// every round that is published or complete (not a draft), penalties.
-pub(crate) fn load(conn: &mut Tx<'_>, id: i64) -> Result<Tournament> {
+pub(crate) fn load(conn: &mut Tx<'_>, id: TournamentId) -> Result<Tournament> {
     let name = check_tournament(conn, id)?;
     let setup = read_setup(conn, id)?;
     let mut t = Tournament::new(name, setup.settings()).map_err(|e| inconsistent(id, e))?;
@@ -450,7 +450,7 @@ impl Store {
                  FROM tournaments t ORDER BY t.id DESC",
                 args![],
                 |r| {
-                    let id: i64 = r.get(0)?;
+                    let id: TournamentId = r.get(0)?;
                     (|| {
                         Ok(TournamentSummary {
                             id,
@@ -469,12 +469,16 @@ impl Store {
     }
 
     /// A tournament's settings.
-    pub fn tournament_setup(&self, id: i64) -> Result<TournamentSetup> {
+    pub fn tournament_setup(&self, id: TournamentId) -> Result<TournamentSetup> {
         self.read(|q| read_setup(q, id))
     }
 
     /// Creates a tournament.
-    pub fn create_tournament(&mut self, setup: &TournamentSetup, actor: &Actor) -> Result<i64> {
+    pub fn create_tournament(
+        &mut self,
+        setup: &TournamentSetup,
+        actor: &Actor,
+    ) -> Result<TournamentId> {
         let mut setup = setup.clone();
         setup.name = setup.name.trim().to_string();
         if setup.name.is_empty() {
@@ -509,7 +513,7 @@ impl Store {
     /// audit log with `reason`.
     pub fn update_tournament(
         &mut self,
-        id: i64,
+        id: TournamentId,
         setup: &TournamentSetup,
         reason: &str,
         actor: &Actor,
@@ -541,7 +545,7 @@ impl Store {
                 return Ok(());
             }
             let mut values = setup_values(&setup);
-            values.push(DbValue::Int(id));
+            values.push(DbValue::Int(id.0));
             tx.execute(
                 "UPDATE tournaments SET name = ?1, system = ?2, rounds = ?3, win_points = ?4,
                     draw_points = ?5, loss_points = ?6, bye_points = ?7, forfeit_win_points = ?8,
@@ -564,7 +568,7 @@ impl Store {
 
     /// The forbidden pairs of a tournament (relatives, teammates), each with the lower
     /// number first.
-    pub fn forbidden_pairs(&self, id: i64) -> Result<Vec<(PlayerId, PlayerId)>> {
+    pub fn forbidden_pairs(&self, id: TournamentId) -> Result<Vec<(PlayerId, PlayerId)>> {
         self.read(|q| {
             q.query_map(
                 "SELECT player_a, player_b FROM forbidden_pairs WHERE tournament_id = ?1 ORDER BY player_a, player_b",
@@ -575,7 +579,13 @@ impl Store {
     }
 
     /// Forbids pairing two registered players; forbidding a pair twice is harmless.
-    pub fn forbid_pair(&mut self, id: i64, a: PlayerId, b: PlayerId, actor: &Actor) -> Result<()> {
+    pub fn forbid_pair(
+        &mut self,
+        id: TournamentId,
+        a: PlayerId,
+        b: PlayerId,
+        actor: &Actor,
+    ) -> Result<()> {
         if a == b {
             return Err(rejected(format!(
                 "player {a} cannot be paired with themself anyway"
@@ -600,7 +610,13 @@ impl Store {
     }
 
     /// Allows a forbidden pair again.
-    pub fn allow_pair(&mut self, id: i64, a: PlayerId, b: PlayerId, actor: &Actor) -> Result<()> {
+    pub fn allow_pair(
+        &mut self,
+        id: TournamentId,
+        a: PlayerId,
+        b: PlayerId,
+        actor: &Actor,
+    ) -> Result<()> {
         let (lo, hi) = if a < b { (a, b) } else { (b, a) };
         self.write(|tx| {
             tx.lock("tournaments", "id = ?1", [id])?;
@@ -618,7 +634,7 @@ impl Store {
     /// The tournament as the core model: registered players, settings, forbidden pairs,
     /// every published or complete round (a draft is not a round yet) and the penalties.
     /// Standings, pairing and the CSV writers all work on it.
-    pub fn load_tournament(&self, id: i64) -> Result<Tournament> {
+    pub fn load_tournament(&self, id: TournamentId) -> Result<Tournament> {
         self.read(|q| load(q, id))
     }
 
@@ -626,7 +642,7 @@ impl Store {
     /// nothing. Players keep the file's ids; each is linked to the registry player with the
     /// same federation id, or added to the registry. A player banned in the registry refuses
     /// the file. Returns the new tournament's id.
-    pub fn import_tournament(&mut self, file: &Value, actor: &Actor) -> Result<i64> {
+    pub fn import_tournament(&mut self, file: &Value, actor: &Actor) -> Result<TournamentId> {
         let t = Tournament::from_value(file).map_err(|e| rejected(e.to_string()))?;
         let settings_value = file.get("settings");
         let rules = file_rules(settings_value)?;
@@ -690,7 +706,7 @@ impl Store {
     /// The tournament as a `ggdesk-tournament/1` file: every published or complete round,
     /// the GGF rule settings in `settings.rules`, and the keys of an imported file this desk
     /// does not use.
-    pub fn export_tournament(&self, id: i64) -> Result<Value> {
+    pub fn export_tournament(&self, id: TournamentId) -> Result<Value> {
         let (t, setup, extra) = self.read(|q| {
             let t = load(q, id)?;
             let setup = read_setup(q, id)?;
@@ -716,7 +732,7 @@ impl Store {
 }
 
 /// Registers the file's players (keeping their ids), linked to the registry.
-fn write_players(tx: &mut Tx<'_>, id: i64, t: &Tournament) -> Result<()> {
+fn write_players(tx: &mut Tx<'_>, id: TournamentId, t: &Tournament) -> Result<()> {
     let now = tx.now();
     let mut linked: HashSet<RegistryId> = HashSet::new();
     let mut leading_absences: HashMap<PlayerId, u32> = HashMap::new();
@@ -786,7 +802,7 @@ fn write_players(tx: &mut Tx<'_>, id: i64, t: &Tournament) -> Result<()> {
 }
 
 /// Writes the file's rounds: complete ones as complete, the others as published.
-fn write_rounds(tx: &mut Tx<'_>, id: i64, t: &Tournament) -> Result<()> {
+fn write_rounds(tx: &mut Tx<'_>, id: TournamentId, t: &Tournament) -> Result<()> {
     let now = tx.now();
     for (k, r) in t.rounds().iter().enumerate() {
         let number = k as i64 + 1;

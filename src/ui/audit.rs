@@ -7,6 +7,7 @@ use super::PageCtx;
 use super::common::{self, LoadErrors, fmt_clock, fmt_local_datetime};
 use super::director::{Watch, write_export};
 use super::files;
+use crate::store::TournamentId;
 use crate::store::{AuditEntry, AuditFilter, GameMeta};
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
@@ -21,7 +22,7 @@ pub struct AuditRow {
     pub at: i64,
     pub who: String,
     pub what: String,
-    pub tournament_id: Option<i64>,
+    pub tournament_id: Option<TournamentId>,
     pub tournament: String,
     pub round: Option<u32>,
     pub table: Option<u32>,
@@ -201,13 +202,13 @@ impl AuditView {
             .into_iter()
             .map(|g| (g.id.0, g))
             .collect();
-        let tournaments: HashMap<i64, String> = load
+        let tournaments: HashMap<TournamentId, String> = load
             .check("the tournaments", cx.store.tournament_names())
             .unwrap_or_default()
             .into_iter()
             .map(|(id, n)| (id, super::director::display_name(id, &n)))
             .collect();
-        let mut names: HashMap<(i64, u32), String> = HashMap::new();
+        let mut names: HashMap<(TournamentId, u32), String> = HashMap::new();
         for t in tournaments.keys() {
             for r in load
                 .check("the registrations", cx.store.registrations(*t))
@@ -278,8 +279,8 @@ impl AuditView {
 fn row_of(
     e: AuditEntry,
     games: &HashMap<i64, GameMeta>,
-    tournaments: &HashMap<i64, String>,
-    names: &HashMap<(i64, u32), String>,
+    tournaments: &HashMap<TournamentId, String>,
+    names: &HashMap<(TournamentId, u32), String>,
 ) -> AuditRow {
     let game = e.game_id.and_then(|g| games.get(&g));
     let players = game
@@ -403,7 +404,7 @@ mod tests {
             at: 0,
             who: "arbiter (table 3)".into(),
             what: "move".into(),
-            tournament_id: Some(1),
+            tournament_id: Some(TournamentId(1)),
             tournament: "Open".into(),
             round: Some(2),
             table: Some(3),

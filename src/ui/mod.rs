@@ -15,6 +15,7 @@ mod public_pages;
 mod settings;
 mod stations;
 
+use crate::store::TournamentId;
 use crate::store::{Address, Store};
 use common::Notices;
 use egui::{Key, RichText, Ui};
@@ -97,7 +98,7 @@ pub enum ThemeChoice {
 pub struct Prefs {
     pub page: Page,
     pub theme: ThemeChoice,
-    pub tournament: Option<i64>,
+    pub tournament: Option<TournamentId>,
     /// The folder the file pickers open on.
     #[serde(default)]
     pub last_folder: Option<PathBuf>,
@@ -134,7 +135,7 @@ impl TimeSource {
 pub struct PageCtx<'a> {
     pub store: &'a mut Store,
     pub now_ms: i64,
-    pub tournament: &'a mut Option<i64>,
+    pub tournament: &'a mut Option<TournamentId>,
     pub notices: &'a mut Notices,
     /// A page asks to switch pages by setting this.
     pub goto: &'a mut Option<Page>,

@@ -19,7 +19,7 @@ pub const START_MS: i64 = 1_800_000_000_000;
 pub fn desk(
     store: Store,
     page: Page,
-    tournament: Option<i64>,
+    tournament: Option<ggdesk::store::TournamentId>,
     clock: &Rc<Cell<i64>>,
 ) -> Harness<'static, DeskApp> {
     let prefs = Prefs {
@@ -84,7 +84,7 @@ pub fn phase(h: &Harness<'_, DeskApp>, now: i64) -> Phase {
 pub fn desk_recording(
     store: Store,
     page: Page,
-    tournament: Option<i64>,
+    tournament: Option<ggdesk::store::TournamentId>,
     clock: &Rc<Cell<i64>>,
 ) -> (
     Harness<'static, DeskApp>,

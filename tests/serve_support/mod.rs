@@ -8,6 +8,7 @@ use ggdesk::record::TimedEvent;
 use ggdesk::rules::{BySide, Event, PhysicalEvent, Rank, RuleSettings, Side};
 use ggdesk::serve::{Limits, ServeConfig, Server};
 use ggdesk::sim::random_setups;
+use ggdesk::store::TournamentId;
 use ggdesk::store::{Actor, GameId, GameMode, NewGame, PlayerInput, Store, TournamentSetup};
 use ggdesk::tournament::GameResult;
 use rand::rngs::StdRng;
@@ -44,7 +45,7 @@ pub const SCRIPT_NAME: &str = "<script>alert(1)</script>";
 pub struct Hall {
     pub dir: tempfile::TempDir,
     pub path: PathBuf,
-    pub tid: i64,
+    pub tid: TournamentId,
     /// The round in play.
     pub round: u32,
     /// The desk's games of the round in play, by table.
@@ -56,7 +57,10 @@ pub fn director() -> Actor {
 }
 
 /// A tournament of `names` (ratings falling in the order given) in a new database file.
-pub fn event_with(names: &[&str], rounds: u32) -> (tempfile::TempDir, PathBuf, Store, i64) {
+pub fn event_with(
+    names: &[&str],
+    rounds: u32,
+) -> (tempfile::TempDir, PathBuf, Store, TournamentId) {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("hall.sqlite3");
     let mut store = Store::open(&path).expect("store");
@@ -90,7 +94,7 @@ pub fn event_with(names: &[&str], rounds: u32) -> (tempfile::TempDir, PathBuf, S
 }
 
 /// Pairs and publishes the next round; returns its number.
-pub fn publish_next(store: &mut Store, tid: i64) -> u32 {
+pub fn publish_next(store: &mut Store, tid: TournamentId) -> u32 {
     let n = store.pair_round(tid, &director()).expect("pair").round;
     store.publish_round(tid, n, &director()).expect("publish");
     n
@@ -98,7 +102,7 @@ pub fn publish_next(store: &mut Store, tid: i64) -> u32 {
 
 /// Enters a result for every board of a round: White wins on odd tables, draws on even ones,
 /// except a forfeit on table 3.
-pub fn play_round_by_hand(store: &mut Store, tid: i64, round: u32) {
+pub fn play_round_by_hand(store: &mut Store, tid: TournamentId, round: u32) {
     let view = store.round_view(tid, round).expect("view").expect("round");
     for b in &view.boards {
         let result = match b.table_no {
@@ -112,7 +116,13 @@ pub fn play_round_by_hand(store: &mut Store, tid: i64, round: u32) {
     }
 }
 
-fn new_game(tid: i64, round: u32, table: u32, players: BySide<u32>, mode: GameMode) -> NewGame {
+fn new_game(
+    tid: TournamentId,
+    round: u32,
+    table: u32,
+    players: BySide<u32>,
+    mode: GameMode,
+) -> NewGame {
     let mut new = NewGame::standalone();
     new.tournament_id = Some(tid);
     new.round = Some(round);
@@ -446,7 +456,7 @@ pub fn get(addr: SocketAddr, path: &str) -> Reply {
 
 /// Every page and API answer the server has for the hall: the tournament's pages, each
 /// round, each player, the searches, and the JSON.
-pub fn every_path(tid: i64, rounds: u32, players: u32) -> Vec<String> {
+pub fn every_path(tid: TournamentId, rounds: u32, players: u32) -> Vec<String> {
     let mut paths: Vec<String> = vec![
         "/".into(),
         "/wall".into(),

@@ -3,7 +3,7 @@
 
 use super::{Cap, TableCmd, TablesPage};
 use crate::desk::{LiveTable, Phase};
-use crate::store::{Actor, AnyEvent, Board, GameId, GameMode, NewGame, RoundCompleted};
+use crate::store::{Actor, AnyEvent, GameId, GameMode, NewGame, RoundBoard, RoundCompleted};
 use crate::ui::PageCtx;
 use crate::ui::common::{LoadErrors, fmt_hms};
 use crate::ui::files;
@@ -222,7 +222,13 @@ impl TablesPage {
         self.focus_move = true;
     }
 
-    fn create_for_board(&mut self, board: Board, round: u32, mode: GameMode, cx: &mut PageCtx<'_>) {
+    fn create_for_board(
+        &mut self,
+        board: RoundBoard,
+        round: u32,
+        mode: GameMode,
+        cx: &mut PageCtx<'_>,
+    ) {
         let Some(tid) = *cx.tournament else { return };
         let Some(rules) = cx.notices.report(cx.store.tournament_rules(tid), "") else {
             return;

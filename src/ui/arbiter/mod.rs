@@ -27,7 +27,8 @@ pub use setup_text::{parse_setup_text, setup_text};
 use super::PageCtx;
 use super::common::{Confirm, LoadErrors, Reasoned, poll_confirm};
 use crate::desk::{LiveTable, Phase, Tables};
-use crate::store::{AnyEvent, Board, GameId, GameMeta, GameMode, TableTimers};
+use crate::store::TournamentId;
+use crate::store::{AnyEvent, GameId, GameMeta, GameMode, RoundBoard, TableTimers};
 use egui::{Key, Ui};
 use ggdesk_core::rules::{Event, GameState, Side, SideSetup, Square};
 use std::collections::{HashMap, HashSet};
@@ -39,7 +40,7 @@ pub struct Card {
     pub table_no: Option<u32>,
     pub names: (String, String),
     pub game: Option<GameId>,
-    pub board: Option<Board>,
+    pub board: Option<RoundBoard>,
 }
 
 /// How a table is named on its page, from the game's own facts (its tournament, round and
@@ -60,7 +61,7 @@ pub enum TableCmd {
     Open(GameId),
     Back,
     CreateForBoard {
-        board: Board,
+        board: RoundBoard,
         round: u32,
         mode: GameMode,
     },
@@ -162,7 +163,7 @@ pub struct TablesPage {
     pub tables: Tables,
     pub selected: Option<GameId>,
     cards: Vec<Card>,
-    cards_key: Option<(Option<i64>, Option<u32>)>,
+    cards_key: Option<(Option<TournamentId>, Option<u32>)>,
     cards_loaded_ms: i64,
     cards_stamp: i64,
     round: Option<u32>,
@@ -584,7 +585,7 @@ fn pause_toggle(phase: Phase) -> Option<Event> {
 
 /// Whether a game of no round has a card: a practice table of the chosen tournament (or,
 /// with none chosen, of none), or an imported record still waiting for its readings.
-fn practice_card(meta: &GameMeta, tournament: Option<i64>) -> bool {
+fn practice_card(meta: &GameMeta, tournament: Option<TournamentId>) -> bool {
     if meta.void || meta.round.is_some() {
         return false;
     }

@@ -10,6 +10,7 @@ pub mod tournaments;
 
 use super::PageCtx;
 use super::common::{self, LoadErrors, badge};
+use crate::store::TournamentId;
 use crate::store::{BoardStatus, RoundState, RoundView, Store};
 use egui::{Color32, RichText, Ui};
 use ggdesk_core::tournament::GameResult;
@@ -20,14 +21,14 @@ use std::path::PathBuf;
 /// two seconds (a game at the desk may have moved on).
 #[derive(Debug, Default)]
 pub struct Watch {
-    key: Option<(Option<i64>, i64)>,
+    key: Option<(Option<TournamentId>, i64)>,
     at_ms: i64,
     forced: bool,
 }
 
 impl Watch {
     /// True when the page should reload now.
-    pub fn stale(&mut self, cx: &PageCtx<'_>, tournament: Option<i64>) -> bool {
+    pub fn stale(&mut self, cx: &PageCtx<'_>, tournament: Option<TournamentId>) -> bool {
         let (stamp, now_ms) = (cx.stamp, cx.now_ms);
         let key = (tournament, stamp);
         if self.forced
@@ -155,7 +156,7 @@ pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
 }
 
 /// Where the chosen tournament's last round stands, in the status line.
-fn round_status(ui: &mut Ui, round: Option<&RoundView>, tournament: Option<i64>) {
+fn round_status(ui: &mut Ui, round: Option<&RoundView>, tournament: Option<TournamentId>) {
     match (round, tournament) {
         (_, None) => {
             ui.label(
@@ -228,13 +229,13 @@ impl StatusCache {
 pub struct StatusCache {
     watch: Watch,
     started: bool,
-    names: Vec<(i64, String)>,
+    names: Vec<(TournamentId, String)>,
     round: Option<RoundView>,
     load: LoadErrors,
 }
 
 /// A tournament's name for lists (an imported file may have none).
-pub fn display_name(id: i64, name: &str) -> String {
+pub fn display_name(id: TournamentId, name: &str) -> String {
     if name.trim().is_empty() {
         format!("Tournament {id} (no name)")
     } else {
@@ -243,7 +244,7 @@ pub fn display_name(id: i64, name: &str) -> String {
 }
 
 /// Asks for a tournament when none is chosen; true if one is.
-pub fn need_tournament(ui: &mut Ui, cx: &mut PageCtx<'_>, title: &str) -> Option<i64> {
+pub fn need_tournament(ui: &mut Ui, cx: &mut PageCtx<'_>, title: &str) -> Option<TournamentId> {
     if let Some(t) = *cx.tournament {
         return Some(t);
     }

@@ -3,6 +3,7 @@
 //! the next rounds, penalty deductions with their reasons, bans for collusion.
 
 use super::{Watch, hint, need_tournament, next_step};
+use crate::store::TournamentId;
 use crate::store::{Actor, PenaltyRow, Registration, RegistryId, RegistryPlayer};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
@@ -57,7 +58,7 @@ pub struct RegistrationPage {
 }
 
 impl RegistrationPage {
-    fn reload(&mut self, cx: &mut PageCtx<'_>, tid: i64) {
+    fn reload(&mut self, cx: &mut PageCtx<'_>, tid: TournamentId) {
         if !self.watch.stale(cx, Some(tid)) {
             return;
         }
@@ -471,7 +472,7 @@ impl RegistrationPage {
         }
     }
 
-    fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: i64) {
+    fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
         let actor = Actor::director();
         match cmd {
             Cmd::Register(id) => {

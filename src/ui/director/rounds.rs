@@ -12,6 +12,7 @@ use super::{
     Watch, file_stem, hint, need_tournament, next_step, result_long, result_short, round_badges,
     state_badge, status_badge, write_export,
 };
+use crate::store::TournamentId;
 use crate::store::{
     Absentee, Actor, BoardStatus, NextRound, ResultSaved, RoundBoard, RoundInfo, RoundState,
     RoundView,
@@ -89,11 +90,11 @@ pub struct RoundsPage {
     busy: Option<Cmd>,
     confirm: Option<Confirm<Cmd>>,
     queued: Vec<Cmd>,
-    tid: Option<i64>,
+    tid: Option<TournamentId>,
 }
 
 impl RoundsPage {
-    fn reload(&mut self, cx: &mut PageCtx<'_>, tid: i64) {
+    fn reload(&mut self, cx: &mut PageCtx<'_>, tid: TournamentId) {
         if self.tid != Some(tid) {
             self.tid = Some(tid);
             self.shown = None;
@@ -742,7 +743,7 @@ impl RoundsPage {
         }
     }
 
-    fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: i64) {
+    fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
         match cmd {
             Cmd::Pair | Cmd::Publish(_) | Cmd::Discard(_) | Cmd::Repair(..) | Cmd::Complete(_) => {
                 self.apply_round(cmd, cx, tid)
@@ -765,7 +766,7 @@ impl RoundsPage {
     }
 
     /// A round's life: pair, publish, discard, re-pair, complete.
-    fn apply_round(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: i64) {
+    fn apply_round(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
         let actor = Actor::director();
         match cmd {
             Cmd::Pair => {
@@ -829,7 +830,7 @@ impl RoundsPage {
         }
     }
 
-    fn apply_swap(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: i64) {
+    fn apply_swap(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
         let actor = Actor::director();
         match cmd {
             Cmd::TrySwap(n, a, b) => match cx.store.check_swap(tid, n, a, b) {
@@ -862,7 +863,7 @@ impl RoundsPage {
         }
     }
 
-    fn apply_result(&self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: i64) {
+    fn apply_result(&self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
         let actor = Actor::director();
         match cmd {
             Cmd::Result(n, board, result, reason) => {
@@ -1111,7 +1112,12 @@ pub fn print_round_of(t: &Tournament, view: &RoundView) -> PrintRound {
 
 /// Writes a round's printout (and, for the list by table, the CSV of the core's writer)
 /// into the exports folder.
-fn print_round(cx: &mut PageCtx<'_>, tid: i64, n: u32, what: Printout) -> Result<Printed, String> {
+fn print_round(
+    cx: &mut PageCtx<'_>,
+    tid: TournamentId,
+    n: u32,
+    what: Printout,
+) -> Result<Printed, String> {
     let view = cx
         .store
         .round_view(tid, n)

@@ -4,6 +4,7 @@
 //! pages.
 
 use super::{Watch, file_stem, hint, need_tournament, write_export};
+use crate::store::TournamentId;
 use crate::ui::PageCtx;
 use crate::ui::common::{self, LoadErrors};
 use crate::ui::files;
@@ -32,7 +33,7 @@ pub struct StandingsPage {
     pub crosstable: bool,
     watch: Watch,
     load: LoadErrors,
-    tid: Option<i64>,
+    tid: Option<TournamentId>,
     queued: Vec<Cmd>,
 }
 
@@ -56,7 +57,7 @@ impl StandingsPage {
         (1..=after).any(|r| !t.is_round_complete(r))
     }
 
-    fn reload(&mut self, cx: &mut PageCtx<'_>, tid: i64) {
+    fn reload(&mut self, cx: &mut PageCtx<'_>, tid: TournamentId) {
         if self.tid != Some(tid) {
             self.tid = Some(tid);
             self.after = None;
@@ -305,7 +306,7 @@ impl StandingsPage {
             });
     }
 
-    fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: i64, t: &Tournament) {
+    fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId, t: &Tournament) {
         let stem = file_stem(t.name());
         let after = self.counted(t);
         let provisional = self.provisional(t);

@@ -3,6 +3,7 @@
 //! defaults), forbidden pairs, and tournament files in and out.
 
 use super::{Watch, display_name, file_stem, hint, next_step, write_export};
+use crate::store::TournamentId;
 use crate::store::{Actor, Registration, TournamentSetup, TournamentSummary};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
@@ -18,7 +19,7 @@ const NS: i64 = 1_000_000_000;
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetupForm {
     /// `None`: a new tournament.
-    pub editing: Option<i64>,
+    pub editing: Option<TournamentId>,
     pub name: String,
     pub system: System,
     pub rounds: String,
@@ -46,7 +47,7 @@ fn minutes(ns: i64) -> String {
 }
 
 impl SetupForm {
-    pub fn of(editing: Option<i64>, s: &TournamentSetup) -> SetupForm {
+    pub fn of(editing: Option<TournamentId>, s: &TournamentSetup) -> SetupForm {
         let mut points: [String; 7] = Default::default();
         for (i, key) in PointsScale::KEYS.iter().enumerate() {
             points[i] = s.points.get(key).unwrap_or_default().to_string();
@@ -156,15 +157,15 @@ impl Default for SetupForm {
 
 #[derive(Debug, Clone, PartialEq)]
 enum Cmd {
-    Select(i64),
+    Select(TournamentId),
     New,
     /// Save the settings (after round 1, a change of points or tie-breaks needs a reason).
     Save(Box<TournamentSetup>, String),
-    SaveDetails(i64, Details),
+    SaveDetails(TournamentId, Details),
     Forbid(PlayerId, PlayerId),
     Allow(PlayerId, PlayerId),
     Import(std::path::PathBuf),
-    Export(i64),
+    Export(TournamentId),
 }
 
 impl Reasoned for Cmd {
@@ -186,7 +187,7 @@ pub struct TournamentsPage {
     pub form: SetupForm,
     /// The settings as saved, to tell what changed.
     saved: Option<TournamentSetup>,
-    loaded_for: Option<i64>,
+    loaded_for: Option<TournamentId>,
     pair_a: Option<PlayerId>,
     pair_b: Option<PlayerId>,
     /// The tournament's details for the printouts, as typed.
@@ -578,7 +579,7 @@ impl TournamentsPage {
     }
 
     /// The details every printout carries as its header.
-    fn details_ui(&mut self, ui: &mut Ui, id: i64) {
+    fn details_ui(&mut self, ui: &mut Ui, id: TournamentId) {
         ui.label(RichText::new("Details for the printouts").strong());
         hint(
             ui,
