@@ -219,7 +219,6 @@ fn explain_round_robin(t: &Tournament, pairing: &Pairing) -> String {
     let cycle = numbers.saturating_sub(1).max(1);
     let played = pairing.round.saturating_sub(1);
     let in_cycle = played % cycle + 1;
-    let reversed = (played / cycle) % 2 == 1;
     let number_of: HashMap<PlayerId, usize> = order
         .iter()
         .enumerate()
@@ -227,13 +226,8 @@ fn explain_round_robin(t: &Tournament, pairing: &Pairing) -> String {
         .collect();
     let _ = writeln!(
         out,
-        "Round {} (round robin): round {in_cycle} of the Berger table for {numbers}{}.",
-        pairing.round,
-        if reversed {
-            ", colours reversed in this cycle"
-        } else {
-            ""
-        }
+        "Round {} (round robin): round {in_cycle} of the Berger table for {numbers}.",
+        pairing.round
     );
     let _ = writeln!(out, "Numbers by rating (highest first), then id:");
     for (n, &i) in order.iter().enumerate() {
