@@ -5,11 +5,13 @@
 
 use ggdesk_core::adjudication::{Hundredths, aliwalas_total, aliwalas_value};
 use ggdesk_core::clock::{Clock, ClockError, ClockSettings, Expiry, Time};
+use ggdesk_core::physical_record::PhysicalRecord;
 use ggdesk_core::record::{Record, replay_game};
 use ggdesk_core::rules::{
-    BySide, ChallengeResult, Event, Game, Move, PenaltyKind, Piece, PlayerView, Position, Rank,
-    Reason, Side, SideSetup, Square,
+    BySide, ChallengeResult, Event, Game, GameState, Move, Outcome, PenaltyKind, PhysicalEvent,
+    Piece, PlayerView, Position, Rank, Reason, Side, SideSetup, Square,
 };
+use serde_json::{Value, json};
 
 fn rank(code: &str) -> Rank {
     code.parse().expect("a piece code of RULES.md")
@@ -719,4 +721,204 @@ fn the_player_view_shows_sides_and_counters_and_no_rank() {
     assert_eq!(v.oversteps, BySide::new(0, 0));
     let over = PlayerView::of(&fixture_game("resign_white"));
     assert_eq!(over.finished, Some((Some(Side::Black), "resignation")));
+}
+
+// ---- Games on a physical board (through `ggdesk-physical/1`) ------------------------------
+
+/// A physical record with these events (White first, default rules unless given).
+fn physical(events: Value, rules: Value) -> PhysicalRecord {
+    let v = json!({"format": "ggdesk-physical/1", "first": "white", "rules": rules,
+                   "events": events});
+    PhysicalRecord::from_value(&v).expect("a well-formed physical record")
+}
+
+fn outcome(r: &PhysicalRecord) -> Option<Outcome> {
+    r.judge().expect("judged").outcome
+}
+
+#[test]
+fn a_physical_game_keeps_the_tally_of_every_challenge() {
+    let r = physical(
+        json!([
+            {"t": 5, "challenge": ["SPY", "G5"]},   // White's Spy takes the G5
+            {"t": 9, "challenge": ["PVT", "SPY"]},  // Black's Private takes a Spy
+            {"t": 12, "challenge": ["SGT", "SGT"]}, // both Sergeants go
+            {"t": 15, "move": true},
+            {"t": 20, "challenge": ["COL", "G1"]}   // the Colonel is lost
+        ]),
+        json!({}),
+    );
+    let g = r.replay_game().expect("replays");
+    assert_eq!((g.plies(), g.challenges()), (5, 4));
+    assert_eq!(g.moves_by(), BySide::new(3, 2));
+    assert_eq!(g.to_move(), Side::Black);
+    assert_eq!(g.last_time(), Time::from_secs(20));
+    assert_eq!((g.count(Side::White), g.count(Side::Black)), (18, 19));
+    assert_eq!(g.remaining(Side::White, rank("SPY")), 1);
+    assert_eq!(g.remaining(Side::White, rank("COL")), 0);
+    assert_eq!(g.remaining(Side::Black, rank("G5")), 0);
+    assert_eq!(g.remaining(Side::Black, rank("SGT")), 0);
+    assert_eq!(g.remaining(Side::Black, rank("PVT")), 6);
+    let white = g.remaining_pieces(Side::White);
+    assert_eq!(white.len(), 18);
+    assert_eq!(white.first(), Some(&rank("G5")));
+    assert_eq!(white.last(), Some(&rank("FLG")));
+    assert!(white.windows(2).all(|w| w[0].index() <= w[1].index()));
+    assert_eq!(g.lost_turns(), BySide::new(0, 0));
+    assert!(!g.is_over() && !g.awaiting_thirty_count());
+}
+
+#[test]
+fn a_physical_game_ends_as_the_arbiter_sees_it() {
+    // A Flag taken, a Flag that attacks, a perpetual and a Flag through declared.
+    let taken = physical(json!([{"t": 5, "challenge": ["PVT", "FLG"]}]), json!({}));
+    assert_eq!(
+        outcome(&taken),
+        Some(Outcome::Win {
+            side: Side::White,
+            reason: Reason::FlagCaptured
+        })
+    );
+    let lost = physical(
+        json!([{"t": 5, "move": true}, {"t": 6, "challenge": ["FLG", "PVT"]}]),
+        json!({}),
+    );
+    assert_eq!(
+        outcome(&lost),
+        Some(Outcome::Win {
+            side: Side::White,
+            reason: Reason::FlagCaptured
+        })
+    );
+    let short = physical(json!([{"t": 5, "perpetual": "perpetual_5"}]), json!({}));
+    assert_eq!(
+        outcome(&short),
+        Some(Outcome::Draw {
+            reason: Reason::Perpetual5
+        })
+    );
+    let long = physical(json!([{"t": 5, "perpetual": "perpetual_16"}]), json!({}));
+    assert_eq!(
+        outcome(&long),
+        Some(Outcome::Draw {
+            reason: Reason::Perpetual16
+        })
+    );
+    let through = physical(json!([{"t": 5, "flag_through": "black"}]), json!({}));
+    assert_eq!(
+        outcome(&through),
+        Some(Outcome::Win {
+            side: Side::Black,
+            reason: Reason::FlagThrough
+        })
+    );
+    let resigned = physical(
+        json!([{"t": 5, "resign": "white"}, {"t": 9, "end": true}]),
+        json!({}),
+    );
+    assert_eq!(
+        outcome(&resigned),
+        Some(Outcome::Win {
+            side: Side::Black,
+            reason: Reason::Resignation
+        })
+    );
+}
+
+#[test]
+fn a_physical_game_asks_the_counts_at_the_thirty_move_rule() {
+    let moves: Vec<Value> = (1..=4).map(|t| json!({"t": t, "move": true})).collect();
+    let rules = json!({"thirty_moves": 4});
+    let mut events = moves.clone();
+    let waiting = physical(Value::Array(events.clone()), rules.clone());
+    let g = waiting.replay_game().expect("replays");
+    assert!(g.awaiting_thirty_count());
+    assert!(!g.is_over(), "over only once the counts are in");
+    events.push(json!({"t": 9, "thirty_count": {"white": 3, "black": 1}}));
+    let counted = physical(Value::Array(events), rules.clone());
+    assert_eq!(
+        outcome(&counted),
+        Some(Outcome::Win {
+            side: Side::White,
+            reason: Reason::ThirtyMoves
+        })
+    );
+    let g = counted.replay_game().expect("replays");
+    assert!(!g.awaiting_thirty_count());
+    // The game ended at the fourth move, not when the counts came.
+    assert_eq!(
+        g.state(),
+        GameState::Finished {
+            outcome: Outcome::Win {
+                side: Side::White,
+                reason: Reason::ThirtyMoves
+            },
+            at: Time::from_secs(4)
+        }
+    );
+    let mut equal = moves.clone();
+    equal.push(json!({"t": 9, "thirty_count": {"white": 2, "black": 2}}));
+    assert_eq!(
+        outcome(&physical(Value::Array(equal), rules.clone())),
+        Some(Outcome::Draw {
+            reason: Reason::ThirtyMoves
+        })
+    );
+    // Refusals: another event while the counts are awaited, counts nobody asked for, more
+    // pieces than a side has, and counts given at an earlier time.
+    let mut g = waiting.replay_game().expect("replays");
+    let count = |white, black| PhysicalEvent::ThirtyCount { white, black };
+    assert!(
+        g.apply(Time::from_secs(9), &PhysicalEvent::Move { challenge: None })
+            .is_err()
+    );
+    assert!(g.apply(Time::from_secs(9), &count(22, 0)).is_err());
+    assert!(g.apply(Time::from_secs(3), &count(1, 1)).is_err());
+    assert!(g.awaiting_thirty_count());
+    assert_eq!(g.apply(Time::from_secs(9), &count(21, 21)), Ok(()));
+    let mut fresh = physical(json!([]), json!({}))
+        .replay_game()
+        .expect("replays");
+    assert!(fresh.apply(Time::from_secs(1), &count(1, 1)).is_err());
+    // A challenge with a piece the side no longer has is refused; the tally is unchanged.
+    let mut g = physical(
+        json!([{"t": 5, "challenge": ["SPY", "G5"]}, {"t": 6, "move": true}]),
+        json!({}),
+    )
+    .replay_game()
+    .expect("replays");
+    let before = g.clone();
+    let again = PhysicalEvent::Move {
+        challenge: Some((rank("PVT"), rank("G5"))),
+    };
+    assert!(g.apply(Time::from_secs(7), &again).is_err());
+    assert_eq!(g, before);
+}
+
+#[test]
+fn physical_events_have_their_codes() {
+    let c = |e: PhysicalEvent| e.code();
+    assert_eq!(c(PhysicalEvent::Move { challenge: None }), "move");
+    assert_eq!(
+        c(PhysicalEvent::Move {
+            challenge: Some((rank("G5"), rank("G4")))
+        }),
+        "challenge"
+    );
+    assert_eq!(c(PhysicalEvent::Resign(Side::White)), "resign");
+    assert_eq!(c(PhysicalEvent::DrawForRespect), "draw_for_respect");
+    assert_eq!(c(PhysicalEvent::Pause), "pause");
+    assert_eq!(c(PhysicalEvent::Resume), "resume");
+    assert_eq!(
+        c(PhysicalEvent::ThirtyCount { white: 0, black: 0 }),
+        "thirty_count"
+    );
+    assert_eq!(c(PhysicalEvent::Perpetual { long: true }), "perpetual");
+    assert_eq!(c(PhysicalEvent::FlagThrough(Side::Black)), "flag_through");
+    assert_eq!(c(PhysicalEvent::End), "end");
+    let penalty = PhysicalEvent::Penalty {
+        kind: PenaltyKind::Removal,
+        side: Side::White,
+    };
+    assert_eq!(c(penalty), "penalty");
 }
