@@ -922,3 +922,38 @@ fn physical_events_have_their_codes() {
     };
     assert_eq!(c(penalty), "penalty");
 }
+
+#[test]
+fn a_perpetual_rule_set_to_zero_is_off() {
+    // perpetual_5_white draws on White's fifth swing; with the short rule off the same
+    // swings go on (two squares only, so never the sixteen-move rule either).
+    let path = format!(
+        "{}/../../tests/fixtures/records/perpetual_5_white.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).expect("fixture readable");
+    let mut record = Record::from_json_str(&text).expect("well formed");
+    let (g, _) = replay_game(&record).expect("replays");
+    assert_eq!(
+        g.state(),
+        GameState::Finished {
+            outcome: Outcome::Draw {
+                reason: Reason::Perpetual5
+            },
+            at: Time::from_secs(65),
+        }
+    );
+    record.rules.perpetual_short = 0;
+    let (g, _) = replay_game(&record).expect("replays");
+    assert_eq!((g.state(), g.plies()), (GameState::Playing, 13));
+}
+
+#[test]
+fn a_physical_game_plays_under_its_record_rules() {
+    let rules = json!({"move_limit_s": 60, "oversteps_to_lose": 2, "thirty_moves": 0});
+    let g = physical(json!([]), rules).replay_game().expect("replays");
+    assert_eq!(g.settings().move_limit_ns, 60 * S);
+    assert_eq!(g.settings().oversteps_to_lose, 2);
+    assert_eq!(g.settings().thirty_moves, 0);
+    assert_eq!(g.clock().settings().move_limit_ns, 60 * S);
+}
