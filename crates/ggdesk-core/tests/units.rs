@@ -957,3 +957,39 @@ fn a_physical_game_plays_under_its_record_rules() {
     assert_eq!(g.settings().thirty_moves, 0);
     assert_eq!(g.clock().settings().move_limit_ns, 60 * S);
 }
+
+#[test]
+fn a_game_plays_under_its_record_rules() {
+    let g = fixture_game("respect_custom_min_2");
+    assert_eq!(g.settings().respect_min_moves, 2);
+    assert_eq!(g.settings().move_limit_ns, 120 * S);
+    let g = fixture_game("thirty_custom_10");
+    assert_eq!(g.settings().thirty_moves, 10);
+}
+
+#[test]
+fn a_physical_draw_for_respect_needs_equal_ratings_and_ten_moves_each() {
+    let moves = |n: i64| -> Vec<Value> { (1..=n).map(|t| json!({"t": t, "move": true})).collect() };
+    let game = |ratings: Value, n: i64| {
+        let v = json!({"format": "ggdesk-physical/1", "ratings": ratings,
+                       "events": Value::Array(moves(n))});
+        PhysicalRecord::from_value(&v)
+            .expect("well formed")
+            .replay_game()
+            .expect("replays")
+    };
+    let equal = json!({"white": 1500, "black": 1500});
+    assert!(
+        game(equal.clone(), 19).respect_allowed().is_err(),
+        "Black has made 9"
+    );
+    assert_eq!(game(equal.clone(), 20).respect_allowed(), Ok(()));
+    let unequal = json!({"white": 1500, "black": 1510});
+    assert!(game(unequal, 20).respect_allowed().is_err());
+    let mut g = game(equal, 19);
+    assert!(
+        g.apply(Time::from_secs(30), &PhysicalEvent::DrawForRespect)
+            .is_err()
+    );
+    assert!(!g.is_over());
+}
