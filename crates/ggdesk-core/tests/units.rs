@@ -993,3 +993,29 @@ fn a_physical_draw_for_respect_needs_equal_ratings_and_ten_moves_each() {
     );
     assert!(!g.is_over());
 }
+
+#[test]
+fn judging_the_clocks_without_an_event_ends_the_game_when_they_run_out() {
+    // White to move since 10 s: the move limit passes at 130 s (one overstep, three lose),
+    // the game time at 7200 s.
+    let mut g = fixture_game("move_by_names_side_ok");
+    assert_eq!(g.judge_clocks(Time::from_secs(100)), Ok(()));
+    assert_eq!(
+        (g.clock().oversteps(), g.state()),
+        (BySide::new(0, 0), GameState::Playing)
+    );
+    assert_eq!(g.judge_clocks(Time::from_secs(131)), Ok(()));
+    assert_eq!(g.clock().oversteps(), BySide::new(1, 0));
+    assert!(
+        g.judge_clocks(Time::from_secs(120)).is_err(),
+        "time going back"
+    );
+    assert_eq!(g.judge_clocks(Time::from_secs(7300)), Ok(()));
+    assert_eq!(
+        g.state(),
+        GameState::GameTimeUp {
+            at: Time::from_secs(7200)
+        }
+    );
+    assert!(g.is_over());
+}
