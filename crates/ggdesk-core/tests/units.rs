@@ -1019,3 +1019,127 @@ fn judging_the_clocks_without_an_event_ends_the_game_when_they_run_out() {
     );
     assert!(g.is_over());
 }
+
+#[test]
+fn a_physical_game_pauses_resumes_and_ends_its_record() {
+    let r = physical(
+        json!([{"t": 5, "move": true}, {"t": 8, "pause": true}, {"t": 50, "resume": true}]),
+        json!({}),
+    );
+    let mut g = r.replay_game().expect("replays");
+    assert!(!g.clock().is_paused() && !g.is_over());
+    let pause = PhysicalEvent::Pause;
+    assert_eq!(g.apply(Time::from_secs(60), &pause), Ok(()));
+    assert!(g.clock().is_paused());
+    assert!(
+        g.apply(Time::from_secs(61), &pause).is_err(),
+        "already paused"
+    );
+    let moved = PhysicalEvent::Move { challenge: None };
+    assert!(
+        g.apply(Time::from_secs(62), &moved).is_err(),
+        "no move while paused"
+    );
+    assert_eq!(g.apply(Time::from_secs(70), &PhysicalEvent::Resume), Ok(()));
+    assert!(
+        g.apply(Time::from_secs(71), &PhysicalEvent::Resume)
+            .is_err()
+    );
+    assert_eq!(g.apply(Time::from_secs(72), &moved), Ok(()));
+    assert_eq!(g.plies(), 2);
+    // `end` judges the clocks up to its time: Black, to move since 5 s with 52 s paused,
+    // has thought 245 - 5 - 52 = 188 s, past the 120 s limit once.
+    let ended = physical(
+        json!([{"t": 5, "move": true}, {"t": 8, "pause": true}, {"t": 60, "resume": true},
+               {"t": 245, "end": true}]),
+        json!({}),
+    );
+    let g = ended.replay_game().expect("replays");
+    assert_eq!(
+        (g.clock().oversteps(), g.last_time()),
+        (BySide::new(0, 1), Time::from_secs(245))
+    );
+    // Over after a resignation.
+    let resigned = physical(json!([{"t": 5, "resign": "black"}]), json!({}));
+    assert!(resigned.replay_game().expect("replays").is_over());
+}
+
+/// A hand-made game: White's Flag on e7 next to Black's G3 on d8, White's Private on a4
+/// next to Black's G5 on a5, Black's Flag on i8; White to move.
+fn flag_race() -> Game {
+    let mut p = Position::empty();
+    let put = |p: &mut Position, s: &str, side: Side, code: &str| {
+        p.set(
+            sq(s),
+            Some(Piece {
+                side,
+                rank: rank(code),
+            }),
+        );
+    };
+    put(&mut p, "e7", Side::White, "FLG");
+    put(&mut p, "a4", Side::White, "PVT");
+    put(&mut p, "d8", Side::Black, "G3");
+    put(&mut p, "a5", Side::Black, "G5");
+    put(&mut p, "i8", Side::Black, "FLG");
+    Game::new(
+        ggdesk_core::rules::RuleSettings::default(),
+        Side::White,
+        None,
+        p,
+    )
+}
+
+#[test]
+fn a_guarded_flag_wins_when_the_one_turn_takes_something_else() {
+    let mut g = flag_race();
+    let arrive = Event::Move {
+        mv: mv("e7-e8"),
+        by: None,
+    };
+    g.apply(Time::from_secs(5), &arrive)
+        .expect("the Flag arrives, guarded");
+    assert_eq!(g.pending_flag(), Some(Side::White));
+    // Black's one turn takes the Private, not the Flag: the Flag has survived.
+    let elsewhere = Event::Move {
+        mv: mv("a5-a4"),
+        by: None,
+    };
+    g.apply(Time::from_secs(9), &elsewhere)
+        .expect("a challenge elsewhere");
+    assert_eq!(
+        g.state(),
+        GameState::Finished {
+            outcome: Outcome::Win {
+                side: Side::White,
+                reason: Reason::FlagThrough
+            },
+            at: Time::from_secs(9)
+        }
+    );
+    assert_eq!(g.pending_flag(), None);
+    // Had Black resigned instead, nothing would wait any more either.
+    let mut g = flag_race();
+    g.apply(Time::from_secs(5), &arrive).expect("arrives");
+    g.apply(Time::from_secs(7), &Event::Resign(Side::Black))
+        .expect("resigns");
+    assert_eq!(g.pending_flag(), None);
+    assert!(g.is_over());
+}
+
+#[test]
+fn the_sixteen_move_perpetual_needs_more_than_two_squares() {
+    // perpetual_5_white: five swings of one attacked piece between two squares. With the
+    // short rule off and the long one at 5, the count reaches 5 but the squares are two.
+    let path = format!(
+        "{}/../../tests/fixtures/records/perpetual_5_white.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).expect("fixture readable");
+    let mut record = Record::from_json_str(&text).expect("well formed");
+    record.rules.perpetual_short = 0;
+    record.rules.perpetual_long = 5;
+    let (g, _) = replay_game(&record).expect("replays");
+    assert_eq!(g.perpetual_counts().white, 5);
+    assert_eq!(g.state(), GameState::Playing);
+}
