@@ -875,6 +875,12 @@ fn a_physical_game_asks_the_counts_at_the_thirty_move_rule() {
     assert!(g.apply(Time::from_secs(9), &count(22, 0)).is_err());
     assert!(g.apply(Time::from_secs(3), &count(1, 1)).is_err());
     assert!(g.awaiting_thirty_count());
+    let mut at_once = g.clone();
+    assert_eq!(
+        at_once.apply(Time::from_secs(4), &count(1, 1)),
+        Ok(()),
+        "at the move's own time"
+    );
     assert_eq!(g.apply(Time::from_secs(9), &count(21, 21)), Ok(()));
     let mut fresh = physical(json!([]), json!({}))
         .replay_game()
