@@ -1149,3 +1149,45 @@ fn the_sixteen_move_perpetual_needs_more_than_two_squares() {
     assert_eq!(g.perpetual_counts().white, 5);
     assert_eq!(g.state(), GameState::Playing);
 }
+
+#[test]
+fn a_random_setup_draws_each_square_from_the_numbers_it_is_given() {
+    // `pick(n)` gives a number below n; always the highest leaves every square in place:
+    // the set in the rulebook's order from a1 along each rank.
+    let s = SideSetup::random(Side::White, |n| n - 1);
+    let expect = [
+        ("a1", "G5"),
+        ("b1", "G4"),
+        ("c1", "G3"),
+        ("d1", "G2"),
+        ("e1", "G1"),
+        ("f1", "COL"),
+        ("g1", "LTC"),
+        ("h1", "MAJ"),
+        ("i1", "CPT"),
+        ("a2", "1LT"),
+        ("b2", "2LT"),
+        ("c2", "SGT"),
+        ("d2", "PVT"),
+        ("i2", "PVT"),
+        ("a3", "SPY"),
+        ("b3", "SPY"),
+        ("c3", "FLG"),
+    ];
+    for (square, code) in expect {
+        assert_eq!(s.rank_at(sq(square)), Some(rank(code)), "{square}");
+    }
+    assert_eq!(s.rank_at(sq("d3")), None);
+    // Always 0 moves a different square to the end each time: another legal setup.
+    let other = SideSetup::random(Side::White, |_| 0);
+    assert_ne!(other, s);
+    assert_eq!(other.validate(Side::White), Ok(()));
+}
+
+#[test]
+fn a_typed_move_that_is_not_ascii_is_refused_without_a_panic() {
+    for typed in ["aé3", "é3e", "e3é4"] {
+        assert!(Move::parse_typed(typed).is_err(), "{typed}");
+    }
+    assert_eq!(Move::parse_typed("E3E4"), Ok(mv("e3-e4")));
+}
