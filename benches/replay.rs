@@ -25,7 +25,10 @@ fn options(max_events: usize) -> SimOptions {
 fn games(count: usize) -> Vec<Record> {
     let mut rng = StdRng::seed_from_u64(2026);
     (0..count)
-        .map(|_| random_record(&mut |n| rng.random_range(0..n.max(1)), options(400)))
+        .map(|_| {
+            random_record(&mut |n| rng.random_range(0..n.max(1)), options(400))
+                .expect("the engine takes every event of a random game")
+        })
         .collect()
 }
 
@@ -33,7 +36,8 @@ fn games(count: usize) -> Vec<Record> {
 fn record_of_200_plies() -> Record {
     let mut rng = StdRng::seed_from_u64(200);
     loop {
-        let mut record = random_record(&mut |n| rng.random_range(0..n.max(1)), options(200));
+        let mut record = random_record(&mut |n| rng.random_range(0..n.max(1)), options(200))
+            .expect("the engine takes every event of a random game");
         record.rules = RuleSettings::default();
         if let Ok(verdict) = replay(&record)
             && verdict.plies == 200

@@ -1,182 +1,40 @@
 //! Fixture records with independently derived verdicts (`tests/fixtures/records/**`, made by
 //! `tests/fixtures/gen.py` from RULES.md and spec/record.md, never from the engine), and the
-//! shared examples (copied into `tests/fixtures/examples`).
+//! shared examples (copied into `tests/fixtures/examples`), through the real binary. The
+//! same fixtures go through the library in the core's `tests/records.rs`, which checks the
+//! kind of each rejection.
 //!
-//! `NAME.json` is a game record; `NAME.expected` is the verdict, or `{"exit": 2}` for a
-//! record that must be rejected. Every verdict field is compared; all disagreements are
-//! listed before the test fails.
+//! `NAME.json` is a game record; `NAME.expected` is the verdict, or `{"exit": 2, "fault":
+//! KIND, "event": N}` for a record that must be rejected. Every verdict field is compared;
+//! all disagreements are listed before the test fails.
+
+#[path = "fixtures/verdicts.rs"]
+mod verdicts;
 
 use ggdesk_core::record::{Record, replay};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn fixture_dirs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    vec![
-        root.join("tests/fixtures/records"),
-        root.join("tests/fixtures/examples"),
-    ]
-}
-
-/// Every `*.json` under `dir` (recursively) that has a `.expected` beside it, sorted.
-fn fixtures(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
-        for entry in entries {
-            let path = entry.expect("directory entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|x| x == "json")
-                && path.with_extension("expected").exists()
-            {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
-fn all_fixtures() -> Vec<PathBuf> {
-    let all: Vec<PathBuf> = fixture_dirs().iter().flat_map(|d| fixtures(d)).collect();
-    assert!(all.len() > 100, "too few fixtures found: {}", all.len());
-    all
-}
-
-fn name(path: &Path) -> String {
-    let s = path.with_extension("").display().to_string();
-    let root = env!("CARGO_MANIFEST_DIR");
-    s.strip_prefix(root)
-        .map_or(s.clone(), |r| r.trim_start_matches('/').to_string())
-}
-
-fn expected(path: &Path) -> Value {
-    let text = std::fs::read_to_string(path.with_extension("expected")).expect("expected file");
-    serde_json::from_str(&text).expect("expected file is JSON")
-}
-
-fn is_reject(expected: &Value) -> bool {
-    expected.get("exit").is_some()
-}
-
-fn hundredths(v: &Value) -> Option<i64> {
-    v.as_f64().map(|x| (x * 100.0).round() as i64)
-}
-
-/// The fields of `got` that disagree with `want`, one line each.
-fn compare(want: &Value, got: &Value) -> Vec<String> {
-    let mut diffs = Vec::new();
-    let mut differ = |field: &str, w: &Value, g: &Value| {
-        diffs.push(format!("{field}: expected {w}, got {g}"));
-    };
-    for field in ["status", "winner", "reason", "plies", "challenges"] {
-        if want.get(field) != got.get(field) {
-            differ(field, &want[field], &got[field]);
-        }
-    }
-    match (want["at"].as_f64(), got["at"].as_f64()) {
-        // Exactly equal: `at` is a moment the record's own numbers give exactly, and the
-        // verdict must agree field by field.
-        (Some(w), Some(g)) if w == g => {}
-        _ => differ("at", &want["at"], &got["at"]),
-    }
-    for side in ["white", "black"] {
-        if want["oversteps"][side] != got["oversteps"][side] {
-            differ(
-                &format!("oversteps.{side}"),
-                &want["oversteps"][side],
-                &got["oversteps"][side],
-            );
-        }
-    }
-    let (wa, ga) = (&want["adjudication"], &got["adjudication"]);
-    if wa.is_null() || ga.is_null() {
-        if wa.is_null() != ga.is_null() {
-            differ("adjudication", wa, ga);
-        }
-    } else {
-        for side in ["white", "black"] {
-            if wa[side]["nrs"].as_i64() != ga[side]["nrs"].as_i64() {
-                differ(
-                    &format!("adjudication.{side}.nrs"),
-                    &wa[side]["nrs"],
-                    &ga[side]["nrs"],
-                );
-            }
-            for f in ["avp", "tas"] {
-                let (w, g) = (&wa[side][f], &ga[side][f]);
-                if hundredths(w).is_none() || hundredths(w) != hundredths(g) {
-                    differ(&format!("adjudication.{side}.{f}"), w, g);
-                }
-            }
-        }
-    }
-    diffs
-}
-
-fn report(failures: &[String], total: usize) {
-    if !failures.is_empty() {
-        panic!(
-            "{} of {} fixtures disagree:\n{}",
-            failures.len(),
-            total,
-            failures.join("\n")
-        );
-    }
-}
-
-/// Every fixture through the library: parse, replay, compare every verdict field.
-#[test]
-fn fixture_verdicts() {
-    let all = all_fixtures();
-    let mut failures = Vec::new();
-    for path in &all {
-        let want = expected(path);
-        let bytes = std::fs::read(path).expect("fixture readable");
-        // JSON text is UTF-8: bytes that are not are a record the library cannot even take.
-        let Ok(text) = String::from_utf8(bytes) else {
-            if !is_reject(&want) {
-                failures.push(format!(
-                    "{}: not UTF-8 but a verdict is expected",
-                    name(path)
-                ));
-            }
-            continue;
-        };
-        let result = Record::from_json_str(&text).and_then(|r| replay(&r));
-        match (is_reject(&want), result) {
-            (true, Ok(v)) => failures.push(format!(
-                "{}: expected exit 2, got verdict {}",
-                name(path),
-                v.to_value()
-            )),
-            (true, Err(_)) => {}
-            (false, Err(e)) => failures.push(format!(
-                "{}: expected a verdict, got error: {e}",
-                name(path)
-            )),
-            (false, Ok(v)) => {
-                let diffs = compare(&want, &v.to_value());
-                if !diffs.is_empty() {
-                    failures.push(format!("{}: {}", name(path), diffs.join("; ")));
-                }
-            }
-        }
-    }
-    report(&failures, all.len());
-}
+use verdicts::{all_fixtures, compare, expected, is_reject, name, rejection, report};
 
 /// The real binary: a rejected record exits 2 with nothing on stdout and exactly one line on
-/// stderr; a well-formed one exits 0 and prints the expected verdict.
+/// stderr, which names the event at fault (and no event when the fault is not in one) and
+/// says what the library says of the record; a well-formed one exits 0 and prints the
+/// expected verdict.
 #[test]
 fn fixture_binary() {
-    let all = all_fixtures();
+    let root = verdicts::workspace_root(env!("CARGO_MANIFEST_DIR"));
+    let all = all_fixtures(&root);
     let mut failures = Vec::new();
     for path in &all {
         let want = expected(path);
+        let named = match rejection(&root, path, &want) {
+            Ok(named) => named,
+            Err(e) => {
+                failures.push(format!("{}: {e}", name(path)));
+                continue;
+            }
+        };
         let out = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
             .arg("replay")
             .arg(path)
@@ -195,6 +53,26 @@ fn fixture_binary() {
             }
             if stderr.lines().count() != 1 || !stderr.ends_with('\n') || stderr.trim().is_empty() {
                 problems.push(format!("stderr is not exactly one line: {stderr:?}"));
+            }
+            if let Some((_, index)) = named {
+                let events = verdicts::events_named(&stderr);
+                if events != index.into_iter().collect::<Vec<_>>() {
+                    problems.push(format!(
+                        "stderr names events {events:?}, expected {index:?}: {:?}",
+                        stderr.trim_end()
+                    ));
+                }
+            }
+            // The library's error, whose kind the core's test checks, is what the binary says.
+            if let Ok(text) = std::fs::read_to_string(path)
+                && let Err(e) = Record::from_json_str(&text).and_then(|r| replay(&r))
+                && !stderr.contains(&e.to_string())
+            {
+                problems.push(format!(
+                    "stderr {:?} does not say the library's {:?}",
+                    stderr.trim_end(),
+                    e.to_string()
+                ));
             }
             if !problems.is_empty() {
                 failures.push(format!("{}: {}", name(path), problems.join("; ")));

@@ -26,7 +26,8 @@ pub fn feed_lines_up_to(seed: u64, max_events: usize) -> Vec<String> {
         ..SimOptions::default()
     };
     options.rules.thirty_moves = 0;
-    let record: Record = random_record(&mut |n| rng.random_range(0..n.max(1)), options);
+    let record: Record = random_record(&mut |n| rng.random_range(0..n.max(1)), options)
+        .expect("the simulator plays only what the rules allow");
     let mut value = record.to_value();
     let events = value
         .as_object_mut()

@@ -4,7 +4,7 @@
 //! field or the event index; the replay then runs the events through the one rules engine.
 
 use crate::adjudication::{self, Adjudication, ReadingSheet, SheetError};
-use crate::clock::{NS_PER_S, Time};
+use crate::clock::{ClockError, NS_PER_S, Time};
 use crate::rules::{
     BySide, Event, EventError, Game, GameState, Move, Outcome, PenaltyKind, Position, Rank,
     RuleSettings, RulesError, SetupError, Side, SideSetup, Square,
@@ -48,27 +48,125 @@ pub enum RecordError {
     Json(String),
     #[error("{0}")]
     Field(String),
+    /// A side's setup is missing or names a square or a piece code that does not exist.
+    #[error("{0}")]
+    SetupEntry(String),
     #[error("{0}")]
     Setup(#[from] SetupError),
     #[error("{0}")]
     Rules(#[from] RulesError),
-    #[error("event {index}: {message}")]
-    Event { index: usize, message: String },
+    #[error("event {index}: {fault}")]
+    Event { index: usize, fault: EventFault },
     #[error("readings: {0}")]
     Readings(String),
     #[error("readings: {0}")]
     Sheet(#[from] SheetError),
 }
 
+/// What is wrong with one event of a record.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum EventFault {
+    /// The event is not well formed (its object, time, kind or value).
+    #[error("{0}")]
+    Form(String),
+    #[error("\"end\" must be the last event")]
+    EndNotLast,
+    /// The rules engine refused it where it stands.
+    #[error(transparent)]
+    Refused(EventError),
+}
+
+/// The kind of fault that makes a record not well formed, as a stable code (the `fault` of
+/// the rejected fixtures), whatever the wording of the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Fault {
+    BadJson,
+    BadField,
+    BadSetup,
+    BadEvent,
+    TimeDecreases,
+    EndNotLast,
+    IllegalMove,
+    WrongSide,
+    MoveWhilePaused,
+    PauseWhilePaused,
+    ResumeWhileRunning,
+    AfterEnd,
+    RespectNotAllowed,
+    BadReadings,
+}
+
+impl Fault {
+    pub fn code(self) -> &'static str {
+        match self {
+            Fault::BadJson => "bad_json",
+            Fault::BadField => "bad_field",
+            Fault::BadSetup => "bad_setup",
+            Fault::BadEvent => "bad_event",
+            Fault::TimeDecreases => "time_decreases",
+            Fault::EndNotLast => "end_not_last",
+            Fault::IllegalMove => "illegal_move",
+            Fault::WrongSide => "wrong_side",
+            Fault::MoveWhilePaused => "move_while_paused",
+            Fault::PauseWhilePaused => "pause_while_paused",
+            Fault::ResumeWhileRunning => "resume_while_running",
+            Fault::AfterEnd => "after_end",
+            Fault::RespectNotAllowed => "respect_not_allowed",
+            Fault::BadReadings => "bad_readings",
+        }
+    }
+}
+
+impl RecordError {
+    /// The kind of fault.
+    pub fn fault(&self) -> Fault {
+        match self {
+            RecordError::Json(_) => Fault::BadJson,
+            RecordError::Field(_) | RecordError::Rules(_) => Fault::BadField,
+            RecordError::SetupEntry(_) | RecordError::Setup(_) => Fault::BadSetup,
+            RecordError::Event { fault, .. } => match fault {
+                EventFault::Form(_) => Fault::BadEvent,
+                EventFault::EndNotLast => Fault::EndNotLast,
+                EventFault::Refused(e) => refusal_fault(e),
+            },
+            RecordError::Readings(_) | RecordError::Sheet(_) => Fault::BadReadings,
+        }
+    }
+
+    /// The index (from 0) of the event at fault, when the fault is in an event.
+    pub fn event_index(&self) -> Option<usize> {
+        match self {
+            RecordError::Event { index, .. } => Some(*index),
+            _ => None,
+        }
+    }
+}
+
+fn refusal_fault(e: &EventError) -> Fault {
+    match e {
+        EventError::Clock(ClockError::TimeWentBack { .. }) => Fault::TimeDecreases,
+        EventError::Clock(ClockError::AlreadyPaused) => Fault::PauseWhilePaused,
+        EventError::Clock(ClockError::NotPaused) => Fault::ResumeWhileRunning,
+        EventError::Move(_) | EventError::NoSuchPiece { .. } => Fault::IllegalMove,
+        EventError::GameOver { .. } => Fault::AfterEnd,
+        EventError::WrongSide { .. } => Fault::WrongSide,
+        EventError::Paused => Fault::MoveWhilePaused,
+        EventError::RespectNotAllowed(_) => Fault::RespectNotAllowed,
+        // The counts across the midpoint are declared only in a physical game, never in a
+        // game record: an event that does not fit where it stands.
+        EventError::CountsNeeded
+        | EventError::CountsNotAsked
+        | EventError::CountTooHigh { .. }
+        | EventError::OtherKindOfGame => Fault::BadEvent,
+    }
+}
+
 fn field(msg: impl Into<String>) -> RecordError {
     RecordError::Field(msg.into())
 }
 
-fn event_err(index: usize, message: impl ToString) -> RecordError {
-    RecordError::Event {
-        index,
-        message: message.to_string(),
-    }
+fn event_err(index: usize, fault: EventFault) -> RecordError {
+    RecordError::Event { index, fault }
 }
 
 fn parse_side(v: &Value, what: &str) -> Result<Side, String> {
@@ -169,20 +267,20 @@ pub(crate) fn unknown_keys(obj: &Map<String, Value>, known: &[&str]) -> Map<Stri
 
 /// Reads one side's setup object (square → piece code), without checking it is legal.
 pub fn parse_setup(v: &Value, side: Side) -> Result<SideSetup, RecordError> {
-    let obj = v
-        .as_object()
-        .ok_or_else(|| field(format!("setup.{side} must be an object of square: piece")))?;
+    let obj = v.as_object().ok_or_else(|| {
+        RecordError::SetupEntry(format!("setup.{side} must be an object of square: piece"))
+    })?;
     let mut placements = Vec::with_capacity(obj.len());
     for (sq, code) in obj {
         let square: Square = sq
             .parse()
-            .map_err(|e| field(format!("setup.{side}: {e}")))?;
-        let code = code
-            .as_str()
-            .ok_or_else(|| field(format!("setup.{side}.{sq} must be a piece code")))?;
+            .map_err(|e| RecordError::SetupEntry(format!("setup.{side}: {e}")))?;
+        let code = code.as_str().ok_or_else(|| {
+            RecordError::SetupEntry(format!("setup.{side}.{sq} must be a piece code"))
+        })?;
         let rank: Rank = code
             .parse()
-            .map_err(|e| field(format!("setup.{side}.{sq}: {e}")))?;
+            .map_err(|e| RecordError::SetupEntry(format!("setup.{side}.{sq}: {e}")))?;
         placements.push((square, rank));
     }
     Ok(SideSetup::new(placements))
@@ -324,7 +422,7 @@ impl Record {
         for side in Side::BOTH {
             let v = setup_obj
                 .get(side.name())
-                .ok_or_else(|| field(format!("setup.{side} is missing")))?;
+                .ok_or_else(|| RecordError::SetupEntry(format!("setup.{side} is missing")))?;
             setup[side] = parse_setup(v, side)?;
             setup[side].validate(side)?;
         }
@@ -332,7 +430,7 @@ impl Record {
             .map_err(field)?
             .iter()
             .enumerate()
-            .map(|(i, v)| parse_event(v).map_err(|m| event_err(i, m)))
+            .map(|(i, v)| parse_event(v).map_err(|m| event_err(i, EventFault::Form(m))))
             .collect::<Result<Vec<_>, _>>()?;
         let readings = obj.get("readings").filter(|v| !v.is_null()).cloned();
         let extra = unknown_keys(obj, &[&RECORD_KEYS[..], &["setup"]].concat());
@@ -535,13 +633,13 @@ pub fn replay_game(record: &Record) -> Result<(Game, Option<f64>), RecordError> 
     let mut end_t = None;
     for (index, e) in record.events.iter().enumerate() {
         if e.event == Event::End && index != last {
-            return Err(event_err(index, "\"end\" must be the last event"));
+            return Err(event_err(index, EventFault::EndNotLast));
         }
-        let time =
-            Time::from_secs_f64(e.t).ok_or_else(|| event_err(index, time_out_of_range(e.t)))?;
+        let time = Time::from_secs_f64(e.t)
+            .ok_or_else(|| event_err(index, EventFault::Form(time_out_of_range(e.t))))?;
         let was_over = game.is_over();
         game.apply(time, &e.event)
-            .map_err(|err: EventError| event_err(index, err))?;
+            .map_err(|err| event_err(index, EventFault::Refused(err)))?;
         if !was_over && game.is_over() {
             end_t = Some(e.t);
         }

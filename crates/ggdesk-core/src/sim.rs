@@ -3,7 +3,9 @@
 
 use crate::clock::Time;
 use crate::record::{Record, TimedEvent};
-use crate::rules::{BySide, Event, Game, PenaltyKind, Position, RuleSettings, Side, SideSetup};
+use crate::rules::{
+    BySide, Event, EventError, Game, PenaltyKind, Position, RuleSettings, Side, SideSetup,
+};
 
 /// What a random game may contain besides moves.
 #[derive(Debug, Clone, Copy)]
@@ -37,9 +39,29 @@ pub fn random_setups(pick: &mut impl FnMut(usize) -> usize) -> BySide<SideSetup>
     )
 }
 
+/// The rules engine refused an event that the rules allow where it stands: a move of the side
+/// to move from the legal moves, a pause or resume that fits the clocks, a penalty or a
+/// resignation, in a game not over. Always a bug, which the simulator reports instead of
+/// hiding it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("event {index} ({event:?} at {t} s) of a random game was refused: {error}")]
+pub struct SimError {
+    /// The record up to the refused event.
+    pub record: Box<Record>,
+    pub index: usize,
+    pub t: f64,
+    pub event: Event,
+    pub error: EventError,
+}
+
 /// A random well-formed record: random setups and random legal events until the game ends or
-/// `max_events` is reached. Every event is accepted by the rules engine.
-pub fn random_record(pick: &mut impl FnMut(usize) -> usize, options: SimOptions) -> Record {
+/// `max_events` is reached. Every event is accepted by the rules engine; a clock that runs
+/// out before the next event ends the record with `end` at that event's time. An event the
+/// engine refuses otherwise is an error.
+pub fn random_record(
+    pick: &mut impl FnMut(usize) -> usize,
+    options: SimOptions,
+) -> Result<Record, SimError> {
     let setup = random_setups(pick);
     let mut record = Record::new(setup);
     record.rules = options.rules;
@@ -49,7 +71,7 @@ pub fn random_record(pick: &mut impl FnMut(usize) -> usize, options: SimOptions)
     let rating = 1500.0 + pick(3) as f64;
     record.ratings = Some(BySide::new(rating, 1500.0 + pick(3) as f64));
     let Ok(position) = Position::from_setups(&record.setup) else {
-        return record;
+        return Ok(record);
     };
     let mut game = Game::new(record.rules, record.first, record.ratings, position);
     let mut t_ms: u64 = 0;
@@ -57,6 +79,18 @@ pub fn random_record(pick: &mut impl FnMut(usize) -> usize, options: SimOptions)
     while record.events.len() < options.max_events && !game.is_over() {
         t_ms += pick(options.max_think_ms as usize + 1) as u64;
         let t = t_ms as f64 / 1000.0;
+        let Some(time) = Time::from_secs_f64(t) else {
+            break;
+        };
+        // A clock that ran out before this moment ended the game then: close the record.
+        let mut judged = game.clone();
+        if judged.judge_clocks(time).is_ok() && judged.is_over() {
+            record.events.push(TimedEvent {
+                t,
+                event: Event::End,
+            });
+            break;
+        }
         let event = if paused {
             paused = false;
             Event::Resume
@@ -87,19 +121,16 @@ pub fn random_record(pick: &mut impl FnMut(usize) -> usize, options: SimOptions)
                 }
             }
         };
-        let Some(time) = Time::from_secs_f64(t) else {
-            break;
-        };
-        if game.apply(time, &event).is_ok() {
-            record.events.push(TimedEvent { t, event });
-        } else {
-            // Only a clock that ran out before this event refuses it: close the record there.
-            record.events.push(TimedEvent {
+        if let Err(error) = game.apply(time, &event) {
+            return Err(SimError {
+                index: record.events.len(),
+                record: Box::new(record),
                 t,
-                event: Event::End,
+                event,
+                error,
             });
-            break;
         }
+        record.events.push(TimedEvent { t, event });
     }
-    record
+    Ok(record)
 }

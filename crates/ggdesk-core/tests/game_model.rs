@@ -37,7 +37,8 @@ fn timers() -> RuleSettings {
 /// `rules` and carries the desk's timers beside them, and reading it back restores them.
 #[test]
 fn a_record_carries_the_desk_timers_beside_its_seven_rule_keys() {
-    let mut record = random_record(&mut picker(1), SimOptions::default());
+    let mut record =
+        random_record(&mut picker(1), SimOptions::default()).expect("a simulated game");
     record.rules = timers();
     let v = record.to_value();
     let rules = v["rules"].as_object().expect("rules");
@@ -72,7 +73,9 @@ fn a_record_carries_the_desk_timers_beside_its_seven_rule_keys() {
 /// malformed, and the message names the key.
 #[test]
 fn a_record_without_a_required_key_is_refused_naming_it() {
-    let full = random_record(&mut picker(2), SimOptions::default()).to_value();
+    let full = random_record(&mut picker(2), SimOptions::default())
+        .expect("a simulated game")
+        .to_value();
     for key in ["format", "setup", "events"] {
         let mut v = full.clone();
         v.as_object_mut().expect("object").remove(key);
@@ -141,7 +144,8 @@ fn a_running_game_is_paused_where_the_desk_last_saw_it_and_resumed_now() {
             max_think_ms: 10_000,
             ..SimOptions::default()
         },
-    );
+    )
+    .expect("a simulated game");
     let (game, _) = ggdesk_core::record::replay_game(&record).expect("replays");
     let game = AnyGame::Arbitrated(game);
     assert!(game.clocks_running());

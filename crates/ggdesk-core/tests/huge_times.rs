@@ -18,7 +18,9 @@ fn picker(seed: u64) -> impl FnMut(usize) -> usize {
 
 /// A well-formed record's JSON with the events and rules given.
 fn record_json(seed: u64, rules: Value, events: Value) -> Value {
-    let mut base = random_record(&mut picker(seed), SimOptions::default()).to_value();
+    let mut base = random_record(&mut picker(seed), SimOptions::default())
+        .expect("a simulated game")
+        .to_value();
     base["rules"] = rules;
     base["events"] = events;
     base
@@ -163,7 +165,7 @@ proptest! {
             },
             ..SimOptions::default()
         };
-        let mut base = random_record(&mut picker(seed), options);
+        let mut base = random_record(&mut picker(seed), options).expect("a simulated game");
         // Quarter seconds, so that adding the gap (a multiple of 2^20 s below 2^49 s) is exact.
         for e in &mut base.events {
             e.t = (e.t * 4.0).round() / 4.0;

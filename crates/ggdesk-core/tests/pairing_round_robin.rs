@@ -193,27 +193,43 @@ fn a_withdrawn_players_opponent_gets_a_bye_and_the_schedule_stays() {
     }
 }
 
+/// spec/tournament.md: a double cycle is 2 × (n − 1) rounds, or 2 × n with an odd number,
+/// "the second repeating the first": round c + k of the second cycle is round k of the
+/// first, the same games with the same colours and the same byes.
 #[test]
-fn a_double_cycle_repeats_the_first_with_colours_reversed() {
+fn a_double_cycle_repeats_the_first_exactly() {
     let tables = published();
-    let mut t = numbered(4);
-    let mut s = t.settings().clone();
-    s.rounds = Some(6);
-    t.set_settings(s).expect("valid");
-    for r in 0..6 {
-        let p = play_round(&mut t);
-        let first = &tables[&4][r % 3];
-        let expected: Vec<(u32, u32)> = if r < 3 {
-            first.clone()
-        } else {
-            first.iter().map(|&(w, b)| (b, w)).collect()
-        };
-        assert_eq!(as_numbers(&p), expected, "round {}", r + 1);
+    for (size, cycle) in [(4u32, 3usize), (5, 5), (6, 5)] {
+        let mut t = numbered(size);
+        let mut s = t.settings().clone();
+        s.rounds = Some(2 * cycle as u32);
+        t.set_settings(s).expect("valid");
+        let rounds: Vec<_> = (0..2 * cycle).map(|_| play_round(&mut t)).collect();
+        for k in 0..cycle {
+            let (first, second) = (&rounds[k], &rounds[cycle + k]);
+            assert_eq!(
+                second.games,
+                first.games,
+                "{size} players, round {}",
+                cycle + k + 1
+            );
+            assert_eq!(
+                second.byes,
+                first.byes,
+                "{size} players, round {}",
+                cycle + k + 1
+            );
+        }
+        if size == 4 {
+            for (r, p) in rounds.iter().enumerate() {
+                assert_eq!(as_numbers(p), tables[&4][r % 3], "round {}", r + 1);
+            }
+        }
+        assert_eq!(
+            pair_next_round(&t, &[]),
+            Err(PairingError::AllRoundsPlayed(2 * cycle as u32))
+        );
     }
-    assert_eq!(
-        pair_next_round(&t, &[]),
-        Err(PairingError::AllRoundsPlayed(6))
-    );
 }
 
 #[test]

@@ -62,25 +62,72 @@ fn among_equal_ratings_the_bye_goes_to_the_higher_id() {
     assert_eq!(p.byes, vec![PlayerId(3)]);
 }
 
-#[test]
-fn the_bye_goes_to_the_lowest_score_and_never_twice_nor_after_a_forfeit_win() {
-    let mut t = swiss(&[1800, 1700, 1600, 1500, 1400]);
-    t.add_round(Round {
-        games: vec![
-            game(1, 2, GameResult::WhiteWins),
-            game(3, 4, GameResult::BlackWinsByForfeit),
-        ],
-        byes: vec![PlayerId(5)],
-        absent: vec![],
-    })
-    .expect("valid");
-    // Scores: 1: 2, 2: 0, 3: 0, 4: 2 (forfeit win), 5: 2 (bye). Lowest: 2 and 3 at 0.
-    let p = pair_next_round(&t, &[]).expect("pairs");
-    assert_eq!(p.byes, vec![PlayerId(3)], "lowest score, then lowest rated");
-    // Everyone at 0 except 3 is... 2 at 0 must float up; 1, 4, 5 at 2.
+/// Pairs the next round of `t` and returns the bye, checking that nobody met twice.
+fn bye_of(t: &Tournament) -> Vec<PlayerId> {
+    let p = pair_next_round(t, &[]).expect("pairs");
     for g in &p.games {
-        assert!(!t.has_met(g.white, g.black));
+        assert!(!t.has_met(g.white, g.black), "{} - {}", g.white, g.black);
     }
+    p.byes
+}
+
+#[test]
+fn the_bye_goes_to_the_lowest_score_and_never_twice() {
+    // A bye worth nothing, like an absence: whoever had it is still among the lowest.
+    let mut settings = Settings::swiss(5);
+    settings.points.bye = Score::ZERO;
+    let round_one = |bye: bool| {
+        let mut t = swiss(&[1800, 1700, 1600, 1500, 1400]);
+        t.set_settings(settings.clone()).expect("valid");
+        t.add_round(Round {
+            games: vec![
+                game(1, 2, GameResult::WhiteWins),
+                game(3, 4, GameResult::WhiteWins),
+            ],
+            byes: if bye { vec![PlayerId(5)] } else { vec![] },
+            absent: if bye { vec![] } else { vec![PlayerId(5)] },
+        })
+        .expect("valid");
+        t
+    };
+    // Scores either way: 1 and 3 at 2; 2, 4 and 5 at 0. Absent in round 1, 5 (the lowest
+    // rated of the lowest score) gets the bye; after a bye in round 1, never again: the
+    // next lowest rated at that score, 4, gets it.
+    assert_eq!(bye_of(&round_one(false)), vec![PlayerId(5)]);
+    assert_eq!(bye_of(&round_one(true)), vec![PlayerId(4)]);
+}
+
+#[test]
+fn no_bye_after_a_forfeit_win() {
+    let history = |five_won: GameResult| {
+        let mut t = swiss(&[1800, 1700, 1600, 1500, 1400]);
+        for round in [
+            Round {
+                games: vec![game(1, 2, GameResult::WhiteWins), game(4, 5, five_won)],
+                byes: vec![PlayerId(3)],
+                absent: vec![],
+            },
+            Round {
+                games: vec![
+                    game(1, 3, GameResult::WhiteWins),
+                    game(2, 5, GameResult::WhiteWins),
+                ],
+                byes: vec![PlayerId(4)],
+                absent: vec![],
+            },
+        ] {
+            t.add_round(round).expect("valid");
+        }
+        t
+    };
+    // Scores either way: 1 at 4; 2, 3, 4 and 5 at 2; 3 and 4 have had the bye. When 5 beat
+    // 4 over the board, 5 (the lowest rated) gets the bye; after a forfeit win, never: 2
+    // gets it.
+    assert_eq!(bye_of(&history(GameResult::BlackWins)), vec![PlayerId(5)]);
+    assert_eq!(
+        bye_of(&history(GameResult::BlackWinsByForfeit)),
+        vec![PlayerId(2)]
+    );
 }
 
 #[test]

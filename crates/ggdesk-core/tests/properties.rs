@@ -1,12 +1,18 @@
-//! Properties of the rules engine on random legal games.
+//! Properties of the rules engine on random legal games. Legality is checked against the
+//! movement rule of RULES.md stated here on its own (`rulebook_allows`), not against the
+//! engine's own move checks.
 
+use ggdesk_core::clock::Time;
 use ggdesk_core::record::{Record, TimedEvent, Verdict, replay, replay_game};
-use ggdesk_core::rules::{ByRank, BySide, Move, Position, Rank, RuleSettings, Side, Square};
+use ggdesk_core::rules::{
+    ByRank, BySide, Event, Game, Move, Position, Rank, RuleSettings, Side, Square,
+};
 use ggdesk_core::sim::{SimOptions, random_record};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Map, Value, json};
+use std::sync::OnceLock;
 
 fn picker(seed: u64) -> impl FnMut(usize) -> usize {
     let mut rng = StdRng::seed_from_u64(seed);
@@ -33,6 +39,77 @@ fn options(seed: u64) -> SimOptions {
             ..RuleSettings::default()
         },
     }
+}
+
+/// The random game of a seed; the simulator fails when the engine refuses an event the rules
+/// allow.
+fn simulated(seed: u64) -> Record {
+    random_record(&mut picker(seed), options(seed))
+        .unwrap_or_else(|e| panic!("seed {seed}: the engine refused a legal event: {e}"))
+}
+
+/// A square by the rulebook's coordinates: file `a`-`i` as 0-8, rank 1-8.
+type Coords = (i32, i32);
+
+/// The board's squares by the rulebook's coordinates: `BOARD[file][rank - 1]` for file `a`-`i`
+/// (0-8) and rank 1-8, each found from its name (`e4`).
+fn board() -> &'static [[Square; 8]; 9] {
+    static BOARD: OnceLock<[[Square; 8]; 9]> = OnceLock::new();
+    BOARD.get_or_init(|| {
+        std::array::from_fn(|file| {
+            std::array::from_fn(|rank| {
+                let name = format!("{}{}", char::from(b'a' + file as u8), rank + 1);
+                name.parse().expect("a square of the board")
+            })
+        })
+    })
+}
+
+/// The square at a file (0-8) and rank (1-8); `None` off the board.
+fn square_at((file, rank): (i32, i32)) -> Option<Square> {
+    let f = usize::try_from(file).ok()?;
+    let r = usize::try_from(rank - 1).ok()?;
+    board().get(f)?.get(r).copied()
+}
+
+/// A square's file (0-8) and rank (1-8).
+fn coordinates(square: Square) -> (i32, i32) {
+    for (f, files) in board().iter().enumerate() {
+        for (r, &sq) in files.iter().enumerate() {
+            if sq == square {
+                return (f as i32, r as i32 + 1);
+            }
+        }
+    }
+    unreachable!("every square is on the board")
+}
+
+/// RULES.md, "Moving": a side moves one of its own pieces exactly one square forward,
+/// backward or sideways (no diagonals, no jumps), never off the board and never onto a
+/// friendly piece; onto an enemy piece is a challenge.
+fn rulebook_allows(position: &Position, side: Side, from: (i32, i32), to: (i32, i32)) -> bool {
+    let (Some(from_sq), Some(to_sq)) = (square_at(from), square_at(to)) else {
+        return false;
+    };
+    let one_step = (from.0 - to.0).abs() + (from.1 - to.1).abs() == 1;
+    let owner = |sq: Square| position.get(sq).map(|p| p.side);
+    one_step && owner(from_sq) == Some(side) && owner(to_sq) != Some(side)
+}
+
+/// Every (from, to) pair of squares of the board, by coordinates.
+fn all_pairs() -> &'static [(Coords, Coords)] {
+    static PAIRS: OnceLock<Vec<(Coords, Coords)>> = OnceLock::new();
+    PAIRS.get_or_init(|| {
+        let squares: Vec<(i32, i32)> = (0..9).flat_map(|f| (1..=8).map(move |r| (f, r))).collect();
+        squares
+            .iter()
+            .flat_map(|&a| squares.iter().map(move |&b| (a, b)))
+            .collect()
+    })
+}
+
+fn as_move(from: (i32, i32), to: (i32, i32)) -> Option<Move> {
+    Some(Move::new(square_at(from)?, square_at(to)?))
 }
 
 /// Every position a record's game passes through.
@@ -123,25 +200,126 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
 
     #[test]
-    fn generated_moves_are_exactly_the_legal_moves(seed in any::<u64>()) {
-        let record = random_record(&mut picker(seed), options(seed));
+    fn generated_moves_are_exactly_the_rulebook_moves(seed in any::<u64>()) {
+        let record = simulated(seed);
         for (position, _) in positions_of(&record) {
             for side in Side::BOTH {
                 let mut generated = position.legal_moves(side);
-                let mut legal: Vec<Move> = Square::all()
-                    .flat_map(|from| Square::all().map(move |to| Move::new(from, to)))
-                    .filter(|&mv| position.check_move(side, mv).is_ok())
+                let mut rulebook: Vec<Move> = all_pairs()
+                    .iter()
+                    .copied()
+                    .filter(|&(a, b)| rulebook_allows(&position, side, a, b))
+                    .filter_map(|(a, b)| as_move(a, b))
                     .collect();
                 generated.sort_by_key(|m| (m.from, m.to));
-                legal.sort_by_key(|m| (m.from, m.to));
-                prop_assert_eq!(generated, legal);
+                rulebook.sort_by_key(|m| (m.from, m.to));
+                prop_assert_eq!(&generated, &rulebook, "\n{}", position.diagram());
+                for &(a, b) in all_pairs() {
+                    let mv = as_move(a, b).expect("squares of the board");
+                    prop_assert_eq!(
+                        position.check_move(side, mv).is_ok(),
+                        rulebook_allows(&position, side, a, b),
+                        "{} {} on\n{}", side, mv, position.diagram()
+                    );
+                }
             }
+        }
+    }
+
+    /// A random game driven by the rulebook, not by the engine's move generator. Before
+    /// each event the candidates are the engine's generated moves of both sides, the
+    /// rulebook's moves, random pairs of squares, and every square up to two files and ranks
+    /// away from a few pieces (diagonals and jumps included); the engine must take exactly
+    /// the moves the rulebook allows to the side to move (tracked here: the sides alternate,
+    /// as no turn is lost in these games) while the game is on and the clocks run, and must
+    /// be left unchanged by every refusal. The move played is one of the rulebook's.
+    #[test]
+    fn the_engine_takes_exactly_the_rulebook_moves(seed in any::<u64>()) {
+        let mut pick = picker(seed);
+        let setups = ggdesk_core::sim::random_setups(&mut pick);
+        let first = if pick(2) == 0 { Side::White } else { Side::Black };
+        let rules = RuleSettings {
+            thirty_moves: if seed.is_multiple_of(3) { 30 } else { 0 },
+            ..RuleSettings::default()
+        };
+        let position = Position::from_setups(&setups).expect("random setups are legal");
+        let mut game = Game::new(rules, first, None, position);
+        let mut to_move = first;
+        let mut paused = false;
+        let mut ms: i64 = 0;
+        for _ in 0..(50 + pick(250)) {
+            // At most 20 s between events and 300 events: no clock runs out.
+            ms += pick(20_000) as i64;
+            let t = Time::from_ns(ms * 1_000_000);
+            let over = game.is_over();
+            let position = game.position().clone();
+            let rulebook: Vec<_> = all_pairs()
+                .iter()
+                .copied()
+                .filter(|&(a, b)| rulebook_allows(&position, to_move, a, b))
+                .collect();
+            let mut candidates = rulebook.clone();
+            for side in Side::BOTH {
+                for mv in position.legal_moves(side) {
+                    candidates.push((coordinates(mv.from), coordinates(mv.to)));
+                }
+            }
+            for _ in 0..30 {
+                let a = (pick(9) as i32, 1 + pick(8) as i32);
+                candidates.push((a, (pick(9) as i32, 1 + pick(8) as i32)));
+            }
+            let pieces: Vec<Square> = position.pieces().map(|(sq, _)| sq).collect();
+            for _ in 0..3 {
+                let a = coordinates(pieces[pick(pieces.len())]);
+                for df in -2..=2 {
+                    for dr in -2..=2 {
+                        candidates.push((a, (a.0 + df, a.1 + dr)));
+                    }
+                }
+            }
+            for (a, b) in candidates {
+                let Some(mv) = as_move(a, b) else { continue };
+                let allowed = !over && !paused && rulebook_allows(&position, to_move, a, b);
+                let event = Event::Move { mv, by: None };
+                prop_assert_eq!(
+                    game.check(t, &event).is_ok(),
+                    allowed,
+                    "{} to move, {}, over {}, paused {} on\n{}",
+                    to_move, mv, over, paused, position.diagram()
+                );
+                if !allowed {
+                    let mut refused = game.clone();
+                    prop_assert!(refused.apply(t, &event).is_err());
+                    prop_assert_eq!(&refused, &game);
+                }
+                let by_other = Event::Move { mv, by: Some(to_move.opponent()) };
+                prop_assert!(game.check(t, &by_other).is_err(), "{} by {}", mv, to_move.opponent());
+            }
+            if over {
+                break;
+            }
+            let event = if paused {
+                paused = false;
+                Event::Resume
+            } else if pick(25) == 0 {
+                paused = true;
+                Event::Pause
+            } else {
+                let Some(&(a, b)) = rulebook.get(pick(rulebook.len().max(1))) else {
+                    break; // no legal move: the side could only resign
+                };
+                to_move = to_move.opponent();
+                let by = (pick(2) == 0).then_some(to_move.opponent());
+                Event::Move { mv: as_move(a, b).expect("squares of the board"), by }
+            };
+            let applied = game.apply(t, &event);
+            prop_assert!(applied.is_ok(), "{:?} refused: {:?}", event, applied);
         }
     }
 
     #[test]
     fn piece_counts_never_grow(seed in any::<u64>()) {
-        let record = random_record(&mut picker(seed), options(seed));
+        let record = simulated(seed);
         let count = |p: &Position| {
             BySide::from_fn(|side| ByRank::count(p.pieces_of(side).map(|(_, rank)| rank)))
         };
@@ -160,7 +338,7 @@ proptest! {
 
     #[test]
     fn mirroring_the_board_and_swapping_sides_mirrors_the_outcome(seed in any::<u64>()) {
-        let mut record = random_record(&mut picker(seed), options(seed));
+        let mut record = simulated(seed);
         if seed.is_multiple_of(4) {
             // Short games reach adjudication; give them sheets.
             record.readings = random_readings(&record, seed);
@@ -176,7 +354,7 @@ proptest! {
 
     #[test]
     fn records_round_trip_through_serde(seed in any::<u64>()) {
-        let mut record = random_record(&mut picker(seed), options(seed));
+        let mut record = simulated(seed);
         record.extra.insert("table".into(), json!(seed % 50));
         record.rules.move_limit_ns = 60_000_000_000 + (seed % 1000) as i64 * 1_000_000;
         let text = serde_json::to_string(&record).expect("a record serializes");
@@ -191,7 +369,7 @@ fn random_games_replay_without_error() {
     let mut rng = StdRng::seed_from_u64(7);
     for _ in 0..200 {
         let seed = rng.random::<u64>();
-        let record = random_record(&mut picker(seed), options(seed));
+        let record = simulated(seed);
         assert!(replay(&record).is_ok(), "seed {seed}");
     }
 }

@@ -319,3 +319,30 @@ fn a_pending_game_counts_the_opponents_score_but_no_points_and_no_encounter() {
     );
     assert!(!t.is_round_complete(2));
 }
+
+#[test]
+fn a_row_gives_the_value_of_each_tie_break_it_has() {
+    let t = load(EXAMPLE);
+    let s = standings(&t, 3);
+    let row = |id: u32| s.rows.iter().find(|r| r.id.0 == id).expect("ranked");
+    // Player 4 of the example: buchholz 11, Sonneborn-Berger 7, progressive 8, wins 0.
+    assert_eq!(s.value(row(4), TieBreak::Buchholz), Some(half(22)));
+    assert_eq!(s.value(row(4), TieBreak::SonnebornBerger), Some(half(14)));
+    assert_eq!(s.value(row(4), TieBreak::Progressive), Some(half(16)));
+    assert_eq!(s.value(row(4), TieBreak::Wins), Some(Ratio::ZERO));
+    // Player 3: median buchholz 3, direct encounter 0 (nobody shares 5 points).
+    assert_eq!(s.value(row(3), TieBreak::MedianBuchholz), Some(half(6)));
+    assert_eq!(
+        s.value(row(3), TieBreak::DirectEncounter),
+        Some(Ratio::ZERO)
+    );
+    // A tie-break the settings do not list has no value.
+    let mut t = t;
+    let mut settings = t.settings().clone();
+    settings.tiebreaks = vec![TieBreak::Wins];
+    t.set_settings(settings).expect("valid");
+    let s = standings(&t, 3);
+    let row = s.rows.iter().find(|r| r.id.0 == 3).expect("ranked");
+    assert_eq!(s.value(row, TieBreak::Wins), Some(Ratio::integer(2)));
+    assert_eq!(s.value(row, TieBreak::Buchholz), None);
+}

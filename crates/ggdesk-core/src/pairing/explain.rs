@@ -83,8 +83,6 @@ pub enum RoundKind {
         in_cycle: usize,
         /// The numbers of the table (the players, plus one for an odd field).
         numbers: usize,
-        /// This cycle plays the first one's games with colours reversed.
-        colours_reversed: bool,
         numbered: Vec<Numbered>,
     },
     /// The field of the pairing cannot be rebuilt from the tournament (the pairing names a
@@ -290,17 +288,11 @@ impl RoundExplanation {
             RoundKind::RoundRobin {
                 in_cycle,
                 numbers,
-                colours_reversed,
                 numbered,
             } => {
-                let reversed = if *colours_reversed {
-                    ", colours reversed in this cycle"
-                } else {
-                    ""
-                };
                 writeln!(
                     f,
-                    "Round {n} (round robin): round {in_cycle} of the Berger table for {numbers}{reversed}."
+                    "Round {n} (round robin): round {in_cycle} of the Berger table for {numbers}."
                 )?;
                 writeln!(f, "Numbers by rating (highest first), then id:")?;
                 for p in numbered {
@@ -764,7 +756,6 @@ fn explain_round_robin(t: &Tournament, pairing: &Pairing) -> Explanation {
             kind: RoundKind::RoundRobin {
                 in_cycle,
                 numbers,
-                colours_reversed: (played / cycle) % 2 == 1,
                 numbered,
             },
             absent: Vec::new(),

@@ -5,10 +5,11 @@
 //! are used and the player who would meet number n + 1 (the missing number) gets the bye;
 //! where the schedule meets a withdrawn player, the opponent gets a bye instead.
 //!
-//! A double cycle (`settings.rounds` = 2 × the cycle) repeats the first cycle round for
-//! round, with the colours of every game reversed, as FIDE does. FIDE also recommends
-//! swapping the last two rounds of the first cycle; the spec says the second cycle repeats
-//! the first, so ggdesk does not swap them. Further cycles alternate the same way.
+//! A double cycle (`settings.rounds` = 2 × the cycle) repeats the first cycle exactly, as the
+//! spec says: the same games in the same rounds, colours included. (FIDE reverses the
+//! colours and swaps the last two rounds of the first cycle; in Game of the Generals the
+//! first move is drawn by lot, so a colour is only a side of the board and there is nothing
+//! to balance.) Further cycles repeat it again.
 
 use super::{Board, Pairing, PairingError, check_can_pair};
 use crate::tournament::{PlayerId, Tournament};
@@ -67,7 +68,6 @@ pub fn pair_round_robin(t: &Tournament) -> Result<Pairing, PairingError> {
     let cycle = (numbers - 1) as usize;
     let played = t.rounds().len();
     let round_in_cycle = u32::try_from(played % cycle + 1).unwrap_or(1);
-    let reversed = (played / cycle) % 2 == 1;
 
     // The player of a number, unless the number is the missing one.
     let player = |number: u32| -> Option<(PlayerId, bool)> {
@@ -77,7 +77,6 @@ pub fn pair_round_robin(t: &Tournament) -> Result<Pairing, PairingError> {
     let mut games = Vec::new();
     let mut byes = Vec::new();
     for (w, b) in berger_round(numbers, round_in_cycle) {
-        let (w, b) = if reversed { (b, w) } else { (w, b) };
         match (player(w), player(b)) {
             (Some((w, false)), Some((b, false))) => games.push((w, b)),
             (Some((p, false)), _) | (_, Some((p, false))) => byes.push(p),

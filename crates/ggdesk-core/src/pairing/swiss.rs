@@ -182,15 +182,25 @@ impl Field {
 
     /// Criterion 4's layout cost of a game between entrants `a` and `b`: 0 for the ideal
     /// top-half-against-bottom-half game of a score group, growing with the distance from
-    /// it; between score groups, how far the one moved down is from the bottom of its group
-    /// plus how far the one moved up is from the top of its group.
+    /// it, and a game inside one half of the group (top against top, bottom against bottom)
+    /// costs m² more; between score groups, how far the one moved down is from the bottom
+    /// of its group plus how far the one moved up is from the top of its group.
     pub fn layout_cost(&self, a: usize, b: usize) -> i128 {
         let (hi, lo) = if a < b { (a, b) } else { (b, a) };
         let (eh, el) = (&self.entrants[hi], &self.entrants[lo]);
         if eh.group == el.group {
             let m = self.group_sizes[eh.group] as i128;
             let d = (el.position - eh.position) as i128;
-            (2 * d - m).abs()
+            // |2d − m| alone rates 1–2 like 1–4 in a group of four. A group kept whole has
+            // its games inside a half in pairs, which then cost more than any layout of
+            // the group across the halves ((m/2)(m − 2) at most): the spec's top half
+            // against bottom half comes first, as far as it is allowed. (The middle player
+            // of an odd group is in neither half.)
+            let (p, q) = (eh.position as i128, el.position as i128);
+            let top = |x: i128| 2 * x < m - 1;
+            let bottom = |x: i128| 2 * x > m - 1;
+            let same_half = (top(p) && top(q)) || (bottom(p) && bottom(q));
+            (2 * d - m).abs() + if same_half { m * m } else { 0 }
         } else {
             let m = self.group_sizes[eh.group];
             ((m - 1 - eh.position) + el.position) as i128
