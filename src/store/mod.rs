@@ -308,6 +308,18 @@ impl std::fmt::Debug for Store {
 }
 
 impl Store {
+    /// A store on an open connection.
+    fn with(conn: Conn, path: Option<PathBuf>, address: Option<Address>) -> Store {
+        Store {
+            conn: RefCell::new(conn),
+            path,
+            address,
+            clock: Arc::new(now_ms),
+            seen: RefCell::default(),
+            snapshot: Cell::new(false),
+        }
+    }
+
     /// `ggdesk.sqlite3` in the user's data directory (`~/.local/share/ggdesk/` on Linux).
     pub fn default_path() -> Option<PathBuf> {
         directories::ProjectDirs::from("", "", "ggdesk")
@@ -321,14 +333,11 @@ impl Store {
             Address::File(path) => Store::open(path),
             Address::Server(url) => {
                 let pg = pg::Pg::connect(url, &(Arc::new(now_ms) as Clock))?;
-                Ok(Store {
-                    conn: RefCell::new(Conn::Postgres(Box::new(pg))),
-                    path: None,
-                    address: Some(address.clone()),
-                    clock: Arc::new(now_ms),
-                    seen: RefCell::default(),
-                    snapshot: Cell::new(false),
-                })
+                Ok(Store::with(
+                    Conn::Postgres(Box::new(pg)),
+                    None,
+                    Some(address.clone()),
+                ))
             }
         }
     }
@@ -338,14 +347,11 @@ impl Store {
     /// refused before anything is written to it.
     pub fn open(path: &Path) -> Result<Store> {
         let conn = sqlite::open(path)?;
-        Ok(Store {
-            conn: RefCell::new(Conn::Sqlite(conn)),
-            path: Some(path.to_path_buf()),
-            address: Some(Address::File(path.to_path_buf())),
-            clock: Arc::new(now_ms),
-            seen: RefCell::default(),
-            snapshot: Cell::new(false),
-        })
+        Ok(Store::with(
+            Conn::Sqlite(conn),
+            Some(path.to_path_buf()),
+            Some(Address::File(path.to_path_buf())),
+        ))
     }
 
     /// Opens an existing SQLite database for reading only (`SQLITE_OPEN_READ_ONLY`, and
@@ -356,14 +362,11 @@ impl Store {
     /// `-wal` and `-shm` files a reader needs, as any reader does.
     pub fn open_read_only(path: &Path) -> Result<Store> {
         let conn = sqlite::open_read_only(path)?;
-        Ok(Store {
-            conn: RefCell::new(Conn::Sqlite(conn)),
-            path: Some(path.to_path_buf()),
-            address: Some(Address::File(path.to_path_buf())),
-            clock: Arc::new(now_ms),
-            seen: RefCell::default(),
-            snapshot: Cell::new(false),
-        })
+        Ok(Store::with(
+            Conn::Sqlite(conn),
+            Some(path.to_path_buf()),
+            Some(Address::File(path.to_path_buf())),
+        ))
     }
 
     /// Opens a database for reading only, whatever its engine: a SQLite file read-only
@@ -372,27 +375,21 @@ impl Store {
     pub fn connect_read_only(address: &Address) -> Result<Store> {
         match address {
             Address::File(path) => Store::open_read_only(path),
-            Address::Server(url) => Ok(Store {
-                conn: RefCell::new(Conn::Postgres(Box::new(pg::Pg::connect_read_only(url)?))),
-                path: None,
-                address: Some(address.clone()),
-                clock: Arc::new(now_ms),
-                seen: RefCell::default(),
-                snapshot: Cell::new(false),
-            }),
+            Address::Server(url) => Ok(Store::with(
+                Conn::Postgres(Box::new(pg::Pg::connect_read_only(url)?)),
+                None,
+                Some(address.clone()),
+            )),
         }
     }
 
     /// A fresh SQLite database in memory, for tests.
     pub fn open_in_memory() -> Result<Store> {
-        Ok(Store {
-            conn: RefCell::new(Conn::Sqlite(sqlite::open_in_memory()?)),
-            path: None,
-            address: None,
-            clock: Arc::new(now_ms),
-            seen: RefCell::default(),
-            snapshot: Cell::new(false),
-        })
+        Ok(Store::with(
+            Conn::Sqlite(sqlite::open_in_memory()?),
+            None,
+            None,
+        ))
     }
 
     /// Replaces the clock the store writes its times with (audit rows, creation times, event

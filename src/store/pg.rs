@@ -162,16 +162,19 @@ fn is_retry(e: &StoreError) -> bool {
 impl Pg {
     /// Connects, refuses a database that is not a ggdesk one or is newer than this build,
     /// and creates or migrates the schema.
-    pub(crate) fn connect(url: &str, _clock: &Clock) -> Result<Pg> {
-        let config = config(url)?;
-        let mut pg = Pg {
+    fn new(url: &str) -> Result<Pg> {
+        Ok(Pg {
             client: None,
             statements: Statements::new(),
-            config,
+            config: config(url)?,
             shown: without_password(url),
             on_connect: Vec::new(),
             read_only: false,
-        };
+        })
+    }
+
+    pub(crate) fn connect(url: &str, _clock: &Clock) -> Result<Pg> {
+        let mut pg = Pg::new(url)?;
         pg.client()?;
         pg.migrate()?;
         Ok(pg)
@@ -183,15 +186,7 @@ impl Pg {
     /// show and nothing else (no setup, no event, no reading sheet), in read-only
     /// transactions. The role is created (when this login may create roles) on first use.
     pub(crate) fn connect_read_only(url: &str) -> Result<Pg> {
-        let config = config(url)?;
-        let mut pg = Pg {
-            client: None,
-            statements: Statements::new(),
-            config,
-            shown: without_password(url),
-            on_connect: Vec::new(),
-            read_only: false,
-        };
+        let mut pg = Pg::new(url)?;
         let shown = pg.shown.clone();
         match pg.inspect()? {
             Some(v) if v == SCHEMA_VERSION => {}
@@ -298,17 +293,21 @@ impl Pg {
         }
     }
 
-    /// Whether the connection is up now (a cheap round trip), reconnecting if it was lost.
-    pub(crate) fn ping(&mut self) -> Result<()> {
-        let result = self.client().and_then(|c| {
-            c.simple_query("SELECT 1")
-                .map(|_| ())
-                .map_err(StoreError::from)
-        });
+    /// Runs statements without parameters on the connection (made again if it was lost),
+    /// forgetting a connection that fails.
+    fn batch_on_client(&mut self, sql: &str) -> Result<()> {
+        let result = self
+            .client()
+            .and_then(|c| c.batch_execute(sql).map_err(StoreError::from));
         if let Err(e) = &result {
             self.drop_if_lost(e);
         }
         result
+    }
+
+    /// Whether the connection is up now (a cheap round trip), reconnecting if it was lost.
+    pub(crate) fn ping(&mut self) -> Result<()> {
+        self.batch_on_client("SELECT 1")
     }
 
     /// Runs `f` in a READ COMMITTED transaction whose writers lock the rows of what they
@@ -395,14 +394,7 @@ impl Pg {
 
     /// Opens a read-only snapshot that later reads share ([`Pg::in_snapshot`]).
     pub(crate) fn begin_snapshot(&mut self) -> Result<()> {
-        let result = self.client().and_then(|c| {
-            c.batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                .map_err(StoreError::from)
-        });
-        if let Err(e) = &result {
-            self.drop_if_lost(e);
-        }
-        result
+        self.batch_on_client("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     }
 
     /// Runs `f` inside the open snapshot.

@@ -152,6 +152,17 @@ fn stations_in(q: &mut Tx<'_>) -> Result<Vec<Station>> {
     Ok(stations)
 }
 
+/// Gives a station its tables (inside the caller's transaction).
+fn assign(tx: &mut Tx<'_>, name: &str, tables: &[u32]) -> Result<()> {
+    for t in tables {
+        tx.execute(
+            "INSERT INTO station_tables (station, table_no) VALUES (?1, ?2)",
+            args![name, t],
+        )?;
+    }
+    Ok(())
+}
+
 fn server_only(store: &Store) -> Result<()> {
     if store.engine() == Engine::Postgres {
         Ok(())
@@ -262,12 +273,7 @@ impl Store {
                 "INSERT INTO stations (name, role, created_at) VALUES (?1, ?2, ?3)",
                 args![name, role, now],
             )?;
-            for t in tables {
-                tx.execute(
-                    "INSERT INTO station_tables (station, table_no) VALUES (?1, ?2)",
-                    args![name, t],
-                )?;
-            }
+            assign(tx, name, tables)?;
             audit(
                 tx,
                 actor,
@@ -300,12 +306,7 @@ impl Store {
             if exists == 0 {
                 return Err(StoreError::NotFound(format!("station {name}")));
             }
-            for t in tables {
-                tx.execute(
-                    "INSERT INTO station_tables (station, table_no) VALUES (?1, ?2)",
-                    args![name, t],
-                )?;
-            }
+            assign(tx, name, tables)?;
             audit(
                 tx,
                 actor,

@@ -349,6 +349,25 @@ impl DeskApp {
 
         // Function keys switch pages whatever has the keyboard: they type nothing.
         let mut goto: Option<Page> = None;
+        // What every page gets this frame, with the tournament it follows.
+        macro_rules! page_ctx {
+            ($tournament:expr) => {
+                PageCtx {
+                    store,
+                    now_ms,
+                    tournament: &mut $tournament,
+                    notices: &mut self.notices,
+                    goto: &mut goto,
+                    launcher: &self.launcher,
+                    last_folder: &mut self.prefs.last_folder,
+                    typing,
+                    stamp: self.live.stamp,
+                    poll: !matches!(self.live.engine, Some(crate::store::Engine::Postgres)),
+                    my_tables: self.live.my_tables(),
+                    table_stations: &self.live.table_stations,
+                }
+            };
+        }
         for page in Page::ALL {
             if ui.input(|i| i.key_pressed(page.key())) {
                 goto = Some(page);
@@ -373,20 +392,7 @@ impl DeskApp {
                 }
             });
             connection_line(ui, &self.live);
-            let mut frame = PageCtx {
-                store,
-                now_ms,
-                tournament: &mut tournament,
-                notices: &mut self.notices,
-                goto: &mut goto,
-                launcher: &self.launcher,
-                last_folder: &mut self.prefs.last_folder,
-                typing,
-                stamp: self.live.stamp,
-                poll: !matches!(self.live.engine, Some(crate::store::Engine::Postgres)),
-                my_tables: self.live.my_tables(),
-                table_stations: &self.live.table_stations,
-            };
+            let mut frame = page_ctx!(tournament);
             director::status_line(ui, &mut frame, &mut self.status);
         });
         self.prefs.tournament = tournament;
@@ -402,20 +408,7 @@ impl DeskApp {
                 .error(format!("No program could open {}", dir.display()));
         }
 
-        let mut frame = PageCtx {
-            store,
-            now_ms,
-            tournament: &mut self.prefs.tournament,
-            notices: &mut self.notices,
-            goto: &mut goto,
-            launcher: &self.launcher,
-            last_folder: &mut self.prefs.last_folder,
-            typing,
-            stamp: self.live.stamp,
-            poll: !matches!(self.live.engine, Some(crate::store::Engine::Postgres)),
-            my_tables: self.live.my_tables(),
-            table_stations: &self.live.table_stations,
-        };
+        let mut frame = page_ctx!(self.prefs.tournament);
         let on_tables = self.prefs.page == Page::Tables;
         self.tables.background(&ctx, &mut frame, on_tables);
         let page = self.prefs.page;
