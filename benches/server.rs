@@ -51,9 +51,13 @@ fn new_game(store: &mut Store, rng: &mut StdRng, actor: &Actor) -> DeskGame {
     let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
     let id = store.create_game(&new, actor).expect("game");
     for side in Side::BOTH {
-        store.save_setup(id, side, &setups[side], actor).expect("setup");
+        store
+            .save_setup(id, side, &setups[side], actor)
+            .expect("setup");
     }
-    store.start_game(id, store.now(), Side::White, actor).expect("start");
+    store
+        .start_game(id, store.now(), Side::White, actor)
+        .expect("start");
     let position = Position::from_setups(&setups).expect("legal setups");
     DeskGame {
         id,
@@ -71,7 +75,13 @@ fn desk_event(
     actor: &Actor,
     token: &str,
 ) -> Duration {
-    if desk.game.is_over() || desk.game.position().legal_moves(desk.game.to_move()).is_empty() {
+    if desk.game.is_over()
+        || desk
+            .game
+            .position()
+            .legal_moves(desk.game.to_move())
+            .is_empty()
+    {
         *desk = new_game(store, rng, actor);
     }
     let moves = desk.game.position().legal_moves(desk.game.to_move());
@@ -212,7 +222,13 @@ fn main() {
     while Instant::now() < start + run {
         changes.drain();
         let before = Instant::now();
-        desk_event(&mut probe, &mut probe_desk, &mut rng, &actor, &format!("probe-{i}"));
+        desk_event(
+            &mut probe,
+            &mut probe_desk,
+            &mut rng,
+            &actor,
+            &format!("probe-{i}"),
+        );
         let id = probe_desk.id.0;
         loop {
             match changes.next(Duration::from_secs(5)) {
@@ -254,7 +270,8 @@ fn main() {
             wrong += 1;
         }
     }
-    let lost_or_duplicated = (committed as i64 - stored_total as i64).unsigned_abs() as usize + wrong;
+    let lost_or_duplicated =
+        (committed as i64 - stored_total as i64).unsigned_abs() as usize + wrong;
     println!("{desks} desks, each an event every ~2 s with bursts, for {seconds} s:");
     println!(
         "  {committed} commits, {:.1} commits/s, latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
@@ -270,5 +287,8 @@ fn main() {
         ms(percentile(&seen_after, 0.5)),
         ms(percentile(&seen_after, 0.99))
     );
-    assert_eq!(lost_or_duplicated, 0, "no event may be lost or stored twice");
+    assert_eq!(
+        lost_or_duplicated, 0,
+        "no event may be lost or stored twice"
+    );
 }
