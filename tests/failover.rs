@@ -12,9 +12,8 @@ mod pg;
 use ggdesk::store::{Address, ServerState, Store, server_status};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 const REPLICATION_PASSWORD: &str = "replicate-me";
@@ -71,39 +70,6 @@ fn stop_cluster(bin: &Path, data: &Path) {
         .arg(data)
         .args(["-m", "immediate", "stop"])
         .output();
-}
-
-/// A `feed` whose lines are written slowly enough that it is still writing when the
-/// primary goes; the acknowledgements' arrival times are kept.
-fn paced_feed(
-    db: &str,
-    lines: Vec<String>,
-) -> (Child, std::thread::JoinHandle<Vec<(Instant, String)>>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
-        .args(["--db", db, "feed", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("spawn feed");
-    let mut stdin = child.stdin.take().expect("stdin");
-    std::thread::spawn(move || {
-        for line in lines {
-            if writeln!(stdin, "{line}").is_err() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(4));
-        }
-    });
-    let stdout = child.stdout.take().expect("stdout");
-    let reader = std::thread::spawn(move || {
-        BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-            .map(|l| (Instant::now(), l))
-            .collect()
-    });
-    (child, reader)
 }
 
 /// One failover: returns the time from the promotion to the first commit after it.
@@ -188,7 +154,13 @@ fn failover(round: u64, kill_after: Duration) -> Duration {
 
     let both = url(&[p1, p2]);
     let writers: Vec<_> = (0..4)
-        .map(|i| paced_feed(&both, feed::feed_lines_up_to(round * 100 + i, 400)))
+        .map(|i| {
+            feed::spawn_feed_paced(
+                &both,
+                feed::feed_lines_up_to(round * 100 + i, 400),
+                Duration::from_millis(4),
+            )
+        })
         .collect();
     std::thread::sleep(kill_after);
     kill_cluster(&primary_data);

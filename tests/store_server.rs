@@ -3,6 +3,8 @@
 //! at once (one wins, the other is told), notifications, `copy` both ways, many `feed`
 //! writers, and a lost connection.
 
+#[path = "support/event.rs"]
+mod event;
 #[path = "support/feed.rs"]
 mod feed;
 #[path = "support/pg.rs"]
@@ -20,9 +22,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 
-fn connect(url: &str) -> Store {
-    Store::connect(&Address::Server(url.to_string())).expect("connect")
-}
+use event::{connect, event_with_round};
 
 fn db_name(url: &str) -> String {
     url.rsplit('/').next().unwrap_or("").to_string()
@@ -39,37 +39,6 @@ fn schema_of(url: &str) -> String {
 fn setups(seed: u64) -> BySide<SideSetup> {
     let mut rng = StdRng::seed_from_u64(seed);
     random_setups(&mut |n| rng.random_range(0..n.max(1)))
-}
-
-/// A tournament of `n` players with round 1 published: its id.
-fn event_with_round(store: &mut Store, n: u32) -> TournamentId {
-    let d = Actor::director();
-    let tid = store
-        .create_tournament(
-            &TournamentSetup {
-                name: "Open".into(),
-                ..TournamentSetup::default()
-            },
-            &d,
-        )
-        .expect("tournament");
-    for i in 0..n {
-        let p = store
-            .add_player(
-                &PlayerInput {
-                    name: format!("Player {i}"),
-                    federation_id: format!("F{i}"),
-                    club: String::new(),
-                    rating: 2000 - i64::from(i),
-                },
-                &d,
-            )
-            .expect("player");
-        store.register(tid, p, &d).expect("register");
-    }
-    let round = store.pair_round(tid, &d).expect("pair").round;
-    store.publish_round(tid, round, &d).expect("publish");
-    tid
 }
 
 /// The game of a table of round 1, started with random setups.

@@ -4,53 +4,25 @@
 //! has reconnected by itself.
 
 mod common;
+#[path = "support/event.rs"]
+mod event;
 #[path = "support/pg.rs"]
 mod pg;
 
 use common::{START_MS, all_text, click, desk, go, has_text, type_into};
 use egui_kittest::Harness;
+use event::{connect, event_with_round};
+use ggdesk::store::Actor;
 use ggdesk::store::TournamentId;
-use ggdesk::store::{Actor, Address, PlayerInput, Store, TournamentSetup};
 use ggdesk::ui::{DeskApp, Page};
 use ggdesk_core::tournament::GameResult;
 use std::cell::Cell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-fn connect(url: &str) -> Store {
-    Store::connect(&Address::Server(url.to_string())).expect("connect")
-}
-
 /// A tournament of `n` players with round 1 published, on the server.
 fn event(url: &str, n: u32) -> TournamentId {
-    let mut s = connect(url);
-    let d = Actor::director();
-    let tid = s
-        .create_tournament(
-            &TournamentSetup {
-                name: "Server Open".into(),
-                ..TournamentSetup::default()
-            },
-            &d,
-        )
-        .expect("tournament");
-    for i in 0..n {
-        let p = s
-            .add_player(
-                &PlayerInput {
-                    name: format!("Player {i}"),
-                    federation_id: format!("S{i}"),
-                    club: String::new(),
-                    rating: 2000 - i64::from(i),
-                },
-                &d,
-            )
-            .expect("player");
-        s.register(tid, p, &d).expect("register");
-    }
-    let round = s.pair_round(tid, &d).expect("pair").round;
-    s.publish_round(tid, round, &d).expect("publish");
-    tid
+    event_with_round(&mut connect(url), n)
 }
 
 /// Runs frames (with real time passing: the server's notices are real) until `done` or

@@ -10,20 +10,7 @@ use ggdesk_core::tournament::{Entry, GameOutcome, GameResult, System, TieBreak};
 use std::fmt::Write;
 
 /// Escapes text for HTML content and for attribute values in double or single quotes.
-pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use ggdesk_core::export::forms::html_escape as esc;
 
 const STYLE: &str = r#"
 :root{color-scheme:light dark;--bg:#fff;--fg:#16181d;--mut:#5f6672;--line:#e2e4e8;--card:#f2f4f7;--acc:#0a58ca;--live:#b54708;--ok:#067647}
@@ -498,13 +485,10 @@ fn cell(entry: &Entry) -> String {
             colour,
             outcome,
         } => {
-            let code = match outcome {
-                GameOutcome::Win => "W",
-                GameOutcome::Loss => "L",
-                GameOutcome::Draw => "D",
-                GameOutcome::ForfeitWin => "+",
-                GameOutcome::ForfeitLoss | GameOutcome::DoubleForfeit => "−",
-                GameOutcome::Pending => "?",
+            // A true minus sign on the page: a hyphen is easily lost on a phone.
+            let code = match outcome.letter() {
+                "-" => "−",
+                letter => letter,
             };
             let side = match colour {
                 Side::White => "w",

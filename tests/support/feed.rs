@@ -10,6 +10,7 @@ use rand::{Rng, SeedableRng};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// The lines `feed` reads for one random game: the header, then one event per line.
 pub fn feed_lines(seed: u64) -> Vec<String> {
@@ -44,6 +45,21 @@ pub fn feed_lines_up_to(seed: u64, max_events: usize) -> Vec<String> {
 
 /// A `feed` child writing into `db`, its input written by a thread.
 pub fn spawn_feed(db: &str, lines: Vec<String>) -> (Child, std::thread::JoinHandle<Vec<String>>) {
+    let (child, timed) = spawn_feed_paced(db, lines, Duration::ZERO);
+    let reader = std::thread::spawn(move || {
+        let lines = timed.join().unwrap_or_default();
+        lines.into_iter().map(|(_, line)| line).collect()
+    });
+    (child, reader)
+}
+
+/// A `feed` child whose input lines are written `pace` apart (so that it is still writing
+/// when something happens to the server); each output line comes with its arrival time.
+pub fn spawn_feed_paced(
+    db: &str,
+    lines: Vec<String>,
+    pace: Duration,
+) -> (Child, std::thread::JoinHandle<Vec<(Instant, String)>>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
         .args(["--db", db, "feed", "-"])
         .stdin(Stdio::piped())
@@ -57,6 +73,9 @@ pub fn spawn_feed(db: &str, lines: Vec<String>) -> (Child, std::thread::JoinHand
             if writeln!(stdin, "{line}").is_err() {
                 break;
             }
+            if !pace.is_zero() {
+                std::thread::sleep(pace);
+            }
         }
     });
     let stdout = child.stdout.take().expect("stdout");
@@ -64,7 +83,8 @@ pub fn spawn_feed(db: &str, lines: Vec<String>) -> (Child, std::thread::JoinHand
         BufReader::new(stdout)
             .lines()
             .map_while(Result::ok)
-            .collect::<Vec<String>>()
+            .map(|line| (Instant::now(), line))
+            .collect()
     });
     (child, reader)
 }

@@ -15,7 +15,7 @@ pub mod print;
 pub use players::{ImportedPlayer, PlayersCsvError, RowError, import_players_csv};
 
 use crate::pairing::Pairing;
-use crate::tournament::{Entry, GameOutcome, Standings, Tournament, standings};
+use crate::tournament::{Entry, StandingRow, Standings, Tournament, standings};
 
 /// A text field made safe for spreadsheets: `'` in front of `=`, `+`, `-` or `@`.
 pub fn defuse(text: &str) -> String {
@@ -49,23 +49,28 @@ fn record(fields: &[String]) -> String {
     line
 }
 
+/// The columns the standings and the cross-table begin with.
+const LEADING: [&str; 5] = ["rank", "id", "name", "rating", "score"];
+
+/// A player's values for [`LEADING`].
+fn leading_fields(row: &StandingRow) -> Vec<String> {
+    vec![
+        row.rank.to_string(),
+        row.id.to_string(),
+        defuse(&row.name),
+        row.rating.to_string(),
+        row.score.to_string(),
+    ]
+}
+
 /// The standings as the spec's CSV: `rank,id,name,rating,score,<tie-breaks>`, numbers in
 /// plain decimal.
 pub fn standings_csv(s: &Standings) -> String {
-    let mut header: Vec<String> = ["rank", "id", "name", "rating", "score"]
-        .iter()
-        .map(|h| h.to_string())
-        .collect();
+    let mut header: Vec<String> = LEADING.iter().map(|h| h.to_string()).collect();
     header.extend(s.tiebreaks.iter().map(|t| t.name().to_string()));
     let mut out = record(&header);
     for row in &s.rows {
-        let mut fields = vec![
-            row.rank.to_string(),
-            row.id.to_string(),
-            defuse(&row.name),
-            row.rating.to_string(),
-            row.score.to_string(),
-        ];
+        let mut fields = leading_fields(row);
         fields.extend(row.tiebreaks.iter().map(|v| v.to_string()));
         out.push_str(&record(&fields));
     }
@@ -82,15 +87,7 @@ pub fn crosstable_cell(entry: &Entry) -> String {
         Entry::Game {
             opponent, outcome, ..
         } => {
-            let code = match outcome {
-                GameOutcome::Win => "W",
-                GameOutcome::Loss => "L",
-                GameOutcome::Draw => "D",
-                GameOutcome::ForfeitWin => "+",
-                GameOutcome::ForfeitLoss | GameOutcome::DoubleForfeit => "-",
-                GameOutcome::Pending => "?",
-            };
-            format!("{code}{opponent}")
+            format!("{}{opponent}", outcome.letter())
         }
         Entry::Bye => "BYE".into(),
         Entry::Absent => "ABS".into(),
@@ -103,20 +100,11 @@ pub fn crosstable_csv(t: &Tournament) -> String {
     let rounds = t.rounds().len();
     let s = standings(t, rounds);
     let entries = t.entries(rounds);
-    let mut header: Vec<String> = ["rank", "id", "name", "rating", "score"]
-        .iter()
-        .map(|h| h.to_string())
-        .collect();
+    let mut header: Vec<String> = LEADING.iter().map(|h| h.to_string()).collect();
     header.extend((1..=rounds).map(|r| format!("R{r}")));
     let mut out = record(&header);
     for row in &s.rows {
-        let mut fields = vec![
-            row.rank.to_string(),
-            row.id.to_string(),
-            defuse(&row.name),
-            row.rating.to_string(),
-            row.score.to_string(),
-        ];
+        let mut fields = leading_fields(row);
         if let Some(i) = t.player_index(row.id) {
             fields.extend(entries[i].iter().map(crosstable_cell));
         }
