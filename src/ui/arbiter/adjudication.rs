@@ -10,7 +10,7 @@ use crate::desk::LiveTable;
 use crate::store::GameId;
 use crate::ui::common::{self, Confirm};
 use egui::{RichText, Ui};
-use ggdesk_core::adjudication::{Adjudication, ReadingVerdict, aliwalas_value};
+use ggdesk_core::adjudication::{Adjudication, Hundredths, ReadingVerdict, aliwalas_value};
 use ggdesk_core::rules::{Game, GameState, Rank, Side, Square};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -299,8 +299,11 @@ fn reader_tabs(ui: &mut Ui, state: &mut AdjudicationState, table: &LiveTable) {
 
 /// Both sides' scores in one line each (NRS, AVP, TAS per side), shown first so the result
 /// and its totals are in view without scrolling.
-pub(crate) fn totals_ui(ui: &mut Ui, totals: [(Side, String, String, String); 2]) {
-    for (reader, nrs, avp, tas) in totals {
+/// Each reader's Net Reading Score, Aliwalas value and Total Adjudication Score, as
+/// `score(reader)` gives them.
+pub(crate) fn totals_ui(ui: &mut Ui, score: impl Fn(Side) -> (i64, Hundredths, Hundredths)) {
+    for reader in Side::BOTH {
+        let (nrs, avp, tas) = score(reader);
         ui.label(
             RichText::new(format!(
                 "{}:  NRS {nrs}  +  AVP {avp}  =  TAS {tas}",
@@ -328,18 +331,10 @@ fn result_ui(ui: &mut Ui, adj: &Adjudication, queued: &mut Vec<TableCmd>, id: Ga
             queued.push(TableCmd::PrintAdjudication { game: id });
         }
     });
-    totals_ui(
-        ui,
-        Side::BOTH.map(|r| {
-            let s = &adj.scores[r];
-            (
-                r,
-                s.net_reading_score.to_string(),
-                s.aliwalas_value.to_string(),
-                s.total.to_string(),
-            )
-        }),
-    );
+    totals_ui(ui, |r| {
+        let s = &adj.scores[r];
+        (s.net_reading_score, s.aliwalas_value, s.total)
+    });
     ui.separator();
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])

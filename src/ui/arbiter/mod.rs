@@ -19,7 +19,7 @@ mod table;
 pub use board::{CellView, draw_player_view};
 pub(crate) use parts::{
     Cap, StartGate, adjudication_heading, capitalise, clock_panel, confirmation, move_clock_color,
-    oversteps_marks, result_banner, start_clocks, thirty_line, timer_line,
+    oversteps_marks, paused_banner, result_banner, start_clocks, thirty_line, timer_line,
 };
 pub use parts::{phase_badge, player_view_panel};
 pub use setup_text::{parse_setup_text, setup_text};

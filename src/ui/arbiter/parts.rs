@@ -49,6 +49,16 @@ pub(crate) fn result_banner(ui: &mut Ui, outcome: Outcome) {
     ui.label(RichText::new(outcome.reason().describe()).size(16.0));
 }
 
+/// The large amber PAUSED over a paused game's clocks.
+pub(crate) fn paused_banner(ui: &mut Ui) {
+    ui.label(
+        RichText::new("PAUSED")
+            .size(26.0)
+            .strong()
+            .color(common::AMBER),
+    );
+}
+
 /// Why the clocks cannot start yet, if they cannot.
 pub(crate) struct StartGate {
     pub blocked: Option<String>,

@@ -156,12 +156,7 @@ impl TablesPage {
         match phase {
             Phase::Finished(o) => super::result_banner(ui, o),
             Phase::Paused => {
-                ui.label(
-                    RichText::new("PAUSED")
-                        .size(26.0)
-                        .strong()
-                        .color(common::AMBER),
-                );
+                super::paused_banner(ui);
             }
             _ => {
                 ui.label(
@@ -470,18 +465,10 @@ fn tally_result_ui(ui: &mut Ui, adj: &ggdesk_core::adjudication::TallyAdjudicati
             .strong()
             .color(common::BLUE),
     );
-    super::adjudication::totals_ui(
-        ui,
-        Side::BOTH.map(|r| {
-            let s = &adj.scores[r];
-            (
-                r,
-                s.net_reading_score.to_string(),
-                s.aliwalas_value.to_string(),
-                s.total.to_string(),
-            )
-        }),
-    );
+    super::adjudication::totals_ui(ui, |r| {
+        let s = &adj.scores[r];
+        (s.net_reading_score, s.aliwalas_value, s.total)
+    });
     ui.separator();
     egui::ScrollArea::vertical()
         .id_salt("tally-result")

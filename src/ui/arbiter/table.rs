@@ -297,12 +297,7 @@ impl TablesPage {
                 ui.label("The game goes to adjudication: both players read the opponent's pieces.");
             }
             Phase::Paused => {
-                ui.label(
-                    RichText::new("PAUSED")
-                        .size(26.0)
-                        .strong()
-                        .color(common::AMBER),
-                );
+                super::paused_banner(ui);
                 ui.label("F8 (or Space, outside the move box) resumes both clocks.");
             }
             _ => {
