@@ -83,6 +83,20 @@ fn the_tables_show_each_tables_station_and_a_station_desk_opens_on_its_tables() 
     h.run();
     assert!(has_text(&h, "Table 1 · hall-a"), "{:?}", all_text(&h));
     assert!(has_text(&h, "Table 3"), "the director sees every table");
+    // The footer names the server, never its password.
+    let shown = url.replace(&format!(":{}@", pg::SUPERUSER_PASSWORD), "@");
+    assert_ne!(shown, url, "the test's URL has a password to hide");
+    assert!(
+        has_text(&h, &format!("Database: {shown}")),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(
+        !all_text(&h)
+            .iter()
+            .any(|t| t.contains(pg::SUPERUSER_PASSWORD)),
+        "no password on screen"
+    );
     // The station's own desk: on the Tables page, its two tables only.
     let mut a = desk(connect(&login.url), Page::Players, Some(tid), &clock);
     a.run();
@@ -95,6 +109,17 @@ fn the_tables_show_each_tables_station_and_a_station_desk_opens_on_its_tables() 
     assert!(has_text(&a, "Table 1 · hall-a"));
     assert!(has_text(&a, "Table 2 · hall-a"));
     assert!(!has_text(&a, "Table 3"), "{:?}", all_text(&a));
+    let station_password = login
+        .url
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split_once('@'))
+        .and_then(|(user, _)| user.split_once(':'))
+        .map(|(_, pw)| pw.to_string())
+        .expect("the station's URL carries its password");
+    assert!(
+        !all_text(&a).iter().any(|t| t.contains(&station_password)),
+        "the station's password is not on its screen"
+    );
 }
 
 #[test]

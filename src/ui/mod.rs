@@ -397,9 +397,10 @@ impl DeskApp {
         });
         self.prefs.tournament = tournament;
 
+        // The file, or the server's URL without its password.
         let db = store
-            .path()
-            .map_or_else(|| "in memory".to_string(), |p| p.display().to_string());
+            .address()
+            .map_or_else(|| "in memory".to_string(), Address::shown);
         let open_folder = notices_panel(ui, &self.notices, &db);
         if let Some(dir) = open_folder
             && !self.launcher.open(&dir)

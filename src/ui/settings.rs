@@ -48,7 +48,12 @@ impl SettingsPage {
 
     fn backups_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
         let Some(path) = cx.store.path() else {
-            ui.label("Backups: this database lives in memory, it has none.");
+            ui.label(if cx.store.address().is_some() {
+                "Backups: the event server keeps no backup files. Its copy is the standby \
+                 (docs/standby.md); archive the event with `ggdesk --db URL copy FILE`."
+            } else {
+                "Backups: this database lives in memory, it has none."
+            });
             return;
         };
         let mut load = LoadErrors::default();
