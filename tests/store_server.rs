@@ -12,8 +12,8 @@ mod pg;
 
 use ggdesk::store::TournamentId;
 use ggdesk::store::{
-    Actor, Address, AnyEvent, Change, Expect, GameId, NewGame, PlayerInput, Store, StoreError,
-    TournamentSetup,
+    Actor, Address, AnyEvent, BackupNote, Change, Expect, GameId, NewGame, PlayerInput, Store,
+    StoreError, TournamentSetup,
 };
 use ggdesk_core::rules::{BySide, Event, Side, SideSetup};
 use ggdesk_core::sim::random_setups;
@@ -22,7 +22,7 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 
-use event::{connect, event_with_round};
+use event::{connect, event_paired, event_with_round};
 
 fn db_name(url: &str) -> String {
     url.rsplit('/').next().unwrap_or("").to_string()
@@ -427,6 +427,22 @@ fn two_directors_editing_one_round_the_later_is_refused_with_what_changed() {
         &d,
     )
     .expect("after reloading");
+}
+
+#[test]
+fn a_round_published_on_the_server_says_the_server_keeps_it_not_a_backup_file() {
+    let url = pg::new_database();
+    let mut director = connect(&url);
+    let (tid, round) = event_paired(&mut director, 4);
+    let note = director
+        .publish_round(tid, round, &Actor::director())
+        .expect("publish");
+    assert_eq!(note, BackupNote::OnServer);
+    assert!(
+        note.describe().contains("event server"),
+        "{}",
+        note.describe()
+    );
 }
 
 #[test]

@@ -23,6 +23,9 @@ pub enum BackupNote {
     Written(PathBuf),
     /// The database lives in memory (tests): no backup folder.
     NotOnDisk,
+    /// The database is on an event server: the server and its standby keep it, there is
+    /// no file to copy.
+    OnServer,
     /// The transition is committed; only the backup failed.
     Failed(String),
 }
@@ -33,6 +36,7 @@ impl BackupNote {
         match self {
             BackupNote::Written(p) => format!("backup written: {}", p.display()),
             BackupNote::NotOnDisk => "no backup (database in memory)".into(),
+            BackupNote::OnServer => "kept by the event server (and its standby)".into(),
             BackupNote::Failed(e) => format!("the backup failed: {e}"),
         }
     }
@@ -970,7 +974,11 @@ impl Store {
     /// Writes a backup and says how it went (the change before it is committed either way).
     fn backup_note(&self, label: &str) -> BackupNote {
         if self.path().is_none() {
-            return BackupNote::NotOnDisk;
+            return if self.address().is_some() {
+                BackupNote::OnServer
+            } else {
+                BackupNote::NotOnDisk
+            };
         }
         match self.backup(label) {
             Ok(p) => BackupNote::Written(p),

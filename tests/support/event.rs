@@ -11,6 +11,15 @@ pub fn connect(url: &str) -> Store {
 
 /// A tournament of `n` players with round 1 published: its id.
 pub fn event_with_round(store: &mut Store, n: u32) -> TournamentId {
+    let (tid, round) = event_paired(store, n);
+    store
+        .publish_round(tid, round, &Actor::director())
+        .expect("publish");
+    tid
+}
+
+/// A tournament of `n` players with round 1 paired but not yet published: its id and round.
+pub fn event_paired(store: &mut Store, n: u32) -> (TournamentId, u32) {
     let d = Actor::director();
     let tid = store
         .create_tournament(
@@ -36,6 +45,5 @@ pub fn event_with_round(store: &mut Store, n: u32) -> TournamentId {
         store.register(tid, p, &d).expect("register");
     }
     let round = store.pair_round(tid, &d).expect("pair").round;
-    store.publish_round(tid, round, &d).expect("publish");
-    tid
+    (tid, round)
 }
