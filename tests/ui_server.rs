@@ -150,6 +150,18 @@ fn the_stations_page_creates_a_login_that_runs_its_tables() {
     );
     go(&mut h, Page::Stations);
     assert!(has_text(&h, "2-3"), "{:?}", all_text(&h));
+    // Enter in the tables box adds a station as the button does.
+    type_into(&mut h, "New station", "hall-c");
+    type_into(&mut h, "tables", "4");
+    h.key_press(egui::Key::Enter);
+    h.run();
+    assert!(
+        all_text(&h)
+            .iter()
+            .any(|t| t.starts_with("postgres://") && t.contains("hall-c")),
+        "{:?}",
+        all_text(&h)
+    );
 }
 
 #[test]

@@ -99,13 +99,16 @@ impl StationsPage {
             ui.add(egui::TextEdit::singleline(&mut self.name).desired_width(140.0))
                 .labelled_by(l.id);
             let l = ui.label("tables");
-            ui.add(
-                egui::TextEdit::singleline(&mut self.tables)
-                    .desired_width(140.0)
-                    .hint_text("1-10, 12"),
-            )
-            .labelled_by(l.id);
-            if ui.button("Add the station").clicked() {
+            let tables = ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.tables)
+                        .desired_width(140.0)
+                        .hint_text("1-10, 12"),
+                )
+                .labelled_by(l.id);
+            // Enter in the tables box adds the station, as the button does.
+            let entered = tables.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if ui.button("Add the station").clicked() || entered {
                 match parse_tables(&self.tables) {
                     Ok(tables) => self.queued.push(Cmd::Add {
                         name: self.name.trim().to_string(),
