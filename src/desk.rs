@@ -303,6 +303,8 @@ pub struct Tables {
 pub struct TickNote {
     pub game: GameId,
     pub text: String,
+    /// Something failed (shown as an error, not as news).
+    pub failed: bool,
 }
 
 impl Tables {
@@ -347,7 +349,11 @@ impl Tables {
                             ),
                             _ => format!("Game {id}: game time is up — adjudication"),
                         };
-                        notes.push(TickNote { game: id, text });
+                        notes.push(TickNote {
+                            game: id,
+                            text,
+                            failed: false,
+                        });
                         if let Some(c) = &table.round_completed {
                             notes.push(TickNote {
                                 game: id,
@@ -356,14 +362,19 @@ impl Tables {
                                     c.round,
                                     c.backup.describe()
                                 ),
+                                failed: false,
                             });
                         }
                     }
                     // Another desk recorded it first: the table now shows its end.
                     Err(StoreError::Conflict(_)) => {}
+                    // Not connected: the desk says so on every page, and the end is recorded
+                    // by the first tick after the connection is back.
+                    Err(e) if e.is_disconnected() => {}
                     Err(e) => notes.push(TickNote {
                         game: id,
                         text: format!("Game {id}: could not record the end: {e}"),
+                        failed: true,
                     }),
                 }
             } else {
@@ -371,11 +382,15 @@ impl Tables {
             }
         }
         if now_ms - self.last_heartbeat_ms >= 1000 && !seen.is_empty() {
-            if let Err(e) = store.record_clocks_seen(&seen) {
-                notes.push(TickNote {
+            match store.record_clocks_seen(&seen) {
+                // Not connected: said on every page already; the next heartbeat stores them.
+                Err(e) if e.is_disconnected() => {}
+                Err(e) => notes.push(TickNote {
                     game: seen[0].0,
                     text: format!("could not store the clocks: {e}"),
-                });
+                    failed: true,
+                }),
+                Ok(()) => {}
             }
             self.last_heartbeat_ms = now_ms;
         }

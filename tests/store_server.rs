@@ -10,19 +10,15 @@ mod feed;
 #[path = "support/pg.rs"]
 mod pg;
 
-use ggdesk::store::TournamentId;
 use ggdesk::store::{
     Actor, Address, AnyEvent, BackupNote, Change, Expect, GameId, NewGame, PlayerInput, Store,
     StoreError, TournamentSetup,
 };
-use ggdesk_core::rules::{BySide, Event, Side, SideSetup};
-use ggdesk_core::sim::random_setups;
+use ggdesk_core::rules::{Event, Side};
 use ggdesk_core::tournament::GameResult;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 
-use event::{connect, event_paired, event_with_round};
+use event::{connect, event_paired, event_with_round, setups, table_game};
 
 fn db_name(url: &str) -> String {
     url.rsplit('/').next().unwrap_or("").to_string()
@@ -34,40 +30,6 @@ fn schema_of(url: &str) -> String {
         &db_name(url),
         "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'",
     )
-}
-
-fn setups(seed: u64) -> BySide<SideSetup> {
-    let mut rng = StdRng::seed_from_u64(seed);
-    random_setups(&mut |n| rng.random_range(0..n.max(1)))
-}
-
-/// The game of a table of round 1, started with random setups.
-fn table_game(
-    store: &mut Store,
-    tid: TournamentId,
-    table: u32,
-    actor: &Actor,
-) -> Result<GameId, StoreError> {
-    let view = store.round_view(tid, 1)?.expect("round 1");
-    let board = view
-        .boards
-        .iter()
-        .find(|b| b.table_no == table)
-        .expect("the table");
-    let new = NewGame {
-        tournament_id: Some(tid),
-        round: Some(1),
-        table_no: Some(table),
-        players: Some(BySide::new(board.white.no, board.black.no)),
-        ..NewGame::standalone()
-    };
-    let id = store.create_game(&new, actor)?;
-    let s = setups(u64::from(table));
-    for side in Side::BOTH {
-        store.save_setup(id, side, &s[side], actor)?;
-    }
-    store.start_game(id, 1_000, Side::White, actor)?;
-    Ok(id)
 }
 
 fn first_move(store: &Store, id: GameId) -> Event {

@@ -11,7 +11,7 @@ mod pg;
 
 use common::{START_MS, all_text, click, desk, go, has_text, type_into};
 use egui_kittest::Harness;
-use event::{connect, event_with_round};
+use event::{connect, event_with_round, table_game_from};
 use ggdesk::store::Actor;
 use ggdesk::store::TournamentId;
 use ggdesk::ui::{DeskApp, Page};
@@ -176,8 +176,12 @@ fn a_lost_connection_is_said_on_every_page_until_the_desk_reconnects_by_itself()
         pg::SUPERUSER_PASSWORD
     );
     let tid = event(&url, 4);
+    // A game runs at table 1: its clocks are stored every second while connected.
+    table_game_from(&mut connect(&url), tid, 1, &Actor::director(), START_MS).expect("game");
     let clock = Rc::new(Cell::new(START_MS));
-    let mut h = desk(connect(&url), Page::Rounds, Some(tid), &clock);
+    let mut h = desk(connect(&url), Page::Tables, Some(tid), &clock);
+    assert!(has_text(&h, "PLAYING"), "{:?}", all_text(&h));
+    go(&mut h, Page::Rounds);
     assert!(!has_text(&h, "NOT CONNECTED: nothing is being saved."));
     let stop = pg::pg_command(&bin, "pg_ctl")
         .arg("-D")
@@ -202,6 +206,29 @@ fn a_lost_connection_is_said_on_every_page_until_the_desk_reconnects_by_itself()
             all_text(&h)
         );
     }
+    // The running game's heartbeat fails quietly, and a page that cannot read says only
+    // that: the red line says the rest once, and the database is not called damaged.
+    for _ in 0..5 {
+        clock.set(clock.get() + 1_000);
+        h.run();
+    }
+    let texts = all_text(&h);
+    assert!(
+        !texts
+            .iter()
+            .any(|t| t.contains("nothing is being saved") && !t.starts_with("NOT CONNECTED")),
+        "{texts:?}"
+    );
+    assert!(
+        !texts
+            .iter()
+            .any(|t| t.contains("The database could not be read")),
+        "{texts:?}"
+    );
+    assert!(
+        has_text(&h, "Not shown while the desk is not connected"),
+        "{texts:?}"
+    );
     pg::start(&bin, &dir, port, &[]);
     assert!(
         until(&mut h, |h| !has_text(

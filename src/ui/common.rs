@@ -287,15 +287,21 @@ pub fn typing(ctx: &egui::Context) -> bool {
 /// What a page could not read from the database this time: shown as a banner naming what
 /// failed, instead of the page, so a damaged database never looks like an empty one.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct LoadErrors(pub Vec<String>);
+pub struct LoadErrors {
+    /// What could not be read, and why.
+    pub failures: Vec<String>,
+    /// Every failure was the server out of reach (not a damaged database).
+    disconnected: bool,
+}
 
 impl LoadErrors {
     pub fn clear(&mut self) {
-        self.0.clear();
+        self.failures.clear();
+        self.disconnected = false;
     }
 
     /// The value read, or `None` with the failure noted under `what`.
-    pub fn check<T, E: std::fmt::Display>(
+    pub fn check<T, E: std::fmt::Display + 'static>(
         &mut self,
         what: &str,
         result: Result<T, E>,
@@ -303,21 +309,43 @@ impl LoadErrors {
         match result {
             Ok(v) => Some(v),
             Err(e) => {
-                self.0.push(format!("{what}: {e}"));
+                let lost = (&e as &dyn std::any::Any)
+                    .downcast_ref::<crate::store::StoreError>()
+                    .is_some_and(crate::store::StoreError::is_disconnected);
+                self.disconnected = lost && (self.failures.is_empty() || self.disconnected);
+                self.failures.push(format!("{what}: {e}"));
                 None
             }
         }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.failures.is_empty()
+    }
+
+    /// The failures in one line.
+    pub fn joined(&self) -> String {
+        self.failures.join("; ")
     }
 
     /// Draws the banner when something failed; true if it did (the page then shows nothing
-    /// else that could be mistaken for the database's content).
+    /// else that could be mistaken for the database's content). When the server is out of
+    /// reach, the banner says only that: the red line above every page says the rest, and
+    /// the database is not damaged.
     pub fn banner(&self, ui: &mut Ui) -> bool {
-        if self.0.is_empty() {
+        if self.failures.is_empty() {
             return false;
+        }
+        if self.disconnected {
+            ui.label(
+                RichText::new(
+                    "Not shown while the desk is not connected: it reads the server again as \
+                     soon as the connection is back.",
+                )
+                .color(AMBER)
+                .strong(),
+            );
+            return true;
         }
         egui::Frame::new()
             .fill(RED.gamma_multiply(0.15))
@@ -331,7 +359,7 @@ impl LoadErrors {
                         .strong()
                         .size(18.0),
                 );
-                for e in &self.0 {
+                for e in &self.failures {
                     ui.label(RichText::new(format!("Could not read {e}")).color(RED));
                 }
                 ui.label(

@@ -2,7 +2,9 @@
 //! server, as the server announces it), whether the desk is connected, which arbiter station
 //! this desk is, which station runs each table, and how the server's standby stands.
 
-use crate::store::{Change, Changes, Engine, ServerState, Station, Store, server_status};
+use crate::store::{
+    Change, Changes, Engine, ServerState, Station, Store, StoreError, server_status,
+};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -111,8 +113,9 @@ impl Live {
                     }
                     self.stamp = stamp;
                 }
-                Err(e) if e.is_disconnected() => {
-                    self.disconnected = Some(e.to_string());
+                // The cause alone: the desk's line already says that nothing is being saved.
+                Err(StoreError::Disconnected(why)) => {
+                    self.disconnected = Some(why);
                 }
                 // Any other failure is the pages' to show (they read and say what failed).
                 Err(_) => news.changed = true,

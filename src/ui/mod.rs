@@ -595,7 +595,7 @@ fn connection_line(ui: &mut Ui, live: &live::Live) {
                 )
                 .color(common::RED),
             );
-            ui.label(RichText::new(why).weak().small());
+            ui.label(RichText::new(format!("({why})")).weak().small());
         });
         return;
     }

@@ -2,7 +2,13 @@
 //! first round published.
 #![allow(dead_code)]
 
-use ggdesk::store::{Actor, Address, PlayerInput, Store, TournamentId, TournamentSetup};
+use ggdesk::store::{
+    Actor, Address, GameId, NewGame, PlayerInput, Store, StoreError, TournamentId, TournamentSetup,
+};
+use ggdesk_core::rules::{BySide, Side, SideSetup};
+use ggdesk_core::sim::random_setups;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 /// A desk's connection to the server at `url`.
 pub fn connect(url: &str) -> Store {
@@ -46,4 +52,51 @@ pub fn event_paired(store: &mut Store, n: u32) -> (TournamentId, u32) {
     }
     let round = store.pair_round(tid, &d).expect("pair").round;
     (tid, round)
+}
+
+/// Both sides' setups, random from `seed`.
+pub fn setups(seed: u64) -> BySide<SideSetup> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    random_setups(&mut |n| rng.random_range(0..n.max(1)))
+}
+
+/// The game of a table of round 1, started with random setups (its clocks from Unix ms
+/// 1000).
+pub fn table_game(
+    store: &mut Store,
+    tid: TournamentId,
+    table: u32,
+    actor: &Actor,
+) -> Result<GameId, StoreError> {
+    table_game_from(store, tid, table, actor, 1_000)
+}
+
+/// [`table_game`] with its clocks started at Unix ms `started_ms`.
+pub fn table_game_from(
+    store: &mut Store,
+    tid: TournamentId,
+    table: u32,
+    actor: &Actor,
+    started_ms: i64,
+) -> Result<GameId, StoreError> {
+    let view = store.round_view(tid, 1)?.expect("round 1");
+    let board = view
+        .boards
+        .iter()
+        .find(|b| b.table_no == table)
+        .expect("the table");
+    let new = NewGame {
+        tournament_id: Some(tid),
+        round: Some(1),
+        table_no: Some(table),
+        players: Some(BySide::new(board.white.no, board.black.no)),
+        ..NewGame::standalone()
+    };
+    let id = store.create_game(&new, actor)?;
+    let s = setups(u64::from(table));
+    for side in Side::BOTH {
+        store.save_setup(id, side, &s[side], actor)?;
+    }
+    store.start_game(id, started_ms, Side::White, actor)?;
+    Ok(id)
 }

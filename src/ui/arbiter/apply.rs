@@ -207,7 +207,7 @@ impl TablesPage {
     fn open(&mut self, id: GameId, cx: &mut PageCtx<'_>) {
         let mut load = LoadErrors::default();
         if !self.ensure(cx, id, &mut load) {
-            cx.notices.error(load.0.join("; "));
+            cx.notices.error(load.joined());
             return;
         }
         if self.selected != Some(id) {

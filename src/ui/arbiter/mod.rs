@@ -212,8 +212,7 @@ impl TablesPage {
                 Err(e) => {
                     self.load.clear();
                     self.load
-                        .0
-                        .push(format!("the rounds of tournament {t}: {e}"));
+                        .check::<(), _>(&format!("the rounds of tournament {t}"), Err(e));
                     return;
                 }
             },
@@ -337,7 +336,11 @@ impl TablesPage {
     pub fn background(&mut self, ctx: &egui::Context, cx: &mut PageCtx<'_>, shown: bool) {
         self.refresh_cards(cx, false);
         for note in self.tables.tick(cx.store, cx.now_ms) {
-            cx.notices.info(note.text);
+            if note.failed {
+                cx.notices.error(note.text);
+            } else {
+                cx.notices.info(note.text);
+            }
         }
         self.reading_timers(cx);
         if !self.queued.is_empty() {

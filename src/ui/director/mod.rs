@@ -145,7 +145,7 @@ pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
         ui.separator();
         if !cache.load.is_empty() {
             ui.label(
-                RichText::new(format!("Could not read {}", cache.load.0.join("; ")))
+                RichText::new(format!("Could not read {}", cache.load.joined()))
                     .color(common::RED)
                     .strong(),
             );
