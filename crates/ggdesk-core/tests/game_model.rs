@@ -157,6 +157,12 @@ fn a_running_game_is_paused_where_the_desk_last_saw_it_and_resumed_now() {
             resume_at: last + 600.0
         }
     );
+    // No time lost since the clocks were seen (or none known): no empty pause is written.
+    assert_eq!(
+        game.restart(Some(last + 20.0), Some(last + 20.0)),
+        Restart::Nothing
+    );
+    assert_eq!(game.restart(Some(last + 20.0), None), Restart::Nothing);
     // Seen after the game time ran out: the game ends where the desk saw it.
     assert_eq!(
         game.restart(Some(7300.0), Some(9000.0)),

@@ -247,6 +247,7 @@ impl AnyGame {
 
     /// What to write for this game when the desk starts again: `seen_t` is the last moment
     /// the desk saw its clocks, `now_t` the game time now (both `None` when unknown).
+    /// Nothing when no time passed between them.
     pub fn restart(&self, seen_t: Option<f64>, now_t: Option<f64>) -> Restart {
         if !self.clocks_running() {
             return Restart::Nothing;
@@ -261,7 +262,11 @@ impl AnyGame {
         if judged.judge_clocks(seen).is_ok() && judged.is_over() {
             return Restart::End { at: seen_s };
         }
-        let now_s = now_t.filter(|t| *t > seen_s).unwrap_or(seen_s);
+        // No time lost since the clocks were last seen (a connection that came back at
+        // once): an empty pause would only clutter the record.
+        let Some(now_s) = now_t.filter(|t| *t > seen_s) else {
+            return Restart::Nothing;
+        };
         Restart::PauseAndResume {
             pause_at: seen_s,
             resume_at: now_s,
