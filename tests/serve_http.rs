@@ -320,6 +320,44 @@ fn connections_beyond_the_pool_and_the_queue_get_503_and_service_resumes() {
     assert_eq!(get(addr, "/").status, 200);
 }
 
+#[test]
+fn a_request_already_sent_is_served_even_when_others_wait_for_the_worker() {
+    let (_dir, path) = small_event();
+    let limits = Limits {
+        workers: 1,
+        queue: 4,
+        head_timeout: Duration::from_secs(30),
+        idle_timeout: Duration::from_secs(30),
+        ..quick_limits()
+    };
+    let server = serve_with(&path, limits);
+    let addr = server.addr();
+    let c = server.counters();
+    // The only worker is held by a request that has begun.
+    let mut first = TcpStream::connect(addr).expect("connect");
+    first.write_all(b"GET / HTTP/1.1\r\n").expect("write");
+    until("the worker busy", || c.active.load(Ordering::SeqCst) == 1);
+    // A phone sends its whole request and waits in the queue; another phone, silent,
+    // waits behind it.
+    let mut phone = TcpStream::connect(addr).expect("connect");
+    phone
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    phone
+        .write_all(b"GET /t/1 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        .expect("write");
+    let _silent = TcpStream::connect(addr).expect("connect");
+    until("two waiting", || c.waiting.load(Ordering::SeqCst) == 2);
+    // The first request ends; the worker takes the phone while the silent one waits: the
+    // phone's request is in the socket, so it is not an idle connection to give up.
+    first
+        .write_all(b"Host: a\r\nConnection: close\r\n\r\n")
+        .expect("write");
+    let mut text = String::new();
+    let _ = phone.read_to_string(&mut text);
+    assert_eq!(status_of(&text), 200, "{text}");
+}
+
 /// Sends `bytes`, says it has sent everything (half-close), and reads what comes back.
 fn sent_whole(addr: SocketAddr, bytes: &[u8]) -> String {
     let mut s = TcpStream::connect(addr).expect("connect");

@@ -248,12 +248,7 @@ fn read_head(
         if stopping.load(Ordering::SeqCst) {
             return Err(ReadFailure::Gone);
         }
-        // A connection that has not started a request gives its worker up as soon as
-        // another connection waits for one: idle phones never hold the pool.
         let idle = buf.is_empty();
-        if idle && others_wait(shared) {
-            return Err(ReadFailure::Gone);
-        }
         let now = Instant::now();
         if now >= deadline {
             return Err(if idle {
@@ -283,7 +278,16 @@ fn read_head(
                 if matches!(
                     e.kind(),
                     ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted
-                ) => {}
+                ) =>
+            {
+                // A connection that has not started a request gives its worker up as soon
+                // as another connection waits for one: idle phones never hold the pool.
+                // Only after a read found nothing: a request already on its way (its bytes
+                // in the socket, not yet read) is not idle.
+                if buf.is_empty() && others_wait(shared) {
+                    return Err(ReadFailure::Gone);
+                }
+            }
             Err(_) => return Err(ReadFailure::Gone),
         }
     }
