@@ -5,12 +5,13 @@ use egui_kittest::Harness;
 use ggdesk::store::{Actor, NewGame, Store};
 use ggdesk::ui::{DeskApp, Page, Prefs, TimeSource};
 use ggdesk_core::record::TimedEvent;
-use ggdesk_core::rules::{Event, Side};
-use ggdesk_core::sim::random_setups;
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 use std::cell::Cell;
 use std::rc::Rc;
+
+#[path = "../tests/support/games.rs"]
+mod games;
 
 const START_MS: i64 = 1_800_000_000_000;
 
@@ -19,29 +20,18 @@ fn fifty_live_tables() -> Store {
     let mut rng = StdRng::seed_from_u64(50);
     let actor = Actor::arbiter(None);
     for _ in 0..50 {
-        let id = store
-            .create_game(&NewGame::standalone(), &actor)
-            .expect("game");
-        let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
-        for side in Side::BOTH {
-            store
-                .save_setup(id, side, &setups[side], &actor)
-                .expect("setup");
-        }
-        store
-            .start_game(id, START_MS, Side::White, &actor)
-            .expect("start");
+        let setups = games::random_both(&mut rng);
+        let id = games::start_with(
+            &mut store,
+            &NewGame::standalone(),
+            &setups,
+            START_MS,
+            &actor,
+        )
+        .expect("game");
         for i in 0..10 {
-            let game = store
-                .load_game(id)
-                .expect("load")
-                .game()
-                .expect("setups")
-                .expect("replay");
-            let moves = game.position().legal_moves(game.to_move());
-            let event = Event::Move {
-                mv: moves[rng.random_range(0..moves.len())],
-                by: None,
+            let Some(event) = games::random_legal(&games::live(&store, id), &mut rng) else {
+                break;
             };
             let _ = store.append_event(
                 id,

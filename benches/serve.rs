@@ -16,9 +16,7 @@
 
 use egui_kittest::Harness;
 use ggdesk::record::TimedEvent;
-use ggdesk::rules::{Event, Side};
 use ggdesk::serve::{ServeConfig, Server};
-use ggdesk::sim::random_setups;
 use ggdesk::store::TournamentId;
 use ggdesk::store::{Actor, GameId, NewGame, Store};
 use ggdesk::ui::{DeskApp, Page, Prefs, TimeSource};
@@ -34,6 +32,9 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+#[path = "../tests/support/games.rs"]
+mod games;
 
 const PLAYERS: u32 = 500;
 const ROUNDS_DONE: usize = 5;
@@ -254,18 +255,10 @@ fn desk_writer(path: &Path, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<u3
         let mut rng = SmallRng::seed_from_u64(9);
         let actor = Actor::arbiter(None);
         let new_game = |store: &mut Store, rng: &mut SmallRng| -> (GameId, f64) {
-            let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
-            let id = store
-                .create_game(&NewGame::standalone(), &actor)
-                .expect("game");
-            for side in Side::BOTH {
-                store
-                    .save_setup(id, side, &setups[side], &actor)
-                    .expect("setup");
-            }
-            store
-                .start_game(id, 1_800_000_000_000, Side::White, &actor)
-                .expect("start");
+            let setups = games::random_both(rng);
+            let new = NewGame::standalone();
+            let id =
+                games::start_with(store, &new, &setups, 1_800_000_000_000, &actor).expect("game");
             (id, 0.0)
         };
         let mut games: Vec<(GameId, f64)> =
@@ -276,29 +269,13 @@ fn desk_writer(path: &Path, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<u3
             let slot = k % games.len();
             k += 1;
             let (id, t) = games[slot];
-            let game = store
-                .load_game(id)
-                .expect("load")
-                .game()
-                .expect("setups")
-                .expect("replays");
-            if game.is_over() {
+            let Some(event) = games::random_legal(&games::live(&store, id), &mut rng) else {
                 games[slot] = new_game(&mut store, &mut rng);
                 continue;
-            }
-            let legal = game.position().legal_moves(game.to_move());
-            let mv = legal[rng.random_range(0..legal.len())];
+            };
             let t = t + 1.0;
             if store
-                .append_event(
-                    id,
-                    TimedEvent {
-                        t,
-                        event: Event::Move { mv, by: None },
-                    },
-                    &actor,
-                    "",
-                )
+                .append_event(id, TimedEvent { t, event }, &actor, "")
                 .is_ok()
             {
                 moves += 1;

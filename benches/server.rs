@@ -10,13 +10,14 @@
 //!
 //! Targets: p99 commit under 20 ms and the change seen elsewhere under 1 s, at 250 desks.
 
+#[path = "../tests/support/games.rs"]
+mod games;
 #[path = "../tests/support/pg.rs"]
 mod pg;
 
 use ggdesk::store::{Actor, Address, AnyEvent, Change, Expect, GameId, NewGame, Store};
 use ggdesk_core::clock::Time;
 use ggdesk_core::rules::{Event, Game, Position, RuleSettings, Side};
-use ggdesk_core::sim::random_setups;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::mpsc;
@@ -48,16 +49,9 @@ fn new_game(store: &mut Store, rng: &mut StdRng, actor: &Actor) -> DeskGame {
         thirty_moves: 0,
         ..RuleSettings::default()
     };
-    let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
-    let id = store.create_game(&new, actor).expect("game");
-    for side in Side::BOTH {
-        store
-            .save_setup(id, side, &setups[side], actor)
-            .expect("setup");
-    }
-    store
-        .start_game(id, store.now(), Side::White, actor)
-        .expect("start");
+    let setups = games::random_both(rng);
+    let now = store.now();
+    let id = games::start_with(store, &new, &setups, now, actor).expect("game");
     let position = Position::from_setups(&setups).expect("legal setups");
     DeskGame {
         id,

@@ -5,53 +5,31 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use ggdesk::desk::Tables;
 use ggdesk::store::{Actor, GameId, NewGame, Store};
 use ggdesk_core::record::TimedEvent;
-use ggdesk_core::rules::{Event, RuleSettings, Side};
-use ggdesk_core::sim::random_setups;
+use ggdesk_core::rules::RuleSettings;
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 use std::path::Path;
 use std::time::Instant;
+
+#[path = "../tests/support/games.rs"]
+mod games;
 
 const START_MS: i64 = 1_800_000_000_000;
 
 fn new_game(store: &mut Store, rng: &mut StdRng) -> GameId {
-    let actor = Actor::arbiter(None);
     let mut new = NewGame::standalone();
     new.rules = RuleSettings {
         thirty_moves: 0,
         ..RuleSettings::default()
     };
-    let id = store.create_game(&new, &actor).expect("game");
-    let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
-    for side in Side::BOTH {
-        store
-            .save_setup(id, side, &setups[side], &actor)
-            .expect("setup");
-    }
-    store
-        .start_game(id, START_MS, Side::White, &actor)
-        .expect("start");
-    id
+    let setups = games::random_both(rng);
+    games::start_with(store, &new, &setups, START_MS, &Actor::arbiter(None)).expect("game")
 }
 
 /// Appends one random legal move; false when the game has ended.
 fn append_move(store: &mut Store, id: GameId, t: f64, rng: &mut StdRng) -> bool {
-    let game = store
-        .load_game(id)
-        .expect("load")
-        .game()
-        .expect("setups")
-        .expect("replay");
-    if game.is_over() {
+    let Some(event) = games::random_legal(&games::live(store, id), rng) else {
         return false;
-    }
-    let moves = game.position().legal_moves(game.to_move());
-    if moves.is_empty() {
-        return false;
-    }
-    let event = Event::Move {
-        mv: moves[rng.random_range(0..moves.len())],
-        by: None,
     };
     store
         .append_event(id, TimedEvent { t, event }, &Actor::arbiter(None), "")

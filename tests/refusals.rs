@@ -3,16 +3,17 @@
 //! newer ggdesk, or damaged; and, through the command line, the exit code (1) and the one
 //! line that names each refusal (newer, damaged, another program's, not a database).
 
-use ggdesk::store::{Actor, GameId, NewGame, SCHEMA_VERSION, Store, StoreError};
+use ggdesk::store::{Actor, NewGame, SCHEMA_VERSION, Store, StoreError};
 use ggdesk_core::record::TimedEvent;
-use ggdesk_core::rules::{Event, Side};
-use ggdesk_core::sim::random_setups;
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
+
+#[path = "support/games.rs"]
+mod games;
 
 /// Held by the tests that open a database without its `-shm` (the store looks at a copy in
 /// the temporary folder), so that one can check that no copy is left behind.
@@ -67,34 +68,12 @@ fn database_with_games(path: &Path) {
     let mut store = Store::open(path).expect("create");
     let actor = Actor::arbiter(None);
     for seed in 0..30 {
-        let mut rng = StdRng::seed_from_u64(seed);
-        let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
-        let id: GameId = store
-            .create_game(&NewGame::standalone(), &actor)
+        let setups = games::random_both(&mut StdRng::seed_from_u64(seed));
+        let id = games::start_with(&mut store, &NewGame::standalone(), &setups, 0, &actor)
             .expect("game");
-        for side in Side::BOTH {
-            store
-                .save_setup(id, side, &setups[side], &actor)
-                .expect("setup");
-        }
-        store.start_game(id, 0, Side::White, &actor).expect("start");
-        let game = store
-            .load_game(id)
-            .expect("load")
-            .game()
-            .expect("setups")
-            .expect("replays");
-        let mv = game.position().legal_moves(Side::White)[0];
+        let event = games::first_legal(&store, id);
         store
-            .append_event(
-                id,
-                TimedEvent {
-                    t: 1.0,
-                    event: Event::Move { mv, by: None },
-                },
-                &actor,
-                "",
-            )
+            .append_event(id, TimedEvent { t: 1.0, event }, &actor, "")
             .expect("move");
     }
 }

@@ -10,15 +10,16 @@ use ggdesk::store::{
 };
 use ggdesk_core::record::{Record, TimedEvent, replay};
 use ggdesk_core::rules::{BySide, Event, GameState, Move, Side, SideSetup};
-use ggdesk_core::sim::random_setups;
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 #[path = "support/engines.rs"]
 mod engines;
+#[path = "support/games.rs"]
+mod games;
 #[path = "support/pg.rs"]
 mod pg;
 use engines::Engine;
@@ -66,33 +67,10 @@ fn started_with(
     seed: u64,
     started_at: i64,
 ) -> (GameId, BySide<SideSetup>) {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
+    let setups = games::random_both(&mut StdRng::seed_from_u64(seed));
     let actor = Actor::arbiter(Some(1));
-    let id = store.create_game(new, &actor).expect("create");
-    for side in Side::BOTH {
-        store
-            .save_setup(id, side, &setups[side], &actor)
-            .expect("setup");
-    }
-    store
-        .start_game(id, started_at, Side::White, &actor)
-        .expect("start");
+    let id = games::start_with(store, new, &setups, started_at, &actor).expect("start");
     (id, setups)
-}
-
-/// The first legal move of the side to move in a stored game.
-fn first_legal(store: &Store, id: GameId) -> Event {
-    let game = store
-        .load_game(id)
-        .expect("load")
-        .game()
-        .expect("setups")
-        .expect("replays");
-    Event::Move {
-        mv: game.position().legal_moves(game.to_move())[0],
-        by: None,
-    }
 }
 
 #[test]
@@ -188,7 +166,7 @@ fn a_damaged_database_is_refused_and_left_untouched() {
         let mut store = Store::open(&path).expect("create");
         for seed in 0..30 {
             let id = started_game(&mut store, seed);
-            let e = first_legal(&store, id);
+            let e = games::first_legal(&store, id);
             store
                 .append_event(id, at(1.0, e), &Actor::arbiter(None), "")
                 .expect("append");
@@ -222,7 +200,7 @@ fn a_games_board_and_result_are_derived_from_its_events(engine: Engine) {
     let id = started_game(&mut store, 3);
     let actor = Actor::arbiter(Some(1));
     for i in 0..6 {
-        let e = first_legal(&store, id);
+        let e = games::first_legal(&store, id);
         store
             .append_event(id, at(1.0 + i as f64, e), &actor, "")
             .expect("append");
@@ -269,11 +247,11 @@ fn an_undo_is_a_new_event_with_its_reason_and_the_undone_event_stays_stored(engi
     let mut store = engines::fresh_store(engine);
     let id = started_game(&mut store, 5);
     let actor = Actor::arbiter(Some(2));
-    let first = first_legal(&store, id);
+    let first = games::first_legal(&store, id);
     store
         .append_event(id, at(2.0, first), &actor, "")
         .expect("move");
-    let second = first_legal(&store, id);
+    let second = games::first_legal(&store, id);
     store
         .append_event(id, at(4.0, second), &actor, "")
         .expect("move");
@@ -316,19 +294,14 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were(eng
         let (id, _) = started_with(&mut store, &NewGame::standalone(), 9, start_ms);
         let actor = Actor::arbiter(Some(1));
         for i in 0..4 {
-            let e = first_legal(&store, id);
+            let e = games::first_legal(&store, id);
             store
                 .append_event(id, at(10.0 * (i + 1) as f64, e), &actor, "")
                 .expect("move");
         }
         // The desk saw the clocks at t = 95: White has been thinking 55 s.
         store.record_clocks_seen(&[(id, 95.0)]).expect("seen");
-        let mut game = store
-            .load_game(id)
-            .expect("load")
-            .game()
-            .expect("setups")
-            .expect("replay");
+        let mut game = games::live(&store, id);
         game.judge_clocks(ggdesk_core::clock::Time::from_secs(95))
             .expect("judge");
         (id, *game.clock())
@@ -340,12 +313,7 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were(eng
         .expect("restore");
     assert_eq!(restored.restored, vec![id]);
     assert!(restored.failed.is_empty());
-    let mut game = store
-        .load_game(id)
-        .expect("load")
-        .game()
-        .expect("setups")
-        .expect("replay");
+    let mut game = games::live(&store, id);
     assert!(!game.clock().is_paused(), "a running game continues");
     game.judge_clocks(ggdesk_core::clock::Time::from_secs(695))
         .expect("judge");
@@ -385,7 +353,7 @@ fn a_game_waiting_for_the_counts_does_not_stop_the_restore_of_the_games_after_it
                 .expect("move");
         }
         let (running, _) = started_with(&mut store, &NewGame::standalone(), 21, start_ms);
-        let e = first_legal(&store, running);
+        let e = games::first_legal(&store, running);
         store
             .append_event(running, at(40.0, e), &actor, "")
             .expect("move");
@@ -432,7 +400,7 @@ fn a_paused_game_stays_paused_after_a_restart(engine: Engine) {
     let id = {
         let mut store = Store::connect(&address).expect("store");
         let id = started_game(&mut store, 10);
-        let e = first_legal(&store, id);
+        let e = games::first_legal(&store, id);
         let actor = Actor::arbiter(None);
         store
             .append_event(id, at(5.0, e), &actor, "")
@@ -877,7 +845,7 @@ fn the_audit_log_and_the_events_refuse_updates_and_deletes(engine: Engine) {
     let address = engines::fresh_address(engine, dir.path());
     let mut store = Store::connect(&address).expect("store");
     let id = started_game(&mut store, 6);
-    let e = first_legal(&store, id);
+    let e = games::first_legal(&store, id);
     store
         .append_event(id, at(1.0, e), &Actor::arbiter(None), "")
         .expect("append");
@@ -949,12 +917,7 @@ fn a_pending_flag_survives_a_restart_and_wins_when_the_opponents_turn_ends(engin
         ] {
             store.append_event(id, at(t, mv(m)), &actor, "").expect(m);
         }
-        let game = store
-            .load_game(id)
-            .expect("load")
-            .game()
-            .expect("setups")
-            .expect("replays");
+        let game = games::live(&store, id);
         assert_eq!(game.pending_flag(), Some(Side::White), "the Flag waits");
         assert_eq!(game.state(), GameState::Playing);
         store.record_clocks_seen(&[(id, 10.0)]).expect("seen");
@@ -1014,7 +977,7 @@ fn void_and_replay_keeps_the_void_record_and_replays_the_pairing(engine: Engine)
     };
     new.rules.move_limit_ns = 90_000_000_000;
     let (id, _) = started_with(&mut store, &new, 31, 1_000);
-    let e = first_legal(&store, id);
+    let e = games::first_legal(&store, id);
     store
         .append_event(id, at(2.0, e), &actor, "")
         .expect("move");
@@ -1160,7 +1123,7 @@ fn a_version_1_database_is_migrated_with_its_rows_and_opening_it_again_changes_n
         let actor = Actor::arbiter(None);
         let id = started_game(&mut store, 40);
         for i in 0..3 {
-            let e = first_legal(&store, id);
+            let e = games::first_legal(&store, id);
             store
                 .append_event(id, at(f64::from(i + 1), e), &actor, "")
                 .expect("move");

@@ -18,6 +18,7 @@ use ggdesk_core::rules::{Event, Side};
 use ggdesk_core::tournament::GameResult;
 use std::time::{Duration, Instant};
 
+use event::games;
 use event::{connect, event_paired, event_with_round, setups, table_game};
 
 fn db_name(url: &str) -> String {
@@ -30,19 +31,6 @@ fn schema_of(url: &str) -> String {
         &db_name(url),
         "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'",
     )
-}
-
-fn first_move(store: &Store, id: GameId) -> Event {
-    let game = store
-        .load_game(id)
-        .expect("load")
-        .game()
-        .expect("setups")
-        .expect("replay");
-    Event::Move {
-        mv: game.position().legal_moves(game.to_move())[0],
-        by: None,
-    }
 }
 
 #[test]
@@ -96,7 +84,7 @@ fn events_and_audit_rows_can_only_be_inserted_on_the_server() {
         store.save_setup(id, side, &s[side], &actor).expect("setup");
     }
     store.start_game(id, 0, Side::White, &actor).expect("start");
-    let e = first_move(&store, id);
+    let e = games::first_legal(&store, id);
     store
         .append(id, 1.0, AnyEvent::Game(e), &actor, "")
         .expect("append");
@@ -170,7 +158,7 @@ fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
     let me = Actor::arbiter(Some(1));
     // Its own table: the whole game.
     let id = table_game(&mut arbiter, tid, 1, &me).expect("table 1 is the station's");
-    let e = first_move(&arbiter, id);
+    let e = games::first_legal(&arbiter, id);
     arbiter
         .append(id, 2.0, AnyEvent::Game(e), &me, "")
         .expect("an event at its table");
@@ -290,7 +278,7 @@ fn two_desks_appending_to_one_game_one_wins_and_the_other_is_told() {
     }
     a.start_game(id, 0, Side::White, &actor).expect("start");
     // Both desks show the game with no event yet.
-    let e = first_move(&a, id);
+    let e = games::first_legal(&a, id);
     a.append_expecting(
         id,
         Some(Expect {
@@ -321,7 +309,7 @@ fn two_desks_appending_to_one_game_one_wins_and_the_other_is_told() {
     // The second desk reloads and goes on from the game as it is.
     let stored = b.load_game(id).expect("load");
     assert_eq!(stored.events.len(), 1);
-    let next = first_move(&b, id);
+    let next = games::first_legal(&b, id);
     b.append_expecting(
         id,
         Some(Expect {
@@ -450,7 +438,7 @@ fn copy_both_ways_gives_identical_exports() {
     let tid = event_with_round(&mut src, 7);
     let actor = Actor::arbiter(Some(1));
     let id = table_game(&mut src, tid, 1, &actor).expect("game");
-    let e = first_move(&src, id);
+    let e = games::first_legal(&src, id);
     src.append(id, 4.0, AnyEvent::Game(e), &actor, "")
         .expect("move");
     src.void_and_replay(id, "arbiter's mistake", &Actor::director())

@@ -7,7 +7,6 @@
 use ggdesk::record::TimedEvent;
 use ggdesk::rules::{BySide, Event, PhysicalEvent, Rank, RuleSettings, Side};
 use ggdesk::serve::{Limits, ServeConfig, Server};
-use ggdesk::sim::random_setups;
 use ggdesk::store::TournamentId;
 use ggdesk::store::{Actor, GameId, GameMode, NewGame, PlayerInput, Store, TournamentSetup};
 use ggdesk::tournament::GameResult;
@@ -17,6 +16,9 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::time::Duration;
+
+#[path = "../support/games.rs"]
+mod games;
 
 /// The players. No name holds a piece code or a rank's name, so a scan that finds one has
 /// found a leak; one name is markup, to prove every name is escaped.
@@ -134,15 +136,9 @@ fn new_game(
 
 /// Creates an arbitrated game at a table with random setups entered; starts it if asked.
 fn desk_game(store: &mut Store, new: &NewGame, seed: u64, start: bool) -> GameId {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let setups = random_setups(&mut |n| rng.random_range(0..n.max(1)));
+    let setups = games::random_both(&mut StdRng::seed_from_u64(seed));
     let actor = Actor::arbiter(new.table_no.map(i64::from));
-    let id = store.create_game(new, &actor).expect("game");
-    for side in Side::BOTH {
-        store
-            .save_setup(id, side, &setups[side], &actor)
-            .expect("setup");
-    }
+    let id = games::set_up(store, new, &setups, &actor).expect("game");
     if start {
         store
             .start_game(id, 1_800_000_000_000, Side::White, &actor)
@@ -159,12 +155,7 @@ fn play(store: &mut Store, id: GameId, plies: u32, challenges: u32, seed: u64) -
     let mut made = 0;
     let mut t = 0.0;
     for _ in 0..plies {
-        let game = store
-            .load_game(id)
-            .expect("load")
-            .game()
-            .expect("setups")
-            .expect("replays");
+        let game = games::live(store, id);
         if game.is_over() {
             break;
         }

@@ -5,10 +5,12 @@
 use ggdesk::store::{
     Actor, Address, GameId, NewGame, PlayerInput, Store, StoreError, TournamentId, TournamentSetup,
 };
-use ggdesk_core::rules::{BySide, Side, SideSetup};
-use ggdesk_core::sim::random_setups;
+use ggdesk_core::rules::{BySide, SideSetup};
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+
+#[path = "games.rs"]
+pub mod games;
 
 /// A desk's connection to the server at `url`.
 pub fn connect(url: &str) -> Store {
@@ -56,8 +58,7 @@ pub fn event_paired(store: &mut Store, n: u32) -> (TournamentId, u32) {
 
 /// Both sides' setups, random from `seed`.
 pub fn setups(seed: u64) -> BySide<SideSetup> {
-    let mut rng = StdRng::seed_from_u64(seed);
-    random_setups(&mut |n| rng.random_range(0..n.max(1)))
+    games::random_both(&mut StdRng::seed_from_u64(seed))
 }
 
 /// The game of a table of round 1, started with random setups (its clocks from Unix ms
@@ -92,11 +93,6 @@ pub fn table_game_from(
         players: Some(BySide::new(board.white.no, board.black.no)),
         ..NewGame::standalone()
     };
-    let id = store.create_game(&new, actor)?;
-    let s = setups(u64::from(table));
-    for side in Side::BOTH {
-        store.save_setup(id, side, &s[side], actor)?;
-    }
-    store.start_game(id, started_ms, Side::White, actor)?;
+    let id = games::start_with(store, &new, &setups(u64::from(table)), started_ms, actor)?;
     Ok(id)
 }
