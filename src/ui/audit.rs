@@ -339,11 +339,10 @@ fn table(ui: &mut Ui, rows: &[&AuditRow]) {
         .column(Column::remainder().at_least(200.0).clip(true))
         .column(Column::exact(170.0).clip(true))
         .header(24.0, |mut h| {
-            for t in ["When", "Who", "What", "Where", "Details", "Reason"] {
-                h.col(|ui| {
-                    ui.label(RichText::new(t).strong());
-                });
-            }
+            common::header_cells(
+                &mut h,
+                &["When", "Who", "What", "Where", "Details", "Reason"],
+            );
         })
         .body(|body| {
             body.rows(24.0, rows.len(), |mut row| {

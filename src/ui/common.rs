@@ -381,6 +381,39 @@ pub fn labelled_text(ui: &mut Ui, label: &str, value: &mut String, width: f32) -
     .inner
 }
 
+/// A striped table of these columns whose rows a click selects: a click on a name selects
+/// its row rather than starting a text selection.
+pub fn clickable_rows<'a>(
+    ui: &'a mut Ui,
+    id: impl std::hash::Hash + std::fmt::Debug,
+    columns: &[egui_extras::Column],
+) -> egui_extras::TableBuilder<'a> {
+    ui.style_mut().interaction.selectable_labels = false;
+    let table = egui_extras::TableBuilder::new(ui)
+        .id_salt(id)
+        .striped(true)
+        .sense(egui::Sense::click());
+    columns.iter().fold(table, |t, c| t.column(*c))
+}
+
+/// A table's header: one strong title per column, in order.
+pub fn header_cells(h: &mut egui_extras::TableRow<'_, '_>, titles: &[&str]) {
+    for t in titles {
+        h.col(|ui| {
+            ui.label(RichText::new(*t).strong());
+        });
+    }
+}
+
+/// Plain text cells, one per column, in order.
+pub fn text_cells(row: &mut egui_extras::TableRow<'_, '_>, texts: &[&str]) {
+    for t in texts {
+        row.col(|ui| {
+            ui.label(*t);
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

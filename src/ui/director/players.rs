@@ -8,7 +8,7 @@ use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
 use crate::ui::files::{FilePicker, poll_picker};
 use egui::{Key, Modifiers, RichText, Ui};
-use egui_extras::{Column, TableBuilder};
+use egui_extras::Column;
 use ggdesk_core::export::print::sort_key;
 use ggdesk_core::export::{ImportedPlayer, RowError, import_players_csv};
 use std::path::PathBuf;
@@ -227,18 +227,15 @@ impl PlayersPage {
         };
         let (sort, asc) = (self.sort, !self.descending);
         let selected = self.selected;
-        // A click on a name selects the row rather than starting a text selection.
-        ui.style_mut().interaction.selectable_labels = false;
-        TableBuilder::new(ui)
-            .id_salt("players-table")
-            .striped(true)
-            .sense(egui::Sense::click())
-            .column(Column::exact(50.0))
-            .column(Column::remainder().at_least(180.0))
-            .column(Column::exact(110.0))
-            .column(Column::exact(120.0))
-            .column(Column::exact(70.0))
-            .column(Column::exact(150.0))
+        let columns = [
+            Column::exact(50.0),
+            Column::remainder().at_least(180.0),
+            Column::exact(110.0),
+            Column::exact(120.0),
+            Column::exact(70.0),
+            Column::exact(150.0),
+        ];
+        common::clickable_rows(ui, "players-table", &columns)
             .header(22.0, |mut header| {
                 for (k, title) in [
                     (SortKey::Id, "Id"),
@@ -264,21 +261,16 @@ impl PlayersPage {
                 body.rows(22.0, rows.len(), |mut row| {
                     let p = rows[row.index()];
                     row.set_selected(selected == Some(p.id));
-                    row.col(|ui| {
-                        ui.label(p.id.to_string());
-                    });
-                    row.col(|ui| {
-                        ui.label(&p.name);
-                    });
-                    row.col(|ui| {
-                        ui.label(&p.federation_id);
-                    });
-                    row.col(|ui| {
-                        ui.label(&p.club);
-                    });
-                    row.col(|ui| {
-                        ui.label(p.rating.to_string());
-                    });
+                    common::text_cells(
+                        &mut row,
+                        &[
+                            &p.id.to_string(),
+                            &p.name,
+                            &p.federation_id,
+                            &p.club,
+                            &p.rating.to_string(),
+                        ],
+                    );
                     row.col(|ui| match &p.ban {
                         Some(reason) => {
                             ui.label(RichText::new("BANNED").color(common::RED).strong())

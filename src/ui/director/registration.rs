@@ -8,7 +8,7 @@ use crate::store::{Actor, PenaltyRow, Registration, RegistryId, RegistryPlayer};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
 use egui::{RichText, Ui};
-use egui_extras::{Column, TableBuilder};
+use egui_extras::Column;
 use ggdesk_core::export::print::sort_key;
 use ggdesk_core::tournament::{PlayerId, Score};
 
@@ -234,50 +234,43 @@ impl RegistrationPage {
         let rows = &self.registered;
         let selected = self.selected;
         let mut clicked = None;
-        // A click on a name selects the row rather than starting a text selection.
-        ui.style_mut().interaction.selectable_labels = false;
-        TableBuilder::new(ui)
-            .id_salt("registered-table")
-            .striped(true)
-            .sense(egui::Sense::click())
-            .column(Column::exact(40.0))
-            .column(Column::remainder().at_least(160.0))
-            .column(Column::exact(60.0))
-            .column(Column::exact(100.0))
-            .column(Column::exact(170.0))
-            .column(Column::exact(110.0))
-            .column(Column::exact(60.0))
+        let columns = [
+            Column::exact(40.0),
+            Column::remainder().at_least(160.0),
+            Column::exact(60.0),
+            Column::exact(100.0),
+            Column::exact(170.0),
+            Column::exact(110.0),
+            Column::exact(60.0),
+        ];
+        common::clickable_rows(ui, "registered-table", &columns)
             .header(22.0, |mut h| {
-                for t in [
-                    "No",
-                    "Name",
-                    "Rating",
-                    "Club",
-                    "Status",
-                    "Absent in",
-                    "Penalty",
-                ] {
-                    h.col(|ui| {
-                        ui.label(RichText::new(t).strong());
-                    });
-                }
+                common::header_cells(
+                    &mut h,
+                    &[
+                        "No",
+                        "Name",
+                        "Rating",
+                        "Club",
+                        "Status",
+                        "Absent in",
+                        "Penalty",
+                    ],
+                );
             })
             .body(|body| {
                 body.rows(22.0, rows.len(), |mut row| {
                     let r = &rows[row.index()];
                     row.set_selected(selected == Some(r.no));
-                    row.col(|ui| {
-                        ui.label(r.no.to_string());
-                    });
-                    row.col(|ui| {
-                        ui.label(&r.name);
-                    });
-                    row.col(|ui| {
-                        ui.label(r.rating.to_string());
-                    });
-                    row.col(|ui| {
-                        ui.label(r.club.as_deref().unwrap_or(""));
-                    });
+                    common::text_cells(
+                        &mut row,
+                        &[
+                            &r.no.to_string(),
+                            &r.name,
+                            &r.rating.to_string(),
+                            r.club.as_deref().unwrap_or(""),
+                        ],
+                    );
                     row.col(|ui| {
                         let (text, color) = if r.banned {
                             ("BANNED".to_string(), common::RED)

@@ -23,7 +23,7 @@ use crate::ui::common::{
 };
 use crate::ui::files;
 use egui::{Key, Modifiers, RichText, Ui};
-use egui_extras::{Column, TableBuilder};
+use egui_extras::Column;
 use ggdesk_core::export::print::{self, PrintBoard, PrintPlayer, PrintRound};
 use ggdesk_core::pairing::{self, Pairing};
 use ggdesk_core::tournament::{GameResult, PlayerId, Score, Tournament};
@@ -614,42 +614,39 @@ impl RoundsPage {
             .collect();
         let selected_board = self.board;
         let table_height = (ui.available_height() - 70.0).max(120.0);
-        // A click on a name selects the row rather than starting a text selection.
-        ui.style_mut().interaction.selectable_labels = false;
         let defaults = !draft && grace_over;
-        TableBuilder::new(ui)
-            .id_salt(("boards", view.number, draft, grace_over))
-            .striped(true)
-            .sense(egui::Sense::click())
+        let columns = [
+            Column::exact(48.0),
+            Column::remainder().at_least(150.0).clip(true),
+            Column::exact(40.0),
+            Column::remainder().at_least(150.0).clip(true),
+            Column::exact(40.0),
+            Column::exact(if draft { 110.0 } else { 160.0 }),
+            Column::exact(if draft { 300.0 } else { 130.0 }).clip(true),
+            Column::exact(if defaults { 220.0 } else { 1.0 }),
+        ];
+        let id = ("boards", view.number, draft, grace_over);
+        common::clickable_rows(ui, id, &columns)
             .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
             .max_scroll_height(table_height)
-            .column(Column::exact(48.0))
-            .column(Column::remainder().at_least(150.0).clip(true))
-            .column(Column::exact(40.0))
-            .column(Column::remainder().at_least(150.0).clip(true))
-            .column(Column::exact(40.0))
-            .column(Column::exact(if draft { 110.0 } else { 160.0 }))
-            .column(Column::exact(if draft { 300.0 } else { 130.0 }).clip(true))
-            .column(Column::exact(if defaults { 220.0 } else { 1.0 }))
             .header(24.0, |mut h| {
-                for t in [
-                    "Table",
-                    "White",
-                    "Pts",
-                    "Black",
-                    "Pts",
-                    if draft { "" } else { "Result" },
-                    if draft {
-                        "Why (click a board for more)"
-                    } else {
-                        "State"
-                    },
-                    if defaults { "Default loss" } else { "" },
-                ] {
-                    h.col(|ui| {
-                        ui.label(RichText::new(t).strong());
-                    });
-                }
+                common::header_cells(
+                    &mut h,
+                    &[
+                        "Table",
+                        "White",
+                        "Pts",
+                        "Black",
+                        "Pts",
+                        if draft { "" } else { "Result" },
+                        if draft {
+                            "Why (click a board for more)"
+                        } else {
+                            "State"
+                        },
+                        if defaults { "Default loss" } else { "" },
+                    ],
+                );
             })
             .body(|body| {
                 body.rows(28.0, view.boards.len(), |mut row| {

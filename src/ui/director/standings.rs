@@ -207,11 +207,7 @@ impl StandingsPage {
         }
         builder
             .header(24.0, |mut h| {
-                for title in ["Rank", "No", "Name", "Rating", "Points"] {
-                    h.col(|ui| {
-                        ui.label(RichText::new(title).strong());
-                    });
-                }
+                common::header_cells(&mut h, &["Rank", "No", "Name", "Rating", "Points"]);
                 for tb in &s.tiebreaks {
                     h.col(|ui| {
                         ui.label(RichText::new(tiebreak_title(*tb)).strong());
@@ -268,11 +264,7 @@ impl StandingsPage {
         }
         builder
             .header(24.0, |mut h| {
-                for title in ["Rank", "No", "Name", "Points"] {
-                    h.col(|ui| {
-                        ui.label(RichText::new(title).strong());
-                    });
-                }
+                common::header_cells(&mut h, &["Rank", "No", "Name", "Points"]);
                 for r in 1..=after {
                     h.col(|ui| {
                         ui.label(RichText::new(format!("R{r}")).strong());
