@@ -38,48 +38,46 @@ pub fn import(db: Option<String>, file: &str) -> Result<(), CliError> {
     let value: Value = serde_json::from_str(&text)
         .map_err(|e| CliError::Input(format!("{file}: not valid JSON: {e}")))?;
     let format = value.get("format").and_then(Value::as_str).unwrap_or("");
-    match format {
+    let bad = |e: &dyn std::fmt::Display| CliError::Input(format!("{file}: {e}"));
+    let director = Actor::director();
+    // Each file is checked whole before the database is opened: a bad file changes nothing.
+    let id = match format {
         ggdesk_core::record::FORMAT => {
-            let record =
-                Record::from_value(&value).map_err(|e| CliError::Input(format!("{file}: {e}")))?;
-            let mut store = open(db)?;
-            let id = store
-                .import_record(&record, &Actor::director())
-                .map_err(store_error)?;
-            println!("{id}");
-            Ok(())
+            let record = Record::from_value(&value).map_err(|e| bad(&e))?;
+            open(db)?
+                .import_record(&record, &director)
+                .map_err(store_error)?
+                .to_string()
         }
         ggdesk_core::physical_record::FORMAT => {
             let record = ggdesk_core::physical_record::PhysicalRecord::from_value(&value)
-                .map_err(|e| CliError::Input(format!("{file}: {e}")))?;
-            let mut store = open(db)?;
-            let id = store
-                .import_physical(&record, &Actor::director())
-                .map_err(store_error)?;
-            println!("{id}");
-            Ok(())
+                .map_err(|e| bad(&e))?;
+            open(db)?
+                .import_physical(&record, &director)
+                .map_err(store_error)?
+                .to_string()
         }
         ggdesk_core::tournament::FORMAT => {
-            // Check the whole file before the database is opened: a bad file changes nothing.
-            ggdesk_core::tournament::Tournament::from_value(&value)
-                .map_err(|e| CliError::Input(format!("{file}: {e}")))?;
-            let mut store = open(db)?;
-            let id = store
-                .import_tournament(&value, &Actor::director())
+            ggdesk_core::tournament::Tournament::from_value(&value).map_err(|e| bad(&e))?;
+            open(db)?
+                .import_tournament(&value, &director)
                 .map_err(|e| match e {
-                    StoreError::Rejected(m) => CliError::Input(format!("{file}: {m}")),
+                    StoreError::Rejected(m) => bad(&m),
                     other => store_error(other),
-                })?;
-            println!("{id}");
-            Ok(())
+                })?
+                .to_string()
         }
-        other => Err(CliError::Input(format!(
-            "{file}: unknown format {other:?} (expected {:?}, {:?} or {:?})",
-            ggdesk_core::record::FORMAT,
-            ggdesk_core::physical_record::FORMAT,
-            ggdesk_core::tournament::FORMAT
-        ))),
-    }
+        other => {
+            return Err(CliError::Input(format!(
+                "{file}: unknown format {other:?} (expected {:?}, {:?} or {:?})",
+                ggdesk_core::record::FORMAT,
+                ggdesk_core::physical_record::FORMAT,
+                ggdesk_core::tournament::FORMAT
+            )));
+        }
+    };
+    println!("{id}");
+    Ok(())
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), CliError> {

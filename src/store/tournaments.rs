@@ -374,22 +374,29 @@ pub(crate) fn load(conn: &mut Tx<'_>, id: TournamentId) -> Result<Tournament> {
             result,
         });
     }
-    let mut stmt = conn.prepare_cached(
-        "SELECT round, player_no FROM round_byes WHERE tournament_id = ?1 ORDER BY round, seq, player_no",
-    )?;
-    let mut rows = stmt.query([id])?;
-    while let Some(r) = rows.next()? {
-        if let Some(k) = slot(r.get(0)?) {
-            rounds[k].byes.push(PlayerId(r.get(1)?));
-        }
-    }
-    let mut stmt = conn.prepare_cached(
-        "SELECT round, player_no FROM absences WHERE tournament_id = ?1 ORDER BY round, seq, player_no",
-    )?;
-    let mut rows = stmt.query([id])?;
-    while let Some(r) = rows.next()? {
-        if let Some(k) = slot(r.get(0)?) {
-            rounds[k].absent.push(PlayerId(r.get(1)?));
+    // The byes and the absences of each round: rows of the same shape.
+    for (sql, absent) in [
+        (
+            "SELECT round, player_no FROM round_byes WHERE tournament_id = ?1 ORDER BY round, seq, player_no",
+            false,
+        ),
+        (
+            "SELECT round, player_no FROM absences WHERE tournament_id = ?1 ORDER BY round, seq, player_no",
+            true,
+        ),
+    ] {
+        let mut stmt = conn.prepare_cached(sql)?;
+        let mut rows = stmt.query([id])?;
+        while let Some(r) = rows.next()? {
+            if let Some(k) = slot(r.get(0)?) {
+                let round = &mut rounds[k];
+                let list = if absent {
+                    &mut round.absent
+                } else {
+                    &mut round.byes
+                };
+                list.push(PlayerId(r.get(1)?));
+            }
         }
     }
     for round in rounds {
