@@ -196,6 +196,31 @@ fn standings_and_crosstable_follow_the_last_complete_round_with_the_tiebreaks() 
     }
     let page = get(addr, &format!("/t/{}/crosstable", h.tid)).body;
     assert!(page.contains("Cross-table after round 2"));
+    // Cells that cannot be misread, as on the desk and its printouts: the result's sign,
+    // the opponent's number, the colour apart (never "W5", which reads as White).
+    for row in rows {
+        let row_html = &page[page
+            .find(&format!("/player/{}\"", row["id"]))
+            .expect("the player's row")..];
+        let row_html = &row_html[..row_html.find("</tr>").expect("row end")];
+        for cell in row["rounds"].as_array().expect("rounds") {
+            let (sign, forfeit) = match cell["outcome"].as_str().expect("outcome") {
+                "win" => ("+", ""),
+                "draw" => ("=", ""),
+                "loss" => ("\u{2212}", ""),
+                "forfeit_win" => ("+", "f"),
+                "forfeit_loss" | "double_forfeit" => ("\u{2212}", "f"),
+                other => panic!("12 players all paired in complete rounds: {other}"),
+            };
+            let colour = &cell["colour"].as_str().expect("colour")[..1];
+            let expected = format!(
+                "<td class=\"c\">{sign}{}{forfeit}<span class=\"col\">{colour}</span></td>",
+                cell["opponent"]
+            );
+            assert!(row_html.contains(&expected), "{expected} in {row_html}");
+        }
+    }
+    assert!(page.contains("+5 won against player 5"), "the legend");
     assert!(
         page.contains("<th>R1</th><th>R2</th><th class=\"n\">Pts</th>"),
         "{page}"

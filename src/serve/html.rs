@@ -5,6 +5,7 @@
 use super::public::{
     EventIndex, PlayerRound, PublicBoard, PublicPlayer, PublicRound, TableState, TournamentData,
 };
+use ggdesk_core::export::print::{CROSS_LEGEND, cross_cell};
 use ggdesk_core::rules::Side;
 use ggdesk_core::tournament::{Entry, GameOutcome, GameResult, System, TieBreak};
 use std::fmt::Write;
@@ -61,6 +62,7 @@ th,td{padding:7px 6px;border-bottom:1px solid var(--line);text-align:left;vertic
 th{font-size:13px;color:var(--mut);font-weight:600;white-space:nowrap}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.c{white-space:nowrap;font-variant-numeric:tabular-nums}
+.col{color:var(--mut);font-size:smaller;margin-left:1px}
 td.name{min-width:9em;overflow-wrap:anywhere}
 td.name a{color:var(--fg)}
 .x td:nth-child(2),.x th:nth-child(2){position:sticky;left:0;background:var(--bg)}
@@ -476,29 +478,17 @@ pub fn standings(t: &TournamentData) -> String {
     tournament_page(t, Tab::Standings, "Standings", &main)
 }
 
-/// A cross-table cell: the result letter (W win, L loss, D draw, + / − forfeit, ? pending),
-/// the opponent's number, and the colour (w / b).
+/// A cross-table cell as the desk and its printouts write it (`+5` won, `=5` drew, `-5`
+/// lost, `?5` pending, `f` by forfeit) with a true minus sign (a hyphen is easily lost on a
+/// phone), and the colour apart (w / b).
 fn cell(entry: &Entry) -> String {
-    match entry {
-        Entry::Game {
-            opponent,
-            colour,
-            outcome,
-        } => {
-            // A true minus sign on the page: a hyphen is easily lost on a phone.
-            let code = match outcome.letter() {
-                "-" => "−",
-                letter => letter,
-            };
-            let side = match colour {
-                Side::White => "w",
-                Side::Black => "b",
-            };
-            format!("{code}{opponent}{side}")
-        }
-        Entry::Bye => "bye".into(),
-        Entry::Absent => "–".into(),
-    }
+    let (text, colour) = cross_cell(entry);
+    let col = match colour {
+        Some(Side::White) => "<span class=\"col\">w</span>",
+        Some(Side::Black) => "<span class=\"col\">b</span>",
+        None => "",
+    };
+    format!("{}{col}", esc(&text.replacen('-', "\u{2212}", 1)))
 }
 
 /// The cross-table after the last complete round.
@@ -539,9 +529,10 @@ pub fn crosstable(t: &TournamentData) -> String {
         let _ = writeln!(main, "<td class=\"n\"><b>{}</b></td></tr>", row.score);
     }
     main.push_str("</tbody></table></div>\n");
-    main.push_str(
-        "<p class=\"legend\">W win, L loss, D draw, + won by forfeit, − lost by forfeit, \
-         ? not decided; then the opponent's number and the colour (w White, b Black).</p>\n",
+    let _ = writeln!(
+        main,
+        "<p class=\"legend\">{}</p>",
+        esc(&CROSS_LEGEND.replace("-5", "\u{2212}5"))
     );
     tournament_page(t, Tab::Crosstable, "Cross-table", &main)
 }
