@@ -4,7 +4,10 @@
 
 mod common;
 
-use common::{START_MS, all_text, click, desk, phase, started_practice_table, type_move};
+use common::{
+    START_MS, all_text, assert_shows, click, desk, phase, started_practice_table, tables_desk,
+    type_move,
+};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use ggdesk::desk::Phase;
@@ -16,13 +19,7 @@ use std::rc::Rc;
 
 #[test]
 fn setups_entered_from_the_palette_a_challenge_and_a_player_view_without_ranks() {
-    let clock = Rc::new(Cell::new(START_MS));
-    let mut h = desk(
-        Store::open_in_memory().expect("store"),
-        Page::Tables,
-        None,
-        &clock,
-    );
+    let (mut h, clock) = tables_desk();
     h.run();
     started_practice_table(&mut h);
     assert_eq!(phase(&h, clock.get()), Phase::Playing);
@@ -61,14 +58,8 @@ fn setups_entered_from_the_palette_a_challenge_and_a_player_view_without_ranks()
     // The player view shows a5 empty and no rank anywhere.
     click(&mut h, "Player view full screen");
     let texts = all_text(&h);
-    assert!(
-        texts.iter().any(|t| t == "player view a5: empty"),
-        "{texts:?}"
-    );
-    assert!(
-        texts.iter().any(|t| t == "player view b3: white piece"),
-        "{texts:?}"
-    );
+    assert_shows(&texts, "player view a5: empty");
+    assert_shows(&texts, "player view b3: white piece");
     let rank_words: Vec<String> = Rank::ALL
         .iter()
         .flat_map(|r| [r.code().to_string(), r.name().to_string()])
@@ -88,13 +79,7 @@ fn setups_entered_from_the_palette_a_challenge_and_a_player_view_without_ranks()
 
 #[test]
 fn three_oversteps_on_the_injected_clock_end_the_game() {
-    let clock = Rc::new(Cell::new(START_MS));
-    let mut h = desk(
-        Store::open_in_memory().expect("store"),
-        Page::Tables,
-        None,
-        &clock,
-    );
+    let (mut h, clock) = tables_desk();
     h.run();
     started_practice_table(&mut h);
     // White overthinks three times; Black answers at once.
@@ -233,13 +218,7 @@ fn is_enabled(h: &Harness<'_, DeskApp>, label: &str) -> bool {
 
 #[test]
 fn readings_are_entered_piece_by_piece_and_scored_when_both_sheets_are_in() {
-    let clock = Rc::new(Cell::new(START_MS));
-    let mut h = desk(
-        Store::open_in_memory().expect("store"),
-        Page::Tables,
-        None,
-        &clock,
-    );
+    let (mut h, clock) = tables_desk();
     h.run();
     started_practice_table(&mut h);
     to_adjudication(&mut h, &clock);
@@ -264,20 +243,11 @@ fn readings_are_entered_piece_by_piece_and_scored_when_both_sheets_are_in() {
     click(&mut h, "Hand in Black's sheet");
     click(&mut h, "Hand in the empty sheet");
     let texts = all_text(&h);
-    assert!(
-        texts.iter().any(|t| t == "White wins by adjudication"),
-        "{texts:?}"
-    );
+    assert_shows(&texts, "White wins by adjudication");
     // White: 2 + 2 - 1 = 3; all 21 of each side remain (71.72).
-    assert!(texts.iter().any(|t| t == "NRS 3"), "{texts:?}");
-    assert!(
-        texts.iter().any(|t| t == "AVP 71.72   TAS 74.72"),
-        "{texts:?}"
-    );
-    assert!(
-        texts.iter().any(|t| t == "AVP 71.72   TAS 71.72"),
-        "{texts:?}"
-    );
+    assert_shows(&texts, "NRS 3");
+    assert_shows(&texts, "AVP 71.72   TAS 74.72");
+    assert_shows(&texts, "AVP 71.72   TAS 71.72");
     let app = h.state();
     let id = app.tables.selected.expect("open");
     let game = app.store().expect("store").load_game(id).expect("game");
@@ -286,13 +256,7 @@ fn readings_are_entered_piece_by_piece_and_scored_when_both_sheets_are_in() {
 
 #[test]
 fn equal_total_adjudication_scores_draw() {
-    let clock = Rc::new(Cell::new(START_MS));
-    let mut h = desk(
-        Store::open_in_memory().expect("store"),
-        Page::Tables,
-        None,
-        &clock,
-    );
+    let (mut h, clock) = tables_desk();
     h.run();
     started_practice_table(&mut h);
     to_adjudication(&mut h, &clock);

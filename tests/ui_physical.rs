@@ -4,15 +4,12 @@
 
 mod common;
 
-use common::{START_MS, all_text, click, click_containing, desk, phase};
+use common::{START_MS, all_text, assert_shows, click, click_containing, phase, tables_desk};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use ggdesk::desk::Phase;
-use ggdesk::store::Store;
-use ggdesk::ui::{DeskApp, Page};
+use ggdesk::ui::DeskApp;
 use ggdesk_core::rules::Side;
-use std::cell::Cell;
-use std::rc::Rc;
 
 fn started_physical_table(h: &mut Harness<'_, DeskApp>) {
     h.run();
@@ -22,13 +19,7 @@ fn started_physical_table(h: &mut Harness<'_, DeskApp>) {
 
 #[test]
 fn a_challenge_entered_as_two_ranks_is_resolved_and_the_tally_follows() {
-    let clock = Rc::new(Cell::new(START_MS));
-    let mut h = desk(
-        Store::open_in_memory().expect("store"),
-        Page::Tables,
-        None,
-        &clock,
-    );
+    let (mut h, clock) = tables_desk();
     started_physical_table(&mut h);
     clock.set(START_MS + 4_000);
     click(&mut h, "Move made (Enter)");
@@ -40,11 +31,8 @@ fn a_challenge_entered_as_two_ranks_is_resolved_and_the_tally_follows() {
     click(&mut h, "B G5 x1");
     click_containing(&mut h, "Record challenge: White's SPY attacks Black's G5");
     let texts = all_text(&h);
-    assert!(texts.iter().any(|t| t == "B G5 x0"), "{texts:?}");
-    assert!(
-        texts.iter().any(|t| t == "Pieces left: White 21, Black 20"),
-        "{texts:?}"
-    );
+    assert_shows(&texts, "B G5 x0");
+    assert_shows(&texts, "Pieces left: White 21, Black 20");
     assert!(h.get_by_label("B G5 x0").accesskit_node().is_disabled());
     // Black's Private takes a Spy; then Black's Flag attacks and is lost: White wins.
     click(&mut h, "B PVT x6");
@@ -75,13 +63,7 @@ fn a_challenge_entered_as_two_ranks_is_resolved_and_the_tally_follows() {
 
 #[test]
 fn the_thirty_move_rule_asks_for_the_pieces_across_the_midpoint() {
-    let clock = Rc::new(Cell::new(START_MS));
-    let mut h = desk(
-        Store::open_in_memory().expect("store"),
-        Page::Tables,
-        None,
-        &clock,
-    );
+    let (mut h, clock) = tables_desk();
     started_physical_table(&mut h);
     for i in 0..30 {
         clock.set(START_MS + 1_000 * (i + 1));
@@ -107,13 +89,7 @@ fn the_thirty_move_rule_asks_for_the_pieces_across_the_midpoint() {
 
 #[test]
 fn an_adjudication_reads_the_remaining_pieces_of_the_tally() {
-    let clock = Rc::new(Cell::new(START_MS));
-    let mut h = desk(
-        Store::open_in_memory().expect("store"),
-        Page::Tables,
-        None,
-        &clock,
-    );
+    let (mut h, clock) = tables_desk();
     started_physical_table(&mut h);
     clock.set(START_MS + 7_200_500);
     h.run();
@@ -134,13 +110,7 @@ fn an_adjudication_reads_the_remaining_pieces_of_the_tally() {
     click(&mut h, "Hand in Black's sheet");
     click(&mut h, "Hand in the empty sheet");
     let texts = all_text(&h);
-    assert!(
-        texts.iter().any(|t| t == "White wins by adjudication"),
-        "{texts:?}"
-    );
-    assert!(texts.iter().any(|t| t == "NRS 1"), "{texts:?}");
-    assert!(
-        texts.iter().any(|t| t == "AVP 71.72   TAS 72.72"),
-        "{texts:?}"
-    );
+    assert_shows(&texts, "White wins by adjudication");
+    assert_shows(&texts, "NRS 1");
+    assert_shows(&texts, "AVP 71.72   TAS 72.72");
 }

@@ -193,3 +193,21 @@ pub fn started_practice_table(h: &mut Harness<'_, DeskApp>) {
     enter_setup(h, ggdesk_core::rules::Side::Black);
     click(h, "Start clocks");
 }
+
+/// A desk on a fresh in-memory store showing the Tables page, and the clock it reads
+/// (at [`START_MS`]).
+pub fn tables_desk() -> (Harness<'static, DeskApp>, Rc<Cell<i64>>) {
+    let clock = Rc::new(Cell::new(START_MS));
+    let h = desk(
+        Store::open_in_memory().expect("store"),
+        Page::Tables,
+        None,
+        &clock,
+    );
+    (h, clock)
+}
+
+/// Asserts that one of `texts` (what the desk shows) is exactly `text`.
+pub fn assert_shows(texts: &[String], text: &str) {
+    assert!(texts.iter().any(|t| t == text), "{text:?} not in {texts:?}");
+}
