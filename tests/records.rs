@@ -15,7 +15,7 @@ use ggdesk_core::record::{Record, replay};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
-use verdicts::{all_fixtures, compare, expected, is_reject, name, rejection, report};
+use verdicts::{check_all, compare, expected, is_reject};
 
 /// The real binary: a rejected record exits 2 with nothing on stdout and exactly one line on
 /// stderr, which names the event at fault (and no event when the fault is not in one) and
@@ -23,18 +23,7 @@ use verdicts::{all_fixtures, compare, expected, is_reject, name, rejection, repo
 /// expected verdict.
 #[test]
 fn fixture_binary() {
-    let root = verdicts::workspace_root(env!("CARGO_MANIFEST_DIR"));
-    let all = all_fixtures(&root);
-    let mut failures = Vec::new();
-    for path in &all {
-        let want = expected(path);
-        let named = match rejection(&root, path, &want) {
-            Ok(named) => named,
-            Err(e) => {
-                failures.push(format!("{}: {e}", name(path)));
-                continue;
-            }
-        };
+    check_all(env!("CARGO_MANIFEST_DIR"), |path, want, named| {
         let out = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
             .arg("replay")
             .arg(path)
@@ -43,59 +32,50 @@ fn fixture_binary() {
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
         let code = out.status.code();
-        if is_reject(&want) {
-            let mut problems = Vec::new();
-            if code != Some(2) {
-                problems.push(format!("exit code {code:?}, expected 2"));
+        if !is_reject(want) {
+            if code != Some(0) {
+                return vec![format!(
+                    "exit code {code:?}, expected 0 (stderr: {})",
+                    stderr.trim_end()
+                )];
             }
-            if !stdout.is_empty() {
-                problems.push(format!("stdout not empty: {:?}", stdout.trim_end()));
-            }
-            if stderr.lines().count() != 1 || !stderr.ends_with('\n') || stderr.trim().is_empty() {
-                problems.push(format!("stderr is not exactly one line: {stderr:?}"));
-            }
-            if let Some((_, index)) = named {
-                let events = verdicts::events_named(&stderr);
-                if events != index.into_iter().collect::<Vec<_>>() {
-                    problems.push(format!(
-                        "stderr names events {events:?}, expected {index:?}: {:?}",
-                        stderr.trim_end()
-                    ));
-                }
-            }
-            // The library's error, whose kind the core's test checks, is what the binary says.
-            if let Ok(text) = std::fs::read_to_string(path)
-                && let Err(e) = Record::from_json_str(&text).and_then(|r| replay(&r))
-                && !stderr.contains(&e.to_string())
-            {
+            return match serde_json::from_str::<Value>(&stdout) {
+                Err(e) => vec![format!("stdout is not JSON: {e}")],
+                Ok(got) => compare(want, &got),
+            };
+        }
+        let mut problems = Vec::new();
+        if code != Some(2) {
+            problems.push(format!("exit code {code:?}, expected 2"));
+        }
+        if !stdout.is_empty() {
+            problems.push(format!("stdout not empty: {:?}", stdout.trim_end()));
+        }
+        if stderr.lines().count() != 1 || !stderr.ends_with('\n') || stderr.trim().is_empty() {
+            problems.push(format!("stderr is not exactly one line: {stderr:?}"));
+        }
+        if let Some((_, index)) = named {
+            let events = verdicts::events_named(&stderr);
+            if events != index.into_iter().collect::<Vec<_>>() {
                 problems.push(format!(
-                    "stderr {:?} does not say the library's {:?}",
-                    stderr.trim_end(),
-                    e.to_string()
+                    "stderr names events {events:?}, expected {index:?}: {:?}",
+                    stderr.trim_end()
                 ));
             }
-            if !problems.is_empty() {
-                failures.push(format!("{}: {}", name(path), problems.join("; ")));
-            }
-        } else if code != Some(0) {
-            failures.push(format!(
-                "{}: exit code {code:?}, expected 0 (stderr: {})",
-                name(path),
-                stderr.trim_end()
-            ));
-        } else {
-            match serde_json::from_str::<Value>(&stdout) {
-                Err(e) => failures.push(format!("{}: stdout is not JSON: {e}", name(path))),
-                Ok(got) => {
-                    let diffs = compare(&want, &got);
-                    if !diffs.is_empty() {
-                        failures.push(format!("{}: {}", name(path), diffs.join("; ")));
-                    }
-                }
-            }
         }
-    }
-    report(&failures, all.len());
+        // The library's error, whose kind the core's test checks, is what the binary says.
+        if let Ok(text) = std::fs::read_to_string(path)
+            && let Err(e) = Record::from_json_str(&text).and_then(|r| replay(&r))
+            && !stderr.contains(&e.to_string())
+        {
+            problems.push(format!(
+                "stderr {:?} does not say the library's {:?}",
+                stderr.trim_end(),
+                e.to_string()
+            ));
+        }
+        problems
+    });
 }
 
 /// `ggdesk replay -` reads standard input; an unreadable file exits 1.

@@ -9,72 +9,44 @@
 mod verdicts;
 
 use ggdesk_core::record::{Record, replay};
-use verdicts::{all_fixtures, compare, expected, is_reject, name, rejection, report};
+use verdicts::{check_all, compare, is_reject, name, report};
 
 #[test]
 fn fixture_verdicts() {
-    let root = verdicts::workspace_root(env!("CARGO_MANIFEST_DIR"));
-    let all = all_fixtures(&root);
-    let mut failures = Vec::new();
-    for path in &all {
-        let want = expected(path);
-        let named = match rejection(&root, path, &want) {
-            Ok(named) => named,
-            Err(e) => {
-                failures.push(format!("{}: {e}", name(path)));
-                continue;
-            }
-        };
+    check_all(env!("CARGO_MANIFEST_DIR"), |path, want, named| {
         let bytes = std::fs::read(path).expect("fixture readable");
         // JSON text is UTF-8: bytes that are not are a record the library cannot even take.
         let Ok(text) = String::from_utf8(bytes) else {
-            if !is_reject(&want) {
-                failures.push(format!(
-                    "{}: not UTF-8 but a verdict is expected",
-                    name(path)
-                ));
-            } else if let Some((kind, index)) = named
-                && (kind != "bad_json" || index.is_some())
-            {
-                failures.push(format!(
-                    "{}: not UTF-8, which is bad JSON, but {kind} {index:?} is expected",
-                    name(path)
-                ));
+            if !is_reject(want) {
+                return vec!["not UTF-8 but a verdict is expected".into()];
             }
-            continue;
+            return match named {
+                Some((kind, index)) if kind != "bad_json" || index.is_some() => vec![format!(
+                    "not UTF-8, which is bad JSON, but {kind} {index:?} is expected"
+                )],
+                _ => Vec::new(),
+            };
         };
         let result = Record::from_json_str(&text).and_then(|r| replay(&r));
-        match (is_reject(&want), result) {
-            (true, Ok(v)) => failures.push(format!(
-                "{}: expected exit 2, got verdict {}",
-                name(path),
-                v.to_value()
-            )),
+        match (is_reject(want), result) {
+            (true, Ok(v)) => vec![format!("expected exit 2, got verdict {}", v.to_value())],
             (true, Err(e)) => {
-                let Some((kind, index)) = named else { continue };
+                let Some((kind, index)) = named else {
+                    return Vec::new();
+                };
                 let got = (e.fault().code(), e.event_index().map(|i| i as u64));
-                if got != (kind.as_str(), index) {
-                    failures.push(format!(
-                        "{}: expected {kind} at event {index:?}, got {} at event {:?} ({e})",
-                        name(path),
-                        got.0,
-                        got.1
-                    ));
+                if got == (kind.as_str(), index) {
+                    return Vec::new();
                 }
+                vec![format!(
+                    "expected {kind} at event {index:?}, got {} at event {:?} ({e})",
+                    got.0, got.1
+                )]
             }
-            (false, Err(e)) => failures.push(format!(
-                "{}: expected a verdict, got error: {e}",
-                name(path)
-            )),
-            (false, Ok(v)) => {
-                let diffs = compare(&want, &v.to_value());
-                if !diffs.is_empty() {
-                    failures.push(format!("{}: {}", name(path), diffs.join("; ")));
-                }
-            }
+            (false, Err(e)) => vec![format!("expected a verdict, got error: {e}")],
+            (false, Ok(v)) => compare(want, &v.to_value()),
         }
-    }
-    report(&failures, all.len());
+    });
 }
 
 /// The message of a rejection names the event it gives the index of, and only then.

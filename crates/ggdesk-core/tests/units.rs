@@ -436,8 +436,19 @@ fn squares_sides_and_ranks_by_their_names() {
 /// A board drawn by hand: White's PVT on a1 and SGT on a2, Black's FLG on b1 and G5 on e5,
 /// White's Flag on e4.
 fn small_position() -> Position {
+    position_of(&[
+        ("a1", Side::White, "PVT"),
+        ("a2", Side::White, "SGT"),
+        ("b1", Side::Black, "FLG"),
+        ("e5", Side::Black, "G5"),
+        ("e4", Side::White, "FLG"),
+    ])
+}
+
+/// A board holding just these pieces: (square, side, piece code).
+fn position_of(pieces: &[(&str, Side, &str)]) -> Position {
     let mut p = Position::empty();
-    let put = |p: &mut Position, s: &str, side: Side, code: &str| {
+    for &(s, side, code) in pieces {
         p.set(
             sq(s),
             Some(Piece {
@@ -445,12 +456,7 @@ fn small_position() -> Position {
                 rank: rank(code),
             }),
         );
-    };
-    put(&mut p, "a1", Side::White, "PVT");
-    put(&mut p, "a2", Side::White, "SGT");
-    put(&mut p, "b1", Side::Black, "FLG");
-    put(&mut p, "e5", Side::Black, "G5");
-    put(&mut p, "e4", Side::White, "FLG");
+    }
     p
 }
 
@@ -1074,21 +1080,13 @@ fn a_physical_game_pauses_resumes_and_ends_its_record() {
 /// A hand-made game: White's Flag on e7 next to Black's G3 on d8, White's Private on a4
 /// next to Black's G5 on a5, Black's Flag on i8; White to move.
 fn flag_race() -> Game {
-    let mut p = Position::empty();
-    let put = |p: &mut Position, s: &str, side: Side, code: &str| {
-        p.set(
-            sq(s),
-            Some(Piece {
-                side,
-                rank: rank(code),
-            }),
-        );
-    };
-    put(&mut p, "e7", Side::White, "FLG");
-    put(&mut p, "a4", Side::White, "PVT");
-    put(&mut p, "d8", Side::Black, "G3");
-    put(&mut p, "a5", Side::Black, "G5");
-    put(&mut p, "i8", Side::Black, "FLG");
+    let p = position_of(&[
+        ("e7", Side::White, "FLG"),
+        ("a4", Side::White, "PVT"),
+        ("d8", Side::Black, "G3"),
+        ("a5", Side::Black, "G5"),
+        ("i8", Side::Black, "FLG"),
+    ]);
     Game::new(
         ggdesk_core::rules::RuleSettings::default(),
         Side::White,
