@@ -515,15 +515,8 @@ fn copy_both_ways_gives_identical_exports() {
 
 #[test]
 fn a_lost_server_is_reported_and_the_store_reconnects_by_itself() {
-    let bin = pg::bin_dir();
-    let dir = pg::server_folder("restart");
-    let port = pg::free_port();
-    pg::init_and_start(&bin, &dir, port, &[]);
-    pg::stop_when_done(&bin, &dir);
-    let url = format!(
-        "postgres://postgres:{}@127.0.0.1:{port}/postgres",
-        pg::SUPERUSER_PASSWORD
-    );
+    let server = pg::own_cluster("restart");
+    let url = server.url("postgres");
     let mut store = connect(&url);
     let changes = store.listen(|| {}).expect("listen").expect("server");
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -538,13 +531,7 @@ fn a_lost_server_is_reported_and_the_store_reconnects_by_itself() {
     store
         .create_game(&NewGame::standalone(), &actor)
         .expect("game");
-    let stop = pg::pg_command(&bin, "pg_ctl")
-        .arg("-D")
-        .arg(dir.join("data"))
-        .args(["-m", "fast", "-w", "stop"])
-        .output()
-        .expect("stop");
-    assert!(stop.status.success());
+    server.stop();
     let err = store
         .create_game(&NewGame::standalone(), &actor)
         .expect_err("nothing can be saved");
@@ -553,7 +540,7 @@ fn a_lost_server_is_reported_and_the_store_reconnects_by_itself() {
         err.to_string()
             .starts_with("not connected: nothing is being saved")
     );
-    pg::start(&bin, &dir, port, &[]);
+    server.start();
     let id = store
         .create_game(&NewGame::standalone(), &actor)
         .expect("reconnected by itself");

@@ -166,15 +166,8 @@ fn the_stations_page_creates_a_login_that_runs_its_tables() {
 
 #[test]
 fn a_lost_connection_is_said_on_every_page_until_the_desk_reconnects_by_itself() {
-    let bin = pg::bin_dir();
-    let dir = pg::server_folder("desk-lost");
-    let port = pg::free_port();
-    pg::init_and_start(&bin, &dir, port, &[]);
-    pg::stop_when_done(&bin, &dir);
-    let url = format!(
-        "postgres://postgres:{}@127.0.0.1:{port}/postgres",
-        pg::SUPERUSER_PASSWORD
-    );
+    let server = pg::own_cluster("desk-lost");
+    let url = server.url("postgres");
     let tid = event(&url, 4);
     // A game runs at table 1: its clocks are stored every second while connected.
     table_game_from(&mut connect(&url), tid, 1, &Actor::director(), START_MS).expect("game");
@@ -183,13 +176,7 @@ fn a_lost_connection_is_said_on_every_page_until_the_desk_reconnects_by_itself()
     assert!(has_text(&h, "PLAYING"), "{:?}", all_text(&h));
     go(&mut h, Page::Rounds);
     assert!(!has_text(&h, "NOT CONNECTED: nothing is being saved."));
-    let stop = pg::pg_command(&bin, "pg_ctl")
-        .arg("-D")
-        .arg(dir.join("data"))
-        .args(["-m", "fast", "-w", "stop"])
-        .output()
-        .expect("stop");
-    assert!(stop.status.success());
+    server.stop();
     assert!(
         until(&mut h, |h| has_text(
             h,
@@ -229,7 +216,7 @@ fn a_lost_connection_is_said_on_every_page_until_the_desk_reconnects_by_itself()
         has_text(&h, "Not shown while the desk is not connected"),
         "{texts:?}"
     );
-    pg::start(&bin, &dir, port, &[]);
+    server.start();
     assert!(
         until(&mut h, |h| !has_text(
             h,

@@ -199,17 +199,41 @@ pub fn stop_when_done(bin: &Path, dir: &Path) {
 
 /// The cluster of this test process, started on first use.
 pub fn cluster() -> &'static Cluster {
-    CLUSTER.get_or_init(|| {
-        let bin = bin_dir();
-        let dir = server_folder("pg");
-        let port = free_port();
-        init_and_start(&bin, &dir, port, &[]);
-        stop_when_done(&bin, &dir);
-        Cluster { dir, port, bin }
-    })
+    CLUSTER.get_or_init(|| own_cluster("pg"))
+}
+
+/// A cluster of one test's own (one that test may stop and start again), stopped and
+/// removed when this process ends.
+pub fn own_cluster(label: &str) -> Cluster {
+    let bin = bin_dir();
+    let dir = server_folder(label);
+    let port = free_port();
+    init_and_start(&bin, &dir, port, &[]);
+    stop_when_done(&bin, &dir);
+    Cluster { dir, port, bin }
 }
 
 impl Cluster {
+    /// Stops the server (fast shutdown: connections are cut), waiting until it is down.
+    pub fn stop(&self) {
+        let out = pg_command(&self.bin, "pg_ctl")
+            .arg("-D")
+            .arg(self.dir.join("data"))
+            .args(["-m", "fast", "-w", "stop"])
+            .output()
+            .expect("run pg_ctl");
+        assert!(
+            out.status.success(),
+            "pg_ctl stop failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// Starts the stopped server again on its port.
+    pub fn start(&self) {
+        start(&self.bin, &self.dir, self.port, &[]);
+    }
+
     /// The superuser's URL for database `db`.
     pub fn url(&self, db: &str) -> String {
         format!(
