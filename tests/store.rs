@@ -5,8 +5,8 @@
 
 use ggdesk::store::TournamentId;
 use ggdesk::store::{
-    APPLICATION_ID, Actor, Address, AuditFilter, BACKUPS_KEPT, GameId, NewGame, SCHEMA_VERSION,
-    Store, StoreError,
+    APPLICATION_ID, Actor, Address, AnyEvent, AuditFilter, BACKUPS_KEPT, GameId, GameMode, NewGame,
+    SCHEMA_VERSION, Store, StoreError,
 };
 use ggdesk_core::record::{Record, TimedEvent, replay};
 use ggdesk_core::rules::{BySide, Event, GameState, Move, Side, SideSetup};
@@ -42,6 +42,14 @@ crate::on_both_engines!(
 
 fn sha(path: &Path) -> Vec<u8> {
     std::fs::read(path).expect("read file")
+}
+
+/// Opens `path`, which must be refused, and checks the file is byte for byte as it was.
+fn refused_untouched(path: &Path) -> StoreError {
+    let before = sha(path);
+    let err = Store::open(path).expect_err("refused");
+    assert_eq!(sha(path), before, "a refused file was changed");
+    err
 }
 
 fn mv(s: &str) -> Event {
@@ -118,14 +126,12 @@ fn a_database_from_a_newer_ggdesk_is_refused_and_left_untouched() {
         conn.pragma_update(None, "journal_mode", "DELETE")
             .expect("no wal");
     }
-    let before = sha(&path);
-    let err = Store::open(&path).expect_err("newer must be refused");
+    let err = refused_untouched(&path);
     assert!(
         matches!(err, StoreError::Newer { found, .. } if found == SCHEMA_VERSION + 1),
         "{err}"
     );
     assert!(err.to_string().contains("newer ggdesk"), "{err}");
-    assert_eq!(sha(&path), before);
 }
 
 #[test]
@@ -137,10 +143,8 @@ fn a_file_that_is_not_a_database_is_refused_and_left_untouched() {
         b"Round 3 pairings, not a database at all\n".repeat(200),
     )
     .expect("write");
-    let before = sha(&path);
-    let err = Store::open(&path).expect_err("refused");
+    let err = refused_untouched(&path);
     assert!(matches!(err, StoreError::NotADatabase { .. }), "{err}");
-    assert_eq!(sha(&path), before);
 }
 
 #[test]
@@ -152,10 +156,8 @@ fn another_programs_sqlite_database_is_refused_and_left_untouched() {
         conn.execute_batch("CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('x');")
             .expect("other schema");
     }
-    let before = sha(&path);
-    let err = Store::open(&path).expect_err("refused");
+    let err = refused_untouched(&path);
     assert!(matches!(err, StoreError::Foreign { .. }), "{err}");
-    assert_eq!(sha(&path), before);
 }
 
 #[test]
@@ -184,7 +186,7 @@ fn a_damaged_database_is_refused_and_left_untouched() {
         *b = 0xA5;
     }
     std::fs::write(&path, &bytes).expect("damage");
-    let err = Store::open(&path).expect_err("refused");
+    let err = refused_untouched(&path);
     assert!(
         matches!(
             err,
@@ -192,7 +194,6 @@ fn a_damaged_database_is_refused_and_left_untouched() {
         ),
         "{err}"
     );
-    assert_eq!(sha(&path), bytes);
 }
 
 fn a_games_board_and_result_are_derived_from_its_events(engine: Engine) {
@@ -327,7 +328,6 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were(eng
 /// `pause`, and that one refusal stopped the restore of every later game, whose downtime was
 /// then charged to the players.
 fn a_game_waiting_for_the_counts_does_not_stop_the_restore_of_the_games_after_it(engine: Engine) {
-    use ggdesk::store::{AnyEvent, GameMode};
     use ggdesk_core::rules::PhysicalEvent;
     let dir = tempfile::tempdir().expect("tempdir");
     let address = engines::fresh_address(engine, dir.path());
@@ -968,13 +968,7 @@ fn void_and_replay_keeps_the_void_record_and_replays_the_pairing(engine: Engine)
             .expect("the board")
     };
     let board = board_of(&store);
-    let mut new = NewGame {
-        tournament_id: Some(tid),
-        round: Some(1),
-        table_no: Some(board.table_no),
-        players: Some(BySide::new(board.white.no, board.black.no)),
-        ..NewGame::standalone()
-    };
+    let mut new = NewGame::for_board(tid, 1, &board, GameMode::Arbitrated, Default::default());
     new.rules.move_limit_ns = 90_000_000_000;
     let (id, _) = started_with(&mut store, &new, 31, 1_000);
     let e = games::first_legal(&store, id);
@@ -1039,7 +1033,6 @@ fn void_and_replay_keeps_the_void_record_and_replays_the_pairing(engine: Engine)
 }
 
 fn a_perpetual_declared_on_a_physical_board_draws(engine: Engine) {
-    use ggdesk::store::{AnyEvent, GameMode};
     use ggdesk_core::rules::PhysicalEvent;
     use ggdesk_core::tournament::GameResult;
     let mut store = engines::fresh_store(engine);
@@ -1055,14 +1048,7 @@ fn a_perpetual_declared_on_a_physical_board_draws(engine: Engine) {
             .iter()
             .find(|x| x.board_no == board)
             .expect("board");
-        let new = NewGame {
-            tournament_id: Some(tid),
-            round: Some(1),
-            table_no: Some(b.table_no),
-            players: Some(BySide::new(b.white.no, b.black.no)),
-            mode: GameMode::Physical,
-            ..NewGame::standalone()
-        };
+        let new = NewGame::for_board(tid, 1, b, GameMode::Physical, Default::default());
         let id = store.create_game(&new, &actor).expect("physical game");
         store.start_game(id, 0, Side::White, &actor).expect("start");
         let moved = AnyEvent::Physical(PhysicalEvent::Move { challenge: None });

@@ -309,32 +309,17 @@ fn two_desks_appending_to_one_game_one_wins_and_the_other_is_told() {
     // The second desk reloads and goes on from the game as it is.
     let stored = b.load_game(id).expect("load");
     assert_eq!(stored.events.len(), 1);
-    let next = games::first_legal(&b, id);
-    b.append_expecting(
-        id,
-        Some(Expect {
-            seq: 1,
-            token: "b-1",
-        }),
-        2.0,
-        AnyEvent::Game(next),
-        &actor,
-        "",
-    )
-    .expect("after reloading");
-    // A retry of an attempt whose confirmation was lost finds its event: stored once.
+    let next = AnyEvent::Game(games::first_legal(&b, id));
+    let expect = Some(Expect {
+        seq: 1,
+        token: "b-1",
+    });
+    b.append_expecting(id, expect, 2.0, next, &actor, "")
+        .expect("after reloading");
+    // A retry of an attempt whose confirmation was lost (the same call again) finds its
+    // event: stored once.
     let again = b
-        .append_expecting(
-            id,
-            Some(Expect {
-                seq: 1,
-                token: "b-1",
-            }),
-            2.0,
-            AnyEvent::Game(next),
-            &actor,
-            "",
-        )
+        .append_expecting(id, expect, 2.0, next, &actor, "")
         .expect("the retry is recognised");
     assert_eq!(again.seq, 1);
     assert_eq!(b.load_game(id).expect("load").events.len(), 2);

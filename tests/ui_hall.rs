@@ -20,7 +20,7 @@ use ggdesk::store::{
     TournamentSetup,
 };
 use ggdesk::ui::{DeskApp, Page, Prefs, TimeSource};
-use ggdesk_core::rules::{BySide, Event, Side, SideSetup};
+use ggdesk_core::rules::{Event, Side, SideSetup};
 use ggdesk_core::tournament::GameResult;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -75,14 +75,7 @@ fn desk_game(store: &mut Store, tid: TournamentId, round: u32, table: u32, loser
         .find(|b| b.table_no == table)
         .expect("board");
     let a = Actor::arbiter(Some(table.into()));
-    let new = NewGame {
-        tournament_id: Some(tid),
-        round: Some(round),
-        table_no: Some(table),
-        players: Some(BySide::new(board.white.no, board.black.no)),
-        mode: GameMode::Arbitrated,
-        ..NewGame::standalone()
-    };
+    let new = NewGame::for_board(tid, round, &board, GameMode::Arbitrated, Default::default());
     let id = store.create_game(&new, &a).expect("game");
     let mut n = 3usize;
     let mut pick = |k: usize| {

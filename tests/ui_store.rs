@@ -242,17 +242,7 @@ fn resign_at_desk(
         .find(|b| b.table_no == table)
         .expect("board");
     let a = Actor::arbiter(Some(table.into()));
-    let new = NewGame {
-        tournament_id: Some(tid),
-        round: Some(1),
-        table_no: Some(table),
-        players: Some(ggdesk_core::rules::BySide::new(
-            board.white.no,
-            board.black.no,
-        )),
-        mode: GameMode::Arbitrated,
-        ..NewGame::standalone()
-    };
+    let new = NewGame::for_board(tid, 1, &board, GameMode::Arbitrated, Default::default());
     let id = store.create_game(&new, &a).expect("game");
     let mut n = 7;
     let mut pick = |k: usize| {

@@ -63,6 +63,31 @@ impl NewGame {
             replaces: None,
         }
     }
+
+    /// The game of a board of round `round` of a tournament, followed in `mode` under the
+    /// tournament's `rules`: its table, its players and their ratings, White first.
+    pub fn for_board(
+        tournament_id: TournamentId,
+        round: u32,
+        board: &super::RoundBoard,
+        mode: GameMode,
+        rules: RuleSettings,
+    ) -> NewGame {
+        NewGame {
+            tournament_id: Some(tournament_id),
+            round: Some(round),
+            table_no: Some(board.table_no),
+            players: Some(BySide::new(board.white.no, board.black.no)),
+            mode,
+            first: Side::White,
+            ratings: Some(BySide::new(
+                board.white.rating as f64,
+                board.black.rating as f64,
+            )),
+            rules,
+            replaces: None,
+        }
+    }
 }
 
 /// A game's stored facts other than its setups and events.

@@ -3,7 +3,8 @@
 #![allow(dead_code)]
 
 use ggdesk::store::{
-    Actor, Address, GameId, NewGame, PlayerInput, Store, StoreError, TournamentId, TournamentSetup,
+    Actor, Address, GameId, GameMode, NewGame, PlayerInput, Store, StoreError, TournamentId,
+    TournamentSetup,
 };
 use ggdesk_core::rules::{BySide, SideSetup};
 use rand::SeedableRng;
@@ -86,13 +87,7 @@ pub fn table_game_from(
         .iter()
         .find(|b| b.table_no == table)
         .expect("the table");
-    let new = NewGame {
-        tournament_id: Some(tid),
-        round: Some(1),
-        table_no: Some(table),
-        players: Some(BySide::new(board.white.no, board.black.no)),
-        ..NewGame::standalone()
-    };
+    let new = NewGame::for_board(tid, 1, board, GameMode::Arbitrated, Default::default());
     let id = games::start_with(store, &new, &setups(u64::from(table)), started_ms, actor)?;
     Ok(id)
 }

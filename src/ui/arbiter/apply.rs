@@ -7,7 +7,7 @@ use crate::store::{Actor, AnyEvent, GameId, GameMode, NewGame, RoundBoard, Round
 use crate::ui::PageCtx;
 use crate::ui::common::{LoadErrors, fmt_hms};
 use crate::ui::files;
-use ggdesk_core::rules::{BySide, Event, Side};
+use ggdesk_core::rules::{Event, Side};
 
 impl TablesPage {
     pub(super) fn apply(&mut self, cmd: TableCmd, cx: &mut PageCtx<'_>) {
@@ -233,20 +233,7 @@ impl TablesPage {
         let Some(rules) = cx.notices.report(cx.store.tournament_rules(tid), "") else {
             return;
         };
-        let new = NewGame {
-            tournament_id: Some(tid),
-            round: Some(round),
-            table_no: Some(board.table_no),
-            players: Some(BySide::new(board.white.no, board.black.no)),
-            mode,
-            first: Side::White,
-            ratings: Some(BySide::new(
-                board.white.rating as f64,
-                board.black.rating as f64,
-            )),
-            rules,
-            replaces: None,
-        };
+        let new = NewGame::for_board(tid, round, &board, mode, rules);
         let actor = Actor::arbiter(Some(board.table_no.into()));
         if let Some(id) = cx.notices.report(cx.store.create_game(&new, &actor), "") {
             self.refresh_cards(cx, true);
