@@ -214,7 +214,7 @@ fn standings_and_crosstable_follow_the_last_complete_round_with_the_tiebreaks() 
             };
             let colour = &cell["colour"].as_str().expect("colour")[..1];
             let expected = format!(
-                "<td class=\"c\">{sign}{}{forfeit}<span class=\"col\">{colour}</span></td>",
+                "<td class=\"c\">{sign}{}{forfeit}<span class=\"side\">{colour}</span></td>",
                 cell["opponent"]
             );
             assert!(row_html.contains(&expected), "{expected} in {row_html}");

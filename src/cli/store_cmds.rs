@@ -93,27 +93,30 @@ fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
 }
 
 pub fn export_game(db: Option<String>, id: i64, file: &Path) -> Result<(), CliError> {
-    let store = open(db)?;
-    let value = store.export_game(GameId(id)).map_err(|e| match e {
-        StoreError::NotFound(m) => CliError::Input(m),
-        other => store_error(other),
-    })?;
-    write_file(
-        file,
-        &serde_json::to_string_pretty(&value).unwrap_or_default(),
-    )
+    let value = open(db)?
+        .export_game(GameId(id))
+        .map_err(not_found_is_input)?;
+    write_json(file, &value)
 }
 
 pub fn export_tournament(db: Option<String>, id: i64, file: &Path) -> Result<(), CliError> {
-    let store = open(db)?;
-    let value = store
+    let value = open(db)?
         .export_tournament(TournamentId(id))
-        .map_err(|e| match e {
-            StoreError::NotFound(m) => CliError::Input(m),
-            other => store_error(other),
-        })?;
+        .map_err(not_found_is_input)?;
+    write_json(file, &value)
+}
+
+/// Asking for a game or tournament the database does not have is bad input (exit 2).
+fn not_found_is_input(e: StoreError) -> CliError {
+    match e {
+        StoreError::NotFound(m) => CliError::Input(m),
+        other => store_error(other),
+    }
+}
+
+fn write_json(file: &Path, value: &Value) -> Result<(), CliError> {
     write_file(
         file,
-        &serde_json::to_string_pretty(&value).unwrap_or_default(),
+        &serde_json::to_string_pretty(value).unwrap_or_default(),
     )
 }

@@ -133,25 +133,21 @@ fn seat(r: &PublicRound, no: u32) -> Value {
 /// `score` and one key per tie-break) after the last complete round.
 pub fn standings(t: &TournamentData) -> Value {
     let s = &t.standings;
-    let rows: Vec<Value> = if t.complete_rounds() == 0 {
-        Vec::new()
-    } else {
-        s.rows
-            .iter()
-            .map(|row| {
-                let mut m = Map::new();
-                m.insert("rank".into(), json!(row.rank));
-                m.insert("id".into(), json!(row.id.0));
-                m.insert("name".into(), json!(row.name));
-                m.insert("rating".into(), json!(row.rating));
-                m.insert("score".into(), score(row.score));
-                for (tb, v) in s.tiebreaks.iter().zip(&row.tiebreaks) {
-                    m.insert(tb.name().into(), v.to_json());
-                }
-                Value::Object(m)
-            })
-            .collect()
-    };
+    let rows: Vec<Value> = t
+        .counted_rows()
+        .map(|(row, _)| {
+            let mut m = Map::new();
+            m.insert("rank".into(), json!(row.rank));
+            m.insert("id".into(), json!(row.id.0));
+            m.insert("name".into(), json!(row.name));
+            m.insert("rating".into(), json!(row.rating));
+            m.insert("score".into(), score(row.score));
+            for (tb, v) in s.tiebreaks.iter().zip(&row.tiebreaks) {
+                m.insert(tb.name().into(), v.to_json());
+            }
+            Value::Object(m)
+        })
+        .collect();
     json!({
         "tournament": t.id,
         "after_round": s.after_round,
@@ -187,23 +183,18 @@ fn entry(e: &Entry) -> Value {
 /// `GET /api/t/ID/crosstable`: a row per player in standings order, a cell per round.
 pub fn crosstable(t: &TournamentData) -> Value {
     let s = &t.standings;
-    let rows: Vec<Value> = if t.complete_rounds() == 0 {
-        Vec::new()
-    } else {
-        s.rows
-            .iter()
-            .zip(&t.crosstable)
-            .map(|(row, cells)| {
-                json!({
-                    "rank": row.rank,
-                    "id": row.id.0,
-                    "name": row.name,
-                    "score": score(row.score),
-                    "rounds": cells.iter().map(entry).collect::<Vec<_>>(),
-                })
+    let rows: Vec<Value> = t
+        .counted_rows()
+        .map(|(row, cells)| {
+            json!({
+                "rank": row.rank,
+                "id": row.id.0,
+                "name": row.name,
+                "score": score(row.score),
+                "rounds": cells.iter().map(entry).collect::<Vec<_>>(),
             })
-            .collect()
-    };
+        })
+        .collect();
     json!({"tournament": t.id, "after_round": s.after_round, "rows": rows})
 }
 

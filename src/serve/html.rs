@@ -62,7 +62,7 @@ th,td{padding:7px 6px;border-bottom:1px solid var(--line);text-align:left;vertic
 th{font-size:13px;color:var(--mut);font-weight:600;white-space:nowrap}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 td.c{white-space:nowrap;font-variant-numeric:tabular-nums}
-.col{color:var(--mut);font-size:smaller;margin-left:1px}
+.side{color:var(--mut);font-size:smaller;margin-left:1px}
 td.name{min-width:9em;overflow-wrap:anywhere}
 td.name a{color:var(--fg)}
 .x td:nth-child(2),.x th:nth-child(2){position:sticky;left:0;background:var(--bg)}
@@ -484,8 +484,8 @@ pub fn standings(t: &TournamentData) -> String {
 fn cell(entry: &Entry) -> String {
     let (text, colour) = cross_cell(entry);
     let col = match colour {
-        Some(Side::White) => "<span class=\"col\">w</span>",
-        Some(Side::Black) => "<span class=\"col\">b</span>",
+        Some(Side::White) => "<span class=\"side\">w</span>",
+        Some(Side::Black) => "<span class=\"side\">b</span>",
         None => "",
     };
     format!("{}{col}", esc(&text.replacen('-', "\u{2212}", 1)))

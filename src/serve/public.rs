@@ -7,7 +7,7 @@
 use crate::store::{BoardStatus, RoundState, RoundView, TournamentSummary};
 use ggdesk_core::rules::Side;
 use ggdesk_core::tournament::{
-    Entry, GameResult, Score, Standings, System, TieBreak, Tournament, standings,
+    Entry, GameResult, Score, StandingRow, Standings, System, TieBreak, Tournament, standings,
 };
 use std::collections::HashMap;
 
@@ -321,6 +321,19 @@ impl TournamentData {
     /// Rounds counted in the standings.
     pub fn complete_rounds(&self) -> usize {
         self.standings.after_round
+    }
+
+    /// The standings' rows with their cross-table cells, after the last complete round;
+    /// none before the first round is complete.
+    pub fn counted_rows(&self) -> impl Iterator<Item = (&StandingRow, &[Entry])> {
+        let counted = if self.complete_rounds() == 0 {
+            &[][..]
+        } else {
+            &self.standings.rows[..]
+        };
+        counted
+            .iter()
+            .zip(self.crosstable.iter().map(Vec::as_slice))
     }
 
     /// Players in alphabetical order (case-insensitive, then by number), those whose name or

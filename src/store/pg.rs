@@ -373,10 +373,7 @@ impl Pg {
             let Pg {
                 client, statements, ..
             } = self;
-            let client = client
-                .as_mut()
-                .ok_or_else(|| StoreError::Disconnected("no connection".into()))?;
-            let tx = client
+            let tx = connected(client)?
                 .build_transaction()
                 .isolation_level(level)
                 .read_only(read_only)
@@ -406,10 +403,11 @@ impl Pg {
         let Pg {
             client, statements, ..
         } = self;
-        let client = client
-            .as_mut()
-            .ok_or_else(|| StoreError::Disconnected("no connection".into()))?;
-        let result = f(&mut Tx::postgres_snapshot(client, statements, now));
+        let result = f(&mut Tx::postgres_snapshot(
+            connected(client)?,
+            statements,
+            now,
+        ));
         if let Err(e) = &result {
             self.drop_if_lost(e);
         }
@@ -523,6 +521,13 @@ fn inspect_in(q: &mut Tx<'_>, shown: &str) -> Result<Option<i64>> {
             path: shown.to_string(),
         }),
     }
+}
+
+/// The connection, or the error every call gives while there is none.
+fn connected(client: &mut Option<Client>) -> Result<&mut Client> {
+    client
+        .as_mut()
+        .ok_or_else(|| StoreError::Disconnected("no connection".into()))
 }
 
 #[cfg(test)]
