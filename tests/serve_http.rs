@@ -245,6 +245,18 @@ fn quick_limits() -> Limits {
     }
 }
 
+/// A small pool (`workers`, `queue`) that waits long for heads: a stalled request holds
+/// its worker for the whole test.
+fn patient_limits(workers: usize, queue: usize) -> Limits {
+    Limits {
+        workers,
+        queue,
+        head_timeout: Duration::from_secs(30),
+        idle_timeout: Duration::from_secs(30),
+        ..quick_limits()
+    }
+}
+
 /// Waits (up to 10 s) until `f` holds.
 fn until(what: &str, f: impl Fn() -> bool) {
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -281,12 +293,7 @@ fn a_head_that_arrives_too_slowly_gets_408_and_an_idle_connection_is_closed() {
 #[test]
 fn connections_beyond_the_pool_and_the_queue_get_503_and_service_resumes() {
     let (_dir, path) = small_event();
-    let limits = Limits {
-        head_timeout: Duration::from_secs(30),
-        idle_timeout: Duration::from_secs(30),
-        ..quick_limits()
-    };
-    let server = serve_with(&path, limits);
+    let server = serve_with(&path, patient_limits(2, 2));
     let addr = server.addr();
     let c = server.counters();
     // Two connections that started a request and stall hold both workers (an idle one
@@ -323,14 +330,7 @@ fn connections_beyond_the_pool_and_the_queue_get_503_and_service_resumes() {
 #[test]
 fn a_request_already_sent_is_served_even_when_others_wait_for_the_worker() {
     let (_dir, path) = small_event();
-    let limits = Limits {
-        workers: 1,
-        queue: 4,
-        head_timeout: Duration::from_secs(30),
-        idle_timeout: Duration::from_secs(30),
-        ..quick_limits()
-    };
-    let server = serve_with(&path, limits);
+    let server = serve_with(&path, patient_limits(1, 4));
     let addr = server.addr();
     let c = server.counters();
     // The only worker is held by a request that has begun.

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{START_MS, all_text, click};
+use common::{START_MS, all_text, click, shown_players};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ggdesk::store::TournamentId;
@@ -283,13 +283,7 @@ fn a_players_csv_is_previewed_with_every_bad_row_before_anything_is_saved() {
     // Sorting by rating, highest first after a second click.
     click(&mut h, "Rating");
     click(&mut h, "Rating ^");
-    let shown: Vec<String> = h
-        .state()
-        .players
-        .shown()
-        .iter()
-        .map(|p| p.name.clone())
-        .collect();
+    let shown = shown_players(&h);
     assert_eq!(shown, ["Ana", "Ben"]);
     type_into(&mut h, "Search players:", "ben");
     assert_eq!(h.state().players.shown().len(), 1);

@@ -9,8 +9,8 @@
 mod common;
 
 use common::{
-    START_MS, all_text, click, desk, desk_recording, go, has_text, key_event, one_frame, store,
-    type_into,
+    START_MS, all_text, click, desk, desk_recording, go, has_text, key_event, one_frame,
+    shown_players, store, type_into,
 };
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -541,13 +541,7 @@ fn players_are_imported_through_the_file_picker_and_sort_as_people_expect() {
         all_text(&h)
     );
     click(&mut h, "Import 3 players");
-    let names: Vec<String> = h
-        .state()
-        .players
-        .shown()
-        .iter()
-        .map(|p| p.name.clone())
-        .collect();
+    let names = shown_players(&h);
     assert_eq!(names, ["Abad", "Ñora", "Villanueva"]);
     // The folder is remembered for the next picker.
     assert_eq!(h.state().prefs.last_folder.as_deref(), Some(dir.path()));

@@ -211,3 +211,13 @@ pub fn tables_desk() -> (Harness<'static, DeskApp>, Rc<Cell<i64>>) {
 pub fn assert_shows(texts: &[String], text: &str) {
     assert!(texts.iter().any(|t| t == text), "{text:?} not in {texts:?}");
 }
+
+/// The names the Players page lists, in its order.
+pub fn shown_players(h: &Harness<'_, DeskApp>) -> Vec<String> {
+    h.state()
+        .players
+        .shown()
+        .iter()
+        .map(|p| p.name.clone())
+        .collect()
+}

@@ -34,21 +34,9 @@ fn naive(file: &Value) -> Vec<Row> {
     .collect();
     if let Some(p) = settings["points"].as_object() {
         for (k, v) in p {
-            points.insert(
-                [
-                    "win",
-                    "draw",
-                    "loss",
-                    "bye",
-                    "forfeit_win",
-                    "forfeit_loss",
-                    "absent",
-                ]
-                .into_iter()
-                .find(|x| x == k)
-                .expect("known key"),
-                num(v),
-            );
+            // The keys are those of the defaults above.
+            let key = *points.keys().find(|x| **x == k).expect("known key");
+            points.insert(key, num(v));
         }
     }
     let tiebreaks: Vec<String> = settings["tiebreaks"]
