@@ -72,6 +72,9 @@ fn stop_cluster(bin: &Path, data: &Path) {
         .output();
 }
 
+/// How long each writer writes; the primary is killed well within it (at most 1.2 s in).
+const WRITING: Duration = Duration::from_secs(3);
+
 /// One failover: returns the time from the promotion to the first commit after it.
 fn failover(round: u64, kill_after: Duration) -> Duration {
     let bin = pg::bin_dir();
@@ -153,13 +156,13 @@ fn failover(round: u64, kill_after: Duration) -> Duration {
     assert!(printed.contains("standby1 sync"), "{printed}");
 
     let both = url(&[p1, p2]);
+    // Each writer spreads its game over WRITING (a short game is paced slower), so that the
+    // primary always dies while every writer is still writing.
     let writers: Vec<_> = (0..4)
         .map(|i| {
-            feed::spawn_feed_paced(
-                &both,
-                feed::feed_lines_up_to(round * 100 + i, 400),
-                Duration::from_millis(4),
-            )
+            let lines = feed::feed_lines_up_to(round * 100 + i, 400);
+            let pace = (WRITING / lines.len().max(1) as u32).max(Duration::from_millis(4));
+            feed::spawn_feed_paced(&both, lines, pace)
         })
         .collect();
     std::thread::sleep(kill_after);

@@ -1197,6 +1197,37 @@ fn a_version_1_database_is_migrated_with_its_rows_and_opening_it_again_changes_n
     );
 }
 
+/// A database at an older version whose tables do not match that version (here one that
+/// already has a column the next migration adds, as a development build could leave it) is
+/// refused with the failed step named, and left as it was.
+#[test]
+fn a_database_whose_upgrade_fails_is_refused_with_the_step_named_and_left_as_it_was() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("odd.sqlite3");
+    drop(Store::open(&path).expect("create"));
+    {
+        let conn = rusqlite::Connection::open(&path).expect("sqlite");
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION - 1)
+            .expect("an older version");
+        conn.pragma_update(None, "journal_mode", "DELETE")
+            .expect("no wal");
+    }
+    let err = refused_untouched(&path);
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!("schema version {}", SCHEMA_VERSION - 1))
+            && text.contains(&format!("to version {SCHEMA_VERSION}"))
+            && text.contains("duplicate column")
+            && text.contains("nothing was changed"),
+        "{text}"
+    );
+    let conn = rusqlite::Connection::open(&path).expect("sqlite");
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .expect("version");
+    assert_eq!(version, SCHEMA_VERSION - 1, "the version is as it was");
+}
+
 /// Everything a store shows of an event: the tournament file, every game as stored, the
 /// players and the audit log.
 fn snapshot(

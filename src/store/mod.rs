@@ -131,6 +131,16 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
+/// A migration of an existing database that failed (its transaction is rolled back): says
+/// from which version to which step, and that the database is as it was.
+pub(crate) fn upgrade_failed(shown: &str, found: i64, step: usize, why: &str) -> StoreError {
+    StoreError::Database(format!(
+        "{shown} has schema version {found} but could not be brought to version {} \
+         ({why}); nothing was changed. Was it written by another build of ggdesk?",
+        step + 1
+    ))
+}
+
 /// Adds the table and row to a decoding error.
 pub(crate) trait Context<T> {
     fn at(self, table: &'static str, row: impl std::fmt::Display) -> Result<T>;

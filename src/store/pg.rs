@@ -467,11 +467,14 @@ impl Pg {
                 });
             }
             let from = usize::try_from(version).unwrap_or(0);
-            for migration in &MIGRATIONS[from..] {
+            for (k, migration) in MIGRATIONS.iter().enumerate().skip(from) {
                 tx.batch(migration).map_err(|e| match e {
                     StoreError::Denied(m) => StoreError::Denied(format!(
                         "creating the ggdesk schema needs a login allowed to create tables ({m})"
                     )),
+                    StoreError::Database(m) if version > 0 => {
+                        super::upgrade_failed(&shown, version, k, &m)
+                    }
                     other => other,
                 })?;
             }

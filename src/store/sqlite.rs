@@ -32,8 +32,13 @@ pub(crate) fn open(path: &Path) -> Result<Connection> {
         path: shown.clone(),
         detail: e.to_string(),
     })?;
-    configure(&conn, true)?;
+    // An upgrade runs in the journal mode the file has, before the switch to WAL: an upgrade
+    // that fails leaves the file as it was, byte for byte.
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.busy_timeout(std::time::Duration::from_secs(5))?;
     migrate(&mut conn, &shown)?;
+    configure(&conn, true)?;
     Ok(conn)
 }
 
@@ -144,8 +149,9 @@ fn migrate(conn: &mut Connection, shown: &str) -> Result<()> {
     }
     let tx = conn.transaction_with_behavior(TransactionBehavior::Exclusive)?;
     let from = usize::try_from(version).unwrap_or(0);
-    for migration in &MIGRATIONS[from..] {
-        tx.execute_batch(migration)?;
+    for (k, migration) in MIGRATIONS.iter().enumerate().skip(from) {
+        tx.execute_batch(migration)
+            .map_err(|e| super::upgrade_failed(shown, version, k, &e.to_string()))?;
     }
     tx.pragma_update(None, "application_id", APPLICATION_ID)?;
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
