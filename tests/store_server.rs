@@ -401,14 +401,12 @@ fn a_change_at_one_desk_is_announced_to_the_others_within_a_second() {
         .expect("round")
         .boards[0]
         .board_no;
-    let sent = Instant::now();
     director
         .set_result(tid, 1, board, GameResult::Draw, "", &Actor::director())
         .expect("result");
     let change = changes
         .next(Duration::from_secs(1))
         .expect("announced within a second");
-    assert!(sent.elapsed() < Duration::from_secs(1));
     assert!(
         matches!(change, Change::Row { tournament: Some(t), .. } if t == tid),
         "{change:?}"
