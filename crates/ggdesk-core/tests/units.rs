@@ -411,8 +411,10 @@ fn squares_sides_and_ranks_by_their_names() {
         assert_eq!(rank(code).name(), name);
         assert_eq!(rank(code).to_string(), code);
     }
-    for (i, r) in Rank::ALL.into_iter().enumerate() {
-        assert_eq!(Rank::ALL[i], r);
+    // Rank::ALL is the rulebook's table in order: its codes and set counts, rank by rank,
+    // against VALUES written out from RULES.md.
+    for (r, (code, _, count)) in Rank::ALL.into_iter().zip(VALUES) {
+        assert_eq!((r.code(), r.count_in_set()), (code, count));
         assert_eq!(ByRank::from_fn(|x| x)[r], r);
         assert_eq!(Rank::from_code(r.code()), Some(r));
     }
