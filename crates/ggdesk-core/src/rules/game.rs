@@ -138,18 +138,6 @@ pub enum GameState {
     },
 }
 
-impl GameState {
-    /// The moment the game stopped, unless it is still being played.
-    pub fn stopped_at(self) -> Option<Time> {
-        match self {
-            GameState::Playing => None,
-            GameState::Finished { at, .. }
-            | GameState::AdjudicationPending { at }
-            | GameState::ThirtyCountPending { at } => Some(at),
-        }
-    }
-}
-
 /// The penalties an arbiter can give.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PenaltyKind {

@@ -124,11 +124,6 @@ impl PhysicalGame {
         self.tally[side][rank]
     }
 
-    /// Each side's pieces left, by rank.
-    pub fn tally(&self) -> &BySide<ByRank<u32>> {
-        &self.tally
-    }
-
     /// Every piece `side` still has, by rank, in the rulebook's order (for adjudication).
     pub fn remaining_pieces(&self, side: Side) -> Vec<Rank> {
         Rank::ALL

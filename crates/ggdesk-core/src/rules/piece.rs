@@ -277,10 +277,6 @@ impl<T> ByRank<T> {
     pub fn iter(&self) -> impl Iterator<Item = (Rank, &T)> {
         Rank::ALL.into_iter().zip(self.0.iter())
     }
-
-    pub fn values(&self) -> impl Iterator<Item = &T> {
-        self.0.iter()
-    }
 }
 
 impl ByRank<u32> {
