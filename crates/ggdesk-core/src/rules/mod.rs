@@ -18,6 +18,6 @@ pub use physical::{PhysicalError, PhysicalEvent, PhysicalGame};
 pub use piece::{ByRank, BySide, Piece, Rank, Side};
 pub use player_view::PlayerView;
 pub use position::{Challenge, MoveError, Position};
-pub use settings::{MAX_SETTING_SECS, RECORD_RULE_KEYS, RuleSettings, RulesError, TIMER_KEYS};
+pub use settings::{MAX_SETTING_SECS, RuleSettings, RulesError};
 pub use setup::{SetupError, SideSetup};
 pub use square::{FILES, Move, ROWS, SQUARES, Square};

@@ -37,20 +37,6 @@ pub const MAX_SETTING_SECS: f64 = 8_589_934_592.0;
 /// How that bound reads in an error message.
 const MAX_SETTING_TEXT: &str = "2^33 s, about 272 years";
 
-/// The keys of a game record's `rules` object (`spec/record.md`).
-pub const RECORD_RULE_KEYS: [&str; 7] = [
-    "move_limit_s",
-    "oversteps_to_lose",
-    "game_limit_s",
-    "thirty_moves",
-    "perpetual_short",
-    "perpetual_long",
-    "respect_min_moves",
-];
-
-/// The keys of the desk's timers, which the full encoding adds to the record's seven.
-pub const TIMER_KEYS: [&str; 3] = ["setup_s", "reading_s", "grace_s"];
-
 impl Default for RuleSettings {
     fn default() -> Self {
         RuleSettings {
@@ -97,13 +83,18 @@ pub enum RulesError {
     UnknownKey { prefix: String, key: String },
 }
 
+/// The keys of the one encoding ([`RuleSettings::to_value`]), in its order: the record's
+/// seven, then the desk's three timers. Taken from the encoding itself, so that the list
+/// cannot drift from what is written and read.
 fn known_keys() -> String {
-    RECORD_RULE_KEYS
-        .iter()
-        .chain(TIMER_KEYS.iter())
-        .copied()
-        .collect::<Vec<_>>()
-        .join(", ")
+    let encoding = RuleSettings::default().to_value();
+    let keys: Vec<&str> = encoding
+        .as_object()
+        .into_iter()
+        .flat_map(Map::keys)
+        .map(String::as_str)
+        .collect();
+    keys.join(", ")
 }
 
 /// Which keys a rules object may hold, and what becomes of others.
@@ -333,6 +324,13 @@ mod tests {
         assert!(refused(json!({"oversteps_to_lose": 0})).contains("at least 1"));
         assert!(refused(json!({"reading_s": 0.5})).contains("whole number of seconds"));
         assert!(refused(json!({"move_limt_s": 60})).contains("move_limt_s is not a rule"));
+        // The unknown key's message lists the ten keys of the encoding, in its order.
+        assert_eq!(
+            refused(json!({"move_limt_s": 60})),
+            "game 7 rules.move_limt_s is not a rule setting (the settings are move_limit_s, \
+             oversteps_to_lose, game_limit_s, thirty_moves, perpetual_short, perpetual_long, \
+             respect_min_moves, setup_s, reading_s, grace_s)"
+        );
         assert!(refused(json!([1])).contains("must be an object"));
         // A record ignores keys it does not define, but not bad values of its own keys.
         assert!(RuleSettings::from_record_value(Some(&json!({"move_limt_s": 60}))).is_ok());
