@@ -635,7 +635,8 @@ pub fn replay_game(record: &Record) -> Result<(Game, Option<f64>), RecordError> 
         if e.event == Event::End && index != last {
             return Err(event_err(index, EventFault::EndNotLast));
         }
-        let time = Time::from_secs_f64(e.t)
+        let time = e
+            .time()
             .ok_or_else(|| event_err(index, EventFault::Form(time_out_of_range(e.t))))?;
         let was_over = game.is_over();
         game.apply(time, &e.event)
