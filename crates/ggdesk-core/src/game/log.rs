@@ -51,10 +51,10 @@ impl LogEntryKind {
     /// The entry as written at time `t`: the event as its record writes it, or
     /// `{"t": t, "undo": seq}`.
     pub fn value(&self, t: f64) -> Value {
-        match (self.event(), self) {
-            (Some(e), _) => e.value(t),
-            (None, LogEntryKind::Undo { seq }) => json!({"t": t, "undo": seq}),
-            (None, _) => Value::Null,
+        match *self {
+            LogEntryKind::Game(e) => AnyEvent::Game(e).value(t),
+            LogEntryKind::Physical(e) => AnyEvent::Physical(e).value(t),
+            LogEntryKind::Undo { seq } => json!({"t": t, "undo": seq}),
         }
     }
 
