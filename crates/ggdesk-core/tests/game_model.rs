@@ -189,6 +189,10 @@ fn an_event_of_the_other_kind_of_game_is_refused() {
         AnyEvent::resume(GameMode::Arbitrated),
         AnyEvent::Game(Event::Resume)
     );
+    assert_eq!(
+        AnyEvent::end(GameMode::Physical),
+        AnyEvent::Physical(PhysicalEvent::End)
+    );
 }
 
 fn entry(seq: u32, t: f64, kind: LogEntryKind) -> LogEntry {

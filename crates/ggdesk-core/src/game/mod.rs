@@ -64,22 +64,26 @@ impl AnyEvent {
 
     /// The arbiter stops all clocks of a game followed in `mode`.
     pub fn pause(mode: GameMode) -> AnyEvent {
-        Self::common(mode, Event::Pause)
+        Self::common(mode, Event::Pause, PhysicalEvent::Pause)
     }
 
     /// The arbiter restarts the clocks of a game followed in `mode`.
     pub fn resume(mode: GameMode) -> AnyEvent {
-        Self::common(mode, Event::Resume)
+        Self::common(mode, Event::Resume, PhysicalEvent::Resume)
     }
 
     /// The end of the record of a game followed in `mode`.
     pub fn end(mode: GameMode) -> AnyEvent {
-        Self::common(mode, Event::End)
+        Self::common(mode, Event::End, PhysicalEvent::End)
     }
 
-    /// An event both kinds of game take (all but a move), for a game followed in `mode`.
-    fn common(mode: GameMode, event: Event) -> AnyEvent {
-        Self::for_mode(mode, event).unwrap_or(AnyEvent::Game(event))
+    /// An event both kinds of game take, for a game followed in `mode`: a game the desk
+    /// arbitrates gets the record's event, a physical game its own (never the other kind).
+    fn common(mode: GameMode, game: Event, physical: PhysicalEvent) -> AnyEvent {
+        match mode {
+            GameMode::Arbitrated => AnyEvent::Game(game),
+            GameMode::Physical => AnyEvent::Physical(physical),
+        }
     }
 
     /// An event common to both kinds of game (pause, resume, penalty, resignation, draw for
