@@ -83,8 +83,7 @@ pub fn random_record(
             break;
         };
         // A clock that ran out before this moment ended the game then: close the record.
-        let mut judged = game.clone();
-        if judged.judge_clocks(time).is_ok() && judged.is_over() {
+        if game.over_by(time) {
             record.events.push(TimedEvent {
                 t,
                 event: Event::End,

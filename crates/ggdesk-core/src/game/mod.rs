@@ -262,8 +262,7 @@ impl AnyGame {
             .unwrap_or(last)
             .max(last);
         let seen_s = seen.as_secs_f64();
-        let mut judged = self.clone();
-        if judged.judge_clocks(seen).is_ok() && judged.is_over() {
+        if self.over_by(seen) {
             return Restart::End { at: seen_s };
         }
         // No time lost since the clocks were last seen (a connection that came back at

@@ -10,7 +10,8 @@ use super::settings::RuleSettings;
 use crate::clock::{Clock, ClockError, ClockSettings, Expiry, Time};
 
 /// The accessors every kind of game has, written once: each kind (and `game::AnyGame`)
-/// defines `fn turns(&self) -> &Turns` and invokes this inside its `impl`.
+/// defines `fn turns(&self) -> &Turns` and `fn judge_clocks(&mut self, t: Time) ->
+/// Result<(), EventError>`, is `Clone`, and invokes this inside its `impl`.
 macro_rules! every_game_accessors {
     () => {
         pub fn settings(&self) -> &$crate::rules::RuleSettings {
@@ -66,6 +67,14 @@ macro_rules! every_game_accessors {
         /// Whether a draw for respect may be agreed now, and if not, why.
         pub fn respect_allowed(&self) -> Result<(), String> {
             self.turns().respect_allowed()
+        }
+
+        /// Whether the game is over once its clocks are judged up to `t` (a clock that ran
+        /// out before then ended it); false when `t` is before the last event. Judges a copy:
+        /// the game itself is left as it is.
+        pub fn over_by(&self, t: $crate::clock::Time) -> bool {
+            let mut judged = self.clone();
+            judged.judge_clocks(t).is_ok() && judged.is_over()
         }
     };
 }
