@@ -15,7 +15,7 @@ pub mod print;
 pub use players::{ImportedPlayer, PlayersCsvError, RowError, import_players_csv};
 
 use crate::pairing::Pairing;
-use crate::tournament::{Entry, StandingRow, Standings, Tournament, standings};
+use crate::tournament::{Entry, GameOutcome, StandingRow, Standings, Tournament, standings};
 
 /// A text field made safe for spreadsheets: `'` in front of `=`, `+`, `-` or `@`.
 pub fn defuse(text: &str) -> String {
@@ -77,18 +77,25 @@ pub fn standings_csv(s: &Standings) -> String {
     out
 }
 
-/// A cross-table cell: what round `r` was for a player.
+/// A cross-table cell of the CSV: what round `r` was for a player.
 ///
-/// `W12`, `L3`, `D7` (played against 12, 3, 7), `+5` (won by forfeit against 5), `-5` (lost
-/// by forfeit to 5, and also each side of a double forfeit, where both lose by forfeit),
-/// `?5` (pending against 5), `BYE`, `ABS` (absent, withdrawn, or not yet entered).
+/// `W12`, `L3`, `D7` (played against 12, 3, 7), `W5f` / `L5f` (won / lost by forfeit
+/// against 5; each side of a double forfeit loses by forfeit), `?5` (pending against 5),
+/// `BYE`, `ABS` (absent, withdrawn, or not yet entered). Letters, not the printouts' `+5`
+/// `=5` `-5`: a spreadsheet would read a cell beginning with `+`, `-` or `=` as a number or
+/// a formula.
 pub fn crosstable_cell(entry: &Entry) -> String {
     match entry {
         Entry::Game {
             opponent, outcome, ..
-        } => {
-            format!("{}{opponent}", outcome.letter())
-        }
+        } => match outcome {
+            GameOutcome::Win => format!("W{opponent}"),
+            GameOutcome::Loss => format!("L{opponent}"),
+            GameOutcome::Draw => format!("D{opponent}"),
+            GameOutcome::ForfeitWin => format!("W{opponent}f"),
+            GameOutcome::ForfeitLoss | GameOutcome::DoubleForfeit => format!("L{opponent}f"),
+            GameOutcome::Pending => format!("?{opponent}"),
+        },
         Entry::Bye => "BYE".into(),
         Entry::Absent => "ABS".into(),
     }

@@ -397,19 +397,6 @@ pub enum GameOutcome {
 }
 
 impl GameOutcome {
-    /// The cross-table letter: `W` win, `L` loss, `D` draw, `+` won by forfeit, `-` lost by
-    /// forfeit (each side of a double forfeit too), `?` pending.
-    pub fn letter(self) -> &'static str {
-        match self {
-            GameOutcome::Win => "W",
-            GameOutcome::Loss => "L",
-            GameOutcome::Draw => "D",
-            GameOutcome::ForfeitWin => "+",
-            GameOutcome::ForfeitLoss | GameOutcome::DoubleForfeit => "-",
-            GameOutcome::Pending => "?",
-        }
-    }
-
     /// Whether the game was played over the board.
     pub fn is_played(self) -> bool {
         matches!(
