@@ -55,10 +55,24 @@ pub struct RegistrationPage {
     queued: Vec<Cmd>,
     goto_players: bool,
     load: LoadErrors,
+    /// The tournament shown: a player picked (and what was typed for them) belongs to it.
+    tid: Option<TournamentId>,
 }
 
 impl RegistrationPage {
     fn reload(&mut self, cx: &mut PageCtx<'_>, tid: TournamentId) {
+        if self.tid != Some(tid) {
+            // Player numbers start at 1 in every tournament: the player picked in the last
+            // one (and the round, points and reason typed for them) would act on whoever has
+            // the same number in this one.
+            self.tid = Some(tid);
+            self.selected = None;
+            self.absence_round.clear();
+            self.penalty_points.clear();
+            self.penalty_reason.clear();
+            self.confirm = None;
+            self.watch.force();
+        }
         if !self.watch.stale(cx, Some(tid)) {
             return;
         }
