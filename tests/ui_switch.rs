@@ -6,6 +6,7 @@ mod common;
 
 use common::{START_MS, all_text, click, click_containing, desk, go, has_text, type_into};
 use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
 use ggdesk::store::{Actor, PlayerInput, Store, TournamentId, TournamentSetup};
 use ggdesk::ui::{DeskApp, Page};
 use std::cell::Cell;
@@ -69,4 +70,33 @@ fn a_player_picked_in_one_tournament_is_not_picked_in_the_next() {
     assert!(has_text(&h, "Click a registered player"));
     // The round offered is Beta's next one, not what was typed for Alpha's player.
     assert_eq!(h.state().registration.absence_round, "1");
+}
+
+#[test]
+fn the_players_picked_for_a_forbidden_pair_are_not_kept_for_the_next_tournament() {
+    let (mut h, beta, _clock) = two_tournaments(Page::Tournaments);
+    // Every menu with nothing chosen yet says so (the tie-break menu among them).
+    let choices = |h: &Harness<'_, DeskApp>| {
+        all_text(h)
+            .iter()
+            .filter(|t| t.as_str() == "choose...")
+            .count()
+    };
+    let none_picked = choices(&h);
+    // The menu is below the fold: scrolled to first, as a person would.
+    h.get_by_label("Player:").scroll_to_me();
+    h.run();
+    h.get_by_label("Player:").click();
+    h.run();
+    click(&mut h, "1 Alpha player 0");
+    assert_eq!(choices(&h), none_picked - 1, "{:?}", all_text(&h));
+    choose(&mut h, "Beta");
+    assert_eq!(h.state().prefs.tournament, Some(beta));
+    assert!(has_text(&h, "Settings of Beta"), "{:?}", all_text(&h));
+    assert!(
+        !has_text(&h, "1 Beta player 0"),
+        "Beta's player 1 is not picked in Alpha's place: {:?}",
+        all_text(&h)
+    );
+    assert_eq!(choices(&h), none_picked, "{:?}", all_text(&h));
 }

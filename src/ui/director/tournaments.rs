@@ -205,6 +205,9 @@ impl TournamentsPage {
         let mut load = LoadErrors::default();
         if self.loaded_for != *cx.tournament {
             self.loaded_for = *cx.tournament;
+            // The players picked for a forbidden pair are numbers of the last tournament.
+            self.pair_a = None;
+            self.pair_b = None;
             match *cx.tournament {
                 Some(t) => {
                     if let Some(s) = load.check("the settings", cx.store.tournament_setup(t)) {
