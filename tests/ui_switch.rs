@@ -100,3 +100,51 @@ fn the_players_picked_for_a_forbidden_pair_are_not_kept_for_the_next_tournament(
     );
     assert_eq!(choices(&h), none_picked, "{:?}", all_text(&h));
 }
+
+#[test]
+fn a_tournament_whose_settings_cannot_be_read_never_shows_the_last_ones() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("switch.sqlite3");
+    let beta = {
+        let mut store = Store::open(&path).expect("store");
+        tournament(&mut store, "Alpha");
+        tournament(&mut store, "Beta")
+    };
+    {
+        // Beta's rules are damaged: its name is listed, its settings cannot be read.
+        let conn = rusqlite::Connection::open(&path).expect("open");
+        conn.execute(
+            "UPDATE tournaments SET rules = 'not json' WHERE id = ?1",
+            [beta.0],
+        )
+        .expect("damage");
+    }
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = desk(
+        Store::open(&path).expect("store"),
+        Page::Tournaments,
+        Some(TournamentId(1)),
+        &clock,
+    );
+    assert!(has_text(&h, "Settings of Alpha"), "{:?}", all_text(&h));
+    choose(&mut h, "Beta");
+    assert_eq!(h.state().prefs.tournament, Some(beta));
+    assert!(
+        has_text(&h, "Could not read the settings"),
+        "{:?}",
+        all_text(&h)
+    );
+    // The page reads again (every two seconds on a file): still nothing to show, and never
+    // Alpha's settings under Beta.
+    for _ in 0..3 {
+        clock.set(clock.get() + 2_500);
+        h.run();
+    }
+    assert_eq!(h.state().prefs.tournament, Some(beta));
+    assert!(!has_text(&h, "Settings of Alpha"), "{:?}", all_text(&h));
+    assert!(
+        has_text(&h, "Could not read the settings"),
+        "{:?}",
+        all_text(&h)
+    );
+}

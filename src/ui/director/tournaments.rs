@@ -204,24 +204,28 @@ impl TournamentsPage {
     fn reload(&mut self, cx: &mut PageCtx<'_>) {
         let mut load = LoadErrors::default();
         if self.loaded_for != *cx.tournament {
-            self.loaded_for = *cx.tournament;
             // The players picked for a forbidden pair are numbers of the last tournament.
             self.pair_a = None;
             self.pair_b = None;
             match *cx.tournament {
                 Some(t) => {
-                    if let Some(s) = load.check("the settings", cx.store.tournament_setup(t)) {
+                    let setup = load.check("the settings", cx.store.tournament_setup(t));
+                    let details = load.check("the details", cx.store.tournament_details(t));
+                    // Loaded only once both are read: until then the banner stays and the
+                    // next frame reads again (the form must never show, or save, the last
+                    // tournament's settings under this one).
+                    if let (Some(s), Some(d)) = (setup, details) {
                         self.form = SetupForm::of(Some(t), &s);
                         self.saved = Some(s);
-                    }
-                    if let Some(d) = load.check("the details", cx.store.tournament_details(t)) {
                         self.details = d;
+                        self.loaded_for = Some(t);
                     }
                 }
                 None => {
                     self.form = SetupForm::default();
                     self.saved = None;
                     self.details = Details::default();
+                    self.loaded_for = None;
                 }
             }
             self.watch.force();
