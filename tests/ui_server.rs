@@ -1,7 +1,7 @@
 //! The desk on an event server: a change at another desk shows by itself, the Tables
 //! overview names each table's station, an arbiter station's desk opens on its tables, the
-//! Stations page makes a login, and a lost connection is said on every page until the desk
-//! has reconnected by itself.
+//! Stations page makes a login, a lost connection is said on every page until the desk has
+//! reconnected by itself, and a page that could not read meanwhile reads again then.
 
 mod common;
 #[path = "support/event.rs"]
@@ -243,4 +243,51 @@ fn the_directors_desk_warns_when_commits_have_no_synchronous_standby() {
         all_text(&h)
     );
     assert!(has_text(&h, "primary"), "{:?}", all_text(&h));
+}
+
+#[test]
+fn a_page_that_could_not_read_while_offline_reads_again_once_reconnected() {
+    let server = pg::own_cluster("desk-banner");
+    let url = server.url("postgres");
+    let tid = event(&url, 4);
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = desk(connect(&url), Page::Rounds, Some(tid), &clock);
+    let stamp = h.state().live.stamp;
+    server.stop();
+    assert!(
+        until(&mut h, |h| has_text(
+            h,
+            "NOT CONNECTED: nothing is being saved."
+        )),
+        "{:?}",
+        all_text(&h)
+    );
+    // A page first shown while offline cannot read: it says so.
+    go(&mut h, Page::Standings);
+    assert!(
+        has_text(&h, "Not shown while the desk is not connected"),
+        "{:?}",
+        all_text(&h)
+    );
+    server.start();
+    assert!(
+        until(&mut h, |h| !has_text(
+            h,
+            "NOT CONNECTED: nothing is being saved."
+        )),
+        "{:?}",
+        all_text(&h)
+    );
+    // Nothing was written meanwhile (the change stamp is the same, and a server desk has
+    // no two-second poll), yet the page reads again once connected.
+    assert!(
+        until(&mut h, |h| !has_text(
+            h,
+            "Not shown while the desk is not connected"
+        )),
+        "{:?}",
+        all_text(&h)
+    );
+    assert_eq!(h.state().live.stamp, stamp, "no write was needed");
+    assert!(has_text(&h, "Player 0"), "{:?}", all_text(&h));
 }

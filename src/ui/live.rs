@@ -63,6 +63,10 @@ pub struct Live {
     pub engine: Option<Engine>,
     /// The games other desks changed since the last frame (from the server's notices).
     pub changed_games: Vec<crate::store::GameId>,
+    /// How many times the connection came back: a page whose read failed while the desk
+    /// was offline reads again then, even if nothing was written meanwhile (the change
+    /// stamp alone would not say so, and a server desk has no two-second poll).
+    pub reconnects: u64,
 }
 
 impl Live {
@@ -105,6 +109,7 @@ impl Live {
                 Ok(stamp) => {
                     if self.disconnected.take().is_some() {
                         news.reconnected = true;
+                        self.reconnects += 1;
                         news.changed = true;
                         self.stations_read_ms = None;
                     }

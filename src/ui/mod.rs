@@ -149,6 +149,8 @@ pub struct PageCtx<'a> {
     pub typing: bool,
     /// The database's change stamp this frame (read once for every page).
     pub stamp: i64,
+    /// How many times the connection came back (pages read again then).
+    pub reconnects: u64,
     /// Pages also reload every few seconds (a file another program may write without the
     /// desk being told); on a server they reload when the server announces a change.
     pub poll: bool,
@@ -362,6 +364,7 @@ impl DeskApp {
                     last_folder: &mut self.prefs.last_folder,
                     typing,
                     stamp: self.live.stamp,
+                    reconnects: self.live.reconnects,
                     poll: !matches!(self.live.engine, Some(crate::store::Engine::Postgres)),
                     my_tables: self.live.my_tables(),
                     table_stations: &self.live.table_stations,

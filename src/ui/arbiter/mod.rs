@@ -165,7 +165,8 @@ pub struct TablesPage {
     cards: Vec<Card>,
     cards_key: Option<(Option<TournamentId>, Option<u32>)>,
     cards_loaded_ms: i64,
-    cards_stamp: i64,
+    /// The change stamp and the reconnections the cards were read at.
+    cards_stamp: (i64, u64),
     round: Option<u32>,
     tournament_name: Option<String>,
     /// Each table's name and players, from its game's facts.
@@ -200,9 +201,11 @@ impl TablesPage {
     /// empty round.
     fn refresh_cards(&mut self, cx: &mut PageCtx<'_>, force: bool) {
         let tournament = *cx.tournament;
-        // When anything was written; on a file also every two seconds.
+        // When anything was written or the connection came back; on a file also every two
+        // seconds.
+        let stamp = (cx.stamp, cx.reconnects);
         let due =
-            self.cards_stamp != cx.stamp || (cx.poll && cx.now_ms - self.cards_loaded_ms >= 2000);
+            self.cards_stamp != stamp || (cx.poll && cx.now_ms - self.cards_loaded_ms >= 2000);
         if !force && !due && self.cards_key.map(|k| k.0) == Some(tournament) {
             return;
         }
@@ -220,7 +223,7 @@ impl TablesPage {
         };
         let key = (tournament, round.map(|r| r.number));
         let moved = self.cards_key != Some(key);
-        self.cards_stamp = cx.stamp;
+        self.cards_stamp = stamp;
         self.cards_key = Some(key);
         self.cards_loaded_ms = cx.now_ms;
         self.round = round.map(|r| r.number);

@@ -17,11 +17,12 @@ use ggdesk_core::tournament::GameResult;
 use std::path::PathBuf;
 
 /// Decides when a page reloads its data from the database: when the tournament changes,
-/// when anything was written (the audit log grew), after the page's own commands, and every
-/// two seconds (a game at the desk may have moved on).
+/// when anything was written (the audit log grew), when the connection came back (a read
+/// that failed offline is done again), after the page's own commands, and every two seconds
+/// on a file (a game at the desk may have moved on).
 #[derive(Debug, Default)]
 pub struct Watch {
-    key: Option<(Option<TournamentId>, i64)>,
+    key: Option<(Option<TournamentId>, i64, u64)>,
     at_ms: i64,
     forced: bool,
 }
@@ -30,7 +31,7 @@ impl Watch {
     /// True when the page should reload now.
     pub fn stale(&mut self, cx: &PageCtx<'_>, tournament: Option<TournamentId>) -> bool {
         let (stamp, now_ms) = (cx.stamp, cx.now_ms);
-        let key = (tournament, stamp);
+        let key = (tournament, stamp, cx.reconnects);
         if self.forced
             || self.key != Some(key)
             || (cx.poll && now_ms - self.at_ms >= 2000)
