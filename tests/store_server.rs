@@ -325,6 +325,92 @@ fn two_desks_appending_to_one_game_one_wins_and_the_other_is_told() {
     assert_eq!(b.load_game(id).expect("load").events.len(), 2);
 }
 
+/// Runs `desk` on a connection of its own while another connection holds game `id` started
+/// (as `start_game` does: its row locked, then `started_at` and `first` set) in a
+/// transaction not yet committed; commits it once `desk`'s connection waits for a lock, and
+/// returns what `desk` answered.
+fn while_another_desk_starts<T: Send + 'static>(
+    url: &str,
+    id: GameId,
+    first: Side,
+    desk: impl FnOnce(&mut Store) -> T + Send + 'static,
+) -> T {
+    let mut starter = ::postgres::Client::connect(url, ::postgres::NoTls).expect("connect");
+    let mut watcher = ::postgres::Client::connect(url, ::postgres::NoTls).expect("connect");
+    let mut tx = starter.transaction().expect("begin");
+    tx.batch_execute(&format!(
+        "SELECT 1 FROM games WHERE id = {id} FOR UPDATE;
+         UPDATE games SET started_at = 1000, first = '{}' WHERE id = {id}",
+        first.name()
+    ))
+    .expect("start the game");
+    let url = url.to_string();
+    let other = std::thread::spawn(move || desk(&mut connect(&url)));
+    // Waits (on a condition, not for a time) until the desk's transaction waits for the row.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let waiting: i64 = watcher
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity
+                 WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                &[],
+            )
+            .expect("pg_stat_activity")
+            .get(0);
+        if waiting > 0 {
+            break;
+        }
+        assert!(
+            !other.is_finished(),
+            "the desk finished without waiting for the game's row"
+        );
+        assert!(
+            Instant::now() < deadline,
+            "the desk never waited for the row"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    tx.commit().expect("commit the start");
+    other.join().expect("the desk's thread")
+}
+
+#[test]
+fn lots_and_a_setup_timer_are_refused_for_a_game_another_desk_has_just_started() {
+    let url = pg::new_database();
+    let mut store = connect(&url);
+    let actor = Actor::arbiter(Some(1));
+    // Lots: the start's side to move stands, and no lots are recorded.
+    let id = store
+        .create_game(&NewGame::standalone(), &actor)
+        .expect("game");
+    let drawn = while_another_desk_starts(&url, id, Side::White, move |desk| {
+        desk.draw_lots(id, Side::Black, 2_000, &Actor::arbiter(Some(1)))
+    });
+    match drawn {
+        Err(StoreError::Rejected(m)) => assert!(m.contains("too late for lots"), "{m}"),
+        other => panic!("lots for a started game must be refused, got {other:?}"),
+    }
+    let game = store.load_game(id).expect("load");
+    assert_eq!(game.meta.started_at, Some(1000));
+    assert_eq!(game.meta.first, Side::White, "the start's side moves first");
+    assert_eq!(store.table_timers(id).expect("timers").lots_drawn_at, None);
+    // The setup timer does not start for a game past its setups.
+    let id = store
+        .create_game(&NewGame::standalone(), &actor)
+        .expect("game");
+    let timer = while_another_desk_starts(&url, id, Side::Black, move |desk| {
+        desk.start_setup_timer(id, 2_000, &Actor::arbiter(Some(1)))
+    });
+    match timer {
+        Err(StoreError::Rejected(m)) => assert!(m.contains("past its setups"), "{m}"),
+        other => panic!("a setup timer for a started game must be refused, got {other:?}"),
+    }
+    assert_eq!(
+        store.table_timers(id).expect("timers").setup_started_at,
+        None
+    );
+}
+
 #[test]
 fn two_directors_editing_one_round_the_later_is_refused_with_what_changed() {
     let url = pg::new_database();

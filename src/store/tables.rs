@@ -28,7 +28,12 @@ fn rejected(text: impl Into<String>) -> StoreError {
 /// The facts these functions check: (tournament, started, void, round).
 type Row = (Option<TournamentId>, bool, bool, Option<u32>);
 
+/// The facts of a game about to be changed. Its row stays locked until the transaction ends,
+/// as every writer of a game locks it (`games::load_locked`): on PostgreSQL (READ
+/// COMMITTED) a start committed by another desk meanwhile is then seen here, instead of
+/// lots drawn for a game that has just started overwriting who moves first.
 fn game_row(conn: &mut Tx<'_>, id: GameId) -> Result<Row> {
+    conn.lock("games", "id = ?1", [id.0])?;
     conn.query_row(
         "SELECT tournament_id, started_at IS NOT NULL, void, round FROM games WHERE id = ?1",
         [id.0],
