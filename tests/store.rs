@@ -30,6 +30,7 @@ crate::on_both_engines!(
     an_illegal_event_is_refused_and_changes_nothing,
     an_undo_is_a_new_event_with_its_reason_and_the_undone_event_stays_stored,
     a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were,
+    a_restart_whose_resume_cannot_be_written_stores_no_pause_either,
     a_paused_game_stays_paused_after_a_restart,
     a_clock_that_ran_out_while_the_desk_was_down_ends_the_game_where_it_ran_out,
     records_round_trip_through_the_database,
@@ -322,6 +323,64 @@ fn a_running_game_comes_back_after_a_restart_with_its_clocks_where_they_were(eng
     assert_eq!(game.clock().game_used_ns(), clock_before.game_used_ns());
     assert_eq!(game.clock().oversteps(), clock_before.oversteps());
     assert_eq!(game.plies(), 4);
+}
+
+/// A restart writes a pause and a resume: were the pause stored without its resume (the
+/// connection lost between the two), the game would stay paused for good, since the next
+/// restore finds its clocks stopped and leaves it so. Both are one transaction.
+fn a_restart_whose_resume_cannot_be_written_stores_no_pause_either(engine: Engine) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let address = engines::fresh_address(engine, dir.path());
+    let start_ms = 1_700_000_000_000;
+    let id = {
+        let mut store = Store::connect(&address).expect("store");
+        let (id, _) = started_with(&mut store, &NewGame::standalone(), 9, start_ms);
+        let e = games::first_legal(&store, id);
+        store
+            .append_event(id, at(10.0, e), &Actor::arbiter(Some(1)), "")
+            .expect("move");
+        store.record_clocks_seen(&[(id, 30.0)]).expect("seen");
+        id
+    };
+    // The database refuses the resume, as a connection lost after the pause would.
+    let refuse = match engine {
+        Engine::Sqlite => {
+            "CREATE TRIGGER no_resume BEFORE INSERT ON game_events WHEN NEW.kind = 'resume'
+             BEGIN SELECT RAISE(ABORT, 'no resume now'); END;"
+        }
+        Engine::Postgres => {
+            "CREATE FUNCTION no_resume() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN RAISE EXCEPTION 'no resume now'; END $$;
+             CREATE TRIGGER no_resume BEFORE INSERT ON game_events
+             FOR EACH ROW WHEN (NEW.kind = 'resume') EXECUTE FUNCTION no_resume();"
+        }
+    };
+    behind_the_stores_back(&address, refuse).expect("the trigger");
+    let mut store = Store::connect(&address).expect("reopen");
+    let events_before = store.load_game(id).expect("load").events;
+    let restored = store
+        .restore_games_in_progress(start_ms + 600_000)
+        .expect("restore");
+    assert_eq!(restored.failed.len(), 1, "{restored:?}");
+    assert_eq!(
+        store.load_game(id).expect("load").events,
+        events_before,
+        "neither the pause nor the resume is stored"
+    );
+    // Once the resume can be written, the next restore brings the game back running.
+    behind_the_stores_back(&address, "DROP TRIGGER no_resume ON game_events")
+        .or_else(|_| behind_the_stores_back(&address, "DROP TRIGGER no_resume"))
+        .expect("drop the trigger");
+    let restored = store
+        .restore_games_in_progress(start_ms + 700_000)
+        .expect("restore");
+    assert_eq!(restored.restored, vec![id]);
+    let game = games::live(&store, id);
+    assert!(!game.clock().is_paused(), "a running game continues");
+    assert_eq!(
+        store.load_game(id).expect("load").events.len(),
+        events_before.len() + 2
+    );
 }
 
 /// Defect 2: a physical-board game waiting for the thirty-move counts refused the restart's

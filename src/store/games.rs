@@ -710,87 +710,35 @@ impl Store {
         actor: &Actor,
         reason: &str,
     ) -> Result<AppendOutcome> {
-        self.write(|tx| {
-            let mut game = load_locked(tx, id)?;
-            if let Some(expect) = expect {
-                let stored: Option<(i64, u32)> = tx.query_opt(
-                    "SELECT game_id, seq FROM game_events WHERE token = ?1",
-                    args![expect.token],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )?;
-                if let Some((game_id, seq)) = stored {
-                    if game_id != id.0 {
-                        return Err(rejected(format!(
-                            "token {} belongs to an event of game {game_id}",
-                            expect.token
-                        )));
-                    }
-                    // Our own event, committed before: answer as the first time.
-                    let mut before = game.clone();
-                    before.events.retain(|e| e.seq < seq);
-                    let (applied, state) = apply_checked(&before, t, &event)?;
-                    return Ok((
-                        AppendOutcome {
-                            seq,
-                            applied,
-                            state,
-                            round_completed: None,
-                        },
-                        None,
-                    ));
-                }
-                let next = game.logged().next_seq();
-                if expect.seq != next {
-                    let added = next.saturating_sub(expect.seq);
-                    return Err(StoreError::Conflict(format!(
-                        "game {id} changed at another desk ({added} event{} added since): \
-                         nothing was saved; the game is shown as it now is",
-                        if added == 1 { "" } else { "s" }
-                    )));
-                }
+        self.write(|tx| append_in(tx, id, expect, t, event, actor, reason))
+            .map(|(mut outcome, completed)| {
+                outcome.round_completed =
+                    completed.map(|(round, tid)| self.completion_backup(tid, round));
+                outcome
+            })
+    }
+
+    /// Appends several events to one game, each where the writer expects it (as
+    /// [`Store::append_expecting`]), in one transaction: all of them are stored, or none.
+    fn append_all_expecting(
+        &mut self,
+        id: GameId,
+        events: &[(Expect<'_>, f64, AnyEvent)],
+        actor: &Actor,
+        reason: &str,
+    ) -> Result<()> {
+        let completed = self.write(|tx| {
+            let mut completed = None;
+            for &(expect, t, event) in events {
+                let (_, done) = append_in(tx, id, Some(expect), t, event, actor, reason)?;
+                completed = completed.or(done);
             }
-            let outcome = apply_checked(&game, t, &event)?;
-            let seq = game.logged().next_seq();
-            let payload = event.value(t);
-            insert_event(
-                tx,
-                id,
-                seq,
-                t,
-                event.code(),
-                &payload,
-                expect.map(|e| e.token),
-            )?;
-            game.events.push(LogEntry {
-                seq,
-                t,
-                kind: event.into(),
-            });
-            audit(
-                tx,
-                actor,
-                event.code(),
-                game.meta.tournament_id,
-                Some(id.0),
-                reason,
-                &payload.to_string(),
-            )?;
-            let completed = settle(tx, &game, actor)?;
-            Ok((
-                AppendOutcome {
-                    seq,
-                    applied: outcome.0,
-                    state: outcome.1,
-                    round_completed: None,
-                },
-                completed.zip(game.meta.tournament_id),
-            ))
-        })
-        .map(|(mut outcome, completed)| {
-            outcome.round_completed =
-                completed.map(|(round, tid)| self.completion_backup(tid, round));
-            outcome
-        })
+            Ok(completed)
+        })?;
+        if let Some((round, tid)) = completed {
+            self.completion_backup(tid, round);
+        }
+        Ok(())
     }
 
     /// Cancels the last event still in force, with a reason (an arbiter's correction). The
@@ -971,31 +919,32 @@ impl Store {
             }
         }
         let mode = game.meta.mode;
-        let actor = Actor::system();
         let next = game.logged().next_seq();
-        // Written where this desk saw the game: if another desk wrote first, it keeps it.
-        let at = |store: &mut Store, seq: u32, t: f64, event: AnyEvent| {
-            let token = format!("restore-{id}-{seq}-{now_ms}");
-            store.append_expecting(
-                id,
-                Some(Expect { seq, token: &token }),
-                t,
-                event,
-                &actor,
-                why,
-            )
-        };
-        let written = match derived.restart(game.meta.clock_seen_t, game.t_at(now_ms)) {
-            Restart::Nothing => Ok(()),
-            Restart::End { at: t } => at(self, next, t, AnyEvent::end(mode)).map(|_| ()),
+        let events = match derived.restart(game.meta.clock_seen_t, game.t_at(now_ms)) {
+            Restart::Nothing => return Ok(true),
+            Restart::End { at } => vec![(next, at, AnyEvent::end(mode))],
+            // One transaction: a pause stored without its resume (the connection lost between
+            // the two) would leave the game paused for good, as the next restore finds its
+            // clocks stopped.
             Restart::PauseAndResume {
                 pause_at,
                 resume_at,
-            } => at(self, next, pause_at, AnyEvent::pause(mode))
-                .and_then(|_| at(self, next + 1, resume_at, AnyEvent::resume(mode)))
-                .map(|_| ()),
+            } => vec![
+                (next, pause_at, AnyEvent::pause(mode)),
+                (next + 1, resume_at, AnyEvent::resume(mode)),
+            ],
         };
-        match written {
+        let tokens: Vec<String> = events
+            .iter()
+            .map(|(seq, _, _)| format!("restore-{id}-{seq}-{now_ms}"))
+            .collect();
+        // Written where this desk saw the game: if another desk wrote first, it keeps it.
+        let expected: Vec<(Expect<'_>, f64, AnyEvent)> = events
+            .iter()
+            .zip(&tokens)
+            .map(|(&(seq, t, event), token)| (Expect { seq, token }, t, event))
+            .collect();
+        match self.append_all_expecting(id, &expected, &Actor::system(), why) {
             Ok(()) => Ok(true),
             Err(StoreError::Conflict(_)) => Ok(false),
             Err(e) => Err(e),
@@ -1198,6 +1147,94 @@ fn apply_checked(game: &StoredGame, t: f64, event: &AnyEvent) -> Result<(Applied
         return Err(rejected(format!("game {} has not started", game.meta.id)));
     }
     game.logged().check_event(t, event).map_err(rejected)
+}
+
+/// Appends one event inside the caller's transaction (see [`Store::append_expecting`]): what
+/// it did, and the round it completed with its tournament (backed up by the caller after the
+/// commit).
+fn append_in(
+    tx: &mut Tx<'_>,
+    id: GameId,
+    expect: Option<Expect<'_>>,
+    t: f64,
+    event: AnyEvent,
+    actor: &Actor,
+    reason: &str,
+) -> Result<(AppendOutcome, Option<(u32, TournamentId)>)> {
+    let mut game = load_locked(tx, id)?;
+    if let Some(expect) = expect {
+        let stored: Option<(i64, u32)> = tx.query_opt(
+            "SELECT game_id, seq FROM game_events WHERE token = ?1",
+            args![expect.token],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        if let Some((game_id, seq)) = stored {
+            if game_id != id.0 {
+                return Err(rejected(format!(
+                    "token {} belongs to an event of game {game_id}",
+                    expect.token
+                )));
+            }
+            // Our own event, committed before: answer as the first time.
+            let mut before = game.clone();
+            before.events.retain(|e| e.seq < seq);
+            let (applied, state) = apply_checked(&before, t, &event)?;
+            return Ok((
+                AppendOutcome {
+                    seq,
+                    applied,
+                    state,
+                    round_completed: None,
+                },
+                None,
+            ));
+        }
+        let next = game.logged().next_seq();
+        if expect.seq != next {
+            let added = next.saturating_sub(expect.seq);
+            return Err(StoreError::Conflict(format!(
+                "game {id} changed at another desk ({added} event{} added since): \
+                 nothing was saved; the game is shown as it now is",
+                if added == 1 { "" } else { "s" }
+            )));
+        }
+    }
+    let outcome = apply_checked(&game, t, &event)?;
+    let seq = game.logged().next_seq();
+    let payload = event.value(t);
+    insert_event(
+        tx,
+        id,
+        seq,
+        t,
+        event.code(),
+        &payload,
+        expect.map(|e| e.token),
+    )?;
+    game.events.push(LogEntry {
+        seq,
+        t,
+        kind: event.into(),
+    });
+    audit(
+        tx,
+        actor,
+        event.code(),
+        game.meta.tournament_id,
+        Some(id.0),
+        reason,
+        &payload.to_string(),
+    )?;
+    let completed = settle(tx, &game, actor)?;
+    Ok((
+        AppendOutcome {
+            seq,
+            applied: outcome.0,
+            state: outcome.1,
+            round_completed: None,
+        },
+        completed.zip(game.meta.tournament_id),
+    ))
 }
 
 fn insert_event(
