@@ -11,6 +11,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
+/// How long the listener waits before it connects again after a failed attempt.
+const RETRY_PAUSE: Duration = Duration::from_millis(500);
+
 /// One change another desk (or this one) committed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Change {
@@ -90,7 +93,7 @@ impl Store {
                     let mut client = match config.connect(NoTls) {
                         Ok(c) => c,
                         Err(_) => {
-                            std::thread::sleep(Duration::from_millis(500));
+                            std::thread::sleep(RETRY_PAUSE);
                             continue;
                         }
                     };
@@ -98,6 +101,10 @@ impl Store {
                         .batch_execute(&format!("LISTEN {}", super::pg::CHANNEL))
                         .is_err()
                     {
+                        // A server that accepts connections but refuses the LISTEN (still
+                        // starting, or failing over) is asked again after the same pause,
+                        // not in a busy loop of connections.
+                        std::thread::sleep(RETRY_PAUSE);
                         continue;
                     }
                     up.store(true, Ordering::SeqCst);
