@@ -346,7 +346,18 @@ fn while_another_desk_starts<T: Send + 'static>(
     .expect("start the game");
     let url = url.to_string();
     let other = std::thread::spawn(move || desk(&mut connect(&url)));
-    // Waits (on a condition, not for a time) until the desk's transaction waits for the row.
+    until_locks_are_awaited(&mut watcher, 1, &other);
+    tx.commit().expect("commit the start");
+    other.join().expect("the desk's thread")
+}
+
+/// Returns once `n` connections to the watcher's database wait for a lock (a condition, not
+/// a time: the deadline only keeps a broken test from hanging); `desk` must not end before.
+fn until_locks_are_awaited<T>(
+    watcher: &mut ::postgres::Client,
+    n: i64,
+    desk: &std::thread::JoinHandle<T>,
+) {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         let waiting: i64 = watcher
@@ -357,21 +368,19 @@ fn while_another_desk_starts<T: Send + 'static>(
             )
             .expect("pg_stat_activity")
             .get(0);
-        if waiting > 0 {
-            break;
+        if waiting >= n {
+            return;
         }
         assert!(
-            !other.is_finished(),
-            "the desk finished without waiting for the game's row"
+            !desk.is_finished(),
+            "the desk finished without waiting for a lock"
         );
         assert!(
             Instant::now() < deadline,
-            "the desk never waited for the row"
+            "the desk never waited for a lock"
         );
         std::thread::sleep(Duration::from_millis(10));
     }
-    tx.commit().expect("commit the start");
-    other.join().expect("the desk's thread")
 }
 
 #[test]
@@ -408,6 +417,74 @@ fn lots_and_a_setup_timer_are_refused_for_a_game_another_desk_has_just_started()
     assert_eq!(
         store.table_timers(id).expect("timers").setup_started_at,
         None
+    );
+}
+
+/// The server may refuse a pairing for a concurrent change (a deadlock broken, a
+/// serialization failure) and the store runs it again: a completion of the last round that
+/// only the refused run made is not reported (nor backed up) when the run that commits
+/// finds the round completed by another desk.
+#[test]
+fn a_pairing_run_again_after_the_server_refused_it_reports_only_what_its_last_run_completed() {
+    let url = pg::new_database();
+    let mut store = connect(&url);
+    let tid = event_with_round(&mut store, 4);
+    let mut gate = ::postgres::Client::connect(&url, ::postgres::NoTls).expect("connect");
+    let mut watcher = ::postgres::Client::connect(&url, ::postgres::NoTls).expect("connect");
+    // Every result of round 1 is in, but the round is still published (as a database from
+    // before every last result completed its round). The first board of a new round waits
+    // at a gate this test holds, then is refused as a serialization failure for as long as
+    // `pairing_gate.refuse` says so.
+    gate.batch_execute(&format!(
+        "UPDATE pairings SET result = 'draw' WHERE tournament_id = {tid} AND round = 1;
+         CREATE TABLE pairing_gate (refuse BOOLEAN NOT NULL);
+         INSERT INTO pairing_gate VALUES (true);
+         CREATE FUNCTION pairing_gate() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN
+             PERFORM pg_advisory_xact_lock(7);
+             IF (SELECT refuse FROM pairing_gate) THEN
+                 RAISE EXCEPTION 'refused by the test' USING ERRCODE = 'serialization_failure';
+             END IF;
+             RETURN NEW;
+         END $$;
+         CREATE TRIGGER pairing_gate BEFORE INSERT ON pairings
+             FOR EACH ROW EXECUTE FUNCTION pairing_gate();
+         SELECT pg_advisory_lock(7);"
+    ))
+    .expect("the gate");
+    let desk_url = url.clone();
+    let pairing =
+        std::thread::spawn(move || connect(&desk_url).pair_round(tid, &Actor::director()));
+    // The pairing has completed round 1 and waits at the gate.
+    until_locks_are_awaited(&mut watcher, 1, &pairing);
+    // Another desk completes round 1 too: it waits for the pairing's lock on the round, and
+    // commits once the pairing's first run is refused (the next run then waits for it).
+    let other_url = url.clone();
+    let other = std::thread::spawn(move || {
+        let mut client =
+            ::postgres::Client::connect(&other_url, ::postgres::NoTls).expect("connect");
+        let mut tx = client.transaction().expect("begin");
+        tx.batch_execute(&format!(
+            "UPDATE rounds SET state = 'complete', completed_at = 5
+                 WHERE tournament_id = {tid} AND number = 1;
+             UPDATE pairing_gate SET refuse = false"
+        ))
+        .expect("the other desk completes round 1");
+        tx.commit().expect("commit");
+    });
+    until_locks_are_awaited(&mut watcher, 2, &pairing);
+    gate.batch_execute("SELECT pg_advisory_unlock(7)")
+        .expect("open the gate");
+    other.join().expect("the other desk's thread");
+    let paired = pairing
+        .join()
+        .expect("the pairing's thread")
+        .expect("paired on a later run");
+    assert_eq!(paired.round, 2);
+    assert!(
+        paired.completed.is_none(),
+        "round 1 was completed by the other desk, not by this pairing: {:?}",
+        paired.completed
     );
 }
 

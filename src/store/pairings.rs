@@ -502,10 +502,13 @@ impl Store {
     /// last result completed its round) is completed here and backed up, and how the backup
     /// went is in the answer.
     pub fn pair_round(&mut self, tid: TournamentId, actor: &Actor) -> Result<Paired> {
-        let mut completed = None;
-        let number = self.write(|tx| {
+        // What the transaction completed is its answer, not a variable it sets: on PostgreSQL
+        // the closure runs again after a deadlock, and a first run's completion must not
+        // outlive its rollback.
+        let (number, completed) = self.write(|tx| {
             tx.lock("tournaments", "id = ?1", [tid])?;
             let rounds = rounds_in(tx, tid)?;
+            let mut completed = None;
             if let Some(last) = rounds.last() {
                 match last.1 {
                     RoundState::Draft => {
@@ -530,7 +533,7 @@ impl Store {
                     _ => {}
                 }
             }
-            draft_next_round(tx, tid, actor, "")
+            Ok((draft_next_round(tx, tid, actor, "")?, completed))
         })?;
         Ok(Paired {
             round: number,
