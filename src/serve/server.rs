@@ -29,6 +29,9 @@ pub struct Counters {
     pub refused: AtomicU64,
     /// Requests answered (any status).
     pub requests: AtomicU64,
+    /// Pages and API answers rendered from a view of the database; every other answer came
+    /// from the page cache (or needed no rendering).
+    pub rendered: AtomicU64,
 }
 
 /// What the threads share.
@@ -322,7 +325,7 @@ fn serve_connection(mut stream: TcpStream, shared: &Shared) {
                     buf.drain(..taken);
                     match parsed {
                         Ok(req) => {
-                            let response = shared.site.respond(&req);
+                            let response = shared.site.respond(&req, &shared.counters);
                             (response, req.method == Method::Head, req.keep_alive)
                         }
                         Err(refusal) => (Response::refusal(&refusal), false, false),

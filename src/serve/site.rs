@@ -15,10 +15,12 @@ use super::html;
 use super::http::{Request, Response, Status, etag_matches};
 use super::public::{EventIndex, TournamentData};
 use super::qr::QrMatrix;
+use super::server::Counters;
 use super::source::Source;
 use crate::store::StoreError;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -351,8 +353,9 @@ impl Site {
         )
     }
 
-    /// The answer to a request that passed the HTTP checks.
-    pub fn respond(&self, req: &Request) -> Response {
+    /// The answer to a request that passed the HTTP checks; a page rendered for it is
+    /// counted in `counters`.
+    pub fn respond(&self, req: &Request, counters: &Counters) -> Response {
         let Some(route) = Route::parse(&req.path, req.query.as_deref()) else {
             return not_found(req.path.starts_with("/api/"));
         };
@@ -364,11 +367,12 @@ impl Site {
                     let svg = QrMatrix::new(&url)
                         .map(|q| q.to_svg(&url))
                         .unwrap_or_default();
+                    counters.rendered.fetch_add(1, Ordering::Relaxed);
                     page(HTML, html::wall(&index, &url, &svg).into_bytes())
                 }
                 Err(e) => unavailable(&e),
             },
-            _ => match self.cached(&route) {
+            _ => match self.cached(&route, counters) {
                 Ok(Some(r)) => r,
                 Ok(None) => not_found(route.is_api()),
                 Err(e) => unavailable(&e),
@@ -387,7 +391,7 @@ impl Site {
     }
 
     /// A page from the cache when it was rendered from the current view, else rendered now.
-    fn cached(&self, route: &Route) -> Result<Option<Response>, StoreError> {
+    fn cached(&self, route: &Route, counters: &Counters) -> Result<Option<Response>, StoreError> {
         let (generation, rendered) = match route.tournament() {
             None => {
                 let (generation, index) = self.index()?;
@@ -407,6 +411,7 @@ impl Site {
         let Some(response) = render(route, &rendered) else {
             return Ok(None);
         };
+        counters.rendered.fetch_add(1, Ordering::Relaxed);
         let mut pages = lock(&self.pages);
         if pages.bytes + response.body.len() > PAGE_CACHE_BYTES {
             pages.map.clear();
