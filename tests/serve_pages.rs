@@ -10,6 +10,7 @@ use ggdesk::store::{Actor, Store};
 use ggdesk::tournament::{PlayerId, standings};
 use serde_json::Value;
 use serve_support::{Hall, SCRIPT_NAME, get, hall, request, serve};
+use std::sync::atomic::Ordering;
 
 fn json(addr: std::net::SocketAddr, path: &str) -> Value {
     let r = get(addr, path);
@@ -387,6 +388,32 @@ fn a_change_at_the_desk_shows_on_the_next_request_and_changes_the_etag() {
     assert!(row.contains("<b>1–0</b>"), "{row}");
     // The standings count complete rounds only: round 3 is not, so they are unchanged.
     assert_eq!(get(addr, "/t/1/standings").header("etag"), standings_before);
+}
+
+#[test]
+fn a_move_at_the_desk_renders_no_page_again() {
+    let h = hall();
+    let server = serve(&h.path);
+    let addr = server.addr();
+    let paths = [
+        "/".to_string(),
+        format!("/t/{}", h.tid),
+        format!("/t/{}/standings", h.tid),
+        format!("/api/t/{}/round", h.tid),
+    ];
+    let before: Vec<String> = paths.iter().map(|p| get(addr, p).body).collect();
+    let rendered = server.counters().rendered.load(Ordering::SeqCst);
+    // A move at table 1: the database changed (an event, an audit row), but nothing a page
+    // shows did, so every page comes from the cache and none is rendered again.
+    let (_, game) = h.games[0];
+    serve_support::quiet_move(&mut writer(&h), game);
+    let after: Vec<String> = paths.iter().map(|p| get(addr, p).body).collect();
+    assert_eq!(after, before);
+    assert_eq!(
+        server.counters().rendered.load(Ordering::SeqCst),
+        rendered,
+        "pages rendered again after a move that changed none of them"
+    );
 }
 
 #[test]

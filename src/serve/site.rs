@@ -3,7 +3,9 @@
 //! - **Data**: the event's list and each tournament's public view are read from the source
 //!   in one read transaction and kept with the database's change stamp. A view younger than
 //!   the refresh interval is used as it is; an older one is checked against the stamp (one
-//!   cheap query) and read again only when the database changed. While one thread checks,
+//!   cheap query) and read again only when the database changed; a view read again that is
+//!   equal to the one kept (the stamp moves with every move at a desk, which no page shows)
+//!   is kept as it was, so its pages are not rendered again. While one thread checks,
 //!   the others go on with the view they have, so a request never waits for the database
 //!   except on the very first read.
 //! - **Pages**: each rendered body is kept with the view it was rendered from, and its ETag is
@@ -267,8 +269,10 @@ impl Site {
         }
     }
 
-    /// A view from its slot: fresh enough as it is, or checked against the source.
-    fn view<T>(
+    /// A view from its slot: fresh enough as it is, or checked against the source. A view
+    /// read again because the stamp moved but equal to the one kept (a move at a desk moves
+    /// the stamp and shows on no page) keeps its generation, so no page is rendered again.
+    fn view<T: PartialEq>(
         &self,
         slot: impl Fn(&mut Data) -> &mut Slot<T>,
         load: impl FnOnce(&Source) -> Result<Option<(i64, T)>, StoreError>,
@@ -286,18 +290,26 @@ impl Site {
                 return Ok(Some((snap.generation, snap.value.clone())));
             }
             s.checking_since = Some(now);
-            s.snap.as_ref().map(|snap| snap.stamp)
+            s.snap.as_ref().map(|snap| (snap.stamp, snap.value.clone()))
         };
         let checked = {
             let source = lock(&self.source);
-            match known {
-                Some(stamp) => match source.stamp() {
-                    Ok(now_stamp) if now_stamp == stamp => Ok(Checked::Unchanged),
+            match &known {
+                Some((stamp, _)) => match source.stamp() {
+                    Ok(now_stamp) if now_stamp == *stamp => Ok(Checked::Unchanged),
                     Ok(_) => load(&source).map(Checked::Loaded),
                     Err(e) => Err(e),
                 },
                 None => load(&source).map(Checked::Loaded),
             }
+        };
+        // The view this check started from, when the one read is equal to it (compared
+        // outside the lock).
+        let unchanged = match (&checked, known) {
+            (Ok(Checked::Loaded(Some((_, value)))), Some((_, kept))) if *kept == *value => {
+                Some(kept)
+            }
+            _ => None,
         };
         let mut data = lock(&self.data);
         data.next_generation += 1;
@@ -316,16 +328,27 @@ impl Site {
                 s.snap = None;
                 Ok(None)
             }
-            Ok(Checked::Loaded(Some((stamp, value)))) => {
-                let value = Arc::new(value);
-                s.snap = Some(Snap {
-                    generation,
-                    stamp,
-                    checked: now,
-                    value: value.clone(),
-                });
-                Ok(Some((generation, value)))
-            }
+            Ok(Checked::Loaded(Some((stamp, value)))) => match &mut s.snap {
+                Some(snap)
+                    if unchanged
+                        .as_ref()
+                        .is_some_and(|kept| Arc::ptr_eq(kept, &snap.value)) =>
+                {
+                    snap.stamp = stamp;
+                    snap.checked = now;
+                    Ok(Some((snap.generation, snap.value.clone())))
+                }
+                _ => {
+                    let value = Arc::new(value);
+                    s.snap = Some(Snap {
+                        generation,
+                        stamp,
+                        checked: now,
+                        value: value.clone(),
+                    });
+                    Ok(Some((generation, value)))
+                }
+            },
             // The database could not be read just now: the last view read is still true
             // as of its moment, and the next request tries again.
             Err(e) => match &s.snap {
@@ -568,6 +591,61 @@ fn is_loopback_host(h: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::serve::public::TournamentLine;
+    use crate::store::Store;
+    use ggdesk_core::tournament::System;
+
+    /// A site on a new, empty database file, checking the database on every request.
+    fn site() -> (tempfile::TempDir, Site) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("event.sqlite3");
+        drop(Store::open(&path).expect("database"));
+        let source = Source::open(&path.as_path().into()).expect("source");
+        (
+            dir,
+            Site::new(source, Duration::ZERO, "http://127.0.0.1/".into()),
+        )
+    }
+
+    fn event(names: &[&str]) -> EventIndex {
+        EventIndex {
+            tournaments: names
+                .iter()
+                .enumerate()
+                .map(|(i, name)| TournamentLine {
+                    id: i as i64 + 1,
+                    name: (*name).into(),
+                    system: System::Swiss,
+                    rounds_planned: Some(5),
+                    players: 8,
+                    round_in_play: Some(2),
+                })
+                .collect(),
+        }
+    }
+
+    /// The index's view as `site.view` gives it when the source reads `ev`, at a stamp the
+    /// database never has (so every call reads again).
+    fn index_read(site: &Site, ev: EventIndex) -> (u64, Arc<EventIndex>) {
+        site.view(|d| &mut d.index, |_| Ok(Some((-1, ev))))
+            .expect("read")
+            .expect("a view")
+    }
+
+    #[test]
+    fn a_view_read_again_unchanged_keeps_its_generation() {
+        let (_dir, site) = site();
+        let (first, _) = index_read(&site, event(&["Open"]));
+        // The stamp moved (a move at a desk) but the view is the same: the pages rendered
+        // from it still hold.
+        let (again, view) = index_read(&site, event(&["Open"]));
+        assert_eq!(again, first);
+        assert_eq!(*view, event(&["Open"]));
+        // A change a page shows is a new generation.
+        let (changed, view) = index_read(&site, event(&["Open", "Juniors"]));
+        assert_ne!(changed, first);
+        assert_eq!(*view, event(&["Open", "Juniors"]));
+    }
 
     #[test]
     fn routes_take_canonical_numbers_only() {

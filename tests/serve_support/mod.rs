@@ -200,6 +200,36 @@ fn play(store: &mut Store, id: GameId, plies: u32, challenges: u32, seed: u64) -
     (made, t)
 }
 
+/// One quiet move (no challenge) in a game under way at the desk, a second after its last
+/// event: the audit log grows and nothing public changes. Panics if the move ends the game.
+pub fn quiet_move(store: &mut Store, id: GameId) {
+    let game = games::live(store, id);
+    let mv = game
+        .position()
+        .legal_moves(game.to_move())
+        .into_iter()
+        .find(|m| game.position().get(m.to).is_none())
+        .expect("a quiet move");
+    let t = store
+        .load_game(id)
+        .expect("game")
+        .events
+        .last()
+        .map_or(0.0, |e| e.t);
+    let out = store
+        .append_event(
+            id,
+            TimedEvent {
+                t: t + 1.0,
+                event: Event::Move { mv, by: None },
+            },
+            &Actor::arbiter(None),
+            "",
+        )
+        .expect("move");
+    assert!(!out.applied.ended, "the quiet move ended the game");
+}
+
 /// The hall described at [`Hall`].
 pub fn hall() -> Hall {
     let (dir, path, mut store, tid) = event_with(&NAMES, 5);
