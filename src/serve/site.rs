@@ -10,7 +10,8 @@
 //!   except on the very first read.
 //! - **Pages**: each rendered body is kept with the view it was rendered from, and its ETag is
 //!   a hash of the body: an unchanged page is a 304, even after the database changed
-//!   elsewhere (a move at another table).
+//!   elsewhere (a move at another table). A search (`?q=`) is rendered for each request and
+//!   never kept: varied at will, searches would push everyone's pages out of the cache.
 
 use super::api;
 use super::html;
@@ -185,9 +186,14 @@ impl Route {
     }
 
     /// The key of the rendered page: the route itself, so that a query string the route
-    /// does not read cannot fill the cache.
-    fn cache_key(&self) -> String {
-        format!("{self:?}")
+    /// does not read cannot fill the cache. A search has none: anyone can send any number of
+    /// different ones, and kept they would push everyone's pages out of the cache, while
+    /// filtering one tournament's names is cheap.
+    fn cache_key(&self) -> Option<String> {
+        match self {
+            Route::Names { q: Some(_), .. } | Route::ApiPlayers { q: Some(_), .. } => None,
+            _ => Some(format!("{self:?}")),
+        }
     }
 }
 
@@ -426,7 +432,8 @@ impl Site {
             },
         };
         let key = route.cache_key();
-        if let Some(hit) = lock(&self.pages).map.get(&key)
+        if let Some(key) = &key
+            && let Some(hit) = lock(&self.pages).map.get(key)
             && hit.generation == generation
         {
             return Ok(Some(hit.response.clone()));
@@ -435,6 +442,9 @@ impl Site {
             return Ok(None);
         };
         counters.rendered.fetch_add(1, Ordering::Relaxed);
+        let Some(key) = key else {
+            return Ok(Some(response));
+        };
         let mut pages = lock(&self.pages);
         if pages.bytes + response.body.len() > PAGE_CACHE_BYTES {
             pages.map.clear();
@@ -630,6 +640,51 @@ mod tests {
         site.view(|d| &mut d.index, |_| Ok(Some((-1, ev))))
             .expect("read")
             .expect("a view")
+    }
+
+    /// A GET of `target` (a path and maybe `?query`).
+    fn get(target: &str) -> Request {
+        let (path, query) = match target.split_once('?') {
+            Some((p, q)) => (p, Some(q.to_string())),
+            None => (target, None),
+        };
+        Request {
+            method: super::super::http::Method::Get,
+            path: path.into(),
+            query,
+            host: None,
+            if_none_match: None,
+            keep_alive: false,
+        }
+    }
+
+    #[test]
+    fn searches_are_answered_without_filling_the_page_cache() {
+        let (dir, site) = site();
+        let mut store = Store::open(&dir.path().join("event.sqlite3")).expect("store");
+        let setup = crate::store::TournamentSetup {
+            name: "Open".into(),
+            rounds: Some(3),
+            ..Default::default()
+        };
+        let tid = store
+            .create_tournament(&setup, &crate::store::Actor::director())
+            .expect("tournament");
+        let counters = Counters::default();
+        let ok = |target: &str| {
+            let r = site.respond(&get(target), &counters);
+            assert_eq!(r.status, Status::OK, "{target}");
+        };
+        ok(&format!("/t/{tid}/standings"));
+        ok(&format!("/t/{tid}/names"));
+        let kept = lock(&site.pages).map.len();
+        assert_eq!(kept, 2);
+        // Anyone can vary a search: kept, each would take room from everyone's pages.
+        for i in 0..40 {
+            ok(&format!("/t/{tid}/names?q=x{i}"));
+            ok(&format!("/api/t/{tid}/players?q=x{i}"));
+        }
+        assert_eq!(lock(&site.pages).map.len(), kept);
     }
 
     #[test]
