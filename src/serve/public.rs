@@ -5,6 +5,7 @@
 //! only these fields out of the store, so a page cannot show what it was never given.
 
 use crate::store::{BoardStatus, RoundState, RoundView, TournamentSummary};
+use ggdesk_core::export::print::sort_key;
 use ggdesk_core::rules::Side;
 use ggdesk_core::tournament::{
     Entry, GameResult, Score, StandingRow, Standings, System, TieBreak, Tournament, standings,
@@ -336,19 +337,21 @@ impl TournamentData {
             .zip(self.crosstable.iter().map(Vec::as_slice))
     }
 
-    /// Players in alphabetical order (case-insensitive, then by number), those whose name or
-    /// number matches `query` when one is given.
+    /// Players in alphabetical order as the wall printout has them ([`sort_key`]: case and
+    /// accents do not count, then by number), those whose name or number matches `query`
+    /// when one is given (a search without accents finds "Núñez").
     pub fn players_by_name(&self, query: Option<&str>) -> Vec<&PublicPlayer> {
         let needle = query
-            .map(|q| q.trim().to_lowercase())
-            .filter(|q| !q.is_empty());
+            .map(str::trim)
+            .filter(|q| !q.is_empty())
+            .map(|q| (q, sort_key(q)));
         let mut list: Vec<(String, &PublicPlayer)> = self
             .players
             .iter()
-            .map(|p| (p.name.to_lowercase(), p))
-            .filter(|(lower, p)| match &needle {
+            .map(|p| (sort_key(&p.name), p))
+            .filter(|(key, p)| match &needle {
                 None => true,
-                Some(q) => lower.contains(q.as_str()) || p.no.to_string() == *q,
+                Some((q, folded)) => key.contains(folded.as_str()) || p.no.to_string() == *q,
             })
             .collect();
         list.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.no.cmp(&b.1.no)));
@@ -383,5 +386,41 @@ mod tests {
         assert_eq!(names(Some("12")), [12]);
         assert_eq!(names(Some("1")), [1]);
         assert!(names(Some("zzz")).is_empty());
+    }
+
+    #[test]
+    fn names_sort_and_match_as_the_wall_printout_sorts_them_accents_folded() {
+        let mut t = Tournament::new("T", Settings::swiss(3)).expect("t");
+        let list = [
+            (1, "Villanueva, Ana"),
+            (2, "Ñora, Beth"),
+            (3, "Núñez, Carlo"),
+            (4, "Nunez, Dan"),
+            (5, "Ocampo, Eli"),
+            (6, "Émile, Fe"),
+        ];
+        for (id, name) in list {
+            t.add_player(Player::new(PlayerId(id), name, 1000))
+                .expect("p");
+        }
+        let data = TournamentData::build(1, &t, &[]);
+        let names = |q: Option<&str>| -> Vec<u32> {
+            data.players_by_name(q).iter().map(|p| p.no).collect()
+        };
+        // As the alphabetical pairing list for the wall: Ñ with the N's, É with the E's.
+        assert_eq!(names(None), [6, 2, 3, 4, 5, 1]);
+        let mut printed = list.to_vec();
+        printed.sort_by_key(|(no, name)| (sort_key(name), *no));
+        assert_eq!(
+            names(None),
+            printed.iter().map(|(no, _)| *no).collect::<Vec<u32>>()
+        );
+        // A phone's keyboard without accents finds the accented names, and accents find the
+        // plain ones.
+        assert_eq!(names(Some("nunez")), [3, 4]);
+        assert_eq!(names(Some("NÚÑEZ")), [3, 4]);
+        assert_eq!(names(Some("nora")), [2]);
+        assert_eq!(names(Some("emile")), [6]);
+        assert_eq!(names(Some("3")), [3]);
     }
 }
