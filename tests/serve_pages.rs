@@ -7,7 +7,8 @@ mod serve_support;
 use ggdesk::record::TimedEvent;
 use ggdesk::rules::{Event, Side};
 use ggdesk::store::{Actor, Store};
-use ggdesk::tournament::{PlayerId, standings};
+use ggdesk::tournament::{PlayerId, TieBreak, standings};
+use ggdesk_core::export::print::tiebreak_title;
 use serde_json::Value;
 use serve_support::{Hall, SCRIPT_NAME, get, hall, request, serve};
 use std::sync::atomic::Ordering;
@@ -163,14 +164,26 @@ fn standings_and_crosstable_follow_the_last_complete_round_with_the_tiebreaks() 
     assert_eq!(api["rows"], expected, "the core's standings after round 2");
     let page = get(addr, &format!("/t/{}/standings", h.tid)).body;
     assert!(page.contains("Standings after round 2"), "{page}");
+    // Each column is headed by its abbreviation, titled with the name the printouts use.
     for short in [
-        "<th class=\"n\" title=\"direct encounter\">DE</th>",
-        ">BH<",
-        ">SB<",
-        ">Wins<",
+        format!(
+            "<th class=\"n\" title=\"{}\">DE</th>",
+            tiebreak_title(TieBreak::DirectEncounter)
+        ),
+        format!(
+            "<th class=\"n\" title=\"{}\">SB</th>",
+            tiebreak_title(TieBreak::SonnebornBerger)
+        ),
+        ">BH<".into(),
+        ">SB<".into(),
+        ">Wins<".into(),
     ] {
-        assert!(page.contains(short), "{short}");
+        assert!(page.contains(&short), "{short}");
     }
+    assert!(
+        page.contains("broken in this order: DE: Direct encounter · BH: Buchholz"),
+        "{page}"
+    );
     // Rows in rank order.
     let mut at = 0;
     for row in expected.as_array().expect("rows") {

@@ -5,7 +5,7 @@
 use super::public::{
     EventIndex, PlayerRound, PublicBoard, PublicPlayer, PublicRound, TableState, TournamentData,
 };
-use ggdesk_core::export::print::{CROSS_LEGEND, cross_cell};
+use ggdesk_core::export::print::{CROSS_LEGEND, cross_cell, tiebreak_title};
 use ggdesk_core::rules::Side;
 use ggdesk_core::tournament::{Entry, GameOutcome, GameResult, System, TieBreak};
 use std::fmt::Write;
@@ -160,16 +160,17 @@ fn tournament_line(t: &TournamentData) -> String {
     )
 }
 
-/// The short heading and the full name of a tie-break.
-pub fn tiebreak_label(tb: TieBreak) -> (&'static str, &'static str) {
+/// A tie-break's short column heading, for a phone's narrow table; its full name is the
+/// printouts' [`tiebreak_title`].
+fn tiebreak_abbreviation(tb: TieBreak) -> &'static str {
     match tb {
-        TieBreak::DirectEncounter => ("DE", "direct encounter"),
-        TieBreak::Buchholz => ("BH", "Buchholz"),
-        TieBreak::BuchholzCut1 => ("BH-1", "Buchholz cut 1"),
-        TieBreak::MedianBuchholz => ("MBH", "median Buchholz"),
-        TieBreak::SonnebornBerger => ("SB", "Sonneborn-Berger"),
-        TieBreak::Progressive => ("Prog", "progressive score"),
-        TieBreak::Wins => ("Wins", "games won"),
+        TieBreak::DirectEncounter => "DE",
+        TieBreak::Buchholz => "BH",
+        TieBreak::BuchholzCut1 => "BH-1",
+        TieBreak::MedianBuchholz => "MBH",
+        TieBreak::SonnebornBerger => "SB",
+        TieBreak::Progressive => "Prog",
+        TieBreak::Wins => "Wins",
     }
 }
 
@@ -439,8 +440,12 @@ pub fn standings(t: &TournamentData) -> String {
         s.after_round
     );
     for &tb in &s.tiebreaks {
-        let (short, long) = tiebreak_label(tb);
-        let _ = write!(main, "<th class=\"n\" title=\"{long}\">{short}</th>");
+        let _ = write!(
+            main,
+            "<th class=\"n\" title=\"{}\">{}</th>",
+            tiebreak_title(tb),
+            tiebreak_abbreviation(tb)
+        );
     }
     main.push_str("</tr></thead><tbody>\n");
     for row in &s.rows {
@@ -465,8 +470,12 @@ pub fn standings(t: &TournamentData) -> String {
             .tiebreaks
             .iter()
             .map(|&tb| {
-                let (short, long) = tiebreak_label(tb);
-                format!("{short}: {long}")
+                let (short, long) = (tiebreak_abbreviation(tb), tiebreak_title(tb));
+                if short == long {
+                    short.to_string()
+                } else {
+                    format!("{short}: {long}")
+                }
             })
             .collect();
         let _ = writeln!(
