@@ -124,7 +124,6 @@ impl Status {
     pub const PAYLOAD_TOO_LARGE: Status = Status(413, "Content Too Large");
     pub const URI_TOO_LONG: Status = Status(414, "URI Too Long");
     pub const HEADERS_TOO_LARGE: Status = Status(431, "Request Header Fields Too Large");
-    pub const INTERNAL_ERROR: Status = Status(500, "Internal Server Error");
     pub const UNAVAILABLE: Status = Status(503, "Service Unavailable");
     pub const VERSION_NOT_SUPPORTED: Status = Status(505, "HTTP Version Not Supported");
 }

@@ -2,7 +2,7 @@
 //!
 //! `ggdesk --db DB serve` and the desk's Settings page start the same [`Server`]: a small
 //! HTTP/1.1 server on its own threads (a fixed pool, every bound in [`Limits`]), with its own
-//! read-only connection to the database ([`source`]). It can show only what [`public`]'s
+//! read-only connection to the database (`source`). It can show only what `public`'s
 //! types hold: names, tables, states, results, scores and standings; never a rank, a setup, a
 //! move or a reading sheet.
 //!
@@ -24,12 +24,12 @@
 
 mod api;
 mod html;
-pub mod http;
-pub mod public;
-pub mod qr;
+mod http;
+mod public;
+pub(crate) mod qr;
 mod server;
 mod site;
-pub mod source;
+mod source;
 
 pub use http::Limits;
 pub use server::Counters;
@@ -39,7 +39,7 @@ use std::net::{IpAddr, SocketAddr, TcpListener, UdpSocket};
 use std::time::Duration;
 
 /// The address `ggdesk serve` listens on unless told otherwise.
-pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+pub(crate) const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 
 /// How to run the server.
 #[derive(Debug, Clone)]
@@ -131,7 +131,7 @@ impl Server {
 
 /// This computer's address on the local network: the one its default route leaves from.
 /// Connecting a UDP socket sends nothing; it only chooses the route.
-pub fn lan_address() -> Option<IpAddr> {
+fn lan_address() -> Option<IpAddr> {
     let socket = UdpSocket::bind("0.0.0.0:0").ok()?;
     socket.connect("192.0.2.1:9").ok()?;
     let ip = socket.local_addr().ok()?.ip();
@@ -139,7 +139,7 @@ pub fn lan_address() -> Option<IpAddr> {
 }
 
 /// The address to give phones for a server listening on `addr`.
-pub fn public_url(addr: SocketAddr) -> String {
+fn public_url(addr: SocketAddr) -> String {
     let ip = if addr.ip().is_unspecified() {
         lan_address().unwrap_or(IpAddr::from([127, 0, 0, 1]))
     } else {
@@ -149,7 +149,7 @@ pub fn public_url(addr: SocketAddr) -> String {
 }
 
 /// Reads an `ADDR:PORT` to listen on.
-pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
+pub(crate) fn parse_listen(text: &str) -> Result<SocketAddr, String> {
     text.trim().parse::<SocketAddr>().map_err(|_| {
         format!("{text:?} is not an address to listen on: give ADDR:PORT, e.g. 0.0.0.0:8080")
     })
