@@ -139,13 +139,43 @@ fn append(
     loop {
         match store.append_expecting(id, Some(Expect { seq, token }), t, event, actor, "") {
             Ok(outcome) => return Ok(outcome.seq),
-            Err(StoreError::Rejected(m)) => {
-                return Err(CliError::Input(format!("event {seq}: {m}")));
-            }
             Err(e) if e.is_disconnected() && since.elapsed() < PATIENCE => {
                 std::thread::sleep(Duration::from_millis(250));
             }
-            Err(e) => return Err(CliError::Other(format!("event {seq}: {e}"))),
+            Err(e) => return Err(event_error(seq, e)),
         }
+    }
+}
+
+/// An event the store would not take, as every command says it ([`store_error`]: a refusal,
+/// of the input or of this login, exits 2), with the event's number.
+fn event_error(seq: u32, e: StoreError) -> CliError {
+    match store_error(e) {
+        CliError::Input(m) => CliError::Input(format!("event {seq}: {m}")),
+        CliError::Other(m) => CliError::Other(format!("event {seq}: {m}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_event_refused_for_this_login_exits_2_like_every_other_command() {
+        let denied = event_error(
+            4,
+            StoreError::Denied("permission denied for table game_events".into()),
+        );
+        assert_eq!(denied.exit_code(), 2);
+        assert_eq!(
+            denied.message(),
+            "event 4: not allowed for this login: permission denied for table game_events"
+        );
+        let rejected = event_error(5, StoreError::Rejected("not your turn".into()));
+        assert_eq!(rejected.exit_code(), 2);
+        assert_eq!(rejected.message(), "event 5: not your turn");
+        let broken = event_error(6, StoreError::Database("disk I/O error".into()));
+        assert_eq!(broken.exit_code(), 1);
+        assert_eq!(broken.message(), "event 6: database error: disk I/O error");
     }
 }
