@@ -3,8 +3,8 @@
 //! Tables page following the round in play, printouts with the tournament's details and a
 //! way to their folder, the refusal screens for a newer and a damaged database, a damaged
 //! row shown as such, standings on the last complete round, the audit log searched and
-//! exported, bans, discards and re-pairing, and a warning when a desk game's result is
-//! overridden.
+//! exported, bans, discards and re-pairing, a warning when a desk game's result is
+//! overridden, and a confirmation before a result for a board still played at the desk.
 
 mod common;
 
@@ -499,6 +499,74 @@ fn overriding_a_desk_games_result_warns_that_it_contradicts_the_record() {
     assert!(
         log.iter()
             .any(|e| e.action == "result changed" && e.reason == "appeal upheld")
+    );
+}
+
+/// A desk game of `round` at `table` whose setups are being entered (not started).
+fn game_in_setup(store: &mut Store, tid: TournamentId, round: u32, table: u32) -> i64 {
+    let board = store
+        .round_boards(tid, round)
+        .expect("boards")
+        .into_iter()
+        .find(|b| b.table_no == table)
+        .expect("board");
+    let a = Actor::arbiter(Some(table.into()));
+    let new = NewGame::for_board(tid, round, &board, GameMode::Arbitrated, Default::default());
+    store.create_game(&new, &a).expect("game").0
+}
+
+/// A result entered by hand for a board whose game is under way at the desk (seen in a
+/// trial: table 2's game was in setup, D on the Rounds page completed the round and the
+/// table played on) asks first, naming the game and saying its result will replace this
+/// one; nothing is written until confirmed.
+#[test]
+fn a_result_for_a_board_played_at_the_desk_asks_first_and_says_the_game_replaces_it() {
+    let clock = clock();
+    let mut s = Store::open_in_memory().expect("store");
+    let tid = event(&mut s, 4);
+    let game = game_in_setup(&mut s, tid, 1, 1);
+    let mut h = desk(s, Page::Rounds, Some(tid), &clock);
+    let board = |h: &Harness<'_, DeskApp>| {
+        store(h)
+            .round_view(tid, 1)
+            .expect("v")
+            .expect("r")
+            .boards
+            .into_iter()
+            .find(|b| b.table_no == 1)
+            .expect("table 1")
+    };
+    assert_eq!(board(&h).game, Some(game));
+    one_frame(&mut h, vec![key_event(egui::Key::ArrowDown)]);
+    assert_eq!(h.state().rounds.board, Some(board(&h).board_no));
+    for key in [egui::Key::W, egui::Key::B, egui::Key::D] {
+        one_frame(&mut h, vec![key_event(key)]);
+        assert!(
+            has_text(&h, &format!("Game {game} of table 1 is under way"))
+                && has_text(&h, "replaces this one"),
+            "{key:?}: {:?}",
+            all_text(&h)
+        );
+        assert_eq!(board(&h).result, GameResult::Pending, "{key:?} waits");
+        one_frame(&mut h, vec![key_event(egui::Key::Escape)]);
+        assert!(!has_text(&h, "replaces this one"), "{key:?}: cancelled");
+        assert_eq!(board(&h).result, GameResult::Pending, "{key:?} cancelled");
+    }
+    // Confirmed with a reason, the result is entered (the game still to replace it).
+    one_frame(&mut h, vec![key_event(egui::Key::D)]);
+    type_into(
+        &mut h,
+        "Reason (kept in the audit log):",
+        "players agreed a draw",
+    );
+    click(&mut h, "Enter the result");
+    assert_eq!(board(&h).result, GameResult::Draw);
+    let log = store(&h)
+        .audit_log(AuditFilter::Tournament(tid))
+        .expect("log");
+    assert!(
+        log.iter()
+            .any(|e| e.action == "result entered" && e.reason == "players agreed a draw")
     );
 }
 

@@ -259,16 +259,31 @@ impl RoundsPage {
         }
     }
 
-    /// A result picked for a board: entered at once if the board had none, confirmed with
-    /// a reason if it changes one (and warned about when the result came from a game played
-    /// at the desk, whose record then says otherwise).
+    /// A result picked for a board: entered at once if the board had none and no game runs
+    /// for it at the desk, confirmed with a reason if it changes one (and warned about when
+    /// the result came from a game played at the desk, whose record then says otherwise) or
+    /// if a game is under way at the desk (it plays on, and its result replaces this one).
     fn result_chosen(&mut self, round: u32, board: &RoundBoard, result: GameResult) {
         if board.result == result {
             return;
         }
         if board.result == GameResult::Pending {
-            self.queued
-                .push(Cmd::Result(round, board.board_no, result, String::new()));
+            match (board.status, board.game) {
+                (BoardStatus::Playing | BoardStatus::Adjudication, Some(game)) => {
+                    self.confirm = Some(
+                        Confirm::new(
+                            format!("Table {} is being played at the desk", board.table_no),
+                            game_under_way(board, game, result),
+                            "Enter the result",
+                            Cmd::Result(round, board.board_no, result, String::new()),
+                        )
+                        .with_reason(),
+                    );
+                }
+                _ => self
+                    .queued
+                    .push(Cmd::Result(round, board.board_no, result, String::new())),
+            }
             return;
         }
         let mut message = format!(
@@ -938,6 +953,34 @@ fn result_cell(
     if value != b.result {
         picks.result = Some((i, value));
     }
+}
+
+/// What a result entered by hand does to a board whose game is under way at the desk: the
+/// game is not stopped, and when it ends the store writes its result over the board's
+/// (`settle`), however the round stands by then.
+fn game_under_way(board: &RoundBoard, game: i64, result: GameResult) -> String {
+    let table = board.table_no;
+    let what = if board.status == BoardStatus::Adjudication {
+        format!(
+            "Game {game} of table {table} awaits its adjudication at the desk (its game time \
+             ran out), and entering a result here does not close it. When the reading sheets \
+             decide it, its result replaces this one, even once the round is complete."
+        )
+    } else {
+        format!(
+            "Game {game} of table {table} is under way at the desk (setups being entered or \
+             clocks running), and entering a result here does not stop it. When it ends, its \
+             result replaces this one, even once the round is complete; if its game time runs \
+             out, the board goes back to pending until the adjudication. Once its clocks run, \
+             a result from here is refused: it comes from the arbiter."
+        )
+    };
+    format!(
+        "{} - {}: {}.\n\n{what}",
+        board.white.name,
+        board.black.name,
+        result_long(result)
+    )
 }
 
 fn state_cell(ui: &mut Ui, b: &RoundBoard, draft: bool) {
