@@ -1,10 +1,14 @@
 //! Tables played on a physical board, through the desk's widgets: moves tapped, challenges
 //! entered as two ranks and resolved by the rules, the tally, the thirty-move prompt, and an
-//! adjudication read piece by piece from the tally.
+//! adjudication read piece by piece from the tally, and Enter confirming a dialog without
+//! also making a move.
 
 mod common;
 
-use common::{START_MS, all_text, assert_shows, click, click_containing, phase, tables_desk};
+use common::{
+    START_MS, all_text, assert_shows, click, click_containing, key_event, one_frame, phase,
+    tables_desk,
+};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use ggdesk::desk::Phase;
@@ -113,4 +117,52 @@ fn an_adjudication_reads_the_remaining_pieces_of_the_tally() {
     assert_shows(&texts, "White wins by adjudication");
     assert_shows(&texts, "NRS 1");
     assert_shows(&texts, "AVP 71.72   TAS 72.72");
+}
+
+/// Enter confirms a dialog and does nothing else: the "Move made (Enter)" key of the page
+/// under it does not also record a move (which the resigned game refused with an error).
+#[test]
+fn enter_that_confirms_a_resignation_makes_no_move() {
+    let (mut h, clock) = tables_desk();
+    started_physical_table(&mut h);
+    clock.set(START_MS + 4_000);
+    click(&mut h, "Move made (Enter)");
+    let id = h.state().tables.selected.expect("open");
+    let logged = |h: &Harness<'_, DeskApp>| {
+        h.state()
+            .store()
+            .expect("store")
+            .load_game(id)
+            .expect("game")
+            .events
+            .len()
+    };
+    let before = logged(&h);
+    h.get_all_by_label("Resigns")
+        .next()
+        .expect("White's")
+        .click();
+    h.run();
+    assert!(
+        all_text(&h).iter().any(|t| t == "White resigns"),
+        "{:?}",
+        all_text(&h)
+    );
+    clock.set(START_MS + 6_000);
+    one_frame(&mut h, vec![key_event(egui::Key::Enter)]);
+    h.run();
+    match phase(&h, clock.get()) {
+        Phase::Finished(o) => assert_eq!(o.winner(), Some(Side::Black)),
+        other => panic!("expected the resignation, got {other:?}"),
+    }
+    assert_eq!(logged(&h), before + 1, "the resignation and nothing else");
+    let errors: Vec<_> = h
+        .state()
+        .notices
+        .items
+        .iter()
+        .filter(|n| n.error)
+        .map(|n| n.text.clone())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
 }

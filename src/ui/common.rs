@@ -204,7 +204,8 @@ impl<A: Clone> Confirm<A> {
         self
     }
 
-    /// Shows the dialog as a modal; Escape cancels, Enter confirms when allowed.
+    /// Shows the dialog as a modal; Escape cancels, Enter confirms when allowed (and is
+    /// consumed, so the page under the dialog never also acts on it).
     pub fn show(&mut self, ctx: &egui::Context) -> ConfirmOutcome<A> {
         let mut outcome = ConfirmOutcome::Open;
         let modal = egui::Modal::new(egui::Id::unique("ggdesk-confirm")).show(ctx, |ui| {
@@ -233,7 +234,10 @@ impl<A: Clone> Confirm<A> {
                     allowed,
                     egui::Button::new(RichText::new(&self.action_label).strong()),
                 );
-                let enter = allowed && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                // The Enter that confirms is the dialog's alone: consumed, no page drawn
+                // after it this frame sees it (the physical board's "Move made (Enter)").
+                let enter = allowed
+                    && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
                 if confirm.clicked() || enter {
                     outcome = ConfirmOutcome::Confirmed {
                         action: self.action.clone(),
