@@ -6,7 +6,7 @@
 //! tested on its own and shared by every page that shows a table.
 
 use crate::store::{
-    Actor, AnyEvent, AnyGame, Expect, GameId, GameMode, Store, StoreError, StoredGame,
+    Actor, AnyEvent, AnyGame, BackupNote, Expect, GameId, GameMode, Store, StoreError, StoredGame,
 };
 use ggdesk_core::clock::Time;
 use ggdesk_core::rules::{Applied, Challenge, Event, Game, GameState, Outcome, PlayerView, Side};
@@ -307,6 +307,26 @@ pub struct TickNote {
     pub failed: bool,
 }
 
+/// News that came with a backup (a round complete, a round published), in the words of
+/// every notice that gives it: the news with how the backup went, and whether that is an
+/// error. A failed backup is never shown as good news (what was done stands all the same).
+pub fn backup_news(news: &str, backup: &BackupNote) -> (String, bool) {
+    (
+        format!("{news}; {}", backup.describe()),
+        matches!(backup, BackupNote::Failed(_)),
+    )
+}
+
+/// A round become complete, however its last result came in (a clock run out in the tick,
+/// a result at a table or on the Rounds page, the round completed by hand or on pairing the
+/// next), with its backup: see [`backup_news`].
+pub fn round_complete_news(round: u32, backup: &BackupNote) -> (String, bool) {
+    backup_news(
+        &format!("Round {round} is complete: its last result is in"),
+        backup,
+    )
+}
+
 impl Tables {
     /// Makes sure a game is loaded, returning it.
     pub fn ensure(&mut self, store: &Store, id: GameId) -> Result<&mut LiveTable, StoreError> {
@@ -355,14 +375,11 @@ impl Tables {
                             failed: false,
                         });
                         if let Some(c) = &table.round_completed {
+                            let (text, failed) = round_complete_news(c.round, &c.backup);
                             notes.push(TickNote {
                                 game: id,
-                                text: format!(
-                                    "Round {} is complete: its last result is in; {}",
-                                    c.round,
-                                    c.backup.describe()
-                                ),
-                                failed: false,
+                                text,
+                                failed,
                             });
                         }
                     }

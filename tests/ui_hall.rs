@@ -42,6 +42,15 @@ const NAMES: [(&str, i64); 8] = [
 
 /// A tournament of `n` players (from `NAMES`) with round 1 published.
 fn event(store: &mut Store, n: usize) -> TournamentId {
+    let tid = drafted_event(store, n);
+    store
+        .publish_round(tid, 1, &Actor::director())
+        .expect("publish");
+    tid
+}
+
+/// A tournament of `n` players (from `NAMES`) with round 1 paired as a draft.
+fn drafted_event(store: &mut Store, n: usize) -> TournamentId {
     let d = Actor::director();
     let setup = TournamentSetup {
         name: "Hall Open".into(),
@@ -61,8 +70,7 @@ fn event(store: &mut Store, n: usize) -> TournamentId {
         })
         .collect();
     store.register_all(tid, &ids, &d).expect("register");
-    let r = store.pair_round(tid, &d).expect("pair").round;
-    store.publish_round(tid, r, &d).expect("publish");
+    assert_eq!(store.pair_round(tid, &d).expect("pair").round, 1);
     tid
 }
 
@@ -568,6 +576,102 @@ fn a_result_for_a_board_played_at_the_desk_asks_first_and_says_the_game_replaces
         log.iter()
             .any(|e| e.action == "result entered" && e.reason == "players agreed a draw")
     );
+}
+
+/// A round completed by a clock running out at the desk, whose backup cannot be written
+/// (a file where the backups folder goes), says so as an error, not as good news.
+#[test]
+fn a_round_completed_by_a_clock_with_a_failed_backup_says_so_as_an_error() {
+    let dir = tempfile::tempdir().expect("dir");
+    let clock = clock();
+    let mut s = Store::open(&dir.path().join("hall.sqlite3")).expect("store");
+    let tid = event(&mut s, 2);
+    let board = s.round_boards(tid, 1).expect("boards").remove(0);
+    let a = Actor::arbiter(Some(board.table_no.into()));
+    let rules = ggdesk_core::rules::RuleSettings {
+        oversteps_to_lose: 1,
+        ..Default::default()
+    };
+    let new = NewGame::for_board(tid, 1, &board, GameMode::Arbitrated, rules);
+    let id = s.create_game(&new, &a).expect("game");
+    let mut n = 5usize;
+    let mut pick = |k: usize| {
+        n = (n * 13 + 7) % 991;
+        n % k.max(1)
+    };
+    for side in Side::BOTH {
+        let setup = SideSetup::random(side, &mut pick);
+        s.save_setup(id, side, &setup, &a).expect("setup");
+    }
+    s.start_game(id, START_MS, Side::White, &a).expect("start");
+    let backups = dir.path().join("backups");
+    if backups.exists() {
+        std::fs::remove_dir_all(&backups).expect("remove the folder");
+    }
+    std::fs::write(&backups, b"not a folder").expect("a file in its place");
+    let mut h = desk(s, Page::Tables, Some(tid), &clock);
+    // White's move time runs out: the one overstep loses, the round's only board is decided.
+    clock.set(START_MS + 121_000);
+    h.run();
+    h.run();
+    assert_eq!(
+        store(&h).round_view(tid, 1).expect("v").expect("r").state,
+        RoundState::Complete
+    );
+    let notices = &h.state().notices.items;
+    let complete = notices
+        .iter()
+        .find(|n| n.text.starts_with("Round 1 is complete"))
+        .unwrap_or_else(|| panic!("no completion notice in {notices:?}"));
+    assert!(complete.text.contains("the backup failed"), "{complete:?}");
+    assert!(complete.error, "a failed backup is an error: {complete:?}");
+}
+
+/// On the Rounds page too, a publication and a completion whose backup cannot be written
+/// say so as errors (the round is published, then complete, all the same).
+#[test]
+fn a_round_published_and_completed_with_a_failed_backup_says_so_as_errors() {
+    let dir = tempfile::tempdir().expect("dir");
+    let clock = clock();
+    let mut s = Store::open(&dir.path().join("hall.sqlite3")).expect("store");
+    let tid = drafted_event(&mut s, 2);
+    let backups = dir.path().join("backups");
+    if backups.exists() {
+        std::fs::remove_dir_all(&backups).expect("remove the folder");
+    }
+    std::fs::write(&backups, b"not a folder").expect("a file in its place");
+    let mut h = desk(s, Page::Rounds, Some(tid), &clock);
+    let notice = |h: &Harness<'_, DeskApp>, start: &str| {
+        let notices = &h.state().notices.items;
+        notices
+            .iter()
+            .find(|n| n.text.starts_with(start))
+            .cloned()
+            .unwrap_or_else(|| panic!("no {start:?} in {notices:?}"))
+    };
+    click(&mut h, "Publish round 1");
+    assert_eq!(
+        store(&h).round_view(tid, 1).expect("v").expect("r").state,
+        RoundState::Published
+    );
+    let published = notice(&h, "Round 1 published");
+    assert!(
+        published.text.contains("the backup failed"),
+        "{published:?}"
+    );
+    assert!(
+        published.error,
+        "a failed backup is an error: {published:?}"
+    );
+    one_frame(&mut h, vec![key_event(egui::Key::ArrowDown)]);
+    one_frame(&mut h, vec![key_event(egui::Key::W)]);
+    assert_eq!(
+        store(&h).round_view(tid, 1).expect("v").expect("r").state,
+        RoundState::Complete
+    );
+    let complete = notice(&h, "Round 1 is complete");
+    assert!(complete.text.contains("the backup failed"), "{complete:?}");
+    assert!(complete.error, "a failed backup is an error: {complete:?}");
 }
 
 #[test]

@@ -125,6 +125,29 @@ impl Notices {
         });
     }
 
+    /// News that came with a backup (see [`crate::desk::backup_news`]): an error when the
+    /// backup failed, so it neither looks like good news nor clears the errors shown.
+    pub fn with_backup(&mut self, news: &str, backup: &crate::store::BackupNote) {
+        let (text, failed) = crate::desk::backup_news(news, backup);
+        self.say(text, failed);
+    }
+
+    /// A round become complete, with how its backup went: the one notice of every path a
+    /// round completes by (see [`crate::desk::round_complete_news`]).
+    pub fn round_complete(&mut self, round: u32, backup: &crate::store::BackupNote) {
+        let (text, failed) = crate::desk::round_complete_news(round, backup);
+        self.say(text, failed);
+    }
+
+    /// An error if `failed`, else a confirmation.
+    pub fn say(&mut self, text: impl Into<String>, failed: bool) {
+        if failed {
+            self.error(text);
+        } else {
+            self.info(text);
+        }
+    }
+
     /// Drops the errors of earlier actions (a later action went well).
     pub fn clear_errors(&mut self) {
         self.items.retain(|n| !n.error);

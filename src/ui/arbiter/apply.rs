@@ -3,7 +3,7 @@
 
 use super::{Cap, TableCmd, TablesPage};
 use crate::desk::{LiveTable, Phase};
-use crate::store::{Actor, AnyEvent, GameId, GameMode, NewGame, RoundBoard, RoundCompleted};
+use crate::store::{Actor, AnyEvent, GameId, GameMode, NewGame, RoundBoard};
 use crate::ui::PageCtx;
 use crate::ui::common::{LoadErrors, fmt_hms};
 use crate::ui::files;
@@ -289,7 +289,7 @@ impl TablesPage {
                     ));
                 }
                 if let Some(c) = table.round_completed.clone() {
-                    completed(cx, &c);
+                    cx.notices.round_complete(c.round, &c.backup);
                 }
             }
             Err(e) => {
@@ -333,7 +333,7 @@ impl TablesPage {
         if let Some(c) = cx.notices.report(r, done) {
             self.reload(game, cx);
             if let Some(c) = c {
-                completed(cx, &c);
+                cx.notices.round_complete(c.round, &c.backup);
             }
         }
     }
@@ -426,18 +426,5 @@ fn import_record(cx: &mut PageCtx<'_>, path: &std::path::Path) -> Result<GameId,
             record::FORMAT,
             physical_record::FORMAT
         )),
-    }
-}
-
-/// Says that a round became complete with a result from this desk, and how its backup went.
-fn completed(cx: &mut PageCtx<'_>, c: &RoundCompleted) {
-    let text = format!(
-        "Round {} is complete: its last result is in; {}",
-        c.round,
-        c.backup.describe()
-    );
-    match &c.backup {
-        crate::store::BackupNote::Failed(_) => cx.notices.error(text),
-        _ => cx.notices.info(text),
     }
 }

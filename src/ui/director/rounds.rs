@@ -747,11 +747,7 @@ impl RoundsPage {
             completed: Some(note),
         }) = saved
         {
-            let text = format!("Round {round} is complete; {}", note.describe());
-            match note {
-                crate::store::BackupNote::Failed(_) => cx.notices.error(text),
-                _ => cx.notices.info(text),
-            }
+            cx.notices.round_complete(round, &note);
         }
     }
 
@@ -785,20 +781,13 @@ impl RoundsPage {
                 let r = cx.store.pair_round(tid, &actor);
                 if let Some(paired) = cx.notices.report(r, "") {
                     let n = paired.round;
-                    if let Some(done) = &paired.completed {
-                        let text = format!(
-                            "Round {} is complete; {}",
-                            done.round,
-                            done.backup.describe()
-                        );
-                        match done.backup {
-                            crate::store::BackupNote::Failed(_) => cx.notices.error(text),
-                            _ => cx.notices.info(text),
-                        }
-                    }
                     cx.notices.info(format!(
                         "Round {n} proposed: check it, then publish (nothing is shown to the players yet)"
                     ));
+                    // After the news of the draft, whose confirmation would clear its error.
+                    if let Some(done) = &paired.completed {
+                        cx.notices.round_complete(done.round, &done.backup);
+                    }
                     self.shown = Some(n);
                     self.board = None;
                 }
@@ -806,10 +795,8 @@ impl RoundsPage {
             Cmd::Publish(n) => {
                 let r = cx.store.publish_round(tid, n, &actor);
                 if let Some(note) = cx.notices.report(r, "") {
-                    cx.notices.info(format!(
-                        "Round {n} published: the tables can start; {}",
-                        note.describe()
-                    ));
+                    cx.notices
+                        .with_backup(&format!("Round {n} published: the tables can start"), &note);
                 }
             }
             Cmd::Discard(n) => {
@@ -834,8 +821,7 @@ impl RoundsPage {
             Cmd::Complete(n) => {
                 let r = cx.store.complete_round(tid, n, &actor);
                 if let Some(note) = cx.notices.report(r, "") {
-                    cx.notices
-                        .info(format!("Round {n} complete; {}", note.describe()));
+                    cx.notices.round_complete(n, &note);
                 }
             }
             _ => {}
