@@ -13,14 +13,15 @@ use egui::{RichText, Ui};
 use ggdesk_core::adjudication::{Adjudication, Hundredths, ReadingVerdict, aliwalas_value};
 use ggdesk_core::rules::{Game, GameState, Rank, Side, Square};
 use serde_json::{Map, Value, json};
-use std::collections::HashMap;
 
-/// The readings being entered, per game and reader, until they are saved.
+/// Whose sheet is shown and which piece is picked. The readings themselves are the
+/// store's: each one is saved as it is chosen, and the sheet shown is always the one
+/// stored, so a reading another desk added is built on, and one the store refused is not
+/// shown as read.
 #[derive(Debug, Default)]
 pub struct AdjudicationState {
     pub black_reads: bool,
     pub picked: Option<Square>,
-    drafts: HashMap<(GameId, Side), Vec<(Square, Rank)>>,
 }
 
 impl AdjudicationState {
@@ -31,23 +32,19 @@ impl AdjudicationState {
             Side::White
         }
     }
+}
 
-    /// The reader's sheet: the draft in hand, else what the store holds.
-    fn sheet(&mut self, table: &LiveTable, reader: Side) -> &mut Vec<(Square, Rank)> {
-        self.drafts.entry((table.id(), reader)).or_insert_with(|| {
-            table.stored.sheets[reader]
-                .as_ref()
-                .and_then(|row| row.sheet.as_object().cloned())
-                .map(|obj| {
-                    obj.iter()
-                        .filter_map(|(sq, code)| {
-                            Some((sq.parse().ok()?, code.as_str()?.parse().ok()?))
-                        })
-                        .collect()
-                })
-                .unwrap_or_default()
+/// The reader's sheet as the store holds it.
+fn stored_sheet(table: &LiveTable, reader: Side) -> Vec<(Square, Rank)> {
+    table.stored.sheets[reader]
+        .as_ref()
+        .and_then(|row| row.sheet.as_object())
+        .map(|obj| {
+            obj.iter()
+                .filter_map(|(sq, code)| Some((sq.parse().ok()?, code.as_str()?.parse().ok()?)))
+                .collect()
         })
-    }
+        .unwrap_or_default()
 }
 
 /// A sheet as the store and the record keep it: square → piece code.
@@ -189,7 +186,7 @@ pub fn ui(
         .weak(),
     );
     let position = game.position().clone();
-    let readings = state.sheet(table, reader).clone();
+    let readings = stored_sheet(table, reader);
     let locked = handed_in(reader);
     ui.horizontal_top(|ui| {
         let style = BoardStyle {
@@ -236,12 +233,12 @@ pub fn ui(
                 !locked && state.picked.is_some(),
             );
             if let (Some(choice), Some(sq)) = (change, state.picked) {
-                let sheet = state.sheet(table, reader);
+                let mut sheet = readings.clone();
                 sheet.retain(|(s, _)| *s != sq);
                 if let Some(rank) = choice {
                     sheet.push((sq, rank));
                 }
-                let value = sheet_value(sheet);
+                let value = sheet_value(&sheet);
                 queued.push(TableCmd::SaveSheet {
                     game: id,
                     side: reader,
@@ -280,7 +277,7 @@ fn reader_tabs(ui: &mut Ui, state: &mut AdjudicationState, table: &LiveTable) {
     ui.horizontal(|ui| {
         for reader in Side::BOTH {
             let done = if handed_in(reader) { ", handed in" } else { "" };
-            let n = state.sheet(table, reader).len();
+            let n = stored_sheet(table, reader).len();
             let text = format!(
                 "{} reads {}'s pieces ({n} read{done})",
                 Cap(reader),

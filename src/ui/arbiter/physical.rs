@@ -12,7 +12,6 @@ use egui::{RichText, Ui};
 use ggdesk_core::adjudication::ReadingVerdict;
 use ggdesk_core::physical_record::{self, TallySheet};
 use ggdesk_core::rules::{GameState, PhysicalEvent, PhysicalGame, Rank, Side};
-use std::collections::HashMap;
 
 /// The physical view's own state between frames.
 #[derive(Debug, Default)]
@@ -21,8 +20,6 @@ pub struct PhysicalState {
     pub defender: Option<Rank>,
     pub across_white: String,
     pub across_black: String,
-    /// Adjudication drafts: per game and reader, the reading of each remaining enemy piece.
-    readings: HashMap<(GameId, Side), Vec<Option<Rank>>>,
     pub black_reads: bool,
     pub picked: Option<usize>,
 }
@@ -353,18 +350,14 @@ impl TablesPage {
             }
         });
         let pieces = game.remaining_pieces(reader.opponent());
-        let stored: Vec<Option<Rank>> = table.stored.sheets[reader]
+        // The readings are the store's (each is saved as it is chosen): see
+        // [`super::adjudication::AdjudicationState`].
+        let reads: Vec<Option<Rank>> = table.stored.sheets[reader]
             .as_ref()
             .and_then(|row| physical_record::parse_sheet(&row.sheet).ok())
             .filter(|sheet| sheet.len() == pieces.len())
             .map(|sheet| sheet.into_iter().map(|(_, r)| r).collect())
             .unwrap_or_else(|| vec![None; pieces.len()]);
-        let reads = self
-            .physical
-            .readings
-            .entry((id, reader))
-            .or_insert(stored)
-            .clone();
         let locked = handed_in(reader);
         ui.label(
             RichText::new(format!(
@@ -419,11 +412,11 @@ impl TablesPage {
                     pieces.iter().copied().zip(reads.iter().copied()).collect()
                 };
                 if let (Some(choice), Some(i)) = (change, self.physical.picked)
-                    && let Some(entry) = self.physical.readings.get_mut(&(id, reader))
-                    && i < entry.len()
+                    && i < reads.len()
                 {
+                    let mut entry = reads.clone();
                     entry[i] = choice;
-                    let sheet = physical_record::sheet_value(&sheet_of(entry));
+                    let sheet = physical_record::sheet_value(&sheet_of(&entry));
                     self.queued.push(TableCmd::SaveSheet {
                         game: id,
                         side: reader,
