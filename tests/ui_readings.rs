@@ -182,3 +182,53 @@ fn a_physical_reading_the_store_refused_is_not_shown_as_read() {
     );
     assert_shows(&texts, "piece 1: G5 read as -");
 }
+
+/// Reading time runs out while the database refuses the sheets: the sheet is handed in as
+/// it stood once the database takes it again (it is not given up after the first refusal),
+/// and the refusal, tried again each frame meanwhile, stays one line on the screen.
+#[test]
+fn a_sheet_handed_in_at_time_is_tried_again_until_the_database_takes_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("desk.sqlite3");
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = file_desk(&path, &clock);
+    started_practice_table(&mut h);
+    let id = to_adjudication(&mut h, &clock);
+    refuse_sheets(&path);
+    // Fifteen minutes of reading time pass, then a few more frames.
+    clock.set(START_MS + 7_200_500 + 15 * 60_000 + 1_000);
+    for _ in 0..4 {
+        h.run();
+    }
+    let refusals: Vec<&str> = h
+        .state()
+        .notices
+        .items
+        .iter()
+        .filter(|n| n.error && n.text.contains("the disk is full"))
+        .map(|n| n.text.as_str())
+        .collect();
+    let distinct: std::collections::BTreeSet<&str> = refusals.iter().copied().collect();
+    assert!(!refusals.is_empty(), "the refusal is said");
+    assert_eq!(
+        refusals.len(),
+        distinct.len(),
+        "each refusal once: {refusals:?}"
+    );
+    let other = Store::open(&path).expect("other desk");
+    assert!(other.load_game(id).expect("game").sheets[Side::White].is_none());
+    // The database takes sheets again: both are handed in at the next frames.
+    rusqlite::Connection::open(&path)
+        .expect("open")
+        .execute_batch("DROP TRIGGER refuse_insert; DROP TRIGGER refuse_update;")
+        .expect("drop the triggers");
+    h.run();
+    h.run();
+    let stored = other.load_game(id).expect("game");
+    for side in Side::BOTH {
+        assert!(
+            stored.sheets[side].as_ref().is_some_and(|s| s.complete),
+            "{side:?}'s sheet is handed in"
+        );
+    }
+}

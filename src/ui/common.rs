@@ -116,9 +116,13 @@ impl Notices {
         });
     }
 
+    /// An error. The same error again (an action retried each frame while the database
+    /// is away) keeps its one line, shown from now on, rather than filling the screen.
     pub fn error(&mut self, text: impl Into<String>) {
+        let text = text.into();
+        self.items.retain(|n| !(n.error && n.text == text));
         self.items.push(Notice {
-            text: text.into(),
+            text,
             error: true,
             shown_at_ms: self.now_ms,
             file: None,

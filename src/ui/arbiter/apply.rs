@@ -150,7 +150,10 @@ impl TablesPage {
                     "Reading time is over: {}'s sheet handed in as it stood",
                     Cap(side)
                 );
-                self.save_sheet(game, side, &sheet, true, &Actor::system(), &done, cx);
+                if !self.save_sheet(game, side, &sheet, true, &Actor::system(), &done, cx) {
+                    // Not handed in: the next frame tries again.
+                    self.handed_in_at_time.remove(&(game, side));
+                }
             }
             TableCmd::ConfirmResult { game } => {
                 let r = cx.store.confirm_result(game, &self.actor(game));
@@ -316,6 +319,7 @@ impl TablesPage {
         }
     }
 
+    /// Saves a reading sheet, saying how it went; whether it was saved.
     #[allow(clippy::too_many_arguments)]
     fn save_sheet(
         &mut self,
@@ -326,16 +330,18 @@ impl TablesPage {
         actor: &Actor,
         done: &str,
         cx: &mut PageCtx<'_>,
-    ) {
+    ) -> bool {
         let r = cx
             .store
             .save_reading_sheet(game, side, sheet, complete, actor);
-        if let Some(c) = cx.notices.report(r, done) {
-            self.reload(game, cx);
-            if let Some(c) = c {
-                cx.notices.round_complete(c.round, &c.backup);
-            }
+        let Some(c) = cx.notices.report(r, done) else {
+            return false;
+        };
+        self.reload(game, cx);
+        if let Some(c) = c {
+            cx.notices.round_complete(c.round, &c.backup);
         }
+        true
     }
 
     /// Writes the printable adjudication form of a game beside the database.
