@@ -6,7 +6,7 @@
 //! the status, the result, the reading-sheet check) is the core's `game` module.
 
 use super::db::{Optional, Tx, args};
-use super::{Actor, Result, Store, StoreError, TournamentId, audit};
+use super::{Actor, Result, Store, StoreError, TournamentId, audit, rejected};
 use ggdesk_core::clock::Time;
 use ggdesk_core::game::{
     AnyEvent, AnyGame, GameMode, LogEntry, LogEntryKind, LoggedGame, Restart, SheetEntryError,
@@ -234,10 +234,6 @@ pub struct Restored {
     pub failed: Vec<(GameId, StoreError)>,
     /// Games another desk keeps (their clocks were seen lately, or that desk wrote first).
     pub left_to_their_desk: Vec<GameId>,
-}
-
-fn rejected(e: impl ToString) -> StoreError {
-    StoreError::Rejected(e.to_string())
 }
 
 /// A row of the games table (or of a table about a game) that this build cannot read.

@@ -131,6 +131,12 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
+/// A request the database refuses as it stands (what is wrong is said in `why`): nothing
+/// was written.
+pub(crate) fn rejected(why: impl std::fmt::Display) -> StoreError {
+    StoreError::Rejected(why.to_string())
+}
+
 /// A migration of an existing database that failed (its transaction is rolled back): says
 /// from which version to which step, and that the database is as it was.
 pub(crate) fn upgrade_failed(shown: &str, found: i64, step: usize, why: &str) -> StoreError {
@@ -342,7 +348,7 @@ impl Store {
         match address {
             Address::File(path) => Store::open(path),
             Address::Server(url) => {
-                let pg = pg::Pg::connect(url, &(Arc::new(now_ms) as Clock))?;
+                let pg = pg::Pg::connect(url)?;
                 Ok(Store::with(
                     Conn::Postgres(Box::new(pg)),
                     None,
@@ -405,9 +411,6 @@ impl Store {
     /// Replaces the clock the store writes its times with (audit rows, creation times, event
     /// wall times): the desk passes its own, tests a manual one.
     pub fn set_clock(&mut self, clock: Clock) {
-        if let Conn::Postgres(pg) = self.conn.get_mut() {
-            pg.set_clock(clock.clone());
-        }
         self.clock = clock;
     }
 
@@ -504,15 +507,6 @@ impl Store {
         match &mut *self.borrow().ok()? {
             Conn::Sqlite(c) => Some(f(c)),
             Conn::Postgres(_) => None,
-        }
-    }
-
-    /// Whether the database can be reached now: on a server, one round trip (connecting
-    /// again if the connection was lost). A file is always there once open.
-    pub fn ping(&self) -> Result<()> {
-        match &mut *self.borrow()? {
-            Conn::Sqlite(_) => Ok(()),
-            Conn::Postgres(pg) => pg.ping(),
         }
     }
 

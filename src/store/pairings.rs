@@ -8,7 +8,7 @@ use super::registrations::registration_banned;
 use super::rounds::RoundState;
 use super::seen::Scope;
 use super::tournaments::{load, read_setup};
-use super::{Actor, Result, Store, StoreError, TournamentId, audit};
+use super::{Actor, Result, Store, TournamentId, audit, rejected};
 use ggdesk_core::pairing::{explain, pair_next_round};
 use ggdesk_core::rules::Side;
 const NS_PER_S: i64 = 1_000_000_000;
@@ -91,10 +91,6 @@ enum Seat {
     Bye,
     /// Registered but not in the round (asked to be absent, or left out by the pairing).
     Out,
-}
-
-fn rejected(text: impl Into<String>) -> StoreError {
-    StoreError::Rejected(text.into())
 }
 
 fn state_of(conn: &mut Tx<'_>, tid: TournamentId, round: u32) -> Result<RoundState> {

@@ -9,7 +9,7 @@
 //! crate speaks libpq's URL syntax with several hosts and `target_session_attrs`.
 
 use super::db::{Statements, Tx, args};
-use super::{Clock, Result, SCHEMA_VERSION, StoreError};
+use super::{Result, SCHEMA_VERSION, StoreError};
 use postgres::error::SqlState;
 use postgres::{Client, Config, IsolationLevel, NoTls};
 use std::str::FromStr;
@@ -173,7 +173,7 @@ impl Pg {
         })
     }
 
-    pub(crate) fn connect(url: &str, _clock: &Clock) -> Result<Pg> {
+    pub(crate) fn connect(url: &str) -> Result<Pg> {
         let mut pg = Pg::new(url)?;
         pg.client()?;
         pg.migrate()?;
@@ -258,8 +258,6 @@ impl Pg {
         }
     }
 
-    pub(crate) fn set_clock(&mut self, _clock: Clock) {}
-
     pub(crate) fn config(&self) -> &Config {
         &self.config
     }
@@ -303,11 +301,6 @@ impl Pg {
             self.drop_if_lost(e);
         }
         result
-    }
-
-    /// Whether the connection is up now (a cheap round trip), reconnecting if it was lost.
-    pub(crate) fn ping(&mut self) -> Result<()> {
-        self.batch_on_client("SELECT 1")
     }
 
     /// Runs `f` in a READ COMMITTED transaction whose writers lock the rows of what they

@@ -2,7 +2,7 @@
 //! ban, and a players CSV imported all or nothing.
 
 use super::db::{Tx, args};
-use super::{Actor, Context, Result, Store, StoreError, TournamentId, audit};
+use super::{Actor, Context, Result, Store, StoreError, TournamentId, audit, rejected};
 use ggdesk_core::export::{ImportedPlayer, RowError, import_players_csv};
 
 /// A player's row id in the registry (not the number a tournament gives the player).
@@ -66,10 +66,6 @@ impl PlayerInput {
             rating: self.rating,
         })
     }
-}
-
-fn rejected(text: impl Into<String>) -> StoreError {
-    StoreError::Rejected(text.into())
 }
 
 /// The registry player holding a federation id, if any (ids are unique when not empty).

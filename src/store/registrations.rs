@@ -5,7 +5,7 @@ use super::db::{Optional, Tx, args};
 use super::players::RegistryId;
 use super::rounds::RoundState;
 use super::tournaments::{check_tournament, round_counts};
-use super::{Actor, Result, Store, StoreError, TournamentId, audit};
+use super::{Actor, Result, Store, StoreError, TournamentId, audit, rejected};
 use ggdesk_core::tournament::{PlayerId, Score};
 
 /// A registered player as the Registration page shows it.
@@ -37,10 +37,6 @@ pub struct PenaltyRow {
     pub points: Score,
     pub reason: String,
     pub decided_at: i64,
-}
-
-fn rejected(text: impl Into<String>) -> StoreError {
-    StoreError::Rejected(text.into())
 }
 
 /// The name of a registered player, or an error naming the number.

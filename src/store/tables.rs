@@ -5,7 +5,7 @@
 
 use super::db::{Optional, Tx, args};
 use super::games::GameId;
-use super::{Actor, Result, Store, StoreError, TournamentId, audit};
+use super::{Actor, Result, Store, StoreError, TournamentId, audit, rejected};
 use ggdesk_core::rules::{GameState, Side};
 
 /// A table's timers and lots, as stored (Unix ms).
@@ -19,10 +19,6 @@ pub struct TableTimers {
     pub reading_started_at: Option<i64>,
     /// When lots decided who moves first.
     pub lots_drawn_at: Option<i64>,
-}
-
-fn rejected(text: impl Into<String>) -> StoreError {
-    StoreError::Rejected(text.into())
 }
 
 /// The facts these functions check: (tournament, started, void, round).

@@ -5,7 +5,7 @@
 
 use super::db::{Optional, Tx, Value as DbValue, args};
 use super::players::{PlayerInput, RegistryId, by_federation_id, insert_player};
-use super::{Actor, Context, Result, Store, StoreError, TournamentId, audit};
+use super::{Actor, Context, Result, Store, StoreError, TournamentId, audit, rejected};
 use ggdesk_core::clock::NS_PER_S;
 use ggdesk_core::rules::RuleSettings;
 use ggdesk_core::tournament::{
@@ -106,10 +106,6 @@ pub struct TournamentSummary {
     /// Rounds published or complete.
     pub rounds_started: u32,
     pub created_at: i64,
-}
-
-fn rejected(text: impl Into<String>) -> StoreError {
-    StoreError::Rejected(text.into())
 }
 
 fn inconsistent(id: TournamentId, what: impl std::fmt::Display) -> StoreError {
