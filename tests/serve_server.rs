@@ -110,3 +110,48 @@ fn the_servers_public_connection_can_neither_write_nor_read_a_game_in_progress()
     let count = allowed.lines().last().unwrap_or("");
     assert!(count.parse::<i64>().is_ok_and(|n| n > 0), "{allowed}");
 }
+
+/// A login that may not create the public role does not read as itself instead: the public
+/// pages refuse to start, saying what to do, until the database's owner has made the role
+/// and granted it to that login; they then read as the role.
+#[test]
+fn a_login_that_cannot_make_the_public_role_is_refused_until_it_is_granted_one() {
+    let h = hall();
+    let url = pg::new_database();
+    {
+        let src = Store::open(&h.path).expect("file");
+        let mut dst = Store::connect(&Address::Server(url.clone())).expect("server");
+        src.copy_into(&mut dst).expect("copy");
+    }
+    let db = url.rsplit('/').next().expect("database name").to_string();
+    let cluster = pg::cluster();
+    let clerk = format!("{db}_clerk");
+    // The clerk may read every table (setups included) but create no role.
+    cluster.psql(
+        &db,
+        &format!(
+            "CREATE ROLE \"{clerk}\" LOGIN PASSWORD 'clerk-pw' NOCREATEROLE;
+             GRANT SELECT ON ALL TABLES IN SCHEMA public TO \"{clerk}\""
+        ),
+    );
+    let clerk_url = format!(
+        "postgres://{clerk}:clerk-pw@127.0.0.1:{}/{db}",
+        cluster.port
+    );
+    let refused = Store::connect_read_only(&Address::Server(clerk_url.clone()));
+    match refused {
+        Err(StoreError::Denied(m)) => {
+            assert!(m.contains(&format!("{db}_public")), "names the role: {m}");
+            assert!(m.contains("GRANT"), "says what to do: {m}");
+        }
+        other => panic!("the clerk's public connection should be refused: {other:?}"),
+    }
+    // The owner starts the public pages once (the role is made), then grants it.
+    drop(Store::connect_read_only(&Address::Server(url.clone())).expect("owner"));
+    cluster.psql(&db, &format!("GRANT \"{db}_public\" TO \"{clerk}\""));
+    let public =
+        Store::connect_read_only(&Address::Server(clerk_url)).expect("the clerk, with the role");
+    assert!(!public.tournaments().expect("tournaments").is_empty());
+    let setups = public.load_game(h.games[0].1);
+    assert!(setups.is_err(), "the role reads no setup: {setups:?}");
+}

@@ -204,10 +204,8 @@ impl Pg {
             }
         }
         let role = pg.public_role()?;
-        if let Some(role) = role {
-            pg.on_connect
-                .push(format!("SET ROLE \"{}\"", role.replace('"', "\"\"")));
-        }
+        pg.on_connect
+            .push(format!("SET ROLE \"{}\"", role.replace('"', "\"\"")));
         pg.on_connect
             .push("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY".into());
         pg.read_only = true;
@@ -218,9 +216,8 @@ impl Pg {
     }
 
     /// The public role of this database (`<database>_public`), created with its grants when
-    /// missing and this login may; `None` when it neither exists nor can be created (the
-    /// session is then only read-only).
-    fn public_role(&mut self) -> Result<Option<String>> {
+    /// missing and this login may; refused when it can neither be created nor used.
+    fn public_role(&mut self) -> Result<String> {
         let result = self.write(0, |tx| {
             let (db, schema, user): (String, String, String) = tx.query_one(
                 "SELECT current_database(), current_schema(), current_user",
@@ -251,11 +248,34 @@ impl Pg {
             ))?;
             Ok(role)
         });
-        match result {
-            Ok(role) => Ok(Some(role)),
-            Err(StoreError::Denied(_)) | Err(StoreError::Database(_)) => Ok(None),
-            Err(e) => Err(e),
+        let refused = match result {
+            Ok(role) => return Ok(role),
+            Err(StoreError::Denied(m)) | Err(StoreError::Database(m)) => m,
+            Err(e) => return Err(e),
+        };
+        // This login may not create the role or grant its rights: a role its owner made
+        // beforehand serves as well. Without one the public pages do not run, rather than
+        // read with this login's rights (setups and reading sheets among them).
+        let (role, member): (String, bool) = self.read(0, |tx| {
+            tx.query_one(
+                "SELECT lower(current_database()) || '_public',
+                        EXISTS (SELECT 1 FROM pg_roles
+                                 WHERE rolname = lower(current_database()) || '_public'
+                                   AND pg_has_role(current_user, oid, 'MEMBER'))",
+                args![],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+        })?;
+        if member {
+            return Ok(role);
         }
+        Err(StoreError::Denied(format!(
+            "the public pages read {shown} as its role {role}, which may read only what \
+             players may see; this login may neither create that role nor use it ({refused}): \
+             start the public pages once with the database's owner (that creates the role), \
+             then have the owner run GRANT \"{role}\" TO this login",
+            shown = self.shown
+        )))
     }
 
     pub(crate) fn config(&self) -> &Config {
