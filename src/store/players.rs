@@ -329,44 +329,24 @@ impl Store {
 
     /// What is wrong with a list of players read from CSV against the registry: a row whose
     /// federation id another player already holds, or a name or rating the desk refuses.
-    /// Empty when the list can be imported.
+    /// Empty when the list can be imported. Read on one snapshot.
     pub fn check_players_import(&self, rows: &[ImportedPlayer]) -> Result<Vec<RowError>> {
-        let mut bad = Vec::new();
-        for row in rows {
-            let input = input_of(row);
-            if let Err(e) = input.checked() {
-                bad.push(RowError {
-                    line: row.line,
-                    reason: e.to_string(),
-                });
-                continue;
-            }
-            let fid = input.federation_id.trim();
-            if let Some((other, name, _)) = self.read(|q| by_federation_id(q, fid))? {
-                bad.push(RowError {
-                    line: row.line,
-                    reason: format!(
-                        "federation id {} is already in the registry (player {other}, {name})",
-                        input.federation_id.trim()
-                    ),
-                });
-            }
-        }
-        Ok(bad)
+        self.read(|q| bad_rows(q, rows))
     }
 
     /// Adds every player of the list in one transaction, or none: any bad row refuses the
-    /// whole list, naming every bad row by its line.
+    /// whole list, naming every bad row by its line. The rows are checked in that same
+    /// transaction, so a federation id another desk registers meanwhile is caught too.
     pub fn import_players(
         &mut self,
         rows: &[ImportedPlayer],
         actor: &Actor,
     ) -> Result<Vec<RegistryId>> {
-        let bad = self.check_players_import(rows)?;
-        if !bad.is_empty() {
-            return Err(rejected(rows_message(&bad)));
-        }
         self.write(|tx| {
+            let bad = bad_rows(tx, rows)?;
+            if !bad.is_empty() {
+                return Err(rejected(rows_message(&bad)));
+            }
             let mut ids = Vec::with_capacity(rows.len());
             for row in rows {
                 let input = input_of(row).checked()?;
@@ -403,6 +383,32 @@ pub fn rows_message(rows: &[RowError]) -> String {
         text.push_str(&format!("\n{r}"));
     }
     text
+}
+
+/// The rows of a players list the desk refuses, each with why (see
+/// [`Store::check_players_import`]).
+fn bad_rows(tx: &mut Tx<'_>, rows: &[ImportedPlayer]) -> Result<Vec<RowError>> {
+    let mut bad = Vec::new();
+    for row in rows {
+        let input = input_of(row);
+        if let Err(e) = input.checked() {
+            bad.push(RowError {
+                line: row.line,
+                reason: e.to_string(),
+            });
+            continue;
+        }
+        let fid = input.federation_id.trim();
+        if let Some((other, name, _)) = by_federation_id(tx, fid)? {
+            bad.push(RowError {
+                line: row.line,
+                reason: format!(
+                    "federation id {fid} is already in the registry (player {other}, {name})"
+                ),
+            });
+        }
+    }
+    Ok(bad)
 }
 
 fn input_of(row: &ImportedPlayer) -> PlayerInput {
