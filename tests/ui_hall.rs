@@ -718,3 +718,27 @@ fn players_are_imported_through_the_file_picker_and_sort_as_people_expect() {
     // The folder is remembered for the next picker.
     assert_eq!(h.state().prefs.last_folder.as_deref(), Some(dir.path()));
 }
+
+/// The Settings page lists the backups once, not every frame, and lists them again after
+/// "Back up now": the new backup is counted.
+#[test]
+fn the_backups_listed_on_settings_count_a_backup_made_there() {
+    let dir = tempfile::tempdir().expect("dir");
+    let clock = clock();
+    let mut s = Store::open(&dir.path().join("hall.sqlite3")).expect("store");
+    let tid = event(&mut s, 2);
+    let before = s.backups().expect("backups").len();
+    assert!(before > 0, "publishing the round wrote a backup");
+    let mut h = desk(s, Page::Settings, Some(tid), &clock);
+    let words = |n: usize| {
+        if n == 1 {
+            "1 backup; newest".to_string()
+        } else {
+            format!("{n} backups; newest")
+        }
+    };
+    assert!(has_text(&h, &words(before)), "{:?}", all_text(&h));
+    click(&mut h, "Back up now");
+    h.run();
+    assert!(has_text(&h, &words(before + 1)), "{:?}", all_text(&h));
+}

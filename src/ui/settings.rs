@@ -3,6 +3,7 @@
 
 use super::audit::AuditView;
 use super::common::LoadErrors;
+use super::director::Watch;
 use super::{PageCtx, ThemeChoice, files};
 use egui::{RichText, Ui};
 
@@ -16,6 +17,11 @@ pub struct SettingsPage {
     pub audit: AuditView,
     queued: Vec<Cmd>,
     public_pages: super::public_pages::PublicPages,
+    /// The backup files as last listed: listed again when the database changed (a round
+    /// transition writes one) or after "Back up now", not every frame.
+    backups: Vec<std::path::PathBuf>,
+    backups_load: LoadErrors,
+    backups_watch: Watch,
 }
 
 impl SettingsPage {
@@ -37,6 +43,7 @@ impl SettingsPage {
         for cmd in std::mem::take(&mut self.queued) {
             match cmd {
                 Cmd::BackUp => {
+                    self.backups_watch.force();
                     let result = cx.store.backup("on-demand");
                     if let Some(file) = cx.notices.report(result, "") {
                         files::written(cx.notices, "Backup", &file);
@@ -56,8 +63,13 @@ impl SettingsPage {
             });
             return;
         };
-        let mut load = LoadErrors::default();
-        let list = load.check("the backups", cx.store.backups());
+        if self.backups_watch.stale(cx, None) {
+            let mut load = LoadErrors::default();
+            self.backups = load
+                .check("the backups", cx.store.backups())
+                .unwrap_or_default();
+            self.backups_load = load;
+        }
         ui.horizontal(|ui| {
             ui.label(RichText::new("Backups").strong());
             ui.label(format!(
@@ -69,11 +81,17 @@ impl SettingsPage {
                 self.queued.push(Cmd::BackUp);
             }
         });
-        if let Some(last) = list.as_ref().and_then(|l| l.last().map(|p| (l.len(), p))) {
+        if let Some(newest) = self.backups.last() {
             ui.label(
-                RichText::new(format!("{} backups; newest {}", last.0, last.1.display())).weak(),
+                RichText::new(format!(
+                    "{} backup{}; newest {}",
+                    self.backups.len(),
+                    if self.backups.len() == 1 { "" } else { "s" },
+                    newest.display()
+                ))
+                .weak(),
             );
         }
-        load.banner(ui);
+        self.backups_load.banner(ui);
     }
 }

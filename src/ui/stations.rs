@@ -4,6 +4,7 @@
 
 use super::PageCtx;
 use super::common::{self, LoadErrors};
+use super::director::Watch;
 use crate::store::{Actor, Engine, Station, parse_tables, tables_text};
 use egui::{RichText, Ui};
 
@@ -25,6 +26,11 @@ pub struct StationsPage {
     error: Option<String>,
     queued: Vec<Cmd>,
     confirm_remove: Option<String>,
+    /// The stations as last read: read again when the database changed, not every frame
+    /// (each read is a round trip to the server).
+    stations: Vec<Station>,
+    load: LoadErrors,
+    watch: Watch,
 }
 
 impl StationsPage {
@@ -46,17 +52,22 @@ impl StationsPage {
             ));
             return;
         }
-        let mut load = LoadErrors::default();
-        let stations = load
-            .check("the stations", cx.store.stations())
-            .unwrap_or_default();
-        if load.banner(ui) {
+        if self.watch.stale(cx, None) {
+            let mut load = LoadErrors::default();
+            self.stations = load
+                .check("the stations", cx.store.stations())
+                .unwrap_or_default();
+            self.load = load;
+        }
+        if self.load.banner(ui) {
             return;
         }
         self.created_ui(ui);
         self.add_ui(ui);
         ui.separator();
+        let stations = std::mem::take(&mut self.stations);
         self.list_ui(ui, &stations);
+        self.stations = stations;
         if let Some(e) = &self.error {
             ui.label(RichText::new(e).color(common::RED));
         }
@@ -197,6 +208,7 @@ impl StationsPage {
     fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>) {
         let actor = Actor::director();
         self.error = None;
+        self.watch.force();
         match cmd {
             Cmd::Add { name, tables } => match cx.store.add_station(&name, &tables, &actor) {
                 Ok(login) => {
