@@ -491,6 +491,10 @@ fn default_losses_wait_for_the_grace_period_and_both_absent_both_lose(engine: En
     new.table_no = Some(b2.table_no);
     new.mode = GameMode::Physical;
     let game = s.create_game(&new, &director()).expect("game");
+    // Before its clocks start, the game is setting up, not playing.
+    let v = s.round_view(tid, 1).expect("v").expect("r");
+    assert_eq!(v.boards[1].status, BoardStatus::SettingUp);
+    assert_eq!(v.counts()[1], 1, "a table setting up is at the desk");
     s.start_game(
         game,
         start + 60_000,

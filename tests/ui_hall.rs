@@ -51,6 +51,14 @@ fn event(store: &mut Store, n: usize) -> TournamentId {
 
 /// A tournament of `n` players (from `NAMES`) with round 1 paired as a draft.
 fn drafted_event(store: &mut Store, n: usize) -> TournamentId {
+    let tid = registered_event(store, n);
+    let d = Actor::director();
+    assert_eq!(store.pair_round(tid, &d).expect("pair").round, 1);
+    tid
+}
+
+/// A tournament of `n` players (from `NAMES`), registered, with no round paired.
+fn registered_event(store: &mut Store, n: usize) -> TournamentId {
     let d = Actor::director();
     let setup = TournamentSetup {
         name: "Hall Open".into(),
@@ -70,7 +78,6 @@ fn drafted_event(store: &mut Store, n: usize) -> TournamentId {
         })
         .collect();
     store.register_all(tid, &ids, &d).expect("register");
-    assert_eq!(store.pair_round(tid, &d).expect("pair").round, 1);
     tid
 }
 
@@ -741,4 +748,30 @@ fn the_backups_listed_on_settings_count_a_backup_made_there() {
     click(&mut h, "Back up now");
     h.run();
     assert!(has_text(&h, &words(before + 1)), "{:?}", all_text(&h));
+}
+
+/// Before round 1, the status line says how many players are in and what comes next:
+/// registering them while fewer than two are, then pairing round 1.
+#[test]
+fn the_status_line_before_round_one_follows_the_registration() {
+    let clock = clock();
+    for (n, next) in [
+        (
+            0,
+            "No round paired yet, 0 registered: register the players (F3)",
+        ),
+        (
+            1,
+            "No round paired yet, 1 registered: register the players (F3)",
+        ),
+        (
+            4,
+            "No round paired yet: 4 players registered; pair round 1 on the Rounds page (F4)",
+        ),
+    ] {
+        let mut s = Store::open_in_memory().expect("store");
+        let tid = registered_event(&mut s, n);
+        let h = desk(s, Page::Players, Some(tid), &clock);
+        assert!(has_text(&h, next), "{n}: {:?}", all_text(&h));
+    }
 }

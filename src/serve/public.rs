@@ -78,7 +78,8 @@ impl TableState {
     fn from_status(status: BoardStatus) -> TableState {
         match status {
             BoardStatus::Finished => TableState::Finished,
-            BoardStatus::Playing => TableState::Playing,
+            // A public page knows no setup: the game is on at its table.
+            BoardStatus::SettingUp | BoardStatus::Playing => TableState::Playing,
             BoardStatus::Adjudication => TableState::Adjudication,
             BoardStatus::AwaitingResult => TableState::AwaitingResult,
         }

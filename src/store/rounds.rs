@@ -122,7 +122,9 @@ pub(crate) fn rounds_in(q: &mut Tx<'_>, tournament_id: TournamentId) -> Result<V
 pub enum BoardStatus {
     /// The result is in.
     Finished,
-    /// A game is under way at the desk (setups being entered or clocks running).
+    /// A game is at the desk, its setups being entered: the clocks have not started.
+    SettingUp,
+    /// A game is under way at the desk: its clocks run.
     Playing,
     /// Game time ran out at the desk: the reading sheets are awaited.
     Adjudication,
@@ -164,13 +166,14 @@ pub struct RoundView {
 }
 
 impl RoundView {
-    /// How many boards stand where: (finished, playing, adjudication, awaiting result).
+    /// How many boards stand where: (finished, at the desk (setting up or playing),
+    /// adjudication, awaiting result).
     pub fn counts(&self) -> [usize; 4] {
         let mut c = [0; 4];
         for b in &self.boards {
             c[match b.status {
                 BoardStatus::Finished => 0,
-                BoardStatus::Playing => 1,
+                BoardStatus::SettingUp | BoardStatus::Playing => 1,
                 BoardStatus::Adjudication => 2,
                 BoardStatus::AwaitingResult => 3,
             }] += 1;
@@ -263,7 +266,8 @@ pub(crate) fn round_view_in(
                 {
                     BoardStatus::Adjudication
                 }
-                (_, Some((_, _, None))) => BoardStatus::Playing,
+                (_, Some((_, false, None))) => BoardStatus::SettingUp,
+                (_, Some((_, true, None))) => BoardStatus::Playing,
                 _ => BoardStatus::AwaitingResult,
             };
             boards.push(RoundBoard {

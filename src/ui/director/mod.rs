@@ -82,6 +82,7 @@ pub fn result_long(r: GameResult) -> &'static str {
 pub fn status_badge(s: BoardStatus) -> (&'static str, Color32) {
     match s {
         BoardStatus::Finished => ("FINISHED", common::BLUE),
+        BoardStatus::SettingUp => ("SETTING UP", common::GREEN),
         BoardStatus::Playing => ("PLAYING", common::GREEN),
         BoardStatus::Adjudication => ("ADJUDICATION", common::AMBER),
         BoardStatus::AwaitingResult => ("AWAITING RESULT", common::RED),
@@ -152,20 +153,34 @@ pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
             );
             return;
         }
-        round_status(ui, cache.round.as_ref(), *cx.tournament);
+        round_status(ui, cache.round.as_ref(), cache.registered, *cx.tournament);
     });
 }
 
 /// Where the chosen tournament's last round stands, in the status line.
-fn round_status(ui: &mut Ui, round: Option<&RoundView>, tournament: Option<TournamentId>) {
+fn round_status(
+    ui: &mut Ui,
+    round: Option<&RoundView>,
+    registered: usize,
+    tournament: Option<TournamentId>,
+) {
     match (round, tournament) {
         (_, None) => {
             ui.label(
                 RichText::new("Create or choose a tournament on the Tournaments page (F2)").weak(),
             );
         }
+        (None, Some(_)) if registered < 2 => {
+            ui.label(format!(
+                "No round paired yet, {registered} registered: register the players (F3), \
+                 then pair round 1 (F4)"
+            ));
+        }
         (None, Some(_)) => {
-            ui.label("No round paired yet: register players (F3), then pair round 1 (F4)");
+            ui.label(format!(
+                "No round paired yet: {registered} players registered; pair round 1 on the \
+                 Rounds page (F4)"
+            ));
         }
         (Some(view), Some(_)) => {
             let (word, color) = state_badge(view.state);
@@ -210,16 +225,26 @@ impl StatusCache {
             *cx.tournament = None;
         }
         self.round = None;
+        self.registered = 0;
         if let Some(t) = *cx.tournament
             && let Some(rounds) = load.check("the rounds", cx.store.rounds_of(t))
-            && let Some(last) = rounds.last()
         {
-            self.round = load
-                .check(
-                    &format!("round {}", last.number),
-                    cx.store.round_view(t, last.number),
-                )
-                .flatten();
+            match rounds.last() {
+                Some(last) => {
+                    self.round = load
+                        .check(
+                            &format!("round {}", last.number),
+                            cx.store.round_view(t, last.number),
+                        )
+                        .flatten();
+                }
+                // Before round 1, the status line says whether the players are in.
+                None => {
+                    self.registered = load
+                        .check("the registrations", cx.store.registrations(t))
+                        .map_or(0, |r| r.iter().filter(|r| !r.withdrawn).count());
+                }
+            }
         }
         self.load = load;
     }
@@ -232,6 +257,8 @@ pub struct StatusCache {
     started: bool,
     names: Vec<(TournamentId, String)>,
     round: Option<RoundView>,
+    /// Players registered and not withdrawn, read while no round is paired.
+    registered: usize,
     load: LoadErrors,
 }
 

@@ -269,7 +269,10 @@ impl RoundsPage {
         }
         if board.result == GameResult::Pending {
             match (board.status, board.game) {
-                (BoardStatus::Playing | BoardStatus::Adjudication, Some(game)) => {
+                (
+                    BoardStatus::SettingUp | BoardStatus::Playing | BoardStatus::Adjudication,
+                    Some(game),
+                ) => {
                     self.confirm = Some(
                         Confirm::new(
                             format!("Table {} is being played at the desk", board.table_no),
