@@ -14,11 +14,11 @@ use common::{
 };
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ggdesk::store::TournamentId;
 use ggdesk::store::{
     Actor, AnyEvent, AuditFilter, GameMode, NewGame, PlayerInput, RoundState, Store,
     TournamentSetup,
 };
+use ggdesk::store::{GameId, TournamentId};
 use ggdesk::ui::{DeskApp, Page, Prefs, TimeSource};
 use ggdesk_core::rules::{Event, Side, SideSetup};
 use ggdesk_core::tournament::GameResult;
@@ -83,15 +83,25 @@ fn registered_event(store: &mut Store, n: usize) -> TournamentId {
 
 /// A desk game of round 1 at `table`, started, ended by a resignation of `loser`.
 fn desk_game(store: &mut Store, tid: TournamentId, round: u32, table: u32, loser: Side) -> i64 {
-    let board = store
-        .round_boards(tid, round)
-        .expect("boards")
-        .into_iter()
-        .find(|b| b.table_no == table)
-        .expect("board");
+    let id = started_desk_game(store, tid, round, table, Default::default());
     let a = Actor::arbiter(Some(table.into()));
-    let new = NewGame::for_board(tid, round, &board, GameMode::Arbitrated, Default::default());
-    let id = store.create_game(&new, &a).expect("game");
+    store
+        .append(id, 2.0, AnyEvent::Game(Event::Resign(loser)), &a, "")
+        .expect("resign");
+    id.0
+}
+
+/// The desk game of a round's board at `table` under `rules`, set up and started at
+/// `START_MS`, White to move.
+fn started_desk_game(
+    store: &mut Store,
+    tid: TournamentId,
+    round: u32,
+    table: u32,
+    rules: ggdesk_core::rules::RuleSettings,
+) -> GameId {
+    let id = new_desk_game(store, tid, round, table, rules);
+    let a = Actor::arbiter(Some(table.into()));
     let mut n = 3usize;
     let mut pick = |k: usize| {
         n = (n * 17 + 5) % 997;
@@ -104,10 +114,37 @@ fn desk_game(store: &mut Store, tid: TournamentId, round: u32, table: u32, loser
     store
         .start_game(id, START_MS, Side::White, &a)
         .expect("start");
+    id
+}
+
+/// The desk game of a round's board at `table` under `rules`, created by its arbiter.
+fn new_desk_game(
+    store: &mut Store,
+    tid: TournamentId,
+    round: u32,
+    table: u32,
+    rules: ggdesk_core::rules::RuleSettings,
+) -> GameId {
+    let board = store
+        .round_boards(tid, round)
+        .expect("boards")
+        .into_iter()
+        .find(|b| b.table_no == table)
+        .expect("board");
+    let new = NewGame::for_board(tid, round, &board, GameMode::Arbitrated, rules);
     store
-        .append(id, 2.0, AnyEvent::Game(Event::Resign(loser)), &a, "")
-        .expect("resign");
-    id.0
+        .create_game(&new, &Actor::arbiter(Some(table.into())))
+        .expect("game")
+}
+
+/// Makes the backups of the database in `dir` impossible to write: a file stands where
+/// their folder goes.
+fn break_backups(dir: &std::path::Path) {
+    let backups = dir.join("backups");
+    if backups.exists() {
+        std::fs::remove_dir_all(&backups).expect("remove the folder");
+    }
+    std::fs::write(&backups, b"not a folder").expect("a file in its place");
 }
 
 #[test]
@@ -519,15 +556,7 @@ fn overriding_a_desk_games_result_warns_that_it_contradicts_the_record() {
 
 /// A desk game of `round` at `table` whose setups are being entered (not started).
 fn game_in_setup(store: &mut Store, tid: TournamentId, round: u32, table: u32) -> i64 {
-    let board = store
-        .round_boards(tid, round)
-        .expect("boards")
-        .into_iter()
-        .find(|b| b.table_no == table)
-        .expect("board");
-    let a = Actor::arbiter(Some(table.into()));
-    let new = NewGame::for_board(tid, round, &board, GameMode::Arbitrated, Default::default());
-    store.create_game(&new, &a).expect("game").0
+    new_desk_game(store, tid, round, table, Default::default()).0
 }
 
 /// A result entered by hand for a board whose game is under way at the desk (seen in a
@@ -593,29 +622,13 @@ fn a_round_completed_by_a_clock_with_a_failed_backup_says_so_as_an_error() {
     let clock = clock();
     let mut s = Store::open(&dir.path().join("hall.sqlite3")).expect("store");
     let tid = event(&mut s, 2);
-    let board = s.round_boards(tid, 1).expect("boards").remove(0);
-    let a = Actor::arbiter(Some(board.table_no.into()));
+    let table = s.round_boards(tid, 1).expect("boards")[0].table_no;
     let rules = ggdesk_core::rules::RuleSettings {
         oversteps_to_lose: 1,
         ..Default::default()
     };
-    let new = NewGame::for_board(tid, 1, &board, GameMode::Arbitrated, rules);
-    let id = s.create_game(&new, &a).expect("game");
-    let mut n = 5usize;
-    let mut pick = |k: usize| {
-        n = (n * 13 + 7) % 991;
-        n % k.max(1)
-    };
-    for side in Side::BOTH {
-        let setup = SideSetup::random(side, &mut pick);
-        s.save_setup(id, side, &setup, &a).expect("setup");
-    }
-    s.start_game(id, START_MS, Side::White, &a).expect("start");
-    let backups = dir.path().join("backups");
-    if backups.exists() {
-        std::fs::remove_dir_all(&backups).expect("remove the folder");
-    }
-    std::fs::write(&backups, b"not a folder").expect("a file in its place");
+    started_desk_game(&mut s, tid, 1, table, rules);
+    break_backups(dir.path());
     let mut h = desk(s, Page::Tables, Some(tid), &clock);
     // White's move time runs out: the one overstep loses, the round's only board is decided.
     clock.set(START_MS + 121_000);
@@ -642,11 +655,7 @@ fn a_round_published_and_completed_with_a_failed_backup_says_so_as_errors() {
     let clock = clock();
     let mut s = Store::open(&dir.path().join("hall.sqlite3")).expect("store");
     let tid = drafted_event(&mut s, 2);
-    let backups = dir.path().join("backups");
-    if backups.exists() {
-        std::fs::remove_dir_all(&backups).expect("remove the folder");
-    }
-    std::fs::write(&backups, b"not a folder").expect("a file in its place");
+    break_backups(dir.path());
     let mut h = desk(s, Page::Rounds, Some(tid), &clock);
     let notice = |h: &Harness<'_, DeskApp>, start: &str| {
         let notices = &h.state().notices.items;

@@ -110,22 +110,38 @@ fn a_reading_after_another_desks_change_keeps_what_that_desk_stored() {
 
 #[test]
 fn a_reading_the_store_refused_is_not_shown_as_read() {
+    let texts = read_while_refused(
+        |h, clock| {
+            started_practice_table(h);
+            to_adjudication(h, clock);
+        },
+        "read a8",
+    );
+    assert_shows(&texts, "White reads Black's pieces (0 read)");
+    assert_shows(&texts, "0 of 21 pieces read; the rest abstain.");
+}
+
+/// A desk brought to its first reading by `to_reading`, its database then refusing every
+/// sheet: White's reading of `piece` as the Five-Star General is refused, and says so.
+/// What the desk shows then.
+fn read_while_refused(
+    to_reading: impl FnOnce(&mut Harness<'_, DeskApp>, &Rc<Cell<i64>>),
+    piece: &str,
+) -> Vec<String> {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("desk.sqlite3");
     let clock = Rc::new(Cell::new(START_MS));
     let mut h = file_desk(&path, &clock);
-    started_practice_table(&mut h);
-    to_adjudication(&mut h, &clock);
+    to_reading(&mut h, &clock);
     refuse_sheets(&path);
-    click(&mut h, "read a8");
+    click(&mut h, piece);
     click(&mut h, "G5 Five-Star General");
     let texts = all_text(&h);
     assert!(
         texts.iter().any(|t| t.contains("the disk is full")),
         "the refusal is said: {texts:?}"
     );
-    assert_shows(&texts, "White reads Black's pieces (0 read)");
-    assert_shows(&texts, "0 of 21 pieces read; the rest abstain.");
+    texts
 }
 
 /// A physical-board table, started, run to adjudication.
@@ -167,18 +183,11 @@ fn a_physical_reading_after_another_desks_change_keeps_what_that_desk_stored() {
 
 #[test]
 fn a_physical_reading_the_store_refused_is_not_shown_as_read() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("desk.sqlite3");
-    let clock = Rc::new(Cell::new(START_MS));
-    let mut h = file_desk(&path, &clock);
-    physical_adjudication(&mut h, &clock);
-    refuse_sheets(&path);
-    click(&mut h, "piece 1: G5 read as -");
-    click(&mut h, "G5 Five-Star General");
-    let texts = all_text(&h);
-    assert!(
-        texts.iter().any(|t| t.contains("the disk is full")),
-        "the refusal is said: {texts:?}"
+    let texts = read_while_refused(
+        |h, clock| {
+            physical_adjudication(h, clock);
+        },
+        "piece 1: G5 read as -",
     );
     assert_shows(&texts, "piece 1: G5 read as -");
 }
