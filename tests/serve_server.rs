@@ -18,6 +18,18 @@ fn serve_address(address: Address) -> Server {
     Server::start(&config).expect("server starts")
 }
 
+/// The hall of `serve_support` in its file and copied onto a new server database; that
+/// database's URL.
+fn hall_on_server() -> (serve_support::Hall, String) {
+    let h = hall();
+    let url = pg::new_database();
+    let src = Store::open(&h.path).expect("file");
+    let mut dst = Store::connect(&Address::Server(url.clone())).expect("server");
+    src.copy_into(&mut dst)
+        .expect("copy the hall onto the server");
+    (h, url)
+}
+
 /// A body without what legitimately differs between two servers: the address in the wall
 /// page and the validators.
 fn comparable(body: &str, addr: std::net::SocketAddr) -> String {
@@ -26,14 +38,7 @@ fn comparable(body: &str, addr: std::net::SocketAddr) -> String {
 
 #[test]
 fn the_public_pages_from_a_server_are_those_from_the_file() {
-    let h = hall();
-    let url = pg::new_database();
-    {
-        let src = Store::open(&h.path).expect("file");
-        let mut dst = Store::connect(&Address::Server(url.clone())).expect("server");
-        src.copy_into(&mut dst)
-            .expect("copy the hall onto the server");
-    }
+    let (h, url) = hall_on_server();
     let from_file = serve_address(Address::File(h.path.clone()));
     let from_server = serve_address(Address::Server(url.clone()));
     let mut compared = 0;
@@ -57,13 +62,7 @@ fn the_public_pages_from_a_server_are_those_from_the_file() {
 
 #[test]
 fn the_servers_public_connection_can_neither_write_nor_read_a_game_in_progress() {
-    let h = hall();
-    let url = pg::new_database();
-    {
-        let src = Store::open(&h.path).expect("file");
-        let mut dst = Store::connect(&Address::Server(url.clone())).expect("server");
-        src.copy_into(&mut dst).expect("copy");
-    }
+    let (_hall, url) = hall_on_server();
     let mut public = Store::connect_read_only(&Address::Server(url.clone())).expect("read only");
     // It reads what the pages show.
     assert!(!public.tournaments().expect("tournaments").is_empty());
@@ -116,13 +115,7 @@ fn the_servers_public_connection_can_neither_write_nor_read_a_game_in_progress()
 /// and granted it to that login; they then read as the role.
 #[test]
 fn a_login_that_cannot_make_the_public_role_is_refused_until_it_is_granted_one() {
-    let h = hall();
-    let url = pg::new_database();
-    {
-        let src = Store::open(&h.path).expect("file");
-        let mut dst = Store::connect(&Address::Server(url.clone())).expect("server");
-        src.copy_into(&mut dst).expect("copy");
-    }
+    let (h, url) = hall_on_server();
     let db = url.rsplit('/').next().expect("database name").to_string();
     let cluster = pg::cluster();
     let clerk = format!("{db}_clerk");
