@@ -39,6 +39,7 @@ crate::on_both_engines!(
     a_pending_flag_survives_a_restart_and_wins_when_the_opponents_turn_ends,
     void_and_replay_keeps_the_void_record_and_replays_the_pairing,
     a_perpetual_declared_on_a_physical_board_draws,
+    the_desks_tables_are_the_rounds_games_and_the_practice_tables_with_their_timers,
 );
 
 fn sha(path: &Path) -> Vec<u8> {
@@ -1310,4 +1311,78 @@ fn snapshot(
         store.players().expect("players"),
         store.audit_log(AuditFilter::All).expect("audit"),
     )
+}
+
+/// What the Tables page reads in one go: the live games of the round in play and of no
+/// round (practice tables; an imported record only while it waits for its readings), each
+/// with its timers; never a void game, another round's game or a decided import.
+fn the_desks_tables_are_the_rounds_games_and_the_practice_tables_with_their_timers(engine: Engine) {
+    let mut store = engines::fresh_store(engine);
+    let director = Actor::director();
+    let (tid, _) = published_round(&mut store);
+    let boards = store.round_boards(tid, 1).expect("boards");
+    let a = Actor::arbiter(Some(1));
+    let board_game = |store: &mut Store, i: usize| {
+        let new = NewGame::for_board(tid, 1, &boards[i], GameMode::Arbitrated, Default::default());
+        store.create_game(&new, &a).expect("game")
+    };
+    let first = board_game(&mut store, 0);
+    store
+        .start_setup_timer(first, 5_000, &a)
+        .expect("setup timer");
+    let voided = board_game(&mut store, 1);
+    let replay = store
+        .void_and_replay(voided, "wrong colours", &director)
+        .expect("replay");
+    let practice = store
+        .create_game(&NewGame::standalone(), &director)
+        .expect("practice");
+    // Every example record the store takes.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/examples");
+    let mut imported = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("examples") {
+        let path = entry.expect("entry").path();
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        if let Ok(record) = Record::from_json_str(&text)
+            && let Ok(id) = store.import_record(&record, &director)
+        {
+            imported.push(id);
+        }
+    }
+    let metas = store.game_metas(None).expect("every game");
+    let waiting: Vec<GameId> = metas
+        .iter()
+        .filter(|m| imported.contains(&m.id))
+        .filter(|m| m.result.as_deref() == Some("adjudication_pending"))
+        .map(|m| m.id)
+        .collect();
+    assert!(
+        !waiting.is_empty() && waiting.len() < imported.len(),
+        "the examples hold records waiting for readings and decided ones"
+    );
+    let shown = store.desk_games(Some((tid, 1))).expect("desk games");
+    let mut ids: Vec<GameId> = shown.iter().map(|(m, _)| m.id).collect();
+    let mut expected = vec![first, replay, practice];
+    expected.extend(&waiting);
+    ids.sort_by_key(|g| g.0);
+    expected.sort_by_key(|g| g.0);
+    assert_eq!(ids, expected);
+    for (meta, timers) in &shown {
+        assert_eq!(*timers, store.table_timers(meta.id).expect("timers"));
+        assert_eq!(*meta, store.load_game(meta.id).expect("game").meta);
+    }
+    let timers = shown.iter().find(|(m, _)| m.id == first).expect("first").1;
+    assert_eq!(timers.setup_started_at, Some(5_000));
+    // Without a round in play: the practice tables and the records waiting alone.
+    let off_round: Vec<GameId> = store
+        .desk_games(None)
+        .expect("desk games")
+        .iter()
+        .map(|(m, _)| m.id)
+        .collect();
+    assert!(off_round.contains(&practice));
+    assert!(!off_round.contains(&first) && !off_round.contains(&replay));
+    assert_eq!(off_round.len(), 1 + waiting.len());
 }

@@ -574,6 +574,49 @@ impl Store {
         rows.iter().map(GameRow::meta).collect()
     }
 
+    /// The games the arbiter desk's Tables page shows, with their timers, in one read: the
+    /// live (not void) games of `round` and the live games of no round (practice tables,
+    /// imported records still waiting for their readings), by id. The page reads them
+    /// whenever anything was written, so it reads neither the whole event's games nor each
+    /// table's timers on its own.
+    pub fn desk_games(
+        &self,
+        round: Option<(TournamentId, u32)>,
+    ) -> Result<Vec<(GameMeta, super::TableTimers)>> {
+        let (tournament, number) = (round.map(|r| r.0), round.map(|r| r.1));
+        let rows = self.read(|q| {
+            q.query_map(
+                &format!(
+                    "SELECT {GAME_COLUMNS}, setup_started_at, setup_overrun_at, \
+                     reading_started_at, lots_drawn_at FROM games
+                     WHERE void = 0
+                       AND (round IS NULL AND (origin <> 'import' OR result = ?3)
+                            OR tournament_id = ?1 AND round = ?2)
+                     ORDER BY id"
+                ),
+                args![
+                    tournament,
+                    number,
+                    ggdesk_core::record::Status::AdjudicationPending.code()
+                ],
+                |r| {
+                    use super::Context;
+                    let id: i64 = r.get("id")?;
+                    let timers = super::TableTimers {
+                        setup_started_at: r.get("setup_started_at")?,
+                        setup_overrun_at: r.get("setup_overrun_at")?,
+                        reading_started_at: r.get("reading_started_at")?,
+                        lots_drawn_at: r.get("lots_drawn_at")?,
+                    };
+                    Ok((read_row(r).at("games", format!("game {id}"))?, timers))
+                },
+            )
+        })?;
+        rows.into_iter()
+            .map(|(row, timers)| Ok((row.meta()?, timers)))
+            .collect()
+    }
+
     /// Games started and not yet decided (nor void): the ones to restore on start.
     pub fn games_in_progress(&self) -> Result<Vec<GameId>> {
         self.read(|q| {

@@ -237,14 +237,21 @@ impl TablesPage {
             None => None,
         };
         let mut cards = Vec::new();
+        // The round's games and the practice tables, with every table's timers, in one read.
+        let games = load
+            .check(
+                "the desk's games",
+                cx.store.desk_games(tournament.zip(round.map(|r| r.number))),
+            )
+            .unwrap_or_default();
+        for (meta, timers) in &games {
+            self.timers.insert(meta.id, *timers);
+        }
+        let games: Vec<GameMeta> = games.into_iter().map(|(meta, _)| meta).collect();
         if let (Some(t), Some(r)) = (tournament, round) {
             let boards = load.check(
                 &format!("the boards of round {}", r.number),
                 cx.store.round_boards(t, r.number),
-            );
-            let games = load.check(
-                &format!("the games of round {}", r.number),
-                cx.store.game_metas(Some((t, r.number))),
             );
             for b in boards.unwrap_or_default() {
                 // An arbiter station shows the tables it runs.
@@ -253,8 +260,7 @@ impl TablesPage {
                 }
                 let game = games
                     .iter()
-                    .flatten()
-                    .filter(|g| g.table_no == Some(b.table_no) && !g.void)
+                    .filter(|g| g.round == Some(r.number) && g.table_no == Some(b.table_no))
                     .map(|g| g.id)
                     .next_back();
                 cards.push(Card {
@@ -265,8 +271,7 @@ impl TablesPage {
                 });
             }
         }
-        let metas = load.check("the desk's games", cx.store.game_metas(None));
-        for meta in metas.iter().flatten() {
+        for meta in &games {
             if cx.my_tables.is_none() && practice_card(meta, tournament) {
                 cards.push(Card {
                     table_no: None,
@@ -309,7 +314,11 @@ impl TablesPage {
         {
             self.labels.insert(id, label);
         }
-        if let Some(timers) = load.check(&what, cx.store.table_timers(id)) {
+        // The cards bring their tables' timers (`refresh_cards`); a table opened otherwise
+        // reads its own.
+        if !self.timers.contains_key(&id)
+            && let Some(timers) = load.check(&what, cx.store.table_timers(id))
+        {
             self.timers.insert(id, timers);
         }
         true
