@@ -586,7 +586,7 @@ fn a_result_for_a_board_played_at_the_desk_asks_first_and_says_the_game_replaces
     for key in [egui::Key::W, egui::Key::B, egui::Key::D] {
         one_frame(&mut h, vec![key_event(key)]);
         assert!(
-            has_text(&h, &format!("Game {game} of table 1 is under way"))
+            has_text(&h, &format!("Game {game} of table 1 is being set up"))
                 && has_text(&h, "replaces this one"),
             "{key:?}: {:?}",
             all_text(&h)
@@ -783,4 +783,36 @@ fn the_status_line_before_round_one_follows_the_registration() {
         let h = desk(s, Page::Players, Some(tid), &clock);
         assert!(has_text(&h, next), "{n}: {:?}", all_text(&h));
     }
+}
+
+/// A result for a board whose game's clocks run at the desk is refused at once, saying the
+/// result comes from the arbiter: no dialog asks for a reason the store would refuse anyway.
+#[test]
+fn a_result_for_a_board_whose_clocks_run_at_the_desk_is_refused_without_a_dialog() {
+    let clock = clock();
+    let mut s = Store::open_in_memory().expect("store");
+    let tid = event(&mut s, 4);
+    let table = s.round_boards(tid, 1).expect("boards")[0].table_no;
+    started_desk_game(&mut s, tid, 1, table, Default::default());
+    let mut h = desk(s, Page::Rounds, Some(tid), &clock);
+    one_frame(&mut h, vec![key_event(egui::Key::ArrowDown)]);
+    one_frame(&mut h, vec![key_event(egui::Key::W)]);
+    assert!(
+        !has_text(&h, "Reason (kept in the audit log):"),
+        "no dialog"
+    );
+    let notices = &h.state().notices.items;
+    assert!(
+        notices
+            .iter()
+            .any(|n| n.error && n.text.contains("its result comes from the arbiter")),
+        "{notices:?}"
+    );
+    let v = store(&h).round_view(tid, 1).expect("v").expect("r");
+    let board = v
+        .boards
+        .iter()
+        .find(|b| b.table_no == table)
+        .expect("board");
+    assert_eq!(board.result, GameResult::Pending);
 }

@@ -269,10 +269,9 @@ impl RoundsPage {
         }
         if board.result == GameResult::Pending {
             match (board.status, board.game) {
-                (
-                    BoardStatus::SettingUp | BoardStatus::Playing | BoardStatus::Adjudication,
-                    Some(game),
-                ) => {
+                // A game whose clocks run gives its own result: the store refuses one from
+                // here, and says so, without a dialog asking for a reason first.
+                (BoardStatus::SettingUp | BoardStatus::Adjudication, Some(game)) => {
                     self.confirm = Some(
                         Confirm::new(
                             format!("Table {} is being played at the desk", board.table_no),
@@ -957,11 +956,11 @@ fn game_under_way(board: &RoundBoard, game: i64, result: GameResult) -> String {
         )
     } else {
         format!(
-            "Game {game} of table {table} is under way at the desk (setups being entered or \
-             clocks running), and entering a result here does not stop it. When it ends, its \
-             result replaces this one, even once the round is complete; if its game time runs \
-             out, the board goes back to pending until the adjudication. Once its clocks run, \
-             a result from here is refused: it comes from the arbiter."
+            "Game {game} of table {table} is being set up at the desk, and entering a result \
+             here does not stop it. When it ends, its result replaces this one, even once the \
+             round is complete; if its game time runs out, the board goes back to pending until \
+             the adjudication. Once its clocks run, a result from here is refused: it comes \
+             from the arbiter."
         )
     };
     format!(
