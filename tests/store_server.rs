@@ -783,3 +783,37 @@ fn twenty_feed_writers_and_two_desks_lose_and_repeat_nothing() {
     }
     assert!(acked_total > 20 * 10, "the writers wrote: {acked_total}");
 }
+
+/// The event set up as the README says: a director login that is no superuser, may create
+/// roles, and owns the event's database. Its first connection creates the schema; it adds
+/// an arbiter station, whose desk runs its table; and the public pages started with it read
+/// as the database's public role.
+#[test]
+fn the_readmes_director_login_creates_the_event_its_stations_and_its_public_pages() {
+    let cluster = pg::cluster();
+    let n = std::process::id();
+    let (login, db) = (format!("director_{n}"), format!("event_{n}"));
+    cluster.psql(
+        "postgres",
+        &format!("CREATE ROLE {login} LOGIN PASSWORD 'director-pw' NOSUPERUSER CREATEROLE"),
+    );
+    cluster.psql("postgres", &format!("CREATE DATABASE {db} OWNER {login}"));
+    let url = format!(
+        "postgres://{login}:director-pw@127.0.0.1:{}/{db}",
+        cluster.port
+    );
+    let mut director = connect(&url);
+    let tid = event_with_round(&mut director, 4);
+    let station = director
+        .add_station("hall-a", &[1], &Actor::director())
+        .expect("the director's login adds a station");
+    let mut arbiter = connect(&station.url);
+    table_game(&mut arbiter, tid, 1, &Actor::arbiter(Some(1))).expect("the station's table");
+    let public = Store::connect_read_only(&Address::Server(url.clone())).expect("the public pages");
+    assert!(!public.tournaments().expect("tournaments").is_empty());
+    let role = cluster.psql(
+        &db,
+        &format!("SELECT pg_has_role('{login}', '{db}_public', 'MEMBER')"),
+    );
+    assert_eq!(role, "t", "the director's login reads as the public role");
+}
