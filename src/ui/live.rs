@@ -48,8 +48,14 @@ impl Drop for Probe {
 pub struct Live {
     changes: Option<Changes>,
     listening: bool,
-    /// The newest change stamp seen.
+    /// What the pages key their reloads on: it moves whenever the database may have
+    /// changed (its change stamp moved, or the server announced a commit). A count of its
+    /// own, not the database's stamp: on a server, a transaction that took its audit row
+    /// before another one's but committed after it leaves the highest audit id (the
+    /// database's stamp) where the other one put it, and only its notice tells.
     pub stamp: i64,
+    /// The database's change stamp as last read.
+    db_stamp: Option<i64>,
     stamp_read_ms: i64,
     /// Why the desk is not connected, if it is not.
     pub disconnected: Option<String>,
@@ -81,11 +87,14 @@ impl Live {
             self.changes = store.listen(move || waker.request_repaint()).ok().flatten();
         }
         let mut ask = !server || now_ms - self.stamp_read_ms >= QUIET_POLL_MS;
+        let mut moved = false;
         self.changed_games.clear();
         if let Some(changes) = &self.changes {
             let drained = changes.drain();
             if !drained.is_empty() {
+                // A commit was announced: whatever the stamp says, something changed.
                 ask = true;
+                moved = true;
             }
             for change in drained {
                 match change {
@@ -113,10 +122,10 @@ impl Live {
                         news.changed = true;
                         self.stations_read_ms = None;
                     }
-                    if stamp != self.stamp {
-                        news.changed = true;
+                    if self.db_stamp != Some(stamp) {
+                        moved = true;
                     }
-                    self.stamp = stamp;
+                    self.db_stamp = Some(stamp);
                 }
                 // The cause alone: the desk's line already says that nothing is being saved.
                 Err(StoreError::Disconnected(why)) => {
@@ -125,6 +134,10 @@ impl Live {
                 // Any other failure is the pages' to show (they read and say what failed).
                 Err(_) => news.changed = true,
             }
+        }
+        if moved {
+            news.changed = true;
+            self.stamp += 1;
         }
         if self.disconnected.is_some() {
             // Try again within the second: the store reconnects on its next call.
