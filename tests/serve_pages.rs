@@ -524,3 +524,50 @@ fn a_draft_is_never_shown_and_a_published_bye_is() {
     let names = get(addr, &format!("/t/{tid}/names")).body;
     assert!(names.contains("<b>Bye</b>"), "{names}");
 }
+
+/// The change stamp (the highest audit id) can miss a change: on a server, a transaction
+/// that took its audit row before another one's may commit after it. Here the late commit
+/// is played on the file: an audit row numbered after it is already in, then a result
+/// arrives with the free number below. The pages show it all the same, on a later read.
+#[test]
+fn a_change_the_stamp_does_not_show_reaches_the_pages_on_a_later_read() {
+    let h = hall();
+    let server = serve(&h.path);
+    let addr = server.addr();
+    let round_api = format!("/api/t/{}/round", h.tid);
+    let result_of_table_1 = |api: &Value| -> String {
+        api["boards"]
+            .as_array()
+            .expect("boards")
+            .iter()
+            .find(|b| b["table"] == 1)
+            .map(|b| b["result"].as_str().expect("result").to_string())
+            .expect("table 1")
+    };
+    assert_eq!(result_of_table_1(&json(addr, &round_api)), "pending");
+    let conn = rusqlite::Connection::open(&h.path).expect("open");
+    let max: i64 = conn
+        .query_row("SELECT max(id) FROM audit_log", [], |r| r.get(0))
+        .expect("max");
+    // The other desk's row, numbered max + 2, is in: the pages read it.
+    conn.execute(
+        "INSERT INTO audit_log (id, at, actor, action) VALUES (?1, 0, 'director', 'later')",
+        [max + 2],
+    )
+    .expect("the later row");
+    assert_eq!(result_of_table_1(&json(addr, &round_api)), "pending");
+    // Then the earlier transaction commits: table 1's result, with audit row max + 1.
+    conn.execute_batch(&format!(
+        "BEGIN;
+         UPDATE pairings SET result = 'white'
+          WHERE tournament_id = {t} AND round = {r} AND table_no = 1;
+         INSERT INTO audit_log (id, at, actor, action, tournament_id)
+          VALUES ({id}, 0, 'director', 'result', {t});
+         COMMIT;",
+        t = h.tid.0,
+        r = h.round,
+        id = max + 1
+    ))
+    .expect("the earlier transaction");
+    assert_eq!(result_of_table_1(&json(addr, &round_api)), "white");
+}

@@ -3,7 +3,8 @@
 //! - **Data**: the event's list and each tournament's public view are read from the source
 //!   in one read transaction and kept with the database's change stamp. A view younger than
 //!   the refresh interval is used as it is; an older one is checked against the stamp (one
-//!   cheap query) and read again only when the database changed; a view read again that is
+//!   cheap query) and read again when the database changed, or in any case after a few
+//!   intervals (a server's stamp can miss a late commit); a view read again that is
 //!   equal to the one kept (the stamp moves with every move at a desk, which no page shows)
 //!   is kept as it was, so its pages are not rendered again. While one thread checks,
 //!   the others go on with the view they have, so a request never waits for the database
@@ -38,6 +39,12 @@ const MAX_QUERY_CHARS: usize = 80;
 /// A check of the database that has not come back after this long is given up on, so a
 /// failed one never leaves a view unchecked forever.
 const CHECK_GIVE_UP: Duration = Duration::from_secs(20);
+
+/// A view is read again after this many refresh intervals even when the change stamp did
+/// not move: on a server, a transaction that took its audit row before another one's but
+/// committed after it leaves the stamp (the highest audit id) where it was. A view read
+/// again equal to the one kept renders no page again, so this costs one read.
+const REREAD_AFTER_REFRESHES: u32 = 5;
 
 /// A path the server answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -202,6 +209,8 @@ struct Snap<T> {
     generation: u64,
     stamp: i64,
     checked: Instant,
+    /// When the view was last read from the source (not only checked against the stamp).
+    read: Instant,
     value: Arc<T>,
 }
 
@@ -296,13 +305,20 @@ impl Site {
                 return Ok(Some((snap.generation, snap.value.clone())));
             }
             s.checking_since = Some(now);
-            s.snap.as_ref().map(|snap| (snap.stamp, snap.value.clone()))
+            s.snap
+                .as_ref()
+                .map(|snap| (snap.stamp, snap.read, snap.value.clone()))
         };
+        let reread_after = self.refresh * REREAD_AFTER_REFRESHES;
         let checked = {
             let source = lock(&self.source);
             match &known {
-                Some((stamp, _)) => match source.stamp() {
-                    Ok(now_stamp) if now_stamp == *stamp => Ok(Checked::Unchanged),
+                Some((stamp, read, _)) => match source.stamp() {
+                    Ok(now_stamp)
+                        if now_stamp == *stamp && now.duration_since(*read) < reread_after =>
+                    {
+                        Ok(Checked::Unchanged)
+                    }
                     Ok(_) => load(&source).map(Checked::Loaded),
                     Err(e) => Err(e),
                 },
@@ -312,7 +328,7 @@ impl Site {
         // The view this check started from, when the one read is equal to it (compared
         // outside the lock).
         let unchanged = match (&checked, known) {
-            (Ok(Checked::Loaded(Some((_, value)))), Some((_, kept))) if *kept == *value => {
+            (Ok(Checked::Loaded(Some((_, value)))), Some((_, _, kept))) if *kept == *value => {
                 Some(kept)
             }
             _ => None,
@@ -342,6 +358,7 @@ impl Site {
                 {
                     snap.stamp = stamp;
                     snap.checked = now;
+                    snap.read = now;
                     Ok(Some((snap.generation, snap.value.clone())))
                 }
                 _ => {
@@ -350,6 +367,7 @@ impl Site {
                         generation,
                         stamp,
                         checked: now,
+                        read: now,
                         value: value.clone(),
                     });
                     Ok(Some((generation, value)))
