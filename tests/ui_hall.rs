@@ -816,3 +816,49 @@ fn a_result_for_a_board_whose_clocks_run_at_the_desk_is_refused_without_a_dialog
         .expect("board");
     assert_eq!(board.result, GameResult::Pending);
 }
+
+/// The audit log is read by its tail once it is held; a line that commits after a
+/// higher-numbered one (as on a server) is read all the same, and the lines already held
+/// stay, in words, newest first.
+#[test]
+fn the_audit_log_reads_its_tail_and_a_line_committed_late_is_not_missed() {
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("hall.sqlite3");
+    let clock = clock();
+    let mut s = Store::open(&path).expect("store");
+    let tid = event(&mut s, 4);
+    desk_game(&mut s, tid, 1, 2, Side::Black);
+    let mut h = desk(s, Page::Settings, Some(tid), &clock);
+    assert!(has_text(&h, "resign black at 0:02"), "{:?}", all_text(&h));
+    let conn = rusqlite::Connection::open(&path).expect("open");
+    let max: i64 = conn
+        .query_row("SELECT max(id) FROM audit_log", [], |r| r.get(0))
+        .expect("max");
+    let line = |id: i64, details: &str| {
+        conn.execute(
+            "INSERT INTO audit_log (id, at, actor, action, details) VALUES (?1, ?2, 'director', 'note', ?3)",
+            rusqlite::params![id, START_MS, details],
+        )
+        .expect("a line");
+    };
+    line(max + 2, "the later line");
+    clock.set(START_MS + 3_000);
+    h.run();
+    assert!(has_text(&h, "the later line"), "{:?}", all_text(&h));
+    // The earlier line commits now: the highest number does not move.
+    line(max + 1, "the earlier line");
+    clock.set(START_MS + 6_000);
+    h.run();
+    let texts = all_text(&h);
+    assert!(has_text(&h, "the earlier line"), "{texts:?}");
+    assert!(has_text(&h, "resign black at 0:02"), "{texts:?}");
+    let at = |needle: &str| texts.iter().position(|t| t.contains(needle)).expect(needle);
+    assert!(
+        at("the later line") < at("the earlier line"),
+        "newest first"
+    );
+    assert!(
+        at("the earlier line") < at("resign black at 0:02"),
+        "newest first"
+    );
+}

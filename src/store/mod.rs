@@ -534,12 +534,17 @@ impl Store {
                 format!("{COLUMNS} WHERE game_id = ?1 ORDER BY id"),
                 vec![db::Value::Int(g)],
             ),
+            AuditFilter::From(id) => (
+                format!("{COLUMNS} WHERE id >= ?1 ORDER BY id"),
+                vec![db::Value::Int(id)],
+            ),
         };
         self.read(|q| {
             q.query_map(&sql, &args[..], |r| {
                 let id: i64 = r.get("id")?;
                 (|| {
                     Ok(AuditEntry {
+                        id,
                         at: r.get("at")?,
                         actor: r.get("actor")?,
                         action: r.get("action")?,
@@ -561,11 +566,17 @@ pub enum AuditFilter {
     All,
     Tournament(TournamentId),
     Game(i64),
+    /// The lines numbered `id` and after (the log is append-only: a reader that has the
+    /// lines before reads only the tail).
+    From(i64),
 }
 
 /// One line of the audit log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuditEntry {
+    /// Its number in the log: increasing, though on a server a line may commit after a
+    /// higher-numbered one.
+    pub id: i64,
     pub at: i64,
     pub actor: String,
     pub action: String,

@@ -14,7 +14,7 @@ use egui_extras::{Column, TableBuilder};
 use ggdesk_core::export::audit::{AuditLine, audit_csv};
 use ggdesk_core::export::print::sort_key;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// One line of the log, in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -178,25 +178,36 @@ fn readable_sheet(details: &str) -> Option<String> {
     })
 }
 
+/// How far back each reading of the log's tail starts, in line numbers: on a server a line
+/// may commit after higher-numbered ones (at most as many as there are transactions in
+/// flight), so the tail is read again from a little before the last line held.
+const TAIL_OVERLAP: i64 = 1000;
+
 /// The audit part of the Settings page.
 #[derive(Default)]
 pub struct AuditView {
-    rows: Vec<AuditRow>,
+    /// Every line read, by number, in words.
+    rows: BTreeMap<i64, AuditRow>,
+    /// The lines as read, kept to be put in words again when the names change.
+    entries: BTreeMap<i64, AuditEntry>,
+    names: Names,
     watch: Watch,
     pub search: AuditSearch,
     load: LoadErrors,
 }
 
-impl AuditView {
-    fn reload(&mut self, cx: &mut PageCtx<'_>) {
-        if !self.watch.stale(cx, *cx.tournament) {
-            return;
-        }
-        let mut load = LoadErrors::default();
-        let log = load
-            .check("the audit log", cx.store.audit_log(AuditFilter::All))
-            .unwrap_or_default();
-        let games: HashMap<i64, GameMeta> = load
+/// What the lines are put in words with: each game's round, table and players, the
+/// tournaments' names, and each tournament's players by number.
+#[derive(Default)]
+struct Names {
+    games: HashMap<i64, GameMeta>,
+    tournaments: HashMap<TournamentId, String>,
+    players: HashMap<(TournamentId, u32), String>,
+}
+
+impl Names {
+    fn read(cx: &PageCtx<'_>, load: &mut LoadErrors) -> Names {
+        let games = load
             .check("the games", cx.store.game_metas(None))
             .unwrap_or_default()
             .into_iter()
@@ -208,20 +219,69 @@ impl AuditView {
             .into_iter()
             .map(|(id, n)| (id, super::director::display_name(id, &n)))
             .collect();
-        let mut names: HashMap<(TournamentId, u32), String> = HashMap::new();
+        let mut players = HashMap::new();
         for t in tournaments.keys() {
             for r in load
                 .check("the registrations", cx.store.registrations(*t))
                 .unwrap_or_default()
             {
-                names.insert((*t, r.no.0), r.name);
+                players.insert((*t, r.no.0), r.name);
             }
         }
-        self.rows = log
+        Names {
+            games,
+            tournaments,
+            players,
+        }
+    }
+}
+
+impl AuditView {
+    /// Reads the lines written since the last reading (the whole log the first time), and
+    /// the names again only when a new line may have changed them: a game not yet known,
+    /// or a line about no game (a registration, a pairing, a tournament's settings). A move
+    /// at a table reads nothing but its own line.
+    fn reload(&mut self, cx: &mut PageCtx<'_>) {
+        if !self.watch.stale(cx, *cx.tournament) {
+            return;
+        }
+        let mut load = LoadErrors::default();
+        let from = self
+            .entries
+            .last_key_value()
+            .map_or(0, |(id, _)| id - TAIL_OVERLAP);
+        let tail = load
+            .check("the audit log", cx.store.audit_log(AuditFilter::From(from)))
+            .unwrap_or_default();
+        let new: Vec<AuditEntry> = tail
             .into_iter()
-            .rev()
-            .map(|e| row_of(e, &games, &tournaments, &names))
+            .filter(|e| self.entries.get(&e.id) != Some(e))
             .collect();
+        let rename = self.entries.is_empty()
+            || new.iter().any(|e| match e.game_id {
+                Some(g) => !self.names.games.contains_key(&g),
+                None => true,
+            });
+        if rename && !new.is_empty() {
+            let names = Names::read(cx, &mut load);
+            if load.is_empty() {
+                self.names = names;
+            }
+        }
+        for e in new {
+            self.entries.insert(e.id, e);
+        }
+        if rename {
+            self.rows = self
+                .entries
+                .values()
+                .map(|e| (e.id, row_of(e.clone(), &self.names)))
+                .collect();
+        } else {
+            for e in self.entries.range(from..).map(|(_, e)| e) {
+                self.rows.insert(e.id, row_of(e.clone(), &self.names));
+            }
+        }
         self.load = load;
     }
 
@@ -237,9 +297,11 @@ impl AuditView {
             return;
         }
         let only = (*cx.tournament).filter(|_| self.search.this_tournament);
+        // Newest first.
         let shown: Vec<&AuditRow> = self
             .rows
-            .iter()
+            .values()
+            .rev()
             .filter(|r| self.search.matches(r))
             .filter(|r| only.is_none() || r.tournament_id == only)
             .collect();
@@ -276,17 +338,18 @@ impl AuditView {
     }
 }
 
-fn row_of(
-    e: AuditEntry,
-    games: &HashMap<i64, GameMeta>,
-    tournaments: &HashMap<TournamentId, String>,
-    names: &HashMap<(TournamentId, u32), String>,
-) -> AuditRow {
-    let game = e.game_id.and_then(|g| games.get(&g));
+fn row_of(e: AuditEntry, names: &Names) -> AuditRow {
+    let game = e.game_id.and_then(|g| names.games.get(&g));
     let players = game
         .and_then(|g| Some((g.tournament_id?, g.players?)))
         .map(|(t, p)| {
-            let name = |no: u32| names.get(&(t, no)).cloned().unwrap_or(no.to_string());
+            let name = |no: u32| {
+                names
+                    .players
+                    .get(&(t, no))
+                    .cloned()
+                    .unwrap_or(no.to_string())
+            };
             format!("{} - {}", name(p.white), name(p.black))
         })
         .unwrap_or_default();
@@ -297,7 +360,7 @@ fn row_of(
         tournament_id: e.tournament_id,
         tournament: e
             .tournament_id
-            .and_then(|t| tournaments.get(&t).cloned())
+            .and_then(|t| names.tournaments.get(&t).cloned())
             .unwrap_or_default(),
         round: game.and_then(|g| g.round),
         table: game.and_then(|g| g.table_no),
