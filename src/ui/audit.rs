@@ -191,6 +191,12 @@ pub struct AuditView {
     /// The lines as read, kept to be put in words again when the names change.
     entries: BTreeMap<i64, AuditEntry>,
     names: Names,
+    /// Moves whenever `rows` changed.
+    version: u64,
+    /// The numbers of the lines the search shows, newest first, and what they were found
+    /// for: searched again only when the search or the lines change, not every frame.
+    shown: Vec<i64>,
+    shown_for: Option<(AuditSearch, Option<TournamentId>, u64)>,
     watch: Watch,
     pub search: AuditSearch,
     load: LoadErrors,
@@ -268,6 +274,9 @@ impl AuditView {
                 self.names = names;
             }
         }
+        if rename || !new.is_empty() {
+            self.version += 1;
+        }
         for e in new {
             self.entries.insert(e.id, e);
         }
@@ -297,14 +306,20 @@ impl AuditView {
             return;
         }
         let only = (*cx.tournament).filter(|_| self.search.this_tournament);
-        // Newest first.
-        let shown: Vec<&AuditRow> = self
-            .rows
-            .values()
-            .rev()
-            .filter(|r| self.search.matches(r))
-            .filter(|r| only.is_none() || r.tournament_id == only)
-            .collect();
+        let key = (self.search.clone(), only, self.version);
+        if self.shown_for.as_ref() != Some(&key) {
+            // Newest first.
+            self.shown = self
+                .rows
+                .iter()
+                .rev()
+                .filter(|(_, r)| self.search.matches(r))
+                .filter(|(_, r)| only.is_none() || r.tournament_id == only)
+                .map(|(id, _)| *id)
+                .collect();
+            self.shown_for = Some(key);
+        }
+        let shown = &self.shown;
         let mut export = false;
         ui.horizontal(|ui| {
             for (label, value, width) in [
@@ -327,14 +342,18 @@ impl AuditView {
                 .clicked();
         });
         if export {
-            let lines: Vec<AuditLine> = shown.iter().map(|r| line_of(r)).collect();
+            let lines: Vec<AuditLine> = shown
+                .iter()
+                .filter_map(|id| self.rows.get(id))
+                .map(line_of)
+                .collect();
             let name = format!("audit-log-{}.csv", cx.now_ms / 1000);
             let r = write_export(cx.store, &name, &audit_csv(&lines));
             if let Some(file) = cx.notices.report(r, "") {
                 files::written(cx.notices, "Audit log (CSV)", &file);
             }
         }
-        table(ui, &shown);
+        table(ui, shown, &self.rows);
     }
 }
 
@@ -389,7 +408,8 @@ fn line_of(r: &AuditRow) -> AuditLine {
     }
 }
 
-fn table(ui: &mut Ui, rows: &[&AuditRow]) {
+/// The lines numbered `shown`, in that order (only those on screen are looked up).
+fn table(ui: &mut Ui, shown: &[i64], rows: &BTreeMap<i64, AuditRow>) {
     ui.style_mut().interaction.selectable_labels = false;
     TableBuilder::new(ui)
         .id_salt("audit-log")
@@ -408,8 +428,10 @@ fn table(ui: &mut Ui, rows: &[&AuditRow]) {
             );
         })
         .body(|body| {
-            body.rows(24.0, rows.len(), |mut row| {
-                let r = rows[row.index()];
+            body.rows(24.0, shown.len(), |mut row| {
+                let Some(r) = rows.get(&shown[row.index()]) else {
+                    return;
+                };
                 row.col(|ui| {
                     ui.label(fmt_local_datetime(r.at));
                 });
