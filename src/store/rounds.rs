@@ -315,8 +315,11 @@ pub(crate) fn round_view_in(
 }
 
 impl Store {
-    /// A number that grows with every change written to the database by a director or an
-    /// arbiter (the newest audit log row): pages reload their data when it moves.
+    /// A number that grows with the changes written to the database by a director or an
+    /// arbiter (the newest audit log row): pages reload their data when it moves. On a
+    /// server it can miss a change: a transaction that took its audit row before another
+    /// one's and committed after it leaves the number where the other put it. The desk also
+    /// reloads on the server's notices, and the public pages read again every few seconds.
     pub fn change_stamp(&self) -> Result<i64> {
         self.read(|q| {
             q.query_row("SELECT coalesce(max(id), 0) FROM audit_log", args![], |r| {
