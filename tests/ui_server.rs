@@ -25,6 +25,11 @@ fn event(url: &str, n: u32) -> TournamentId {
     event_with_round(&mut connect(url), n)
 }
 
+/// The desk on the server at `url`, showing `page` of tournament `tid`.
+fn server_desk(url: &str, page: Page, tid: TournamentId) -> Harness<'static, DeskApp> {
+    desk(connect(url), page, Some(tid), &Rc::new(Cell::new(START_MS)))
+}
+
 /// Runs frames (with real time passing: the server's notices are real) until `done` or
 /// ten seconds.
 fn until(
@@ -46,8 +51,7 @@ fn until(
 fn a_result_entered_at_another_desk_appears_in_the_directors_round() {
     let url = pg::new_database();
     let tid = event(&url, 8);
-    let clock = Rc::new(Cell::new(START_MS));
-    let mut h = desk(connect(&url), Page::Rounds, Some(tid), &clock);
+    let mut h = server_desk(&url, Page::Rounds, tid);
     assert!(!has_text(&h, "1-0"), "{:?}", all_text(&h));
     // Another desk enters the result of the last table.
     let mut other = connect(&url);
@@ -78,8 +82,7 @@ fn the_tables_show_each_tables_station_and_a_station_desk_opens_on_its_tables() 
     let login = director
         .add_station("hall-a", &[1, 2], &Actor::director())
         .expect("station");
-    let clock = Rc::new(Cell::new(START_MS));
-    let mut h = desk(connect(&url), Page::Tables, Some(tid), &clock);
+    let mut h = server_desk(&url, Page::Tables, tid);
     h.run();
     assert!(has_text(&h, "Table 1 · hall-a"), "{:?}", all_text(&h));
     assert!(has_text(&h, "Table 3"), "the director sees every table");
@@ -98,7 +101,7 @@ fn the_tables_show_each_tables_station_and_a_station_desk_opens_on_its_tables() 
         "no password on screen"
     );
     // The station's own desk: on the Tables page, its two tables only.
-    let mut a = desk(connect(&login.url), Page::Players, Some(tid), &clock);
+    let mut a = server_desk(&login.url, Page::Players, tid);
     a.run();
     assert_eq!(a.state().prefs.page, Page::Tables);
     assert!(
@@ -126,8 +129,7 @@ fn the_tables_show_each_tables_station_and_a_station_desk_opens_on_its_tables() 
 fn the_stations_page_creates_a_login_that_runs_its_tables() {
     let url = pg::new_database();
     let tid = event(&url, 6);
-    let clock = Rc::new(Cell::new(START_MS));
-    let mut h = desk(connect(&url), Page::Stations, Some(tid), &clock);
+    let mut h = server_desk(&url, Page::Stations, tid);
     type_into(&mut h, "New station", "hall-b");
     type_into(&mut h, "tables", "2-3");
     click(&mut h, "Add the station");
@@ -232,8 +234,7 @@ fn a_lost_connection_is_said_on_every_page_until_the_desk_reconnects_by_itself()
 fn the_directors_desk_warns_when_commits_have_no_synchronous_standby() {
     let url = pg::new_database();
     let tid = event(&url, 4);
-    let clock = Rc::new(Cell::new(START_MS));
-    let mut h = desk(connect(&url), Page::Rounds, Some(tid), &clock);
+    let mut h = server_desk(&url, Page::Rounds, tid);
     assert!(
         until(&mut h, |h| has_text(
             h,
@@ -250,8 +251,7 @@ fn a_page_that_could_not_read_while_offline_reads_again_once_reconnected() {
     let server = pg::own_cluster("desk-banner");
     let url = server.url("postgres");
     let tid = event(&url, 4);
-    let clock = Rc::new(Cell::new(START_MS));
-    let mut h = desk(connect(&url), Page::Rounds, Some(tid), &clock);
+    let mut h = server_desk(&url, Page::Rounds, tid);
     let stamp = connect(&url).change_stamp().expect("stamp");
     server.stop();
     assert!(
@@ -303,8 +303,7 @@ fn a_page_that_could_not_read_while_offline_reads_again_once_reconnected() {
 fn a_change_committed_after_a_later_numbered_one_still_shows() {
     let url = pg::new_database();
     let tid = event(&url, 4);
-    let clock = Rc::new(Cell::new(START_MS));
-    let mut h = desk(connect(&url), Page::Players, Some(tid), &clock);
+    let mut h = server_desk(&url, Page::Players, tid);
     // A slow desk adds a player and takes its audit row, and has not committed yet.
     let mut slow = postgres::Client::connect(&url, postgres::NoTls).expect("client");
     let mut tx = slow.transaction().expect("begin");
