@@ -151,9 +151,9 @@ fn strace_present() -> bool {
 /// standard output lines and the calls traced.
 fn feed_under_strace(db: &Path, trace: &Path, lines: &[String]) -> (Vec<String>, Vec<Call>) {
     assert!(
-        strace_present(),
+        pg::debian::ensure("strace", strace_present),
         "this test needs strace to see the fsync calls: install it (apt-get install strace; \
-         .ci/run does)"
+         .ci/run does; run as root, the test installs it)"
     );
     let mut child = Command::new("strace")
         .args(["-f", "-y", "-qq", "-s", "256"])

@@ -5,6 +5,8 @@
 //!
 //! Without Chromium this test fails: it never passes without having looked.
 
+#[path = "support/debian.rs"]
+mod debian;
 mod serve_support;
 
 use serve_support::{hall, serve};
@@ -16,9 +18,9 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 
 fn chromium() -> &'static str {
     assert!(
-        Path::new(CHROMIUM).exists(),
+        debian::ensure("chromium", || Path::new(CHROMIUM).exists()),
         "{CHROMIUM} is missing: the browser test needs Debian's chromium package \
-         (`apt-get install -y chromium`, as .ci/run does)"
+         (`apt-get install -y chromium`, as .ci/run does; run as root, the test installs it)"
     );
     CHROMIUM
 }

@@ -26,31 +26,14 @@ pub struct Cluster {
 static CLUSTER: OnceLock<Cluster> = OnceLock::new();
 static NEXT_DB: AtomicU32 = AtomicU32::new(1);
 
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-        .unwrap_or(false)
-}
+#[path = "debian.rs"]
+pub mod debian;
+use debian::is_root;
 
 /// The newest PostgreSQL server's `bin` folder, installing the server first if it is missing
 /// and this process may.
 pub fn bin_dir() -> PathBuf {
-    if let Some(b) = find_bin() {
-        return b;
-    }
-    if is_root() {
-        let status = Command::new("apt-get")
-            .args(["install", "-y", "--no-install-recommends", "postgresql"])
-            .env("DEBIAN_FRONTEND", "noninteractive")
-            .stdout(Stdio::null())
-            .status();
-        assert!(
-            status.is_ok_and(|s| s.success()),
-            "installing the postgresql package failed"
-        );
-    }
+    debian::ensure("postgresql", || find_bin().is_some());
     find_bin().expect(
         "the tests need a PostgreSQL server: install Debian's postgresql package \
          (apt-get install postgresql), or run the tests as root so they install it",
