@@ -468,21 +468,22 @@ impl Game {
             self.pending_flag = Some(side);
         }
 
-        // 5. Thirty-move rule.
+        // 5. Thirty-move rule (off at 0: a move has just been counted, so the plies are
+        // never 0).
         let thirty = self.turns.settings.thirty_moves;
-        if thirty > 0 && self.turns.plies == thirty && self.turns.challenges == 0 {
+        if self.turns.plies == thirty && self.turns.challenges == 0 {
             let across = BySide::from_fn(|s| self.position.count_across(s) as u32);
             self.turns.finish(thirty_moves_outcome(across), t);
             return challenge;
         }
 
-        // 6. Perpetuals.
+        // 6. Perpetuals (the long one off at 0: no run is shorter than 0).
         let streak = self.streaks[side];
         let settings = &self.turns.settings;
         let (short, long) = (settings.perpetual_short, settings.perpetual_long);
         let perpetual = if short > 0 && streak.pair_run >= short {
             Some(Reason::Perpetual5)
-        } else if long > 0 && streak.count >= long && streak.pair_run < long {
+        } else if streak.count >= long && streak.pair_run < long {
             Some(Reason::Perpetual16)
         } else {
             None

@@ -212,8 +212,9 @@ impl PhysicalGame {
                         return Ok(());
                     }
                 }
+                // Off at 0: the move just counted makes the plies at least 1.
                 let thirty = self.turns.settings.thirty_moves;
-                if thirty > 0 && self.turns.plies == thirty && self.turns.challenges == 0 {
+                if self.turns.plies == thirty && self.turns.challenges == 0 {
                     self.turns.state = GameState::ThirtyCountPending { at: t };
                     return Ok(());
                 }
