@@ -34,9 +34,7 @@ pub(crate) fn open(path: &Path) -> Result<Connection> {
     })?;
     // An upgrade runs in the journal mode the file has, before the switch to WAL: an upgrade
     // that fails leaves the file as it was, byte for byte.
-    conn.pragma_update(None, "foreign_keys", "ON")?;
-    conn.pragma_update(None, "synchronous", "FULL")?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    pragmas(&conn)?;
     migrate(&mut conn, &shown)?;
     configure(&conn, true)?;
     Ok(conn)
@@ -81,20 +79,26 @@ pub(crate) fn open_read_only(path: &Path) -> Result<Connection> {
 /// A fresh database in memory (tests).
 pub(crate) fn open_in_memory() -> Result<Connection> {
     let mut conn = Connection::open_in_memory()?;
+    pragmas(&conn)?;
     configure(&conn, false)?;
     migrate(&mut conn, ":memory:")?;
     Ok(conn)
 }
 
-/// The pragmas every connection runs with, read back: a connection that did not take them
-/// is refused rather than used with weaker guarantees.
-fn configure(conn: &Connection, file: bool) -> Result<()> {
+/// Foreign keys, FULL syncs and the busy wait: set on every connection, before any upgrade.
+fn pragmas(conn: &Connection) -> Result<()> {
     conn.pragma_update(None, "foreign_keys", "ON")?;
-    // WAL keeps readers and the writer apart; FULL syncs the WAL on every commit, so an
-    // acknowledged event survives a power cut.
-    let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    Ok(())
+}
+
+/// The journal switched to WAL, and the settings of every connection read back: a connection that did not take them
+/// is refused rather than used with weaker guarantees.
+fn configure(conn: &Connection, file: bool) -> Result<()> {
+    // WAL keeps readers and the writer apart; FULL (set by `pragmas`) syncs the WAL on
+    // every commit, so an acknowledged event survives a power cut.
+    let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
     let taken = settings(conn)?;
     // An in-memory database has no journal file: it reports "memory".
     let wanted = SqliteSettings {
@@ -150,8 +154,13 @@ fn migrate(conn: &mut Connection, shown: &str) -> Result<()> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Exclusive)?;
     let from = usize::try_from(version).unwrap_or(0);
     for (k, migration) in MIGRATIONS.iter().enumerate().skip(from) {
-        tx.execute_batch(migration)
-            .map_err(|e| super::upgrade_failed(shown, version, k, &e.to_string()))?;
+        tx.execute_batch(migration).map_err(|e| {
+            if version > 0 {
+                super::upgrade_failed(shown, version, k, &e.to_string())
+            } else {
+                StoreError::from(e)
+            }
+        })?;
     }
     tx.pragma_update(None, "application_id", APPLICATION_ID)?;
     tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
