@@ -159,6 +159,11 @@ fn is_retry(e: &StoreError) -> bool {
     matches!(e, StoreError::Conflict(m) if m.starts_with(RETRY_MARK))
 }
 
+/// The role the public pages read a database as.
+fn public_role_name(database: &str) -> String {
+    format!("{database}_public").to_lowercase()
+}
+
 impl Pg {
     /// Connects, refuses a database that is not a ggdesk one or is newer than this build,
     /// and creates or migrates the schema.
@@ -224,7 +229,7 @@ impl Pg {
                 args![],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )?;
-            let role = format!("{db}_public").to_lowercase();
+            let role = public_role_name(&db);
             let exists: i64 = tx.query_one(
                 "SELECT count(*) FROM pg_roles WHERE rolname = ?1",
                 args![role],
@@ -257,14 +262,15 @@ impl Pg {
         // beforehand serves as well. Without one the public pages do not run, rather than
         // read with this login's rights (setups and reading sheets among them).
         let (role, member): (String, bool) = self.read(0, |tx| {
-            tx.query_one(
-                "SELECT lower(current_database()) || '_public',
-                        EXISTS (SELECT 1 FROM pg_roles
-                                 WHERE rolname = lower(current_database()) || '_public'
-                                   AND pg_has_role(current_user, oid, 'MEMBER'))",
-                args![],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
+            let db: String = tx.query_one("SELECT current_database()", args![], |r| r.get(0))?;
+            let role = public_role_name(&db);
+            let member = tx.query_one(
+                "SELECT EXISTS (SELECT 1 FROM pg_roles
+                                 WHERE rolname = ?1 AND pg_has_role(current_user, oid, 'MEMBER'))",
+                args![role],
+                |r| r.get(0),
+            )?;
+            Ok((role, member))
         })?;
         if member {
             return Ok(role);
