@@ -40,6 +40,7 @@ crate::on_both_engines!(
     void_and_replay_keeps_the_void_record_and_replays_the_pairing,
     a_perpetual_declared_on_a_physical_board_draws,
     the_desks_tables_are_the_rounds_games_and_the_practice_tables_with_their_timers,
+    a_round_a_restore_completes_is_reported_with_its_backup,
 );
 
 fn sha(path: &Path) -> Vec<u8> {
@@ -1385,4 +1386,33 @@ fn the_desks_tables_are_the_rounds_games_and_the_practice_tables_with_their_time
     assert!(off_round.contains(&practice));
     assert!(!off_round.contains(&first) && !off_round.contains(&replay));
     assert_eq!(off_round.len(), 1 + waiting.len());
+}
+
+/// A game whose clock ran out while the desk was down decides the last board of its round
+/// when the desk restores it: the restore says so, with the round's backup.
+fn a_round_a_restore_completes_is_reported_with_its_backup(engine: Engine) {
+    use ggdesk::tournament::GameResult;
+    let mut store = engines::fresh_store(engine);
+    let (tid, boards) = published_round(&mut store);
+    let director = Actor::director();
+    store
+        .set_result(tid, 1, boards[1], GameResult::Draw, "", &director)
+        .expect("the other board");
+    let board = store.round_boards(tid, 1).expect("boards")[0].clone();
+    let mut rules = ggdesk::rules::RuleSettings::default();
+    rules.oversteps_to_lose = 1;
+    let new = NewGame::for_board(tid, 1, &board, GameMode::Arbitrated, rules);
+    let (id, _) = started_with(&mut store, &new, 12, 0);
+    // The desk saw the clocks at 130 s: White's move time had run out at 120 s.
+    store.record_clocks_seen(&[(id, 130.0)]).expect("seen");
+    let report = store.restore_games_in_progress(500_000).expect("restore");
+    assert_eq!(report.restored.len(), 1, "{report:?}");
+    assert_eq!(
+        report
+            .completed
+            .iter()
+            .map(|c| (c.tournament, c.round))
+            .collect::<Vec<_>>(),
+        vec![(tid, 1)]
+    );
 }

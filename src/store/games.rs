@@ -232,6 +232,9 @@ pub struct AppendOutcome {
 pub struct Restored {
     pub restored: Vec<GameId>,
     pub failed: Vec<(GameId, StoreError)>,
+    /// Rounds a restored game completed (its clock ran out while the desk was down), with
+    /// their backups.
+    pub completed: Vec<super::RoundCompleted>,
     /// Games another desk keeps (their clocks were seen lately, or that desk wrote first).
     pub left_to_their_desk: Vec<GameId>,
 }
@@ -380,7 +383,7 @@ fn decode_event(meta: &GameMeta, seq: u32, t: f64, kind: &str, payload: &str) ->
 
 /// Loads a game to change it: its row stays locked until the transaction ends, so two desks
 /// changing one game follow one another.
-fn load_locked(tx: &mut Tx<'_>, id: GameId) -> Result<StoredGame> {
+pub(crate) fn load_locked(tx: &mut Tx<'_>, id: GameId) -> Result<StoredGame> {
     tx.lock("games", "id = ?1", [id.0])?;
     load(tx, id)
 }
@@ -587,12 +590,12 @@ impl Store {
         let rows = self.read(|q| {
             q.query_map(
                 &format!(
-                    "SELECT {GAME_COLUMNS}, setup_started_at, setup_overrun_at, \
-                     reading_started_at, lots_drawn_at FROM games
+                    "SELECT {GAME_COLUMNS}, {timers} FROM games
                      WHERE void = 0
                        AND (round IS NULL AND (origin <> 'import' OR result = ?3)
                             OR tournament_id = ?1 AND round = ?2)
-                     ORDER BY id"
+                     ORDER BY id",
+                    timers = super::tables::TIMER_COLUMNS
                 ),
                 args![
                     tournament,
@@ -602,12 +605,7 @@ impl Store {
                 |r| {
                     use super::Context;
                     let id: i64 = r.get("id")?;
-                    let timers = super::TableTimers {
-                        setup_started_at: r.get("setup_started_at")?,
-                        setup_overrun_at: r.get("setup_overrun_at")?,
-                        reading_started_at: r.get("reading_started_at")?,
-                        lots_drawn_at: r.get("lots_drawn_at")?,
-                    };
+                    let timers = super::TableTimers::read(r)?;
                     Ok((read_row(r).at("games", format!("game {id}"))?, timers))
                 },
             )
@@ -759,13 +757,14 @@ impl Store {
 
     /// Appends several events to one game, each where the writer expects it (as
     /// [`Store::append_expecting`]), in one transaction: all of them are stored, or none.
+    /// Returns the round they completed, if any, with its backup.
     fn append_all_expecting(
         &mut self,
         id: GameId,
         events: &[(Expect<'_>, f64, AnyEvent)],
         actor: &Actor,
         reason: &str,
-    ) -> Result<()> {
+    ) -> Result<Option<super::RoundCompleted>> {
         let completed = self.write(|tx| {
             let mut completed = None;
             for &(expect, t, event) in events {
@@ -774,10 +773,7 @@ impl Store {
             }
             Ok(completed)
         })?;
-        if let Some((round, tid)) = completed {
-            self.completion_backup(tid, round);
-        }
-        Ok(())
+        Ok(completed.map(|(round, tid)| self.completion_backup(tid, round)))
     }
 
     /// Cancels the last event still in force, with a reason (an arbiter's correction). The
@@ -923,7 +919,7 @@ impl Store {
     ) -> Result<Restored> {
         let mut report = Restored::default();
         for &id in ids {
-            match self.restore_game(id, now_ms, quiet_ms, why) {
+            match self.restore_game(id, now_ms, quiet_ms, why, &mut report.completed) {
                 Ok(true) => report.restored.push(id),
                 Ok(false) => report.left_to_their_desk.push(id),
                 Err(e) => report.failed.push((id, e)),
@@ -933,13 +929,14 @@ impl Store {
     }
 
     /// Restores one game in progress (see [`Store::restore_games_in_progress`]); false when
-    /// another desk keeps it.
+    /// another desk keeps it. A round it completes goes into `completed`.
     fn restore_game(
         &mut self,
         id: GameId,
         now_ms: i64,
         quiet_ms: Option<i64>,
         why: &str,
+        completed: &mut Vec<super::RoundCompleted>,
     ) -> Result<bool> {
         let game = self.load_game(id)?;
         let derived = match game.derive() {
@@ -984,7 +981,10 @@ impl Store {
             .map(|(&(seq, t, event), token)| (Expect { seq, token }, t, event))
             .collect();
         match self.append_all_expecting(id, &expected, &Actor::system(), why) {
-            Ok(()) => Ok(true),
+            Ok(done) => {
+                completed.extend(done);
+                Ok(true)
+            }
             Err(StoreError::Conflict(_)) => Ok(false),
             Err(e) => Err(e),
         }

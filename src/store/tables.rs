@@ -21,6 +21,22 @@ pub struct TableTimers {
     pub lots_drawn_at: Option<i64>,
 }
 
+/// The columns of a game's row that hold its timers ([`TableTimers::read`]).
+pub(crate) const TIMER_COLUMNS: &str =
+    "setup_started_at, setup_overrun_at, reading_started_at, lots_drawn_at";
+
+impl TableTimers {
+    /// The timers from a row that holds [`TIMER_COLUMNS`].
+    pub(crate) fn read(r: &super::db::Row) -> Result<TableTimers> {
+        Ok(TableTimers {
+            setup_started_at: r.get("setup_started_at")?,
+            setup_overrun_at: r.get("setup_overrun_at")?,
+            reading_started_at: r.get("reading_started_at")?,
+            lots_drawn_at: r.get("lots_drawn_at")?,
+        })
+    }
+}
+
 /// The facts these functions check: (tournament, started, void, round).
 type Row = (Option<TournamentId>, bool, bool, Option<u32>);
 
@@ -44,17 +60,9 @@ impl Store {
     pub fn table_timers(&self, id: GameId) -> Result<TableTimers> {
         self.read(|q| {
             q.query_row(
-                "SELECT setup_started_at, setup_overrun_at, reading_started_at, lots_drawn_at
-                 FROM games WHERE id = ?1",
+                &format!("SELECT {TIMER_COLUMNS} FROM games WHERE id = ?1"),
                 [id.0],
-                |r| {
-                    Ok(TableTimers {
-                        setup_started_at: r.get(0)?,
-                        setup_overrun_at: r.get(1)?,
-                        reading_started_at: r.get(2)?,
-                        lots_drawn_at: r.get(3)?,
-                    })
-                },
+                TableTimers::read,
             )
             .optional()
         })?
@@ -141,13 +149,6 @@ impl Store {
     /// moment game time ran out, or the moment an imported record's adjudication was
     /// opened), once. Returns the start.
     pub fn start_reading_timer(&mut self, id: GameId, at_ms: i64, actor: &Actor) -> Result<i64> {
-        let waiting = {
-            let game = self.load_game(id)?;
-            matches!(
-                game.derive().and_then(|g| g.ok()).map(|g| g.state()),
-                Some(GameState::AdjudicationPending { .. })
-            )
-        };
         self.write(|tx| {
             let (tid, _, _, _) = game_row(tx, id)?;
             let current: Option<i64> = tx.query_row(
@@ -158,6 +159,13 @@ impl Store {
             if let Some(at) = current {
                 return Ok(at);
             }
+            // Judged on the game as it stands under the lock: an event another desk
+            // committed meanwhile (the game resumed) is seen.
+            let game = super::games::load_locked(tx, id)?;
+            let waiting = matches!(
+                game.derive().and_then(|g| g.ok()).map(|g| g.state()),
+                Some(GameState::AdjudicationPending { .. })
+            );
             if !waiting {
                 return Err(rejected(format!(
                     "game {id} is not waiting for an adjudication"
