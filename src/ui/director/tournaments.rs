@@ -201,7 +201,13 @@ pub struct TournamentsPage {
 }
 
 impl TournamentsPage {
+    /// Reads the page when the database changed, the connection came back or the
+    /// tournament changed (the watch's key holds it), not at every frame: a failed read
+    /// keeps its banner until one of those.
     fn reload(&mut self, cx: &mut PageCtx<'_>) {
+        if !self.watch.stale(cx, *cx.tournament) {
+            return;
+        }
         let mut load = LoadErrors::default();
         if self.loaded_for != *cx.tournament {
             // The players picked for a forbidden pair are numbers of the last tournament.
@@ -211,9 +217,9 @@ impl TournamentsPage {
                 Some(t) => {
                     let setup = load.check("the settings", cx.store.tournament_setup(t));
                     let details = load.check("the details", cx.store.tournament_details(t));
-                    // Loaded only once both are read: until then the banner stays and the
-                    // next frame reads again (the form must never show, or save, the last
-                    // tournament's settings under this one).
+                    // Loaded only once both are read: until then the banner stays (the form
+                    // must never show, or save, the last tournament's settings under this
+                    // one), and the next change or reconnection reads again.
                     if let (Some(s), Some(d)) = (setup, details) {
                         self.form = SetupForm::of(Some(t), &s);
                         self.saved = Some(s);
@@ -228,24 +234,28 @@ impl TournamentsPage {
                     self.loaded_for = None;
                 }
             }
-            self.watch.force();
-        }
-        if !self.watch.stale(cx, *cx.tournament) && load.is_empty() {
-            return;
         }
         self.list = load
             .check("the tournaments", cx.store.tournaments())
             .unwrap_or_default();
-        if let Some(t) = self.form.editing {
-            self.players = load
-                .check("the registrations", cx.store.registrations(t))
-                .unwrap_or_default();
-            self.forbidden = load
-                .check("the forbidden pairs", cx.store.forbidden_pairs(t))
-                .unwrap_or_default();
-        } else {
-            self.players.clear();
-            self.forbidden.clear();
+        // The registrations of the tournament the form holds, once it is the one chosen.
+        match self
+            .form
+            .editing
+            .filter(|_| self.loaded_for == *cx.tournament)
+        {
+            Some(t) => {
+                self.players = load
+                    .check("the registrations", cx.store.registrations(t))
+                    .unwrap_or_default();
+                self.forbidden = load
+                    .check("the forbidden pairs", cx.store.forbidden_pairs(t))
+                    .unwrap_or_default();
+            }
+            None => {
+                self.players.clear();
+                self.forbidden.clear();
+            }
         }
         self.load = load;
     }
