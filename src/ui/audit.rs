@@ -191,6 +191,8 @@ pub struct AuditView {
     /// The lines as read, kept to be put in words again when the names change.
     entries: BTreeMap<i64, AuditEntry>,
     names: Names,
+    /// The names could not be read last time: read them again at the next reload.
+    names_stale: bool,
     /// Moves whenever `rows` changed.
     version: u64,
     /// The numbers of the lines the search shows, newest first, and what they were found
@@ -263,20 +265,24 @@ impl AuditView {
             .into_iter()
             .filter(|e| self.entries.get(&e.id) != Some(e))
             .collect();
-        let rename = self.entries.is_empty()
+        let rename = self.names_stale
+            || self.entries.is_empty()
             || new.iter().any(|e| match e.game_id {
                 Some(g) => !self.names.games.contains_key(&g),
                 None => true,
             });
-        if rename && !new.is_empty() {
+        if rename && (self.names_stale || !new.is_empty()) {
             let names = Names::read(cx, &mut load);
-            if load.is_empty() {
+            // Names that could not be read are read again at the next reload.
+            self.names_stale = !load.is_empty();
+            if !self.names_stale {
                 self.names = names;
             }
         }
         if rename || !new.is_empty() {
             self.version += 1;
         }
+        let new_ids: Vec<i64> = new.iter().map(|e| e.id).collect();
         for e in new {
             self.entries.insert(e.id, e);
         }
@@ -287,8 +293,10 @@ impl AuditView {
                 .map(|e| (e.id, row_of(e.clone(), &self.names)))
                 .collect();
         } else {
-            for e in self.entries.range(from..).map(|(_, e)| e) {
-                self.rows.insert(e.id, row_of(e.clone(), &self.names));
+            for id in new_ids {
+                if let Some(e) = self.entries.get(&id) {
+                    self.rows.insert(id, row_of(e.clone(), &self.names));
+                }
             }
         }
         self.load = load;
