@@ -143,6 +143,16 @@ impl Notices {
         self.say(text, failed);
     }
 
+    /// What a restore of games in progress could not do, and the rounds it completed.
+    pub fn restored(&mut self, report: &crate::store::Restored) {
+        for (id, e) in &report.failed {
+            self.error(format!("restoring game {id}: {e}"));
+        }
+        for c in &report.completed {
+            self.round_complete(c.round, &c.backup);
+        }
+    }
+
     /// An error if `failed`, else a confirmation.
     pub fn say(&mut self, text: impl Into<String>, failed: bool) {
         if failed {
@@ -332,17 +342,15 @@ impl LoadErrors {
     }
 
     /// The value read, or `None` with the failure noted under `what`.
-    pub fn check<T, E: std::fmt::Display + 'static>(
+    pub fn check<T>(
         &mut self,
         what: &str,
-        result: Result<T, E>,
+        result: Result<T, crate::store::StoreError>,
     ) -> Option<T> {
         match result {
             Ok(v) => Some(v),
             Err(e) => {
-                let lost = (&e as &dyn std::any::Any)
-                    .downcast_ref::<crate::store::StoreError>()
-                    .is_some_and(crate::store::StoreError::is_disconnected);
+                let lost = e.is_disconnected();
                 self.disconnected = lost && (self.failures.is_empty() || self.disconnected);
                 self.failures.push(format!("{what}: {e}"));
                 None

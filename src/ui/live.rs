@@ -49,7 +49,8 @@ pub struct Live {
     changes: Option<Changes>,
     listening: bool,
     /// What the pages key their reloads on: it moves whenever the database may have
-    /// changed (its change stamp moved, or the server announced a commit). A count of its
+    /// changed (its change stamp moved, the server announced a commit, or the connection
+    /// came back). A count of its
     /// own, not the database's stamp: on a server, a transaction that took its audit row
     /// before another one's but committed after it leaves the highest audit id (the
     /// database's stamp) where the other one put it, and only its notice tells.
@@ -69,10 +70,6 @@ pub struct Live {
     pub engine: Option<Engine>,
     /// The games other desks changed since the last frame (from the server's notices).
     pub changed_games: Vec<crate::store::GameId>,
-    /// How many times the connection came back: a page whose read failed while the desk
-    /// was offline reads again then, even if nothing was written meanwhile (the change
-    /// stamp alone would not say so, and a server desk has no two-second poll).
-    pub reconnects: u64,
 }
 
 impl Live {
@@ -118,8 +115,9 @@ impl Live {
                 Ok(stamp) => {
                     if self.disconnected.take().is_some() {
                         news.reconnected = true;
-                        self.reconnects += 1;
-                        news.changed = true;
+                        // A page whose read failed while offline reads again, even if
+                        // nothing was written meanwhile.
+                        moved = true;
                         self.stations_read_ms = None;
                     }
                     if self.db_stamp != Some(stamp) {

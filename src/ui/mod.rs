@@ -147,10 +147,9 @@ pub struct PageCtx<'a> {
     /// leaves a field before the page sees the key). Shortcuts other than the function keys
     /// wait while it has: a key typed into a field is the field's, never also a command.
     pub typing: bool,
-    /// The database's change stamp this frame (read once for every page).
+    /// Moves whenever the database may have changed, or the connection came back (see
+    /// `Live::stamp`): pages key their reloads on it.
     pub stamp: i64,
-    /// How many times the connection came back (pages read again then).
-    pub reconnects: u64,
     /// Pages also reload every few seconds (a file another program may write without the
     /// desk being told); on a server they reload when the server announces a change.
     pub poll: bool,
@@ -214,9 +213,7 @@ impl DeskApp {
                             report.restored.len()
                         ));
                     }
-                    for (id, e) in &report.failed {
-                        notices.error(format!("restoring game {id}: {e}"));
-                    }
+                    notices.restored(&report);
                 }
                 Err(e) => notices.error(format!("restoring games in progress: {e}")),
             }
@@ -319,9 +316,7 @@ impl DeskApp {
                          could not be reached counts as a pause",
                         report.restored.len()
                     ));
-                    for (id, e) in &report.failed {
-                        self.notices.error(format!("restoring game {id}: {e}"));
-                    }
+                    self.notices.restored(&report);
                 }
                 Err(e) => self
                     .notices
@@ -364,7 +359,6 @@ impl DeskApp {
                     last_folder: &mut self.prefs.last_folder,
                     typing,
                     stamp: self.live.stamp,
-                    reconnects: self.live.reconnects,
                     poll: !matches!(self.live.engine, Some(crate::store::Engine::Postgres)),
                     my_tables: self.live.my_tables(),
                     table_stations: &self.live.table_stations,

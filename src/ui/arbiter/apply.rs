@@ -9,6 +9,10 @@ use crate::ui::common::{LoadErrors, fmt_hms};
 use crate::ui::files;
 use ggdesk_core::rules::{Event, Side};
 
+/// How long a write the desk makes by itself (a reading timer, a sheet handed in at time)
+/// waits before it is tried again after a failure.
+const OWN_WRITE_RETRY_MS: i64 = 3_000;
+
 impl TablesPage {
     pub(super) fn apply(&mut self, cmd: TableCmd, cx: &mut PageCtx<'_>) {
         match cmd {
@@ -92,6 +96,8 @@ impl TablesPage {
                 let r = cx.store.start_reading_timer(game, at_ms, &Actor::system());
                 if cx.notices.report(r, "").is_some() {
                     self.reload(game, cx);
+                } else {
+                    self.ask_again_later((game, None), cx.now_ms);
                 }
             }
             TableCmd::VoidAndReplay { game, reason } => {
@@ -151,8 +157,7 @@ impl TablesPage {
                     Cap(side)
                 );
                 if !self.save_sheet(game, side, &sheet, true, &Actor::system(), &done, cx) {
-                    // Not handed in: the next frame tries again.
-                    self.handed_in_at_time.remove(&(game, side));
+                    self.ask_again_later((game, Some(side)), cx.now_ms);
                 }
             }
             TableCmd::ConfirmResult { game } => {
@@ -317,6 +322,11 @@ impl TablesPage {
             self.first.insert(game, first);
             self.reload(game, cx);
         }
+    }
+
+    /// A write the desk made by itself failed: it is asked again a few seconds from now.
+    fn ask_again_later(&mut self, key: (GameId, Option<Side>), now_ms: i64) {
+        self.own_writes.insert(key, now_ms + OWN_WRITE_RETRY_MS);
     }
 
     /// Saves a reading sheet, saying how it went; whether it was saved.

@@ -31,7 +31,7 @@ use crate::store::TournamentId;
 use crate::store::{AnyEvent, GameId, GameMeta, GameMode, RoundBoard, TableTimers};
 use egui::{Key, Ui};
 use ggdesk_core::rules::{Event, GameState, Side, SideSetup, Square};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::time::Duration;
 
 /// A card of the overview: a board of the round, with or without its game yet.
@@ -166,15 +166,18 @@ pub struct TablesPage {
     cards_key: Option<(Option<TournamentId>, Option<u32>)>,
     cards_loaded_ms: i64,
     /// The change stamp and the reconnections the cards were read at.
-    cards_stamp: (i64, u64),
+    cards_stamp: i64,
     round: Option<u32>,
     tournament_name: Option<String>,
     /// Each table's name and players, from its game's facts.
     labels: HashMap<GameId, TableLabel>,
     /// Each table's timers and lots, as stored.
     timers: HashMap<GameId, TableTimers>,
-    /// Sheets handed in because reading time ran out (asked once).
-    handed_in_at_time: HashSet<(GameId, Side)>,
+    /// The writes the desk makes by itself for an adjudication (a reading timer started,
+    /// `None`; a sheet handed in when reading time ran out, `Some(side)`), each with the
+    /// moment it may be asked again: never once asked, unless the write failed, then a few
+    /// seconds later (not at every frame while the database is away).
+    own_writes: HashMap<(GameId, Option<Side>), i64>,
     pub show_ranks: bool,
     pub move_text: String,
     /// Put the keyboard in the move box on the next frame (a table opened, a move played).
@@ -203,22 +206,21 @@ impl TablesPage {
         let tournament = *cx.tournament;
         // When anything was written or the connection came back; on a file also every two
         // seconds.
-        let stamp = (cx.stamp, cx.reconnects);
+        let stamp = cx.stamp;
         let due =
             self.cards_stamp != stamp || (cx.poll && cx.now_ms - self.cards_loaded_ms >= 2000);
         if !force && !due && self.cards_key.map(|k| k.0) == Some(tournament) {
             return;
         }
         let round = match tournament {
-            Some(t) => match cx.store.playing_round(t) {
-                Ok(r) => r,
-                Err(e) => {
-                    self.load.clear();
-                    self.load
-                        .check::<(), _>(&format!("the rounds of tournament {t}"), Err(e));
-                    return;
+            Some(t) => {
+                self.load.clear();
+                let what = format!("the rounds of tournament {t}");
+                match self.load.check(&what, cx.store.playing_round(t)) {
+                    Some(r) => r,
+                    None => return,
                 }
-            },
+            }
             None => None,
         };
         let key = (tournament, round.map(|r| r.number));
@@ -258,15 +260,10 @@ impl TablesPage {
                 if cx.my_tables.is_some_and(|mine| !mine.contains(&b.table_no)) {
                     continue;
                 }
-                let game = games
-                    .iter()
-                    .filter(|g| g.round == Some(r.number) && g.table_no == Some(b.table_no))
-                    .map(|g| g.id)
-                    .next_back();
                 cards.push(Card {
                     table_no: Some(b.table_no),
                     names: (b.white.name.clone(), b.black.name.clone()),
-                    game,
+                    game: b.game.map(GameId),
                     board: Some(b),
                 });
             }
@@ -348,11 +345,7 @@ impl TablesPage {
     pub fn background(&mut self, ctx: &egui::Context, cx: &mut PageCtx<'_>, shown: bool) {
         self.refresh_cards(cx, false);
         for note in self.tables.tick(cx.store, cx.now_ms) {
-            if note.failed {
-                cx.notices.error(note.text);
-            } else {
-                cx.notices.info(note.text);
-            }
+            cx.notices.say(note.text, note.failed);
         }
         self.reading_timers(cx);
         if !self.queued.is_empty() {
@@ -374,12 +367,21 @@ impl TablesPage {
                 continue;
             }
             let timers = self.timers(*id);
+            let mut ask = |key| match self.own_writes.get(&key) {
+                Some(&after) if now < after => false,
+                _ => {
+                    self.own_writes.insert(key, i64::MAX);
+                    true
+                }
+            };
             let Some(start) = timers.reading_started_at else {
-                let at = reading_start(table).unwrap_or(now);
-                self.queued.push(TableCmd::StartReadingTimer {
-                    game: *id,
-                    at_ms: at,
-                });
+                if ask((*id, None)) {
+                    let at = reading_start(table).unwrap_or(now);
+                    self.queued.push(TableCmd::StartReadingTimer {
+                        game: *id,
+                        at_ms: at,
+                    });
+                }
                 continue;
             };
             let limit_ms = table.stored.meta.rules.reading_limit_ns / 1_000_000;
@@ -390,7 +392,7 @@ impl TablesPage {
                 let handed = table.stored.sheets[side]
                     .as_ref()
                     .is_some_and(|r| r.complete);
-                if handed || !self.handed_in_at_time.insert((*id, side)) {
+                if handed || !ask((*id, Some(side))) {
                     continue;
                 }
                 if let Some(sheet) = sheet_as_it_stands(table, side) {

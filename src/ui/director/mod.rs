@@ -22,7 +22,7 @@ use std::path::PathBuf;
 /// on a file (a game at the desk may have moved on).
 #[derive(Debug, Default)]
 pub struct Watch {
-    key: Option<(Option<TournamentId>, i64, u64)>,
+    key: Option<(Option<TournamentId>, i64)>,
     at_ms: i64,
     forced: bool,
 }
@@ -31,7 +31,7 @@ impl Watch {
     /// True when the page should reload now.
     pub fn stale(&mut self, cx: &PageCtx<'_>, tournament: Option<TournamentId>) -> bool {
         let (stamp, now_ms) = (cx.stamp, cx.now_ms);
-        let key = (tournament, stamp, cx.reconnects);
+        let key = (tournament, stamp);
         if self.forced
             || self.key != Some(key)
             || (cx.poll && now_ms - self.at_ms >= 2000)
