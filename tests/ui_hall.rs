@@ -7,6 +7,8 @@
 //! overridden, and a confirmation before a result for a board still played at the desk.
 
 mod common;
+#[path = "support/games.rs"]
+mod games;
 
 use common::{
     START_MS, all_text, click, desk, desk_recording, go, has_text, key_event, one_frame,
@@ -20,8 +22,10 @@ use ggdesk::store::{
 };
 use ggdesk::store::{GameId, TournamentId};
 use ggdesk::ui::{DeskApp, Page, Prefs, TimeSource};
-use ggdesk_core::rules::{Event, Side, SideSetup};
+use ggdesk_core::rules::{Event, Side};
 use ggdesk_core::tournament::GameResult;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -84,15 +88,20 @@ fn registered_event(store: &mut Store, n: usize) -> TournamentId {
 /// A desk game of round 1 at `table`, started, ended by a resignation of `loser`.
 fn desk_game(store: &mut Store, tid: TournamentId, round: u32, table: u32, loser: Side) -> i64 {
     let id = started_desk_game(store, tid, round, table, Default::default());
-    let a = Actor::arbiter(Some(table.into()));
     store
-        .append(id, 2.0, AnyEvent::Game(Event::Resign(loser)), &a, "")
+        .append(
+            id,
+            2.0,
+            AnyEvent::Game(Event::Resign(loser)),
+            &arbiter_of(table),
+            "",
+        )
         .expect("resign");
     id.0
 }
 
-/// The desk game of a round's board at `table` under `rules`, set up and started at
-/// `START_MS`, White to move.
+/// The desk game of a round's board at `table` under `rules`, set up at random and started
+/// at `START_MS`, White to move.
 fn started_desk_game(
     store: &mut Store,
     tid: TournamentId,
@@ -100,21 +109,9 @@ fn started_desk_game(
     table: u32,
     rules: ggdesk_core::rules::RuleSettings,
 ) -> GameId {
-    let id = new_desk_game(store, tid, round, table, rules);
-    let a = Actor::arbiter(Some(table.into()));
-    let mut n = 3usize;
-    let mut pick = |k: usize| {
-        n = (n * 17 + 5) % 997;
-        n % k.max(1)
-    };
-    for side in Side::BOTH {
-        let s = SideSetup::random(side, &mut pick);
-        store.save_setup(id, side, &s, &a).expect("setup");
-    }
-    store
-        .start_game(id, START_MS, Side::White, &a)
-        .expect("start");
-    id
+    let setups = games::random_both(&mut StdRng::seed_from_u64(u64::from(table)));
+    let new = board_game(store, tid, round, table, rules);
+    games::start_with(store, &new, &setups, START_MS, &arbiter_of(table)).expect("start")
 }
 
 /// The desk game of a round's board at `table` under `rules`, created by its arbiter.
@@ -125,16 +122,29 @@ fn new_desk_game(
     table: u32,
     rules: ggdesk_core::rules::RuleSettings,
 ) -> GameId {
+    let new = board_game(store, tid, round, table, rules);
+    store.create_game(&new, &arbiter_of(table)).expect("game")
+}
+
+/// The game of a round's board at `table` under `rules`, not created yet.
+fn board_game(
+    store: &Store,
+    tid: TournamentId,
+    round: u32,
+    table: u32,
+    rules: ggdesk_core::rules::RuleSettings,
+) -> NewGame {
     let board = store
         .round_boards(tid, round)
         .expect("boards")
         .into_iter()
         .find(|b| b.table_no == table)
         .expect("board");
-    let new = NewGame::for_board(tid, round, &board, GameMode::Arbitrated, rules);
-    store
-        .create_game(&new, &Actor::arbiter(Some(table.into())))
-        .expect("game")
+    NewGame::for_board(tid, round, &board, GameMode::Arbitrated, rules)
+}
+
+fn arbiter_of(table: u32) -> Actor {
+    Actor::arbiter(Some(table.into()))
 }
 
 /// Makes the backups of the database in `dir` impossible to write: a file stands where
