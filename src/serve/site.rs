@@ -264,6 +264,8 @@ pub struct Site {
     data: Mutex<Data>,
     pages: Mutex<Pages>,
     refresh: Duration,
+    /// A view older than this is read again even when the stamp did not move.
+    reread: Duration,
     /// The address phones use, for the wall page when the request's own is a loopback one.
     public_url: String,
     script: Response,
@@ -279,6 +281,7 @@ impl Site {
             data: Mutex::new(Data::default()),
             pages: Mutex::new(Pages::default()),
             refresh,
+            reread: refresh * REREAD_AFTER_REFRESHES,
             public_url,
             script,
         }
@@ -309,7 +312,7 @@ impl Site {
                 .as_ref()
                 .map(|snap| (snap.stamp, snap.read, snap.value.clone()))
         };
-        let reread_after = self.refresh * REREAD_AFTER_REFRESHES;
+        let reread_after = self.reread;
         let checked = {
             let source = lock(&self.source);
             match &known {
@@ -703,6 +706,50 @@ mod tests {
             ok(&format!("/api/t/{tid}/players?q=x{i}"));
         }
         assert_eq!(lock(&site.pages).map.len(), kept);
+    }
+
+    /// An index view the site gives, counting the reads of the source.
+    fn index_counted(site: &Site, reads: &std::cell::Cell<u32>) -> Arc<EventIndex> {
+        site.view(
+            |d| &mut d.index,
+            |s| {
+                reads.set(reads.get() + 1);
+                s.index().map(Some)
+            },
+        )
+        .expect("read")
+        .expect("a view")
+        .1
+    }
+
+    #[test]
+    fn a_view_is_read_again_when_the_stamp_moves_or_once_it_is_old_and_not_otherwise() {
+        let (dir, mut site) = site();
+        site.reread = Duration::from_secs(3600);
+        let reads = std::cell::Cell::new(0);
+        index_counted(&site, &reads);
+        assert_eq!(reads.get(), 1, "the first request reads");
+        index_counted(&site, &reads);
+        assert_eq!(
+            reads.get(),
+            1,
+            "the stamp did not move: the view kept is used"
+        );
+        let mut store = Store::open(&dir.path().join("event.sqlite3")).expect("store");
+        let setup = crate::store::TournamentSetup {
+            name: "Open".into(),
+            ..Default::default()
+        };
+        store
+            .create_tournament(&setup, &crate::store::Actor::director())
+            .expect("tournament");
+        let view = index_counted(&site, &reads);
+        assert_eq!(reads.get(), 2, "the stamp moved: read again");
+        assert_eq!(view.tournaments.len(), 1);
+        // Old enough, a view is read again though the stamp did not move.
+        site.reread = Duration::ZERO;
+        index_counted(&site, &reads);
+        assert_eq!(reads.get(), 3);
     }
 
     #[test]
