@@ -1399,8 +1399,10 @@ fn a_round_a_restore_completes_is_reported_with_its_backup(engine: Engine) {
         .set_result(tid, 1, boards[1], GameResult::Draw, "", &director)
         .expect("the other board");
     let board = store.round_boards(tid, 1).expect("boards")[0].clone();
-    let mut rules = ggdesk::rules::RuleSettings::default();
-    rules.oversteps_to_lose = 1;
+    let rules = ggdesk::rules::RuleSettings {
+        oversteps_to_lose: 1,
+        ..Default::default()
+    };
     let new = NewGame::for_board(tid, 1, &board, GameMode::Arbitrated, rules);
     let (id, _) = started_with(&mut store, &new, 12, 0);
     // The desk saw the clocks at 130 s: White's move time had run out at 120 s.
