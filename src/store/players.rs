@@ -179,8 +179,13 @@ impl Store {
                 None,
                 "",
                 &format!(
-                    "player {id}: {} ({}), rating {}",
-                    p.name, p.federation_id, p.rating
+                    "player {id}: {}{}, rating {}",
+                    p.name,
+                    match p.federation_id.as_str() {
+                        "" => String::new(),
+                        fid => format!(" ({fid})"),
+                    },
+                    p.rating
                 ),
             )?;
             Ok(id)

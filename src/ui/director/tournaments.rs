@@ -316,11 +316,14 @@ impl TournamentsPage {
                         (System::RoundRobin, Some(n)) => format!("round robin, {n} rounds"),
                         (System::Swiss, n) => format!("Swiss, {} rounds", n.unwrap_or(0)),
                     };
+                    let plural = |n: u32| if n == 1 { "" } else { "s" };
                     let text = format!(
-                        "{}\n{planned}; {} players; {} rounds started",
+                        "{}\n{planned}; {} player{}; {} round{} started",
                         display_name(t.id, &t.name),
                         t.players,
-                        t.rounds_started
+                        plural(t.players),
+                        t.rounds_started,
+                        plural(t.rounds_started)
                     );
                     if ui.selectable_label(chosen, text).clicked() {
                         self.queued.push(Cmd::Select(t.id));
@@ -413,8 +416,9 @@ impl TournamentsPage {
                 if started > 0 {
                     ui.label(
                         RichText::new(format!(
-                            "{started} round(s) started: the system is fixed; changing points or \
-                             tie-breaks now changes the standings already published."
+                            "{started} round{} started: the system is fixed; changing points or \
+                             tie-breaks now changes the standings already published.",
+                            if started == 1 { "" } else { "s" }
                         ))
                         .color(common::AMBER),
                     );
