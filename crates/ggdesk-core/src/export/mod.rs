@@ -2,8 +2,9 @@
 //! RFC 4180 quoting and formula-safe text, and the players list read in. Pure: values in,
 //! strings out.
 //!
-//! Formula safety: a *text* field (a name, a club) that begins with `=`, `+`, `-` or `@`
-//! is written with a `'` in front, so that a spreadsheet never runs it as a formula.
+//! Formula safety: a *text* field (a name, a club, an audit line's words) that begins with
+//! `=`, `+`, `-`, `@`, a tab or a carriage return is written with a `'` in front, so that a
+//! spreadsheet never runs it as a formula.
 //! Numbers (`-1.5`, a score after a penalty) and the cross-table's own codes (`+5`, `-5`)
 //! are not text typed by a person and are written as they are.
 
@@ -17,9 +18,11 @@ pub use players::{ImportedPlayer, PlayersCsvError, RowError, import_players_csv}
 use crate::pairing::Pairing;
 use crate::tournament::{Entry, GameOutcome, StandingRow, Standings, Tournament, standings};
 
-/// A text field made safe for spreadsheets: `'` in front of `=`, `+`, `-` or `@`.
+/// A text field made safe for spreadsheets: `'` in front of `=`, `+`, `-`, `@`, a tab or a
+/// carriage return (a spreadsheet skips a leading tab or carriage return and reads the
+/// formula after it).
 pub fn defuse(text: &str) -> String {
-    if text.starts_with(['=', '+', '-', '@']) {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{text}")
     } else {
         text.to_string()

@@ -327,6 +327,14 @@ impl LoggedGame<'_> {
     /// Checks `event` at time `t` against the game replayed so far: what it would do, and
     /// the state it would leave. Nothing changes.
     pub fn check_event(&self, t: f64, event: &AnyEvent) -> Result<(Applied, GameState), String> {
+        // `end` ends the record: a record with anything after it is refused by `replay`.
+        if let Some((seq, _, last)) = self.effective().last()
+            && *last == AnyEvent::end(self.mode)
+        {
+            return Err(format!(
+                "the record has ended (event {seq} is \"end\"): nothing may follow it"
+            ));
+        }
         let mut game = self.derive().ok_or("the setups are not both entered")??;
         let time = Time::from_secs_f64(t).ok_or_else(|| record::time_out_of_range(t))?;
         let applied = game.apply(time, event).map_err(|e| e.to_string())?;
