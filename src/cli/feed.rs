@@ -2,6 +2,10 @@
 //! record header and creates the game; every later line is one event, appended in its own
 //! transaction and acknowledged (`ack SEQ`) only after the commit. A lost connection is
 //! waited out: the same event is sent again with the same token, so it is stored once.
+//!
+//! Input is bounded: a line is at most [`MAX_LINE`] bytes (a longer one is refused as soon
+//! as the limit is passed, never held whole nor repeated in the message), and must be UTF-8;
+//! either fault is bad input (exit 2), as is an event after `end` (the store refuses it).
 
 use super::CliError;
 use super::store_cmds::store_error;
@@ -14,6 +18,57 @@ use std::time::{Duration, Instant};
 /// How long `feed` waits for a lost server to come back before it gives up.
 const PATIENCE: Duration = Duration::from_secs(120);
 
+/// The longest line `feed` reads, in bytes (its line feed not counted): a record header
+/// with both setups is under 2 KiB, an event under 200 bytes.
+pub const MAX_LINE: usize = 1024 * 1024;
+
+/// One line of input: its bytes without the line feed, or `None` at the end of input.
+/// A line longer than `limit` bytes is refused as soon as that is known: at most `limit`
+/// bytes of it are ever held, and the rest is left unread.
+fn read_line(
+    input: &mut impl BufRead,
+    limit: usize,
+    what: &str,
+) -> Result<Option<String>, CliError> {
+    let mut line = Vec::new();
+    let mut seen_any = false;
+    loop {
+        let buf = input
+            .fill_buf()
+            .map_err(|e| CliError::Other(format!("standard input: {e}")))?;
+        if buf.is_empty() {
+            break;
+        }
+        seen_any = true;
+        let (take, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (buf.len(), false),
+        };
+        if line.len() + take > limit {
+            return Err(CliError::Input(format!(
+                "{what}: the line is longer than {limit} bytes (the limit of a line): refused"
+            )));
+        }
+        line.extend_from_slice(&buf[..take]);
+        input.consume(take + usize::from(done));
+        if done {
+            break;
+        }
+    }
+    if !seen_any {
+        return Ok(None);
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    String::from_utf8(line).map(Some).map_err(|e| {
+        CliError::Input(format!(
+            "{what}: not valid JSON: the line is not UTF-8 (byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 pub fn run(db: Option<String>, input: &str) -> Result<(), CliError> {
     if input != "-" {
         return Err(CliError::Input(format!(
@@ -21,9 +76,8 @@ pub fn run(db: Option<String>, input: &str) -> Result<(), CliError> {
         )));
     }
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let io = |e: std::io::Error| CliError::Other(format!("standard input: {e}"));
-    let Some(header) = lines.next().transpose().map_err(io)? else {
+    let mut input = stdin.lock();
+    let Some(header) = read_line(&mut input, MAX_LINE, "record header")? else {
         return Err(CliError::Input(
             "feed: no record header on the first line".into(),
         ));
@@ -43,15 +97,14 @@ pub fn run(db: Option<String>, input: &str) -> Result<(), CliError> {
     // the event it already stored.
     let session = format!("feed-{id}-{}", crate::store::now_ms());
     let mut seq: u32 = 0;
-    for line in lines {
-        let line = line.map_err(io)?;
+    while let Some(line) = read_line(&mut input, MAX_LINE, &format!("event {seq}"))? {
         if line.trim().is_empty() {
             continue;
         }
         let value: Value = serde_json::from_str(&line)
             .map_err(|e| CliError::Input(format!("event {seq}: not valid JSON: {e}")))?;
         let event = record::parse_event(&value)
-            .map_err(|e| CliError::Input(format!("event {seq}: {e}")))?;
+            .map_err(|e| CliError::Input(format!("event {seq}: {}", brief(&e.to_string()))))?;
         let token = format!("{session}-{seq}");
         let stored = append(
             &mut store,
@@ -99,7 +152,18 @@ fn parse_header(line: &str) -> Result<Record, CliError> {
         }
     }
     obj.insert("events".into(), Value::Array(Vec::new()));
-    Record::from_value(&value).map_err(|e| CliError::Input(format!("record header: {e}")))
+    Record::from_value(&value)
+        .map_err(|e| CliError::Input(format!("record header: {}", brief(&e.to_string()))))
+}
+
+/// A message about the input, at most 200 characters: a refused value is named, never
+/// repeated whole.
+fn brief(text: &str) -> String {
+    const MOST: usize = 200;
+    match text.char_indices().nth(MOST) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
 }
 
 /// Creates the game with both setups and starts its clocks now, in one transaction, waiting
@@ -159,6 +223,53 @@ fn event_error(seq: u32, e: StoreError) -> CliError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_over_the_limit_is_refused_without_reading_it_whole() {
+        let mut input = std::io::Cursor::new(b"0123456789abc\nnext\n".to_vec());
+        let err = read_line(&mut input, 10, "event 3").expect_err("too long");
+        assert_eq!(err.exit_code(), 2);
+        assert_eq!(
+            err.message(),
+            "event 3: the line is longer than 10 bytes (the limit of a line): refused"
+        );
+        assert!(
+            input.position() <= 10,
+            "at most the limit was read: {}",
+            input.position()
+        );
+        // A line of the limit (its carriage return counted), then the last without a feed.
+        let mut input = std::io::Cursor::new(b"012345678\r\nnext".to_vec());
+        assert_eq!(
+            read_line(&mut input, 10, "e").ok().flatten().as_deref(),
+            Some("012345678")
+        );
+        assert_eq!(
+            read_line(&mut input, 10, "e").ok().flatten().as_deref(),
+            Some("next")
+        );
+        assert!(matches!(read_line(&mut input, 10, "e"), Ok(None)));
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_bad_input() {
+        let mut input = std::io::Cursor::new(b"{\"t\": 1, \"move\": \"\xff\"}\n".to_vec());
+        let err = read_line(&mut input, MAX_LINE, "event 0").expect_err("not UTF-8");
+        assert_eq!(err.exit_code(), 2);
+        assert_eq!(
+            err.message(),
+            "event 0: not valid JSON: the line is not UTF-8 (byte 18)"
+        );
+    }
+
+    #[test]
+    fn a_long_refused_value_is_named_not_repeated() {
+        let long = "x".repeat(5000);
+        let said = brief(&format!("bad move {long:?}"));
+        assert_eq!(said.chars().count(), 201);
+        assert!(said.ends_with('…'));
+        assert_eq!(brief("short"), "short");
+    }
 
     #[test]
     fn an_event_refused_for_this_login_exits_2_like_every_other_command() {
