@@ -60,6 +60,36 @@ fn the_public_pages_from_a_server_are_those_from_the_file() {
     assert!(compared > 20, "{compared} pages compared");
 }
 
+/// What psql says (its SQLSTATE with the message, `VERBOSITY=verbose`) when the database's
+/// public role runs `sql` with the search path the public pages' connection has; `Ok` with
+/// the output when it runs.
+fn as_public_role(db: &str, role: &str, sql: &str) -> Result<String, String> {
+    let cluster = pg::cluster();
+    let out = pg::pg_command(&cluster.bin, "psql")
+        .arg("-h")
+        .arg(&cluster.dir)
+        .args(["-p", &cluster.port.to_string(), "-U", "postgres", "-d", db])
+        .args([
+            "-X",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-v",
+            "VERBOSITY=verbose",
+            "-tA",
+            "-c",
+        ])
+        .arg(format!(
+            "SET ROLE \"{role}\"; SET search_path = ggdesk_public; {sql}"
+        ))
+        .output()
+        .expect("psql");
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
+    }
+}
+
 #[test]
 fn the_servers_public_connection_can_neither_write_nor_read_a_game_in_progress() {
     let (_hall, url) = hall_on_server();
@@ -75,39 +105,85 @@ fn the_servers_public_connection_can_neither_write_nor_read_a_game_in_progress()
         &Actor::director(),
     );
     assert!(matches!(refused, Err(StoreError::Denied(_))), "{refused:?}");
-    // And the database itself holds the public role to the public tables.
+    // And the database itself holds the public role to the views of what the pages show:
+    // every private column, whichever way it is asked for, is refused, each with its own
+    // refusal (the table: no privilege; its view: no such column).
     let db = url.rsplit('/').next().expect("database name").to_string();
     let role = format!("{db}_public");
-    let cluster = pg::cluster();
-    for sql in [
-        "SELECT count(*) FROM game_events",
-        "SELECT count(*) FROM adjudication_sheets",
-        "SELECT setup_white FROM games",
-        "SELECT details FROM audit_log",
-        "INSERT INTO players (name, created_at) VALUES ('x', 0)",
-        "UPDATE pairings SET result = 'draw'",
-    ] {
-        let out = pg::pg_command(&cluster.bin, "psql")
-            .arg("-h")
-            .arg(&cluster.dir)
-            .args(["-p", &cluster.port.to_string(), "-U", "postgres", "-d", &db])
-            .args(["-v", "ON_ERROR_STOP=1", "-c"])
-            .arg(format!("SET ROLE \"{role}\"; {sql}"))
-            .output()
-            .expect("psql");
-        assert!(!out.status.success(), "the public role may not: {sql}");
+    let private = [
+        ("players", "federation_id"),
+        ("registrations", "federation_id"),
+        ("registrations", "extra"),
+        ("penalties", "reason"),
+        ("forbidden_pairs", "player_a"),
+        ("bans", "reason"),
+        ("absences", "reason"),
+        ("pairings", "explanation"),
+        ("round_byes", "explanation"),
+        ("rounds", "explanation"),
+        ("tournaments", "extra"),
+        ("games", "setup_white"),
+        ("games", "setup_black"),
+        ("game_events", "payload"),
+        ("adjudication_sheets", "sheet"),
+        ("audit_log", "details"),
+        ("audit_log", "reason"),
+        ("stations", "role"),
+    ];
+    for (table, column) in private {
+        let direct = as_public_role(&db, &role, &format!("SELECT {column} FROM public.{table}"));
+        let message = direct.expect_err(&format!("public.{table}.{column} must be refused"));
         assert!(
-            String::from_utf8_lossy(&out.stderr).contains("permission denied"),
-            "{sql}: {}",
-            String::from_utf8_lossy(&out.stderr)
+            message.contains(&format!("42501: permission denied for table {table}")),
+            "public.{table}.{column}: {message}"
+        );
+        let through_view = as_public_role(&db, &role, &format!("SELECT {column} FROM {table}"));
+        let message = through_view.expect_err(&format!("{table}.{column} must be refused"));
+        let expected = match table {
+            // No view at all: nothing of these tables is shown.
+            "players"
+            | "forbidden_pairs"
+            | "bans"
+            | "game_events"
+            | "adjudication_sheets"
+            | "stations" => format!("42P01: relation \"{table}\" does not exist"),
+            _ => format!("42703: column \"{column}\" does not exist"),
+        };
+        assert!(
+            message.contains(&expected),
+            "{table}.{column} through the views: {message}"
         );
     }
-    let allowed = cluster.psql(
+    // Writes: refused on the tables and on the views alike.
+    for (sql, subject) in [
+        (
+            "INSERT INTO public.players (name, created_at) VALUES ('x', 0)",
+            "table players",
+        ),
+        (
+            "UPDATE public.pairings SET result = 'draw'",
+            "table pairings",
+        ),
+        ("DELETE FROM registrations", "view registrations"),
+        ("INSERT INTO audit_log (id) VALUES (99)", "view audit_log"),
+    ] {
+        let message = as_public_role(&db, &role, sql).expect_err(sql);
+        assert!(
+            message.contains(&format!("42501: permission denied for {subject}")),
+            "{sql}: {message}"
+        );
+    }
+    // What the pages show is read through the views, a draft excepted.
+    let boards = as_public_role(&db, &role, "SELECT count(*) FROM pairings").expect("pairings");
+    let count = boards.lines().last().unwrap_or("");
+    assert!(count.parse::<i64>().is_ok_and(|n| n > 0), "{boards}");
+    let drafts = as_public_role(
         &db,
-        &format!("SET ROLE \"{role}\"; SELECT count(*) FROM pairings"),
-    );
-    let count = allowed.lines().last().unwrap_or("");
-    assert!(count.parse::<i64>().is_ok_and(|n| n > 0), "{allowed}");
+        &role,
+        "SELECT count(*) FROM rounds WHERE state = 'draft'",
+    )
+    .expect("rounds");
+    assert_eq!(drafts.lines().last(), Some("0"));
 }
 
 /// A login that may not create the public role does not read as itself instead: the public

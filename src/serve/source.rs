@@ -5,7 +5,7 @@
 use super::public::{EventIndex, TournamentData};
 use crate::store::Address;
 use crate::store::TournamentId;
-use crate::store::{Result, Store, StoreError};
+use crate::store::{Result, Store};
 
 /// A read-only connection to the event's database.
 #[derive(Debug)]
@@ -41,17 +41,10 @@ impl Source {
     pub fn tournament(&self, id: i64) -> Result<Option<(i64, TournamentData)>> {
         self.store.read_consistent(|s| {
             let stamp = s.change_stamp()?;
-            let t = match s.load_tournament(TournamentId(id)) {
-                Ok(t) => t,
-                Err(StoreError::NotFound(_)) => return Ok(None),
-                Err(e) => return Err(e),
+            // Only what the pages show is read (on a server, the public role's views).
+            let Some((t, views)) = s.public_tournament(TournamentId(id))? else {
+                return Ok(None);
             };
-            let mut views = Vec::with_capacity(t.rounds().len());
-            for round in 1..=t.rounds().len() as u32 {
-                if let Some(view) = s.round_view(TournamentId(id), round)? {
-                    views.push(view);
-                }
-            }
             Ok(Some((stamp, TournamentData::build(id, &t, &views))))
         })
     }

@@ -113,6 +113,9 @@ pub struct GameMeta {
     pub extra: Map<String, Value>,
     /// Imported from a record (an archive), rather than played at this desk.
     pub imported: bool,
+    /// Played by `feed` (created with a token of its own): no desk writes into it by
+    /// itself (see `stations::Keeper`).
+    pub fed: bool,
     pub created_at: i64,
 }
 
@@ -279,6 +282,7 @@ struct GameRow {
     replaces: Option<GameId>,
     extra: String,
     origin: String,
+    fed: bool,
     created_at: i64,
 }
 
@@ -304,6 +308,7 @@ fn read_row(r: &super::db::Row) -> Result<GameRow> {
         replaces: r.get::<Option<i64>>("replaces")?.map(GameId),
         extra: r.get("extra")?,
         origin: r.get("origin")?,
+        fed: r.get("fed")?,
         created_at: r.get("created_at")?,
     })
 }
@@ -345,6 +350,7 @@ impl GameRow {
             replaces: self.replaces,
             extra,
             imported: self.origin == "import",
+            fed: self.fed,
             created_at: self.created_at,
         })
     }
@@ -366,7 +372,7 @@ impl GameRow {
 
 const GAME_COLUMNS: &str = "id, tournament_id, round, table_no, white_no, black_no, mode, first, \
      white_rating, black_rating, rules, setup_white, setup_black, started_at, clock_seen_t, \
-     result, void, void_reason, replaces, extra, origin, created_at";
+     result, void, void_reason, replaces, extra, origin, created_at, token IS NOT NULL AS fed";
 
 /// One row of `game_events`, decoded. Its `t` must be a time a record may carry.
 fn decode_event(meta: &GameMeta, seq: u32, t: f64, kind: &str, payload: &str) -> Result<LogEntry> {
@@ -402,6 +408,7 @@ fn load(conn: &mut Tx<'_>, id: GameId) -> Result<StoredGame> {
         .optional()?
         .ok_or_else(|| StoreError::NotFound(format!("game {id}")))?;
     let meta = row.meta()?;
+    super::stations::check_reads_game(conn, id, meta.table_no)?;
     let setup = row.setups()?;
     let mut stmt = conn.prepare_cached(
         "SELECT seq, t, kind, payload FROM game_events WHERE game_id = ?1 ORDER BY seq",
@@ -501,7 +508,12 @@ fn settle(tx: &mut Tx<'_>, game: &StoredGame, actor: &Actor) -> Result<Option<u3
 impl Store {
     /// Creates a game (its setups still to be entered).
     pub fn create_game(&mut self, new: &NewGame, actor: &Actor) -> Result<GameId> {
-        self.write(|tx| insert_game(tx, new, &Map::new(), actor))
+        self.write(|tx| {
+            if tx.is_station() {
+                return super::stations::create_game(tx, new);
+            }
+            insert_game(tx, new, &Map::new(), actor)
+        })
     }
 
     /// Creates a game with both setups entered and its clocks started at `started_at`, in
@@ -641,6 +653,9 @@ impl Store {
                     "game {id} has started: its setups are fixed"
                 )));
             }
+            if tx.is_station() {
+                return super::stations::save_setup(tx, id, side, &setup_value(setup).to_string());
+            }
             let column = match side {
                 Side::White => "setup_white",
                 Side::Black => "setup_black",
@@ -680,6 +695,9 @@ impl Store {
                     rejected("both setups must be entered before the game starts")
                 })?;
                 Position::from_setups(&setups).map_err(rejected)?;
+            }
+            if tx.is_station() {
+                return super::stations::start_game(tx, id, started_at, first);
             }
             tx.execute(
                 "UPDATE games SET started_at = ?1, first = ?2 WHERE id = ?3",
@@ -797,6 +815,20 @@ impl Store {
                 .ok_or_else(|| rejected("there is no event to undo"))?;
             let seq = game.logged().next_seq();
             let undo = LogEntryKind::Undo { seq: target };
+            if tx.is_station() {
+                game.events.push(LogEntry { seq, t, kind: undo });
+                let payload = undo.value(t).to_string();
+                let entry = super::stations::Entry {
+                    seq,
+                    t: t.max(0.0),
+                    kind: undo.code(),
+                    payload: &payload,
+                    token: None,
+                    reason,
+                };
+                super::stations::append(tx, id, &entry, &game.logged().decision())?;
+                return Ok(target);
+            }
             insert_event(tx, id, seq, t.max(0.0), undo.code(), &undo.value(t), None)?;
             game.events.push(LogEntry { seq, t, kind: undo });
             audit(
@@ -833,6 +865,25 @@ impl Store {
                 SheetEntryError::NotWaiting => not_waiting(),
                 other => rejected(other),
             })?;
+            if tx.is_station() {
+                game.sheets[side] = Some(SheetRow {
+                    sheet: sheet.clone(),
+                    complete,
+                });
+                let decision = game.logged().decision();
+                let completed = super::stations::save_sheet(
+                    tx,
+                    id,
+                    side,
+                    &sheet.to_string(),
+                    complete,
+                    &decision,
+                )?;
+                return Ok(completed
+                    .then_some(game.meta.round)
+                    .flatten()
+                    .zip(game.meta.tournament_id));
+            }
             tx.execute(
                 "INSERT INTO adjudication_sheets (game_id, side, sheet, complete, entered_at)
                  VALUES (?1, ?2, ?3, ?4, ?5)
@@ -867,6 +918,12 @@ impl Store {
             return Ok(());
         }
         self.write(|tx| {
+            if tx.is_station() {
+                for (id, t) in seen {
+                    super::stations::clock_seen(tx, *id, *t)?;
+                }
+                return Ok(());
+            }
             let mut stmt = tx.prepare_cached("UPDATE games SET clock_seen_t = ?1 WHERE id = ?2")?;
             for (id, t) in seen {
                 stmt.execute(args![t, id.0])?;
@@ -908,8 +965,11 @@ impl Store {
     }
 
     /// Restores the given games (a desk whose connection to the server came back restores
-    /// its own tables: the time it could not reach the server is charged to nobody). With
-    /// `quiet_ms`, a game whose clocks a desk saw less than that long ago is left alone.
+    /// its own tables: the time it could not reach the server is charged to nobody), of
+    /// those the games this desk runs (`stations::Keeper`: a station's desk its tables, the
+    /// director's desk the tables no station runs and the games at no table, never a game
+    /// `feed` plays); the others are left to their desk. With `quiet_ms`, a game whose last
+    /// event was written less than that long ago is left alone too (its desk is there).
     pub fn restore_games(
         &mut self,
         ids: &[GameId],
@@ -918,7 +978,29 @@ impl Store {
         why: &str,
     ) -> Result<Restored> {
         let mut report = Restored::default();
+        let keeper = self.keeper()?;
         for &id in ids {
+            let runs = self
+                .read(|q| {
+                    q.query_row(
+                        "SELECT table_no, token IS NOT NULL AS fed FROM games WHERE id = ?1",
+                        [id.0],
+                        |r| Ok((r.get::<Option<u32>>(0)?, r.get::<bool>(1)?)),
+                    )
+                    .optional()
+                })
+                .map(|row| row.is_some_and(|(table, fed)| keeper.runs_table(table, fed)));
+            match runs {
+                Ok(true) => {}
+                Ok(false) => {
+                    report.left_to_their_desk.push(id);
+                    continue;
+                }
+                Err(e) => {
+                    report.failed.push((id, e));
+                    continue;
+                }
+            }
             match self.restore_game(id, now_ms, quiet_ms, why, &mut report.completed) {
                 Ok(true) => report.restored.push(id),
                 Ok(false) => report.left_to_their_desk.push(id),
@@ -943,14 +1025,17 @@ impl Store {
             None => return Ok(true), // setups still being entered: no clocks yet
             Some(derived) => derived.map_err(|e| damaged(id, e))?,
         };
+        // Idle: no event written for `quiet` ms (the game's own last event, when it was
+        // stored; its start before any), whoever wrote it and whatever its `t` says.
         if let (Some(quiet), Some(started)) = (quiet_ms, game.meta.started_at) {
-            let seen_t = game
-                .meta
-                .clock_seen_t
-                .unwrap_or(0.0)
-                .max(derived.last_time().as_secs_f64());
-            let seen_ms = started.saturating_add((seen_t * 1000.0) as i64);
-            if now_ms.saturating_sub(seen_ms) < quiet {
+            let last: Option<i64> = self.read(|q| {
+                q.query_one(
+                    "SELECT max(wall_time) FROM game_events WHERE game_id = ?1",
+                    [id.0],
+                    |r| r.get(0),
+                )
+            })?;
+            if now_ms.saturating_sub(last.unwrap_or(started).max(started)) < quiet {
                 return Ok(false);
             }
         }
@@ -1000,6 +1085,9 @@ impl Store {
                 .clone()
                 .filter(|r| r != Status::AdjudicationPending.code())
                 .ok_or_else(|| rejected(format!("game {id} has no result to confirm")))?;
+            if tx.is_station() {
+                return super::stations::confirm(tx, id);
+            }
             audit(
                 tx,
                 actor,
@@ -1241,6 +1329,35 @@ fn append_in(
     let outcome = apply_checked(&game, t, &event)?;
     let seq = game.logged().next_seq();
     let payload = event.value(t);
+    if tx.is_station() {
+        game.events.push(LogEntry {
+            seq,
+            t,
+            kind: event.into(),
+        });
+        let text = payload.to_string();
+        let entry = super::stations::Entry {
+            seq,
+            t,
+            kind: event.code(),
+            payload: &text,
+            token: expect.map(|e| e.token),
+            reason,
+        };
+        let completed = super::stations::append(tx, id, &entry, &game.logged().decision())?;
+        return Ok((
+            AppendOutcome {
+                seq,
+                applied: outcome.0,
+                state: outcome.1,
+                round_completed: None,
+            },
+            completed
+                .then_some(game.meta.round)
+                .flatten()
+                .zip(game.meta.tournament_id),
+        ));
+    }
     insert_event(
         tx,
         id,

@@ -48,7 +48,9 @@ pub use replication::{ServerState, StandbyState, server_status};
 pub use round_rules::NextRound;
 pub use rounds::{BoardPlayer, BoardStatus, RoundBoard, RoundInfo, RoundState, RoundView};
 pub use sqlite::SqliteSettings;
-pub use stations::{Station, StationLogin, parse_tables, tables_text};
+pub use stations::{
+    DIRECTOR_ROOM, Keeper, STATION_CONNECTIONS, Station, StationLogin, parse_tables, tables_text,
+};
 pub use tables::TableTimers;
 pub use tournaments::{TournamentSetup, TournamentSummary};
 
@@ -454,6 +456,31 @@ impl Store {
             Conn::Sqlite(c) => Ok(c.pragma_query_value(None, "user_version", |r| r.get(0))?),
             Conn::Postgres(pg) => pg.schema_version(),
         }
+    }
+
+    /// Whether this login is an arbiter station's (on an event server): it reads through
+    /// its views and writes only through the station functions the database checks.
+    pub fn is_station(&self) -> bool {
+        matches!(&*self.conn.borrow(), Conn::Postgres(pg) if pg.is_station())
+    }
+
+    /// From now on this store writes only through the server connection it has now: once
+    /// that is lost and made again, every write is refused ([`StoreError::Disconnected`],
+    /// nothing written) until this is called again. The desk calls it once it has restored
+    /// its tables after a start or a reconnection, so that the restore's pause is committed
+    /// before anything typed while the server could not be reached. Nothing on SQLite.
+    pub fn hold_writes_to_this_connection(&self) {
+        if let Ok(mut conn) = self.borrow()
+            && let Conn::Postgres(pg) = &mut *conn
+        {
+            pg.hold_writes();
+        }
+    }
+
+    /// The server connection was made again since [`Store::hold_writes_to_this_connection`]:
+    /// the desk restores its tables before it writes anything else.
+    pub fn reconnected_since_hold(&self) -> bool {
+        matches!(&*self.conn.borrow(), Conn::Postgres(pg) if pg.reconnected_since_hold())
     }
 
     fn borrow(&self) -> Result<std::cell::RefMut<'_, Conn>> {

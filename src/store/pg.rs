@@ -20,6 +20,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../schema.postgres.sql"),
     include_str!("../../migrations/002-event-tokens.postgres.sql"),
     include_str!("../../migrations/003-desk-timers.postgres.sql"),
+    include_str!("../../migrations/004-station-functions.postgres.sql"),
 ];
 
 /// The channel the database notifies changes on (`LISTEN ggdesk`).
@@ -38,6 +39,12 @@ pub(crate) struct Pg {
     on_connect: Vec<String>,
     /// Writes are refused before they reach the server (the public pages' connection).
     read_only: bool,
+    /// The login is an arbiter station's (`ggdesk_station_name()` answered a name).
+    station: bool,
+    /// How many connections were made so far: a new one after a lost one counts up.
+    generation: u64,
+    /// Writes go only through connection number `g` (see [`Pg::hold_writes`]).
+    writes_on: Option<u64>,
 }
 
 /// The URL without its password, to show or log.
@@ -160,7 +167,7 @@ fn is_retry(e: &StoreError) -> bool {
 }
 
 /// The role the public pages read a database as.
-fn public_role_name(database: &str) -> String {
+pub(crate) fn public_role_name(database: &str) -> String {
     format!("{database}_public").to_lowercase()
 }
 
@@ -175,6 +182,9 @@ impl Pg {
             shown: without_password(url),
             on_connect: Vec::new(),
             read_only: false,
+            station: false,
+            generation: 0,
+            writes_on: None,
         })
     }
 
@@ -182,7 +192,35 @@ impl Pg {
         let mut pg = Pg::new(url)?;
         pg.client()?;
         pg.migrate()?;
+        // An arbiter station's login reads its views and writes through its functions.
+        pg.station = pg
+            .read(0, |tx| {
+                tx.query_one(
+                    "SELECT public.ggdesk_station_name() AS name",
+                    args![],
+                    |r| r.get::<Option<String>>(0),
+                )
+            })?
+            .is_some();
         Ok(pg)
+    }
+
+    /// Whether this login is an arbiter station's.
+    pub(crate) fn is_station(&self) -> bool {
+        self.station
+    }
+
+    /// From now on writes go only through the connection in use: once it is lost and made
+    /// again, every write is refused ([`StoreError::Disconnected`]) until this is called
+    /// again. The desk calls it after restoring its tables, so that nothing typed while the
+    /// server could not be reached is committed before the restore's pause.
+    pub(crate) fn hold_writes(&mut self) {
+        self.writes_on = Some(self.generation);
+    }
+
+    /// The connection was made again since [`Pg::hold_writes`].
+    pub(crate) fn reconnected_since_hold(&self) -> bool {
+        self.writes_on.is_some_and(|g| g != self.generation)
     }
 
     /// Connects for reading only (the public pages): the database must already be a ggdesk
@@ -211,6 +249,9 @@ impl Pg {
         let role = pg.public_role()?;
         pg.on_connect
             .push(format!("SET ROLE \"{}\"", role.replace('"', "\"\"")));
+        // The role reads the views of what the pages show (migration 4), by the tables'
+        // names: nothing else is on its path.
+        pg.on_connect.push("SET search_path = ggdesk_public".into());
         pg.on_connect
             .push("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY".into());
         pg.read_only = true;
@@ -221,40 +262,47 @@ impl Pg {
     }
 
     /// The public role of this database (`<database>_public`), created with its grants when
-    /// missing and this login may; refused when it can neither be created nor used.
+    /// missing and this login may; refused when it can neither be created nor used. Its
+    /// grants are the views of schema `ggdesk_public` and nothing else
+    /// (`ggdesk_public_grants`, migration 4).
     fn public_role(&mut self) -> Result<String> {
         let result = self.write(0, |tx| {
-            let (db, schema, user): (String, String, String) = tx.query_one(
-                "SELECT current_database(), current_schema(), current_user",
-                args![],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )?;
+            let (db, user): (String, String) =
+                tx.query_one("SELECT current_database(), current_user", args![], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })?;
             let role = public_role_name(&db);
-            let exists: i64 = tx.query_one(
-                "SELECT count(*) FROM pg_roles WHERE rolname = ?1",
+            let login: Option<bool> = tx.query_opt(
+                "SELECT rolcanlogin FROM pg_catalog.pg_roles WHERE rolname = ?1",
                 args![role],
                 |r| r.get(0),
             )?;
             let q = |ident: &str| format!("\"{}\"", ident.replace('"', "\"\""));
-            if exists == 0 {
-                tx.batch(&format!("CREATE ROLE {} NOLOGIN", q(&role)))?;
+            match login {
+                None => tx.batch(&format!("CREATE ROLE {} NOLOGIN", q(&role)))?,
+                // A login of that name is somebody's (a station's made before names were
+                // checked): the pages never read with its rights.
+                Some(true) => {
+                    return Err(StoreError::Denied(format!(
+                        "the role {role} the public pages read as is a login: the public pages \
+                         do not use it; have the database's owner drop it (it may be a station \
+                         named \"public\")"
+                    )));
+                }
+                Some(false) => {}
             }
-            let schema = q(&schema);
-            let r = q(&role);
-            tx.batch(&format!(
-                "GRANT USAGE ON SCHEMA {schema} TO {r};
-                 GRANT SELECT ON tournaments, players, registrations, rounds, pairings,
-                       round_byes, absences, penalties, forbidden_pairs, bans TO {r};
-                 GRANT SELECT (id, tournament_id, round, table_no, white_no, black_no, mode,
-                       started_at, result, void, created_at) ON games TO {r};
-                 GRANT SELECT (id) ON audit_log TO {r};
-                 GRANT {r} TO {user}",
-                user = q(&user)
-            ))?;
+            tx.query(
+                "SELECT public.ggdesk_public_grants(?1) AS done",
+                args![role],
+            )?;
+            tx.batch(&format!("GRANT {} TO {}", q(&role), q(&user)))?;
             Ok(role)
         });
         let refused = match result {
             Ok(role) => return Ok(role),
+            Err(StoreError::Denied(m)) if m.contains("is a login") => {
+                return Err(StoreError::Denied(m));
+            }
             Err(StoreError::Denied(m)) | Err(StoreError::Database(m)) => m,
             Err(e) => return Err(e),
         };
@@ -303,6 +351,7 @@ impl Pg {
                 client.batch_execute(sql)?;
             }
             self.client = Some(client);
+            self.generation += 1;
         }
         self.client
             .as_mut()
@@ -387,8 +436,25 @@ impl Pg {
         read_only: bool,
         f: &mut impl FnMut(&mut Tx<'_>) -> Result<T>,
     ) -> Result<T> {
+        if !read_only {
+            // A write on a connection made again since the desk restored its tables waits for
+            // that restore (see `hold_writes`): refused, the new connection kept for it.
+            if let Err(e) = self.client().map(|_| ()) {
+                self.drop_if_lost(&e);
+                return Err(e);
+            }
+            if self.reconnected_since_hold() {
+                return Err(StoreError::Disconnected(
+                    "the connection to the server was made again: this desk first restores its \
+                     tables (the time it could not reach the server counts as a pause); \
+                     nothing was saved, enter it again"
+                        .into(),
+                ));
+            }
+        }
         let result = (|| {
             self.client()?;
+            let station = self.station;
             let Pg {
                 client, statements, ..
             } = self;
@@ -397,7 +463,7 @@ impl Pg {
                 .isolation_level(level)
                 .read_only(read_only)
                 .start()?;
-            let mut tx = Tx::postgres(tx, statements, now);
+            let mut tx = Tx::postgres(tx, statements, now).for_station(station);
             let value = f(&mut tx)?;
             tx.commit()?;
             Ok(value)
@@ -419,14 +485,13 @@ impl Pg {
         now: i64,
         f: impl FnOnce(&mut Tx<'_>) -> Result<T>,
     ) -> Result<T> {
+        let station = self.station;
         let Pg {
             client, statements, ..
         } = self;
-        let result = f(&mut Tx::postgres_snapshot(
-            connected(client)?,
-            statements,
-            now,
-        ));
+        let result = f(
+            &mut Tx::postgres_snapshot(connected(client)?, statements, now).for_station(station),
+        );
         if let Err(e) = &result {
             self.drop_if_lost(e);
         }
@@ -488,6 +553,10 @@ impl Pg {
             let from = usize::try_from(version).unwrap_or(0);
             for (k, migration) in MIGRATIONS.iter().enumerate().skip(from) {
                 tx.batch(migration).map_err(|e| match e {
+                    StoreError::Denied(m) if version > 0 => StoreError::Denied(format!(
+                        "{shown} has schema version {version}: open it once with the director's \
+                         login (the owner of its tables) to bring it to version {SCHEMA_VERSION} ({m})"
+                    )),
                     StoreError::Denied(m) => StoreError::Denied(format!(
                         "creating the ggdesk schema needs a login allowed to create tables ({m})"
                     )),
@@ -501,6 +570,22 @@ impl Pg {
                 "UPDATE ggdesk_meta SET schema_version = ?1",
                 super::db::args![SCHEMA_VERSION],
             )?;
+            // The public pages' role made before migration 4 had grants on the tables, which
+            // it revoked: the role reads the views from now on (its name is built in Rust
+            // alone, see `public_role_name`).
+            let db: String = tx.query_one("SELECT current_database()", args![], |r| r.get(0))?;
+            let role = public_role_name(&db);
+            let exists: i64 = tx.query_one(
+                "SELECT count(*) FROM pg_catalog.pg_roles WHERE rolname = ?1 AND NOT rolcanlogin",
+                args![role],
+                |r| r.get(0),
+            )?;
+            if exists > 0 {
+                tx.query(
+                    "SELECT public.ggdesk_public_grants(?1) AS done",
+                    args![role],
+                )?;
+            }
             Ok(())
         })
     }
@@ -513,14 +598,16 @@ impl Pg {
     }
 }
 
+/// What the login's first schema holds: its tables, or for an arbiter station the views of
+/// its own schema (`ggdesk_station`, first on its search_path).
+const RELATIONS: &str = "SELECT count(*) AS n FROM pg_catalog.pg_class c
+     JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v')";
+
 fn inspect_in(q: &mut Tx<'_>, shown: &str) -> Result<Option<i64>> {
-    let tables: i64 = q.query_one(
-        "SELECT count(*) AS n FROM pg_catalog.pg_tables WHERE schemaname = current_schema()",
-        args![],
-        |r| r.get(0),
-    )?;
+    let tables: i64 = q.query_one(RELATIONS, args![], |r| r.get(0))?;
     let meta: i64 = q.query_one(
-        "SELECT count(*) AS n FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'ggdesk_meta'",
+        &format!("{RELATIONS} AND c.relname = 'ggdesk_meta'"),
         args![],
         |r| r.get(0),
     )?;

@@ -1,7 +1,22 @@
-//! What the public pages need beyond the desk's read views: one consistent moment of the
-//! database for a whole page's worth of reads.
+//! What the public pages read: one consistent moment of the database for a whole page's
+//! worth of reads, and a tournament as the pages show it, read from what the public may
+//! see alone.
+//!
+//! On an event server the pages' connection reads as the database's public role, whose only
+//! privileges are the views of schema `ggdesk_public` (migration 4), named like the tables
+//! and alone on its search_path: published and complete rounds, and of them names, numbers,
+//! ratings, clubs, results, states and points; no federation id, registration extra,
+//! penalty reason, absence reason, forbidden pair, pairing explanation, setup, event,
+//! reading sheet, audit detail or draft. The statements below read only those columns, so
+//! they run the same on a SQLite file (its tables) and on the views.
 
-use super::{Conn, Result, Store};
+use super::db::Tx;
+use super::rounds::{BoardPlayer, BoardStatus, RoundBoard, RoundState, RoundView};
+use super::{Conn, Context, Result, Store, StoreError, TournamentId};
+use ggdesk_core::tournament::{
+    Game, GameResult, Penalty, Player, PlayerId, Round, Score, Tournament,
+};
+use std::collections::HashMap;
 
 impl Store {
     /// Runs `f` inside one read snapshot, so that everything it reads comes from the same
@@ -36,4 +51,228 @@ impl Store {
         end?;
         Ok(value)
     }
+
+    /// A tournament as the public pages show it: the core model (its players with their
+    /// names, ratings, clubs and withdrawals, its published and complete rounds, its
+    /// penalties' points) and each of those rounds with its boards' states, in one read.
+    /// `None` when there is no such tournament. Nothing a page does not show is read: the
+    /// players have no federation id and no extra keys, penalties no reason, the rounds no
+    /// explanation, and there are no forbidden pairs.
+    pub fn public_tournament(
+        &self,
+        id: TournamentId,
+    ) -> Result<Option<(Tournament, Vec<RoundView>)>> {
+        self.read(|q| public_tournament_in(q, id))
+    }
+}
+
+/// A row the public views hold that this build cannot read.
+fn damaged(id: TournamentId, what: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt {
+        path: format!("tournament {id}"),
+        detail: what.to_string(),
+    }
+}
+
+fn public_tournament_in(
+    q: &mut Tx<'_>,
+    id: TournamentId,
+) -> Result<Option<(Tournament, Vec<RoundView>)>> {
+    let name: Option<String> =
+        q.query_opt("SELECT name FROM tournaments WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })?;
+    let Some(name) = name else {
+        return Ok(None);
+    };
+    let setup = super::tournaments::read_setup(q, id)?;
+    let mut t = Tournament::new(name, setup.settings()).map_err(|e| damaged(id, e))?;
+
+    let rows = q.query_map(
+        "SELECT player_no, name, rating, club, withdrawn FROM registrations
+         WHERE tournament_id = ?1 ORDER BY seq, player_no",
+        [id],
+        |r| {
+            let no: u32 = r.get(0)?;
+            (|| {
+                Ok(Player {
+                    club: r.get(3)?,
+                    withdrawn: r.get::<i64>(4)? != 0,
+                    ..Player::new(PlayerId(no), r.get::<String>(1)?, r.get(2)?)
+                })
+            })()
+            .at("registrations", format!("tournament {id}, player {no}"))
+        },
+    )?;
+    let mut players: HashMap<u32, BoardPlayer> = HashMap::new();
+    for p in rows {
+        players.insert(
+            p.id.0,
+            BoardPlayer {
+                no: p.id.0,
+                name: p.name.clone(),
+                rating: p.rating,
+            },
+        );
+        t.add_player(p).map_err(|e| damaged(id, e))?;
+    }
+    let player = |no: u32| {
+        players.get(&no).cloned().unwrap_or(BoardPlayer {
+            no,
+            name: String::new(),
+            rating: 0,
+        })
+    };
+
+    let rounds = q.query_map(
+        "SELECT number, state FROM rounds WHERE tournament_id = ?1 AND state <> 'draft'
+         ORDER BY number",
+        [id],
+        |r| {
+            let number: u32 = r.get(0)?;
+            Ok((
+                number,
+                r.code("state", RoundState::from_code)
+                    .at("rounds", format!("tournament {id}, round {number}"))?,
+            ))
+        },
+    )?;
+    for (k, &(n, _)) in rounds.iter().enumerate() {
+        if n as usize != k + 1 {
+            return Err(damaged(id, format!("round {n} follows round {k}")));
+        }
+    }
+    let slot =
+        |round: u32| (round >= 1 && round as usize <= rounds.len()).then(|| round as usize - 1);
+
+    // The newest live game at each table of each round: (id, started, result).
+    let mut games: HashMap<(u32, u32), (i64, bool, Option<String>)> = HashMap::new();
+    for (round, table, game, started, result) in q.query_map(
+        "SELECT round, table_no, id, started_at IS NOT NULL, result FROM games
+         WHERE tournament_id = ?1 AND void = 0 AND round IS NOT NULL AND table_no IS NOT NULL
+         ORDER BY id",
+        [id],
+        |r| {
+            let game: i64 = r.get(2)?;
+            (|| Ok((r.get(0)?, r.get(1)?, game, r.get(3)?, r.get(4)?)))()
+                .at("games", format!("game {game}"))
+        },
+    )? {
+        games.insert((round, table), (game, started, result));
+    }
+
+    let mut core_rounds = vec![Round::default(); rounds.len()];
+    let mut views: Vec<RoundView> = rounds
+        .iter()
+        .map(|&(number, state)| RoundView {
+            number,
+            state,
+            starts_at: None,
+            published_at: None,
+            explanation: String::new(),
+            boards: Vec::new(),
+            byes: Vec::new(),
+            absent: Vec::new(),
+        })
+        .collect();
+    let boards = q.query_map(
+        "SELECT p.round, p.board_no, p.table_no, p.table_given, p.white, p.black, p.result
+         FROM pairings p JOIN rounds r ON r.tournament_id = p.tournament_id AND r.number = p.round
+         WHERE p.tournament_id = ?1 AND r.state <> 'draft' ORDER BY p.round, p.board_no",
+        [id],
+        |r| {
+            let (round, board): (u32, u32) = (r.get(0)?, r.get(1)?);
+            (|| {
+                Ok((
+                    round,
+                    board,
+                    r.get::<u32>(2)?,
+                    r.get::<i64>(3)? != 0,
+                    r.get::<u32>(4)?,
+                    r.get::<u32>(5)?,
+                    r.code("result", GameResult::from_name)?,
+                ))
+            })()
+            .at(
+                "pairings",
+                format!("tournament {id}, round {round}, board {board}"),
+            )
+        },
+    )?;
+    for (round, board_no, table_no, given, white, black, result) in boards {
+        let Some(k) = slot(round) else { continue };
+        core_rounds[k].games.push(Game {
+            table: given.then_some(table_no),
+            white: PlayerId(white),
+            black: PlayerId(black),
+            result,
+        });
+        let game = games.get(&(round, table_no));
+        let status = match (result, game) {
+            (r, _) if r != GameResult::Pending => BoardStatus::Finished,
+            (_, Some((_, _, Some(res))))
+                if res == ggdesk_core::record::Status::AdjudicationPending.code() =>
+            {
+                BoardStatus::Adjudication
+            }
+            (_, Some((_, false, None))) => BoardStatus::SettingUp,
+            (_, Some((_, true, None))) => BoardStatus::Playing,
+            _ => BoardStatus::AwaitingResult,
+        };
+        views[k].boards.push(RoundBoard {
+            board_no,
+            table_no,
+            white: player(white),
+            black: player(black),
+            result,
+            explanation: String::new(),
+            status,
+            game: game.map(|g| g.0),
+        });
+    }
+    // The byes and the absences of each round: rows of the same shape.
+    for (table, absent) in [("round_byes", false), ("absences", true)] {
+        let rows = q.query_map(
+            &format!(
+                "SELECT x.round, x.player_no FROM {table} x
+                 JOIN rounds r ON r.tournament_id = x.tournament_id AND r.number = x.round
+                 WHERE x.tournament_id = ?1 AND r.state <> 'draft'
+                 ORDER BY x.round, x.seq, x.player_no"
+            ),
+            [id],
+            |r| Ok((r.get::<u32>(0)?, r.get::<u32>(1)?)),
+        )?;
+        for (round, no) in rows {
+            let Some(k) = slot(round) else { continue };
+            if absent {
+                core_rounds[k].absent.push(PlayerId(no));
+                views[k].absent.push(player(no));
+            } else {
+                core_rounds[k].byes.push(PlayerId(no));
+                views[k].byes.push((player(no), String::new()));
+            }
+        }
+    }
+    for round in core_rounds {
+        t.add_round(round).map_err(|e| damaged(id, e))?;
+    }
+    let penalties = q.query_map(
+        "SELECT player_no, points FROM penalties WHERE tournament_id = ?1 ORDER BY id",
+        [id],
+        |r| Ok((r.get::<u32>(0)?, r.get::<i64>(1)?)),
+    )?;
+    for (no, points) in penalties {
+        t.add_penalty(Penalty {
+            player: PlayerId(no),
+            points: Score::from_halves(points),
+            reason: String::new(),
+        })
+        .map_err(|e| damaged(id, e))?;
+    }
+    // The desk's Rounds page shows the byes and absences by player number.
+    for view in &mut views {
+        view.byes.sort_by_key(|(p, _)| p.no);
+        view.absent.sort_by_key(|p| p.no);
+    }
+    Ok(Some((t, views)))
 }

@@ -12,6 +12,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../schema.sql"),
     include_str!("../../migrations/002-event-tokens.sql"),
     include_str!("../../migrations/003-desk-timers.sql"),
+    include_str!("../../migrations/004-station-functions.sql"),
 ];
 
 /// Opens (or creates) the database file at `path` and migrates it.

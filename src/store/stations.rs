@@ -1,9 +1,15 @@
 //! Arbiter stations on an event server: one PostgreSQL login per station, its password kept
 //! by the server as a SCRAM verifier only, the tables it runs, and what the database lets it
-//! do (granted here; the row-level policies of migration 2 hold it to its own tables).
+//! do: read the views of schema `ggdesk_station` and call the station functions of
+//! migration 4, each of which checks the station, its table, the round in play and the
+//! change itself. What a station's desk writes goes through those functions (the calls at
+//! the end of this module); which games a desk writes into by itself is [`Keeper`]'s rule.
 
 use super::db::{Tx, args};
+use super::games::GameId;
 use super::{Actor, Address, Engine, Result, Store, StoreError, audit};
+use ggdesk_core::game::Decision;
+use ggdesk_core::rules::Side;
 use rand::Rng;
 
 /// A station as the director's desk shows it.
@@ -173,19 +179,103 @@ fn server_only(store: &Store) -> Result<()> {
     }
 }
 
-/// The privileges of an arbiter station: read what a desk shows; write only what running
-/// a game at a table needs (the row-level policies keep those writes to its own tables).
-const STATION_GRANTS: &[&str] = &[
-    "GRANT USAGE ON SCHEMA {schema} TO {role}",
-    "GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}",
-    "GRANT USAGE ON ALL SEQUENCES IN SCHEMA {schema} TO {role}",
-    "GRANT INSERT ON games, game_events, audit_log TO {role}",
-    "GRANT UPDATE (setup_white, setup_black, started_at, first, clock_seen_t, result,
-         setup_started_at, setup_overrun_at, reading_started_at, lots_drawn_at) ON games TO {role}",
-    "GRANT UPDATE (state, completed_at) ON rounds TO {role}",
-    "GRANT INSERT, UPDATE (sheet, complete, entered_at) ON adjudication_sheets TO {role}",
-    "GRANT UPDATE (result) ON pairings TO {role}",
-];
+/// How many connections a station's login may hold at once (`CONNECTION LIMIT`, set by
+/// `ggdesk_station_grants` in migration 4): its desk holds two (the store's and the
+/// listener's), one more for a command run beside it, one for a reconnection while the
+/// server has not yet dropped the connection it lost.
+pub const STATION_CONNECTIONS: i64 = 4;
+
+/// The connections kept free for the director's logins (the desk with its listener and
+/// status probe, the public pages, `feed` writers, a `copy`): a station is added only while
+/// every station's limit together leaves these free below the server's `max_connections`.
+pub const DIRECTOR_ROOM: i64 = 10;
+
+/// The server's connections as `station add` counts them: (usable by logins that are not
+/// superusers, stations already there).
+fn connection_room(tx: &mut Tx<'_>) -> Result<(i64, i64)> {
+    tx.query_one(
+        "SELECT CAST(current_setting('max_connections') AS BIGINT)
+                - CAST(current_setting('superuser_reserved_connections') AS BIGINT),
+                (SELECT count(*) FROM stations)",
+        args![],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+}
+
+/// Refuses, before anything is written, a login that is not the owner of the event's tables
+/// (the director's): only it manages stations.
+fn director_only(tx: &mut Tx<'_>, what: &str) -> Result<()> {
+    let director: bool = tx.query_one(
+        "SELECT (SELECT tableowner FROM pg_catalog.pg_tables
+                 WHERE schemaname = 'public' AND tablename = 'stations') = current_user",
+        args![],
+        |r| r.get(0),
+    )?;
+    if director {
+        Ok(())
+    } else {
+        Err(StoreError::Denied(format!(
+            "only the director's login may {what}"
+        )))
+    }
+}
+
+/// Refuses a station name whose login would be another role: the public pages' role (a
+/// station named `public`), the director's or any role that exists, a name the server
+/// reserves, or one too long.
+fn check_login_name(tx: &mut Tx<'_>, db: &str, name: &str, role: &str) -> Result<()> {
+    if role == super::pg::public_role_name(db) {
+        return Err(StoreError::Rejected(format!(
+            "a station cannot be named {name:?}: its login {role} would be the public pages' role"
+        )));
+    }
+    if role.starts_with("pg_") {
+        return Err(StoreError::Rejected(format!(
+            "a station cannot be named {name:?}: the server keeps logins beginning pg_ for itself"
+        )));
+    }
+    if role.len() > 63 {
+        return Err(StoreError::Rejected(format!(
+            "the login {role} would be longer than the server allows: choose a shorter station name"
+        )));
+    }
+    let taken: Option<String> = tx.query_opt(
+        "SELECT rolname FROM pg_catalog.pg_roles WHERE rolname = ?1",
+        args![role],
+        |r| r.get(0),
+    )?;
+    if taken.is_some() {
+        return Err(StoreError::Rejected(format!(
+            "a station cannot be named {name:?}: its login {role} is a role of the server already"
+        )));
+    }
+    Ok(())
+}
+
+/// Makes the director's login a member of a station's role, when it is not a superuser and
+/// not one yet: PostgreSQL lets a login end only the sessions of roles it is a member of.
+fn ensure_member(tx: &mut Tx<'_>, role: &str) -> Result<()> {
+    let member: bool = tx.query_one(
+        "SELECT r.rolsuper OR pg_catalog.pg_has_role(current_user, ?1, 'MEMBER')
+         FROM pg_catalog.pg_roles r WHERE r.rolname = current_user",
+        args![role],
+        |r| r.get(0),
+    )?;
+    if !member {
+        tx.batch(&format!("GRANT {} TO CURRENT_USER", quoted(role)))?;
+    }
+    Ok(())
+}
+
+/// The role of station `name`; [`StoreError::NotFound`] when there is none.
+fn role_of(tx: &mut Tx<'_>, name: &str) -> Result<String> {
+    tx.query_opt(
+        "SELECT role FROM stations WHERE name = ?1",
+        args![name],
+        |r| r.get(0),
+    )?
+    .ok_or_else(|| StoreError::NotFound(format!("station {name}")))
+}
 
 impl Store {
     /// The stations of the event server (none on SQLite).
@@ -202,13 +292,16 @@ impl Store {
             return Ok(None);
         }
         self.read(|q| {
-            let role: String = q.query_one("SELECT current_user", args![], |r| r.get(0))?;
+            let role: String = q.query_one("SELECT session_user", args![], |r| r.get(0))?;
             Ok(stations_in(q)?.into_iter().find(|s| s.role == role))
         })
     }
 
     /// Creates an arbiter station's login with a new password and assigns it `tables`.
     /// Only the director's login (the owner of the tables, allowed to create logins) may.
+    /// The login gets the privileges of `ggdesk_station_grants` (migration 4) and nothing
+    /// more; a name whose login would be another role is refused, as is a station the
+    /// server has no room for (see [`STATION_CONNECTIONS`], [`DIRECTOR_ROOM`]).
     pub fn add_station(
         &mut self,
         name: &str,
@@ -229,51 +322,47 @@ impl Store {
         let password = new_password();
         let verifier = postgres_protocol::password::scram_sha_256(password.as_bytes());
         let station = self.write(|tx| {
-            let (db, schema, director): (String, String, bool) = tx.query_one(
-                "SELECT current_database(), current_schema(),
-                        (SELECT tableowner FROM pg_catalog.pg_tables
-                         WHERE schemaname = current_schema() AND tablename = 'stations') = current_user",
-                args![],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )?;
-            if !director {
-                return Err(StoreError::Denied(
-                    "only the director's login may add arbiter stations".into(),
-                ));
-            }
+            director_only(tx, "add arbiter stations")?;
+            let db: String = tx.query_one("SELECT current_database()", args![], |r| r.get(0))?;
             let role = format!("{db}_{name}").to_lowercase();
-            if role.len() > 63 {
-                return Err(StoreError::Rejected(format!(
-                    "the login {role} would be longer than the server allows: choose a shorter station name"
-                )));
-            }
             let taken: i64 = tx.query_one(
-                "SELECT count(*) FROM stations WHERE name = ?1",
+                "SELECT count(*) FROM stations WHERE lower(name) = lower(?1)",
                 args![name],
                 |r| r.get(0),
             )?;
             if taken > 0 {
-                return Err(StoreError::Rejected(format!("station {name} exists already")));
+                return Err(StoreError::Rejected(format!(
+                    "station {name} exists already"
+                )));
+            }
+            check_login_name(tx, &db, name, &role)?;
+            let (usable, stations) = connection_room(tx)?;
+            if (stations + 1) * STATION_CONNECTIONS + DIRECTOR_ROOM > usable {
+                return Err(StoreError::Rejected(format!(
+                    "the server has no room for another station: it accepts {usable} connections \
+                     from logins, each station may hold {STATION_CONNECTIONS} and the director \
+                     keeps {DIRECTOR_ROOM}; raise max_connections in postgresql.conf and restart it"
+                )));
             }
             let role_q = quoted(&role);
             tx.batch(&format!(
-                "CREATE ROLE {role_q} LOGIN PASSWORD '{}'",
+                "CREATE ROLE {role_q} LOGIN CONNECTION LIMIT {STATION_CONNECTIONS} PASSWORD '{}'",
                 verifier.replace('\'', "''")
             ))?;
-            tx.batch(&format!("GRANT CONNECT ON DATABASE {} TO {role_q}", quoted(&db)))?;
-            for grant in STATION_GRANTS {
-                tx.batch(
-                    &grant
-                        .replace("{schema}", &quoted(&schema))
-                        .replace("{role}", &role_q),
-                )?;
-            }
+            tx.batch(&format!(
+                "GRANT CONNECT ON DATABASE {} TO {role_q}",
+                quoted(&db)
+            ))?;
             let now = tx.now();
             tx.execute(
                 "INSERT INTO stations (name, role, created_at) VALUES (?1, ?2, ?3)",
                 args![name, role, now],
             )?;
             assign(tx, name, tables)?;
+            tx.query(
+                "SELECT public.ggdesk_station_grants(?1) AS done",
+                args![role],
+            )?;
             audit(
                 tx,
                 actor,
@@ -281,7 +370,10 @@ impl Store {
                 None,
                 None,
                 "",
-                &format!("station {name} (login {role}), tables {}", tables_text(tables)),
+                &format!(
+                    "station {name} (login {role}), tables {}",
+                    tables_text(tables)
+                ),
             )?;
             Ok(Station {
                 name: name.to_string(),
@@ -293,10 +385,69 @@ impl Store {
         Ok(StationLogin { station, url })
     }
 
+    /// Gives a station a new password (its card was lost, or seen): the new URL is shown
+    /// once; the sessions its login has open are ended, so whoever held the old card is
+    /// out, and its desk connects again with the new URL. Only the director's login may.
+    pub fn reset_station(&mut self, name: &str, actor: &Actor) -> Result<StationLogin> {
+        server_only(self)?;
+        let Some(Address::Server(url)) = self.address().cloned() else {
+            return Err(StoreError::Rejected(
+                "this database has no server address".into(),
+            ));
+        };
+        let password = new_password();
+        let verifier = postgres_protocol::password::scram_sha_256(password.as_bytes());
+        let station = self.write(|tx| {
+            director_only(tx, "give a station a new password")?;
+            let role = role_of(tx, name)?;
+            ensure_member(tx, &role)?;
+            tx.batch(&format!(
+                "ALTER ROLE {} PASSWORD '{}'",
+                quoted(&role),
+                verifier.replace('\'', "''")
+            ))?;
+            audit(
+                tx,
+                actor,
+                "station password reset",
+                None,
+                None,
+                "",
+                &format!("station {name} (login {role}): new password, its sessions ended"),
+            )?;
+            Ok(stations_in(tx)?
+                .into_iter()
+                .find(|s| s.name == name)
+                .unwrap_or(Station {
+                    name: name.to_string(),
+                    role,
+                    tables: Vec::new(),
+                }))
+        })?;
+        self.end_sessions(&station.role)?;
+        let url = url_for(&url, &station.role, &password);
+        Ok(StationLogin { station, url })
+    }
+
+    /// Ends every session the login `role` has open, waiting (up to 5 s each) until they are
+    /// gone. The director's login is a member of the role (`ensure_member`).
+    fn end_sessions(&mut self, role: &str) -> Result<()> {
+        self.write(|tx| {
+            tx.query(
+                "SELECT pg_catalog.pg_terminate_backend(pid, 5000) AS ended
+                 FROM pg_catalog.pg_stat_activity
+                 WHERE usename = ?1 AND pid <> pg_catalog.pg_backend_pid()",
+                args![role],
+            )?;
+            Ok(())
+        })
+    }
+
     /// Assigns a station the tables it runs (replacing the ones it had).
     pub fn set_station_tables(&mut self, name: &str, tables: &[u32], actor: &Actor) -> Result<()> {
         server_only(self)?;
         self.write(|tx| {
+            director_only(tx, "change a station's tables")?;
             let n = tx.execute("DELETE FROM station_tables WHERE station = ?1", args![name])?;
             let exists: i64 = tx.query_one(
                 "SELECT count(*) FROM stations WHERE name = ?1",
@@ -319,32 +470,26 @@ impl Store {
         })
     }
 
-    /// Removes a station: its login can no longer connect.
+    /// Removes a station: its login can no longer connect, the sessions it has open are
+    /// ended, and the login is dropped with every privilege it had. In three steps: the
+    /// login is closed (committed, so no new session can begin), its sessions are ended,
+    /// then the station and its login go. A removal cut short after the first step leaves
+    /// a closed login, which `station remove` finishes when run again.
     pub fn remove_station(&mut self, name: &str, actor: &Actor) -> Result<()> {
         server_only(self)?;
+        let role = self.write(|tx| {
+            director_only(tx, "remove arbiter stations")?;
+            let role = role_of(tx, name)?;
+            ensure_member(tx, &role)?;
+            tx.batch(&format!("ALTER ROLE {} NOLOGIN", quoted(&role)))?;
+            Ok(role)
+        })?;
+        self.end_sessions(&role)?;
         self.write(|tx| {
-            let role: Option<String> = tx.query_opt(
-                "SELECT role FROM stations WHERE name = ?1",
-                args![name],
-                |r| r.get(0),
-            )?;
-            let role = role.ok_or_else(|| StoreError::NotFound(format!("station {name}")))?;
+            let role = role_of(tx, name)?;
             tx.execute("DELETE FROM stations WHERE name = ?1", args![name])?;
             let role_q = quoted(&role);
-            let (db, schema): (String, String) = tx.query_one(
-                "SELECT current_database(), current_schema()",
-                args![],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )?;
-            tx.batch(&format!(
-                "REVOKE ALL ON ALL TABLES IN SCHEMA {s} FROM {role_q};
-                 REVOKE ALL ON ALL SEQUENCES IN SCHEMA {s} FROM {role_q};
-                 REVOKE ALL ON SCHEMA {s} FROM {role_q};
-                 REVOKE ALL ON DATABASE {d} FROM {role_q};
-                 DROP ROLE {role_q}",
-                s = quoted(&schema),
-                d = quoted(&db)
-            ))?;
+            tx.batch(&format!("DROP OWNED BY {role_q}; DROP ROLE {role_q}"))?;
             audit(
                 tx,
                 actor,
@@ -352,7 +497,7 @@ impl Store {
                 None,
                 None,
                 "",
-                &format!("station {name} (login {role})"),
+                &format!("station {name} (login {role}), its sessions ended"),
             )
         })
     }
@@ -365,6 +510,257 @@ impl Store {
             .flat_map(|s| s.tables.into_iter().map(move |t| (t, s.name.clone())))
             .collect())
     }
+
+    /// Which games this desk writes into by itself (see [`Keeper`]).
+    pub fn keeper(&self) -> Result<Keeper> {
+        let me = self.my_station()?;
+        let stations = self.table_stations()?;
+        Ok(Keeper::new(
+            me.as_ref().map(|s| s.tables.as_slice()),
+            &stations,
+        ))
+    }
+}
+
+/// Which games a desk writes into by itself (its restore after a start or a reconnection,
+/// the end when a clock runs out, the clocks' heartbeat, a reading timer): an arbiter
+/// station's desk the games at its tables, the director's desk (and a desk on a file) the
+/// games at tables no station runs and the games at no table; never a game that `feed`
+/// plays (a game `feed` created: the only games with a token of their own, `games.token`),
+/// which its feed writes alone.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Keeper {
+    /// The station's tables, for a station's desk.
+    mine: Option<Vec<u32>>,
+    /// The tables some station runs.
+    stations_run: std::collections::BTreeSet<u32>,
+}
+
+impl Keeper {
+    /// The keeper of a desk that runs `mine` (a station's tables; `None`: the director's
+    /// desk), with the tables each station runs.
+    pub fn new(
+        mine: Option<&[u32]>,
+        table_stations: &std::collections::BTreeMap<u32, String>,
+    ) -> Keeper {
+        Keeper {
+            mine: mine.map(<[u32]>::to_vec),
+            stations_run: table_stations.keys().copied().collect(),
+        }
+    }
+
+    /// Whether this desk writes by itself into a game at `table` (`fed`: played by `feed`).
+    pub fn runs_table(&self, table: Option<u32>, fed: bool) -> bool {
+        if fed {
+            return false;
+        }
+        match &self.mine {
+            Some(mine) => table.is_some_and(|t| mine.contains(&t)),
+            None => table.is_none_or(|t| !self.stations_run.contains(&t)),
+        }
+    }
+
+    /// Whether this desk writes by itself into the game `meta` describes.
+    pub fn runs(&self, meta: &super::GameMeta) -> bool {
+        self.runs_table(meta.table_no, meta.fed)
+    }
+}
+
+/// Refuses, for an arbiter station's login, a game not at one of its tables: its setups,
+/// events and reading sheets are not the station's to read (its views hide them; this says
+/// so instead of showing an empty game).
+pub(crate) fn check_reads_game(tx: &mut Tx<'_>, id: GameId, table_no: Option<u32>) -> Result<()> {
+    if !tx.is_station() {
+        return Ok(());
+    }
+    let mine: i64 = tx.query_one(
+        "SELECT count(*) FROM station_tables st JOIN stations s ON s.name = st.station
+         WHERE s.role = session_user AND st.table_no = ?1",
+        args![table_no],
+        |r| r.get(0),
+    )?;
+    if mine == 0 {
+        return Err(StoreError::Denied(format!(
+            "game {id} is not at a table of this station: its setups, events and reading \
+             sheets are not this login's to read"
+        )));
+    }
+    Ok(())
+}
+
+/// The result a station's desk reached for a game (the core's [`Decision`]) as the station
+/// functions take it: the game's result text and its board's result.
+fn settled(decision: &Decision) -> (Option<String>, &'static str) {
+    (
+        decision.code(),
+        decision
+            .board_result()
+            .unwrap_or(ggdesk_core::tournament::GameResult::Pending)
+            .name(),
+    )
+}
+
+// What an arbiter station's desk writes, each through its function of migration 4 (the
+// database checks the station, the table, the round, the game and the change, and writes
+// the audit row with the station as its actor). The store calls these in place of its own
+// statements when the transaction is a station's (`Tx::is_station`), after its own checks.
+
+/// A game for a board of the round in play at one of the station's tables.
+pub(crate) fn create_game(tx: &mut Tx<'_>, new: &super::NewGame) -> Result<GameId> {
+    if new.replaces.is_some() {
+        return Err(StoreError::Denied(
+            "only the director voids a game and creates its replay".into(),
+        ));
+    }
+    let now = tx.now();
+    let id: i64 = tx.query_one(
+        "SELECT public.ggdesk_station_create_game(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) AS id",
+        args![
+            new.tournament_id,
+            new.round,
+            new.table_no,
+            new.players.map(|p| p.white),
+            new.players.map(|p| p.black),
+            new.mode.code(),
+            new.first.name(),
+            new.ratings.map(|r| r.white),
+            new.ratings.map(|r| r.black),
+            new.rules.to_value().to_string(),
+            now
+        ],
+        |r| r.get(0),
+    )?;
+    Ok(GameId(id))
+}
+
+/// One side's setup, as entered so far.
+pub(crate) fn save_setup(tx: &mut Tx<'_>, id: GameId, side: Side, setup: &str) -> Result<()> {
+    let now = tx.now();
+    tx.query(
+        "SELECT public.ggdesk_station_setup(?1, ?2, ?3, ?4) AS done",
+        args![id.0, side.name(), setup, now],
+    )?;
+    Ok(())
+}
+
+/// The clocks started at `started_at`, `first` to move.
+pub(crate) fn start_game(tx: &mut Tx<'_>, id: GameId, started_at: i64, first: Side) -> Result<()> {
+    let now = tx.now();
+    tx.query(
+        "SELECT public.ggdesk_station_start(?1, ?2, ?3, ?4) AS done",
+        args![id.0, started_at, first.name(), now],
+    )?;
+    Ok(())
+}
+
+/// One entry of a game's log (an event or an undo) as the store's append writes it.
+pub(crate) struct Entry<'e> {
+    pub seq: u32,
+    pub t: f64,
+    pub kind: &'e str,
+    pub payload: &'e str,
+    pub token: Option<&'e str>,
+    pub reason: &'e str,
+}
+
+/// Appends one entry of a game's log; true when the result it gives completed the round.
+pub(crate) fn append(
+    tx: &mut Tx<'_>,
+    id: GameId,
+    entry: &Entry<'_>,
+    decision: &Decision,
+) -> Result<bool> {
+    let (result, board) = settled(decision);
+    let now = tx.now();
+    tx.query_one(
+        "SELECT public.ggdesk_station_event(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) AS completed",
+        args![
+            id.0,
+            entry.seq,
+            entry.t,
+            entry.kind,
+            entry.payload,
+            entry.token,
+            entry.reason,
+            result,
+            board,
+            now
+        ],
+        |r| r.get(0),
+    )
+}
+
+/// One side's reading sheet; true when the result it gives completed the round.
+pub(crate) fn save_sheet(
+    tx: &mut Tx<'_>,
+    id: GameId,
+    side: Side,
+    sheet: &str,
+    complete: bool,
+    decision: &Decision,
+) -> Result<bool> {
+    let (result, board) = settled(decision);
+    let now = tx.now();
+    tx.query_one(
+        "SELECT public.ggdesk_station_sheet(?1, ?2, ?3, ?4, ?5, ?6, ?7) AS completed",
+        args![id.0, side.name(), sheet, complete, result, board, now],
+        |r| r.get(0),
+    )
+}
+
+/// The last t at which the desk saw a running game's clocks.
+pub(crate) fn clock_seen(tx: &mut Tx<'_>, id: GameId, t: f64) -> Result<()> {
+    tx.query(
+        "SELECT public.ggdesk_station_clock_seen(?1, ?2) AS done",
+        args![id.0, t],
+    )?;
+    Ok(())
+}
+
+/// The arbiter's confirmation of a game's result.
+pub(crate) fn confirm(tx: &mut Tx<'_>, id: GameId) -> Result<()> {
+    let now = tx.now();
+    tx.query(
+        "SELECT public.ggdesk_station_confirm(?1, ?2) AS done",
+        args![id.0, now],
+    )?;
+    Ok(())
+}
+
+/// The setup timer started at `at` (once); its start.
+pub(crate) fn setup_timer(tx: &mut Tx<'_>, id: GameId, at: i64) -> Result<i64> {
+    tx.query_one(
+        "SELECT public.ggdesk_station_setup_timer(?1, ?2) AS started",
+        args![id.0, at],
+        |r| r.get(0),
+    )
+}
+
+/// The ruling after setup time ran out, at `at`, with its reason.
+pub(crate) fn setup_ruling(tx: &mut Tx<'_>, id: GameId, at: i64, reason: &str) -> Result<()> {
+    tx.query(
+        "SELECT public.ggdesk_station_setup_ruling(?1, ?2, ?3) AS done",
+        args![id.0, at, reason],
+    )?;
+    Ok(())
+}
+
+/// The reading timer started at `at` (once); its start.
+pub(crate) fn reading_timer(tx: &mut Tx<'_>, id: GameId, at: i64) -> Result<i64> {
+    tx.query_one(
+        "SELECT public.ggdesk_station_reading_timer(?1, ?2) AS started",
+        args![id.0, at],
+        |r| r.get(0),
+    )
+}
+
+/// The lots drawn at `at`: `first` moves first.
+pub(crate) fn lots(tx: &mut Tx<'_>, id: GameId, first: Side, at: i64) -> Result<()> {
+    tx.query(
+        "SELECT public.ggdesk_station_lots(?1, ?2, ?3) AS done",
+        args![id.0, first.name(), at],
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]

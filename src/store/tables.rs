@@ -87,6 +87,9 @@ impl Store {
                     "game {id} is past its setups: no setup timer"
                 )));
             }
+            if tx.is_station() {
+                return super::stations::setup_timer(tx, id, now_ms);
+            }
             tx.execute(
                 "UPDATE games SET setup_started_at = ?1 WHERE id = ?2",
                 args![now_ms, id.0],
@@ -126,6 +129,9 @@ impl Store {
             let Some(start) = start else {
                 return Err(rejected(format!("game {id}'s setup timer has not started")));
             };
+            if tx.is_station() {
+                return super::stations::setup_ruling(tx, id, now_ms, reason);
+            }
             tx.execute(
                 "UPDATE games SET setup_overrun_at = ?1 WHERE id = ?2",
                 args![now_ms, id.0],
@@ -171,6 +177,9 @@ impl Store {
                     "game {id} is not waiting for an adjudication"
                 )));
             }
+            if tx.is_station() {
+                return super::stations::reading_timer(tx, id, at_ms);
+            }
             tx.execute(
                 "UPDATE games SET reading_started_at = ?1 WHERE id = ?2",
                 args![at_ms, id.0],
@@ -197,6 +206,9 @@ impl Store {
             )?;
             if drawn.is_some() {
                 return Err(rejected(format!("lots were drawn for game {id} already")));
+            }
+            if tx.is_station() {
+                return super::stations::lots(tx, id, first, now_ms);
             }
             tx.execute(
                 "UPDATE games SET first = ?1, lots_drawn_at = ?2 WHERE id = ?3",

@@ -1,0 +1,7 @@
+-- ggdesk migration 4 (SQLite): nothing changes in a database file.
+--
+-- PostgreSQL's migration 4 (004-station-functions.postgres.sql) makes an event server's
+-- database its own guard: arbiter stations read through views and write through checked
+-- functions, the public pages' role reads only views of what the pages show. A SQLite file
+-- has one desk and no logins, so there is nothing to guard; this migration only keeps the
+-- two engines' schema versions equal, so that `copy` can check that both ends agree.
