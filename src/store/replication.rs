@@ -32,6 +32,14 @@ pub enum ServerState {
         /// Seconds since the last transaction replayed (`None` before any).
         last_replay_age_s: Option<f64>,
     },
+    /// The login may not see the replication views' details (PostgreSQL shows them only to
+    /// superusers and members of `pg_read_all_stats`, which `pg_monitor` includes): whether a
+    /// standby is connected, synchronous, or how far behind, is not known.
+    Unmonitored {
+        host: String,
+        /// The server is a standby (in recovery).
+        standby: bool,
+    },
     Unreachable {
         host: String,
         detail: String,
@@ -59,6 +67,16 @@ impl ServerState {
                 .any(|s| s.sync_state == "sync" || s.sync_state == "quorum"),
             _ => false,
         }
+    }
+
+    /// What the director should look at: commits unprotected, a standby's state not known,
+    /// or a server that does not answer.
+    pub fn warning(&self) -> bool {
+        self.unprotected()
+            || matches!(
+                self,
+                ServerState::Unmonitored { .. } | ServerState::Unreachable { .. }
+            )
     }
 }
 
@@ -119,6 +137,11 @@ impl std::fmt::Display for ServerState {
                 }
                 Ok(())
             }
+            ServerState::Unmonitored { host, standby } => write!(
+                f,
+                "{host}: {}; standby state unknown: grant pg_monitor to the director",
+                if *standby { "standby" } else { "primary" }
+            ),
             ServerState::Unreachable { host, detail } => {
                 write!(f, "{host}: unreachable ({detail})")
             }
@@ -159,64 +182,101 @@ fn host_label(host: &Host, port: u16) -> String {
     }
 }
 
+/// One value of a row, or why it could not be read (a NULL where a value was expected).
+fn value<'a, T: postgres::types::FromSql<'a>>(
+    row: &'a postgres::Row,
+    i: usize,
+) -> std::result::Result<T, String> {
+    row.try_get(i)
+        .map_err(|e| match std::error::Error::source(&e) {
+            Some(cause) => format!("{e}: {cause}"),
+            None => e.to_string(),
+        })
+}
+
+/// The state of one server, never a panic: a value that cannot be read says so.
 fn probe(config: &Config, host: String) -> ServerState {
-    let unreachable = |e: postgres::Error| ServerState::Unreachable {
+    let unreachable = |detail: String| ServerState::Unreachable {
         host: host.clone(),
-        detail: StoreError::from(e).to_string(),
+        detail,
     };
     let mut client = match config.connect(NoTls) {
         Ok(c) => c,
-        Err(e) => return unreachable(e),
+        Err(e) => return unreachable(StoreError::from(e).to_string()),
     };
-    let standby: bool = match client.query_one("SELECT pg_is_in_recovery()", &[]) {
-        Ok(r) => r.get(0),
-        Err(e) => return unreachable(e),
-    };
-    if standby {
-        let row = client.query_one(
-            "SELECT EXISTS (SELECT 1 FROM pg_stat_wal_receiver WHERE status = 'streaming'),
-                    COALESCE(pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()), 0)::float8,
-                    EXTRACT(EPOCH FROM (now() - pg_last_xact_replay_timestamp()))::float8",
+    let lost = |e: postgres::Error| StoreError::from(e).to_string();
+    // The replication views show their details only to superusers and to members of
+    // pg_read_all_stats (pg_monitor): others see NULLs, which would read as "no standby".
+    let who = client
+        .query_one(
+            "SELECT pg_is_in_recovery(),
+                    COALESCE((SELECT rolsuper FROM pg_roles WHERE rolname = current_user), false)
+                    OR pg_has_role(current_user, 'pg_read_all_stats', 'USAGE')",
             &[],
-        );
-        match row {
-            Ok(r) => ServerState::Standby {
-                host,
-                streaming: r.get(0),
-                replay_behind: r.get::<_, f64>(1) as i64,
-                last_replay_age_s: r.get(2),
-            },
-            Err(e) => unreachable(e),
-        }
+        )
+        .map_err(lost)
+        .and_then(|r| Ok((value::<bool>(&r, 0)?, value::<bool>(&r, 1)?)));
+    let (standby, monitored) = match who {
+        Ok(v) => v,
+        Err(e) => return unreachable(e),
+    };
+    if !monitored {
+        return ServerState::Unmonitored { host, standby };
+    }
+    let state = if standby {
+        client
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM pg_stat_wal_receiver WHERE status = 'streaming'),
+                        COALESCE(pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()), 0)::float8,
+                        EXTRACT(EPOCH FROM (now() - pg_last_xact_replay_timestamp()))::float8",
+                &[],
+            )
+            .map_err(lost)
+            .and_then(|r| {
+                Ok(ServerState::Standby {
+                    host: host.clone(),
+                    streaming: value(&r, 0)?,
+                    replay_behind: value::<f64>(&r, 1)? as i64,
+                    last_replay_age_s: value(&r, 2)?,
+                })
+            })
     } else {
         let names = client
             .query_one("SELECT current_setting('synchronous_standby_names')", &[])
-            .map(|r| r.get::<_, String>(0));
-        let rows = client.query(
-            "SELECT application_name, sync_state, state,
-                    COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn), 0)::float8,
-                    EXTRACT(EPOCH FROM replay_lag)::float8
-             FROM pg_stat_replication ORDER BY application_name",
-            &[],
-        );
-        match (names, rows) {
-            (Ok(names), Ok(rows)) => ServerState::Primary {
-                host,
-                synchronous_names: names,
-                standbys: rows
-                    .iter()
-                    .map(|r| StandbyState {
-                        name: r.get(0),
-                        sync_state: r.get(1),
-                        state: r.get(2),
-                        bytes_behind: r.get::<_, f64>(3) as i64,
-                        replay_lag_s: r.get(4),
+            .map_err(lost)
+            .and_then(|r| value::<String>(&r, 0));
+        let rows = client
+            .query(
+                "SELECT COALESCE(application_name, ''), COALESCE(sync_state, 'unknown'),
+                        COALESCE(state, 'unknown'),
+                        COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn), 0)::float8,
+                        EXTRACT(EPOCH FROM replay_lag)::float8
+                 FROM pg_stat_replication ORDER BY application_name",
+                &[],
+            )
+            .map_err(lost)
+            .and_then(|rows| {
+                rows.iter()
+                    .map(|r| {
+                        Ok(StandbyState {
+                            name: value(r, 0)?,
+                            sync_state: value(r, 1)?,
+                            state: value(r, 2)?,
+                            bytes_behind: value::<f64>(r, 3)? as i64,
+                            replay_lag_s: value(r, 4)?,
+                        })
                     })
-                    .collect(),
-            },
-            (Err(e), _) | (_, Err(e)) => unreachable(e),
-        }
-    }
+                    .collect::<std::result::Result<Vec<_>, String>>()
+            });
+        names.and_then(|names| {
+            Ok(ServerState::Primary {
+                host: host.clone(),
+                synchronous_names: names,
+                standbys: rows?,
+            })
+        })
+    };
+    state.unwrap_or_else(unreachable)
 }
 
 /// The state of every server the address names.

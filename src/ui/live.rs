@@ -133,6 +133,13 @@ impl Live {
                 Err(_) => news.changed = true,
             }
         }
+        // A connection made again since the desk last restored (a page's read or a write
+        // reconnected, even if no look at the stamp failed): the desk restores first.
+        if server && self.disconnected.is_none() && store.reconnected_since_hold() {
+            news.reconnected = true;
+            moved = true;
+            self.stations_read_ms = None;
+        }
         if moved {
             news.changed = true;
             self.stamp += 1;
@@ -172,9 +179,21 @@ impl Live {
                 .name("ggdesk-status".into())
                 .spawn(move || {
                     while !stop.load(Ordering::SeqCst) {
-                        if let Ok(states) = server_status(&address)
-                            && let Ok(mut slot) = latest.lock()
-                        {
+                        // Whatever goes wrong, the line says so and the next look comes: a
+                        // failure (or a panic) never ends this thread with a stale line.
+                        let states = std::panic::catch_unwind(|| server_status(&address))
+                            .unwrap_or_else(|_| {
+                                Err(StoreError::Database(
+                                    "reading the servers' state failed".into(),
+                                ))
+                            })
+                            .unwrap_or_else(|e| {
+                                vec![ServerState::Unreachable {
+                                    host: address.shown(),
+                                    detail: e.to_string(),
+                                }]
+                            });
+                        if let Ok(mut slot) = latest.lock() {
                             *slot = Some(states);
                         }
                         for _ in 0..(SLOW_MS / 100) {

@@ -217,6 +217,8 @@ impl DeskApp {
                 }
                 Err(e) => notices.error(format!("restoring games in progress: {e}")),
             }
+            // From now on, a connection made again is restored before anything is written.
+            s.hold_writes_to_this_connection();
             s
         });
         DeskApp {
@@ -303,6 +305,10 @@ impl DeskApp {
         store.set_now(now_ms);
         let news = self.live.frame(store, &ctx, now_ms);
         if news.reconnected {
+            // The restore is the first write on the new connection: what was typed while the
+            // server could not be reached was refused (it stays in its box) and is entered
+            // after the restore's pause. Only the tables this desk runs are restored.
+            store.hold_writes_to_this_connection();
             let ids: Vec<_> = self.tables.tables.tables.keys().copied().collect();
             match store.restore_games(
                 &ids,
@@ -608,7 +614,7 @@ fn connection_line(ui: &mut Ui, live: &live::Live) {
         ui.horizontal_wrapped(|ui| {
             for s in &servers {
                 let text = s.to_string();
-                if s.unprotected() {
+                if s.warning() {
                     ui.label(RichText::new(text).color(common::RED).strong());
                 } else {
                     ui.label(RichText::new(text).weak());
