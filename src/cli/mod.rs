@@ -135,6 +135,11 @@ pub enum StationWhat {
     },
     /// Lists the stations and their tables.
     List,
+    /// Gives a station a new password and prints its new URL (shown this once); the
+    /// sessions its login has open are ended, so its desk connects again with the new URL.
+    Reset { name: String },
+    /// Removes a station: its login is dropped and the sessions it has open are ended.
+    Remove { name: String },
 }
 
 #[derive(Debug, Subcommand)]
@@ -194,6 +199,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(Command::Station {
             what: StationWhat::List,
         }) => server::station_list(args.db),
+        Some(Command::Station {
+            what: StationWhat::Reset { name },
+        }) => server::station_reset(args.db, &name),
+        Some(Command::Station {
+            what: StationWhat::Remove { name },
+        }) => server::station_remove(args.db, &name),
         Some(Command::Feed { input }) => feed::run(args.db, &input),
         Some(Command::Status) => server::status(args.db),
         Some(Command::Serve { listen }) => serve::run(args.db, &listen),

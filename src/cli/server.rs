@@ -45,6 +45,24 @@ pub fn station_list(db: Option<String>) -> Result<(), CliError> {
     Ok(())
 }
 
+pub fn station_reset(db: Option<String>, name: &str) -> Result<(), CliError> {
+    let mut store = open(db)?;
+    let login = store
+        .reset_station(name, &Actor::director())
+        .map_err(store_error)?;
+    println!("{}", login.url);
+    Ok(())
+}
+
+pub fn station_remove(db: Option<String>, name: &str) -> Result<(), CliError> {
+    let mut store = open(db)?;
+    store
+        .remove_station(name, &Actor::director())
+        .map_err(store_error)?;
+    println!("station {name} removed");
+    Ok(())
+}
+
 pub fn status(db: Option<String>) -> Result<(), CliError> {
     let address = db_address(db)?;
     let lines = crate::store::server_status(&address).map_err(store_error)?;

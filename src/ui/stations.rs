@@ -1,6 +1,8 @@
 //! Stations (F9): on an event server, the director creates one login per arbiter station,
-//! gives it its tables, and removes it. The URL of a new station (with its password) is
-//! shown once, to be written on the station's card; the server keeps only a verifier.
+//! gives it its tables, gives it a new password (a card lost or seen), and removes it. The
+//! URL of a new station or a new password is shown once, to be written on the station's
+//! card; the server keeps only a verifier. A new password and a removal end the sessions
+//! the station's login has open.
 
 use super::PageCtx;
 use super::common::{self, LoadErrors};
@@ -12,6 +14,7 @@ use egui::{RichText, Ui};
 enum Cmd {
     Add { name: String, tables: Vec<u32> },
     SetTables { name: String, tables: Vec<u32> },
+    Reset(String),
     Remove(String),
 }
 
@@ -26,6 +29,7 @@ pub struct StationsPage {
     error: Option<String>,
     queued: Vec<Cmd>,
     confirm_remove: Option<String>,
+    confirm_reset: Option<String>,
     /// The stations as last read: read again when the database changed, not every frame
     /// (each read is a round trip to the server).
     stations: Vec<Station>,
@@ -85,7 +89,7 @@ impl StationsPage {
             ui.label(
                 RichText::new(format!(
                     "Station {name} is ready. Its desk connects with this address, shown only now: \
-                     write it on the station's card."
+                     write it on the station's card (an earlier card no longer works)."
                 ))
                 .strong(),
             );
@@ -181,6 +185,25 @@ impl StationsPage {
                                 if ui.button("Change tables").clicked() {
                                     self.editing = Some((s.name.clone(), tables_text(&s.tables)));
                                 }
+                                if self.confirm_reset.as_deref() == Some(s.name.as_str()) {
+                                    if ui
+                                        .button(
+                                            RichText::new(
+                                                "New password: its desk stops until it uses the new card",
+                                            )
+                                            .color(common::RED),
+                                        )
+                                        .clicked()
+                                    {
+                                        self.queued.push(Cmd::Reset(s.name.clone()));
+                                    }
+                                    if ui.button("Keep the password").clicked() {
+                                        self.confirm_reset = None;
+                                    }
+                                } else if ui.button("New password").clicked() {
+                                    self.confirm_reset = Some(s.name.clone());
+                                    self.confirm_remove = None;
+                                }
                                 if self.confirm_remove.as_deref() == Some(s.name.as_str()) {
                                     if ui
                                         .button(
@@ -196,6 +219,7 @@ impl StationsPage {
                                     }
                                 } else if ui.button("Remove").clicked() {
                                     self.confirm_remove = Some(s.name.clone());
+                                    self.confirm_reset = None;
                                 }
                             });
                         }
@@ -232,6 +256,16 @@ impl StationsPage {
                     Err(e) => self.error = Some(e.to_string()),
                 }
             }
+            Cmd::Reset(name) => match cx.store.reset_station(&name, &actor) {
+                Ok(login) => {
+                    cx.notices.info(format!(
+                        "Station {name} has a new password; its open sessions were ended"
+                    ));
+                    self.created = Some((name, login.url));
+                    self.confirm_reset = None;
+                }
+                Err(e) => self.error = Some(e.to_string()),
+            },
             Cmd::Remove(name) => match cx.store.remove_station(&name, &actor) {
                 Ok(()) => {
                     cx.notices.info(format!("Station {name} removed"));
