@@ -6,7 +6,8 @@
 //! tested on its own and shared by every page that shows a table.
 
 use crate::store::{
-    Actor, AnyEvent, AnyGame, BackupNote, Expect, GameId, GameMode, Store, StoreError, StoredGame,
+    Actor, AnyEvent, AnyGame, BackupNote, Expect, GameId, GameMode, Keeper, Store, StoreError,
+    StoredGame,
 };
 use ggdesk_core::clock::Time;
 use ggdesk_core::rules::{Applied, Challenge, Event, Game, GameState, Outcome, PlayerView, Side};
@@ -338,14 +339,16 @@ impl Tables {
         }
     }
 
-    /// Judges every live table's clocks at `now_ms`. A clock that ran out ends its game:
-    /// the `end` is written at once (the rules decided; the arbiter only confirms). Once a
-    /// second, the moment the clocks were seen is stored for the restart after a crash.
-    pub fn tick(&mut self, store: &mut Store, now_ms: i64) -> Vec<TickNote> {
+    /// Judges the clocks, at `now_ms`, of every live table this desk runs (`keeper`: a
+    /// table another desk runs, or a game `feed` plays, is that writer's alone). A clock
+    /// that ran out ends its game: the `end` is written at once (the rules decided; the
+    /// arbiter only confirms). Once a second, the moment the clocks were seen is stored for
+    /// the restart after a crash.
+    pub fn tick(&mut self, store: &mut Store, now_ms: i64, keeper: &Keeper) -> Vec<TickNote> {
         let mut notes = Vec::new();
         let mut seen = Vec::new();
         for table in self.tables.values_mut() {
-            if !table.started() || table.stored.meta.void {
+            if !table.started() || table.stored.meta.void || !keeper.runs(&table.stored.meta) {
                 continue;
             }
             if !table.derived().is_some_and(AnyGame::clocks_running) {

@@ -344,7 +344,8 @@ impl TablesPage {
     /// at the exact moment the rules compute).
     pub fn background(&mut self, ctx: &egui::Context, cx: &mut PageCtx<'_>, shown: bool) {
         self.refresh_cards(cx, false);
-        for note in self.tables.tick(cx.store, cx.now_ms) {
+        let keeper = crate::store::Keeper::new(cx.my_tables, cx.table_stations);
+        for note in self.tables.tick(cx.store, cx.now_ms, &keeper) {
             cx.notices.say(note.text, note.failed);
         }
         self.reading_timers(cx);
@@ -362,8 +363,10 @@ impl TablesPage {
     /// minutes: what was read by then counts, every other piece is an abstention).
     fn reading_timers(&mut self, cx: &mut PageCtx<'_>) {
         let now = cx.now_ms;
+        // Only at the tables this desk runs: another desk's timers are its own.
+        let keeper = crate::store::Keeper::new(cx.my_tables, cx.table_stations);
         for (id, table) in &self.tables.tables {
-            if table.phase(now) != Phase::AdjudicationPending {
+            if table.phase(now) != Phase::AdjudicationPending || !keeper.runs(&table.stored.meta) {
                 continue;
             }
             let timers = self.timers(*id);
