@@ -1,0 +1,286 @@
+//! An event set up as the README says, for the trust tests (issue 19): a director's login
+//! that is no superuser, may create roles and owns the event's database; two arbiter
+//! stations, hall-a (tables 1 and 2) and hall-b (tables 3 and 4); three tournaments: one with
+//! its round 1 in play and a game running at tables 1 (hall-a) and 3 (hall-b), one whose
+//! round 1 is a draft, and one whose round 1 is complete (table 1 decided at hall-a's desk).
+//! Plus what an attack is checked with: SQL as a login, with its SQLSTATE, and the database
+//! dumped to compare before and after.
+#![allow(dead_code)]
+
+use super::event::games;
+use super::event::{connect, setups};
+use super::pg;
+use ggdesk::store::{
+    Actor, GameId, GameMode, NewGame, PlayerInput, StationLogin, Store, TournamentId,
+    TournamentSetup,
+};
+use ggdesk_core::rules::{Event, RuleSettings, Side};
+use ggdesk_core::tournament::GameResult;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+static NEXT: AtomicU32 = AtomicU32::new(1);
+
+/// The moment (Unix ms) the fixture's desks write at and its games' clocks start: the
+/// desk tests' `START_MS`.
+pub const START: i64 = 1_800_000_000_000;
+
+/// The event and the logins of its desks.
+pub struct Trust {
+    /// The director's URL (a login that owns the database, no superuser).
+    pub url: String,
+    pub db: String,
+    pub director_login: String,
+    pub director: Store,
+    pub a: StationLogin,
+    pub b: StationLogin,
+    /// Round 1 in play.
+    pub open: TournamentId,
+    /// Round 1 paired, not published.
+    pub draft: TournamentId,
+    /// Round 1 complete.
+    pub done: TournamentId,
+    /// Tournament `open`, table 1 (hall-a): started, one move made.
+    pub game_a: GameId,
+    /// Tournament `open`, table 3 (hall-b): started, one move made.
+    pub game_b: GameId,
+    /// Tournament `done`, table 1 (hall-a): decided (Black resigned).
+    pub game_done: GameId,
+}
+
+/// A tournament of `n` players (registry names and federation ids made from `tag`), its
+/// round 1 paired.
+pub fn tournament(store: &mut Store, tag: &str, n: u32) -> TournamentId {
+    let d = Actor::director();
+    let tid = store
+        .create_tournament(
+            &TournamentSetup {
+                name: format!("Open {tag}"),
+                ..TournamentSetup::default()
+            },
+            &d,
+        )
+        .expect("tournament");
+    for i in 0..n {
+        let p = store
+            .add_player(
+                &PlayerInput {
+                    name: format!("Player {tag}{i}"),
+                    federation_id: format!("F-{tag}-{i}"),
+                    club: String::new(),
+                    rating: 2000 - i64::from(i),
+                },
+                &d,
+            )
+            .expect("player");
+        store.register(tid, p, &d).expect("register");
+    }
+    store.pair_round(tid, &d).expect("pair");
+    tid
+}
+
+/// The game of table `table` of round 1 of `tid`, created and started by `store` (a
+/// station's desk) with random setups, its clocks from [`START`].
+pub fn start_table(
+    store: &mut Store,
+    tid: TournamentId,
+    table: u32,
+    rules: RuleSettings,
+) -> GameId {
+    start_table_at(store, tid, table, rules, START)
+}
+
+/// [`start_table`] with its clocks from Unix ms `started_ms`.
+pub fn start_table_at(
+    store: &mut Store,
+    tid: TournamentId,
+    table: u32,
+    rules: RuleSettings,
+    started_ms: i64,
+) -> GameId {
+    let view = store.round_view(tid, 1).expect("view").expect("round 1");
+    let board = view
+        .boards
+        .iter()
+        .find(|b| b.table_no == table)
+        .expect("the table")
+        .clone();
+    let new = NewGame::for_board(tid, 1, &board, GameMode::Arbitrated, rules);
+    let actor = Actor::arbiter(Some(i64::from(table)));
+    games::start_with(store, &new, &setups(u64::from(table)), started_ms, &actor).expect("started")
+}
+
+/// One legal move in a game, at `t`.
+pub fn move_at(store: &mut Store, id: GameId, t: f64) {
+    let e = games::first_legal(store, id);
+    store
+        .append(
+            id,
+            t,
+            ggdesk::store::AnyEvent::Game(e),
+            &Actor::arbiter(None),
+            "",
+        )
+        .expect("a move");
+}
+
+/// The event, on this process's cluster.
+pub fn event() -> Trust {
+    let cluster = pg::cluster();
+    let n = NEXT.fetch_add(1, Ordering::SeqCst);
+    let pid = std::process::id();
+    let (login, db) = (format!("dir_{pid}_{n}"), format!("ev_{pid}_{n}"));
+    cluster.psql(
+        "postgres",
+        &format!("CREATE ROLE {login} LOGIN PASSWORD 'director-pw' NOSUPERUSER CREATEROLE"),
+    );
+    cluster.psql("postgres", &format!("CREATE DATABASE {db} OWNER {login}"));
+    let url = format!(
+        "postgres://{login}:director-pw@127.0.0.1:{}/{db}",
+        cluster.port
+    );
+    let mut director = connect(&url);
+    director.set_now(START);
+    let d = Actor::director();
+    let open = tournament(&mut director, "o", 8);
+    director.publish_round(open, 1, &d).expect("publish");
+    let draft = tournament(&mut director, "d", 4);
+    let done = tournament(&mut director, "c", 4);
+    director.publish_round(done, 1, &d).expect("publish");
+    let a = director.add_station("hall-a", &[1, 2], &d).expect("hall-a");
+    let b = director.add_station("hall-b", &[3, 4], &d).expect("hall-b");
+    let mut at_a = connect(&a.url);
+    let mut at_b = connect(&b.url);
+    at_a.set_now(START);
+    at_b.set_now(START);
+    let game_a = start_table(&mut at_a, open, 1, RuleSettings::default());
+    move_at(&mut at_a, game_a, 2.0);
+    let game_b = start_table(&mut at_b, open, 3, RuleSettings::default());
+    move_at(&mut at_b, game_b, 2.0);
+    // Tournament `done`: table 1 decided at hall-a's desk, table 2's result by hand.
+    let game_done = start_table(&mut at_a, done, 1, RuleSettings::default());
+    at_a.append(
+        game_done,
+        3.0,
+        ggdesk::store::AnyEvent::Game(Event::Resign(Side::Black)),
+        &Actor::arbiter(Some(1)),
+        "",
+    )
+    .expect("resigned");
+    let view = director.round_view(done, 1).expect("view").expect("round");
+    let board = view
+        .boards
+        .iter()
+        .find(|b| b.table_no == 2)
+        .expect("table 2")
+        .board_no;
+    director
+        .set_result(done, 1, board, GameResult::Draw, "", &d)
+        .expect("result");
+    Trust {
+        url,
+        db,
+        director_login: login,
+        director,
+        a,
+        b,
+        open,
+        draft,
+        done,
+        game_a,
+        game_b,
+        game_done,
+    }
+}
+
+/// A connection as a login, for SQL by hand (as psql would be used).
+pub fn sql_client(url: &str) -> postgres::Client {
+    postgres::Client::connect(url, postgres::NoTls).expect("connect by hand")
+}
+
+/// Runs `sql` as the client's login: the error's SQLSTATE and message, or `None` when it
+/// ran.
+pub fn refusal(client: &mut postgres::Client, sql: &str) -> Option<(String, String)> {
+    match client.batch_execute(sql) {
+        Ok(()) => None,
+        Err(e) => Some(match e.as_db_error() {
+            Some(db) => (db.code().code().to_string(), db.message().to_string()),
+            None => ("none".into(), e.to_string()),
+        }),
+    }
+}
+
+/// Asserts that `sql` is refused with SQLSTATE 42501 (insufficient privilege), its message
+/// naming `subject`.
+pub fn assert_denied(client: &mut postgres::Client, sql: &str, subject: &str) {
+    match refusal(client, sql) {
+        Some((code, message)) => {
+            assert_eq!(code, "42501", "{sql}: {message}");
+            assert!(
+                message.contains(subject),
+                "{sql}: the refusal names {subject:?}: {message}"
+            );
+        }
+        None => panic!("{sql}: must be refused, and it ran"),
+    }
+}
+
+/// The whole database as `pg_dump` writes it (as the superuser), without the random
+/// `\restrict` key lines of pg_dump 15.14+.
+pub fn dump(db: &str) -> String {
+    let cluster = pg::cluster();
+    let out = pg::pg_command(&cluster.bin, "pg_dump")
+        .arg("-h")
+        .arg(&cluster.dir)
+        .args(["-p", &cluster.port.to_string(), "-U", "postgres", "-d", db])
+        .output()
+        .expect("run pg_dump");
+    assert!(
+        out.status.success(),
+        "pg_dump failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.starts_with("\\restrict") && !l.starts_with("\\unrestrict"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The cluster's roles with their attributes, and who is a member of what: what a dump of
+/// one database does not hold.
+pub fn roles() -> String {
+    pg::cluster().psql(
+        "postgres",
+        "SELECT string_agg(r.rolname || ':' || r.rolcanlogin || ':' || r.rolconnlimit || ':' ||
+                  coalesce((SELECT string_agg(m.rolname, ',' ORDER BY m.rolname)
+                            FROM pg_auth_members am JOIN pg_roles m ON m.oid = am.roleid
+                            WHERE am.member = r.oid), ''), ' ' ORDER BY r.rolname)
+         FROM pg_roles r",
+    )
+}
+
+/// The sessions the login `role` has open now.
+pub fn sessions(role: &str) -> i64 {
+    pg::cluster()
+        .psql(
+            "postgres",
+            &format!("SELECT count(*) FROM pg_stat_activity WHERE usename = '{role}'"),
+        )
+        .parse()
+        .expect("a count")
+}
+
+/// The setup of each side of a game as stored (read as the superuser).
+pub fn stored_setups(db: &str, game: GameId) -> Vec<String> {
+    pg::cluster()
+        .psql(
+            db,
+            &format!(
+                "SELECT setup_white || E'\\n' || setup_black FROM games WHERE id = {}",
+                game.0
+            ),
+        )
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
