@@ -192,3 +192,54 @@ fn the_directors_desk_writes_nothing_by_itself_into_a_stations_tables() {
         .expect("the end's row");
     assert_eq!(end.actor, "station hall-a");
 }
+
+#[test]
+fn the_stations_page_gives_a_new_password_and_removes_a_station() {
+    let ev = trust::event();
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = desk(connect(&ev.url), Page::Stations, Some(ev.open), &clock);
+    let role = ev.a.station.role.clone();
+    let _held = connect(&ev.a.url);
+    assert!(trust::sessions(&role) >= 1, "hall-a's desk is connected");
+    // The first row is hall-a's.
+    h.get_all_by_label("New password")
+        .next()
+        .expect("a New password button")
+        .click();
+    h.run();
+    click(
+        &mut h,
+        "New password: its desk stops until it uses the new card",
+    );
+    assert!(
+        has_text(&h, "Station hall-a has a new password"),
+        "{:?}",
+        all_text(&h)
+    );
+    let url = all_text(&h)
+        .into_iter()
+        .find(|t| t.starts_with("postgres://") && t.contains("hall-a"))
+        .expect("the new address, shown once");
+    assert_ne!(url, ev.a.url);
+    assert_eq!(trust::sessions(&role), 0, "its sessions were ended");
+    assert!(Store::connect(&ggdesk::store::Address::Server(ev.a.url.clone())).is_err());
+    assert!(Store::connect(&ggdesk::store::Address::Server(url.clone())).is_ok());
+    click(&mut h, "Done: hide it");
+    h.get_all_by_label("Remove")
+        .next()
+        .expect("a Remove button")
+        .click();
+    h.run();
+    click(&mut h, "Remove: its desk stops");
+    assert!(has_text(&h, "Station hall-a removed"), "{:?}", all_text(&h));
+    assert!(Store::connect(&ggdesk::store::Address::Server(url)).is_err());
+    assert_eq!(
+        ev.director
+            .stations()
+            .expect("stations")
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>(),
+        ["hall-b"]
+    );
+}

@@ -24,8 +24,8 @@ pub struct StationsPage {
     tables: String,
     /// The tables being edited, by station.
     editing: Option<(String, String)>,
-    /// The URL of the station just added: shown once.
-    created: Option<(String, String)>,
+    /// The URL of the station just added, or just given a new password (true): shown once.
+    created: Option<(String, String, bool)>,
     error: Option<String>,
     queued: Vec<Cmd>,
     confirm_remove: Option<String>,
@@ -81,18 +81,23 @@ impl StationsPage {
     }
 
     fn created_ui(&mut self, ui: &mut Ui) {
-        let Some((name, url)) = &self.created else {
+        let Some((name, url, reset)) = &self.created else {
             return;
         };
         let mut close = false;
         egui::Frame::group(ui.style()).show(ui, |ui| {
-            ui.label(
-                RichText::new(format!(
+            let text = if *reset {
+                format!(
+                    "Station {name} has a new password. Its desk connects with this address, \
+                     shown only now: write it on a new card (the old card no longer works)."
+                )
+            } else {
+                format!(
                     "Station {name} is ready. Its desk connects with this address, shown only now: \
-                     write it on the station's card (an earlier card no longer works)."
-                ))
-                .strong(),
-            );
+                     write it on the station's card."
+                )
+            };
+            ui.label(RichText::new(text).strong());
             ui.label(RichText::new(url).monospace().size(16.0));
             ui.horizontal(|ui| {
                 if ui.button("Copy the address").clicked() {
@@ -240,7 +245,7 @@ impl StationsPage {
                         "Station {name} added (tables {})",
                         tables_text(&tables)
                     ));
-                    self.created = Some((name, login.url));
+                    self.created = Some((name, login.url, false));
                     self.name.clear();
                     self.tables.clear();
                 }
@@ -261,7 +266,7 @@ impl StationsPage {
                     cx.notices.info(format!(
                         "Station {name} has a new password; its open sessions were ended"
                     ));
-                    self.created = Some((name, login.url));
+                    self.created = Some((name, login.url, true));
                     self.confirm_reset = None;
                 }
                 Err(e) => self.error = Some(e.to_string()),
