@@ -937,7 +937,8 @@ impl Store {
     /// now, so its clocks continue exactly from where they were and the time the desk was
     /// down is charged to nobody. A clock that had run out by then ends the game there. A
     /// game whose clocks had stopped (paused, or waiting for the thirty-move counts or for
-    /// the adjudication) comes back as it was: nothing is written for it.
+    /// the adjudication) comes back as it was: nothing is written for it. Only the games
+    /// this desk runs are restored (`stations::Keeper`): never a game `feed` plays.
     ///
     /// One game's problem never stops the others: each game that could not be restored is
     /// reported with its error, after every other game was restored.
@@ -952,8 +953,9 @@ impl Store {
     }
 
     /// The restore of a desk starting on an event server, where other desks may be running
-    /// their games: only the games whose clocks no desk has seen for `quiet_ms` (their desk
-    /// is gone too) are restored; the others are left to the desk that keeps them.
+    /// their games: of the games this desk runs, only those with no event written for
+    /// `quiet_ms` (their desk is gone too) are restored; the others are left to the desk that
+    /// keeps them.
     pub fn restore_unattended_games(&mut self, now_ms: i64, quiet_ms: i64) -> Result<Restored> {
         let ids = self.games_in_progress()?;
         self.restore_games(

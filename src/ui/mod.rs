@@ -199,8 +199,8 @@ impl DeskApp {
         notices.set_now(now);
         let store = store.map(|mut s| {
             s.set_now(now);
-            // On a server other desks may be running their games: only those whose clocks
-            // no desk has seen for a while are this desk's to restore.
+            // Only the games this desk runs are its to restore; on a server, of those, the
+            // ones no desk wrote into for a while (another desk may be running them).
             let restored = match s.engine() {
                 crate::store::Engine::Sqlite => s.restore_games_in_progress(now),
                 crate::store::Engine::Postgres => s.restore_unattended_games(now, 10_000),
