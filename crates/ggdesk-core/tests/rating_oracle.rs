@@ -72,6 +72,9 @@ fn glicko2_period(me: R, games: &[(R, f64)], tau: f64) -> R {
     }
 }
 
+/// An event of the oracle: its day and its games (white, black, white's score).
+type Event = (i64, Vec<(String, String, f64)>);
+
 struct Player {
     name: String,
     r: R,
@@ -82,11 +85,7 @@ struct Player {
 
 /// The spec's list, computed by the oracle: (fid, name, rating, deviation, volatility,
 /// games, events, last day).
-fn oracle(
-    initial: &[(String, R)],
-    events: &[(i64, Vec<(String, String, f64)>)],
-    tau: f64,
-) -> Vec<String> {
+fn oracle(initial: &[(String, R)], events: &[Event], tau: f64) -> Vec<String> {
     let mut players: BTreeMap<String, Player> = initial
         .iter()
         .map(|(k, r)| {
@@ -176,7 +175,7 @@ fn the_list_agrees_with_an_oracle_from_the_paper_on_every_printed_row() {
             }
         }
         let base = Date::parse("2024-01-01").expect("date").days_since_epoch();
-        let events: Vec<(i64, Vec<(String, String, f64)>)> = (0..rng.random_range(1..8))
+        let events: Vec<Event> = (0..rng.random_range(1..8))
             .map(|_| {
                 let day = base + rng.random_range(0..900);
                 let games = (0..rng.random_range(0..40))
