@@ -20,6 +20,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../schema.postgres.sql"),
     include_str!("../../migrations/002-event-tokens.postgres.sql"),
     include_str!("../../migrations/003-desk-timers.postgres.sql"),
+    // Numbered 5: migration 4 (stations' rights) comes from another branch.
+    include_str!("../../migrations/005-ratings.postgres.sql"),
 ];
 
 /// The channel the database notifies changes on (`LISTEN ggdesk`).
@@ -244,7 +246,8 @@ impl Pg {
             tx.batch(&format!(
                 "GRANT USAGE ON SCHEMA {schema} TO {r};
                  GRANT SELECT ON tournaments, players, registrations, rounds, pairings,
-                       round_byes, absences, penalties, forbidden_pairs, bans TO {r};
+                       round_byes, absences, penalties, forbidden_pairs, bans,
+                       public_rating_list, public_rating_history TO {r};
                  GRANT SELECT (id, tournament_id, round, table_no, white_no, black_no, mode,
                        started_at, result, void, created_at) ON games TO {r};
                  GRANT SELECT (id) ON audit_log TO {r};

@@ -12,6 +12,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../schema.sql"),
     include_str!("../../migrations/002-event-tokens.sql"),
     include_str!("../../migrations/003-desk-timers.sql"),
+    // Numbered 5: migration 4 (stations' rights) comes from another branch.
+    include_str!("../../migrations/005-ratings.sql"),
 ];
 
 /// Opens (or creates) the database file at `path` and migrates it.
