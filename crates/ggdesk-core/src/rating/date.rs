@@ -88,6 +88,24 @@ impl Date {
         era * 146_097 + doe - 719_468
     }
 
+    /// The date `days` after 1970-01-01 (Hinnant's civil-from-days), within years 1 to 9999.
+    pub fn from_days_since_epoch(days: i64) -> Option<Date> {
+        let z = days.checked_add(719_468)?;
+        let era = z.div_euclid(146_097);
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        Date::new(
+            u16::try_from(year).ok()?,
+            u8::try_from(month).ok()?,
+            u8::try_from(day).ok()?,
+        )
+    }
+
     /// Whole days from `self` to `later` (negative when `later` is earlier).
     pub fn days_until(self, later: Date) -> i64 {
         later.days_since_epoch() - self.days_since_epoch()
@@ -114,6 +132,19 @@ mod tests {
         assert_eq!(d("2023-02-28").days_until(d("2023-03-01")), 1);
         assert_eq!(d("0001-01-01").to_string(), "0001-01-01");
         assert!(d("2026-01-31") < d("2026-02-01"));
+        for s in [
+            "0001-01-01",
+            "1969-12-31",
+            "2000-02-29",
+            "2026-12-01",
+            "9999-12-31",
+        ] {
+            assert_eq!(
+                Date::from_days_since_epoch(d(s).days_since_epoch()),
+                Some(d(s))
+            );
+        }
+        assert_eq!(Date::from_days_since_epoch(i64::MAX), None);
     }
 
     #[test]
