@@ -26,6 +26,7 @@ crate::on_both_engines!(
     unrating_and_moving_a_date_rebuild_the_list,
     first_ratings_from_the_players_csv_and_registrations_seeded_by_the_list,
     a_federation_id_taken_away_takes_the_player_off_the_list,
+    re_pairing_the_last_round_of_a_rated_event_rebuilds_the_list,
 );
 
 fn director() -> Actor {
@@ -514,4 +515,26 @@ fn a_federation_id_taken_away_takes_the_player_off_the_list(engine: Engine) {
         line.details
     );
     let _ = ids;
+}
+
+fn re_pairing_the_last_round_of_a_rated_event_rebuilds_the_list(engine: Engine) {
+    let mut store = engines::fresh_store(engine);
+    let ids = three_rated_events(&mut store);
+    let before = store.rating_list().expect("list");
+    store
+        .repair_round(ids[0], 3, "wrong players seated", &director())
+        .expect("re-paired");
+    let after = store.rating_list().expect("list");
+    assert_ne!(before, after);
+    assert_eq!(after, store.rating_list_from_scratch().expect("scratch"));
+    assert_eq!(printed(&after), from_files(&store, &ids));
+    let audit = store
+        .audit_log(AuditFilter::Tournament(ids[0]))
+        .expect("audit");
+    assert!(audit.iter().any(|a| {
+        a.action == "ratings recomputed"
+            && a.details
+                .starts_with("round 3 of the rated event \"Spring Open\" (2026-03-01) changed: ")
+            && a.reason == "wrong players seated"
+    }));
 }

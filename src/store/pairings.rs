@@ -643,6 +643,8 @@ impl Store {
                 args![format!("round {round} re-paired: {reason}"), tid, round],
             )?;
             delete_round(tx, tid, round)?;
+            // Its games left the event: a rated event's list is rebuilt without them.
+            super::ratings::after_change(tx, tid, &format!("round {round}"), actor, reason)?;
             audit(
                 tx,
                 actor,

@@ -483,6 +483,25 @@ pub(crate) fn after_result(
     actor: &Actor,
     reason: &str,
 ) -> Result<()> {
+    after_change(
+        tx,
+        tid,
+        &format!("a result of round {round}"),
+        actor,
+        reason,
+    )
+}
+
+/// After `what` changed the games of tournament `tid` (a result, a round re-paired), inside
+/// its transaction: when the tournament is rated, the list is rebuilt from it on and the
+/// audit log says what changed.
+pub(crate) fn after_change(
+    tx: &mut Tx<'_>,
+    tid: TournamentId,
+    what: &str,
+    actor: &Actor,
+    reason: &str,
+) -> Result<()> {
     let Some((name, date)) = rated_date(tx, tid)? else {
         return Ok(());
     };
@@ -502,7 +521,7 @@ pub(crate) fn after_result(
         None,
         reason,
         &format!(
-            "a result of round {round} of the rated event {} ({date}) changed: {}",
+            "{what} of the rated event {} ({date}) changed: {}",
             display(&name, tid),
             rebuilt.describe()
         ),
