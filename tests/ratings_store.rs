@@ -27,6 +27,7 @@ crate::on_both_engines!(
     first_ratings_from_the_players_csv_and_registrations_seeded_by_the_list,
     a_federation_id_taken_away_takes_the_player_off_the_list,
     re_pairing_the_last_round_of_a_rated_event_rebuilds_the_list,
+    a_copy_carries_the_rated_events_first_ratings_and_the_list,
 );
 
 fn director() -> Actor {
@@ -537,4 +538,32 @@ fn re_pairing_the_last_round_of_a_rated_event_rebuilds_the_list(engine: Engine) 
                 .starts_with("round 3 of the rated event \"Spring Open\" (2026-03-01) changed: ")
             && a.reason == "wrong players seated"
     }));
+}
+
+fn a_copy_carries_the_rated_events_first_ratings_and_the_list(engine: Engine) {
+    let mut src = Store::open_in_memory().expect("store");
+    src.import_players_csv(
+        "name,federation_id,club,rating,deviation,volatility\nPlayer 1,GGF-1,QC,2000,80,0.05\n",
+        &director(),
+    )
+    .expect("first ratings");
+    let ids = three_rated_events(&mut src);
+    let mut dst = engines::fresh_store(engine);
+    src.copy_into(&mut dst).expect("copied");
+    assert_eq!(
+        dst.rating_list().expect("list"),
+        src.rating_list().expect("list")
+    );
+    assert_eq!(
+        dst.rating_list_from_scratch().expect("scratch"),
+        src.rating_list().expect("list")
+    );
+    assert_eq!(
+        dst.event_ratings(ids[1]).expect("report"),
+        src.event_ratings(ids[1]).expect("report")
+    );
+    assert_eq!(
+        dst.rating_events().expect("events"),
+        src.rating_events().expect("events")
+    );
 }
