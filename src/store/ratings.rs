@@ -595,7 +595,7 @@ fn rating_events_in(tx: &mut Tx<'_>) -> Result<Vec<RatingEvent>> {
                 let open: u32 = r.get(7)?;
                 let players: u32 = r.get(8)?;
                 let planned = planned.or(match system {
-                    System::RoundRobin => Some(if players % 2 == 0 {
+                    System::RoundRobin => Some(if players.is_multiple_of(2) {
                         players.saturating_sub(1)
                     } else {
                         players

@@ -110,9 +110,9 @@ impl RatingsPage {
         match self.sort {
             SortBy::Rank => {}
             SortBy::Name => rows.sort_by_key(|r| sort_key(&r.standing.name)),
-            SortBy::Games => rows.sort_by(|a, b| b.standing.games.cmp(&a.standing.games)),
+            SortBy::Games => rows.sort_by_key(|r| std::cmp::Reverse(r.standing.games)),
             SortBy::LastEvent => {
-                rows.sort_by(|a, b| b.standing.last_event.cmp(&a.standing.last_event));
+                rows.sort_by_key(|r| std::cmp::Reverse(r.standing.last_event));
             }
         }
         rows

@@ -186,9 +186,8 @@ pub fn import_players_csv(text: &str) -> Result<Vec<ImportedPlayer>, PlayersCsvE
         let rating = if let Some(r) = initial {
             // Ratings are far inside i64; `as` saturates anyway.
             r.rating.round() as i64
-        } else if !deviation.is_empty() || !volatility.is_empty() {
-            0
-        } else if rating_text.is_empty() {
+        } else if !deviation.is_empty() || !volatility.is_empty() || rating_text.is_empty() {
+            // A half-given initial rating is refused above; an empty cell is 0.
             0
         } else {
             match rating_text.parse::<i64>() {
