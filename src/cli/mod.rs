@@ -2,6 +2,7 @@
 //! same library code as the desk; `main` only maps the result to an exit code.
 
 mod feed;
+mod ratings;
 mod replay;
 mod serve;
 mod server;
@@ -80,6 +81,21 @@ pub enum Command {
     Crosstable {
         /// The tournament file, or - for standard input.
         file: String,
+    },
+    /// Rates the events of tournament files (ggdesk-tournament/1 or /2, each with its "date")
+    /// with Glicko-2 in date order and prints the rating list as CSV (spec/ratings.md).
+    Ratings {
+        /// The event files (- for standard input).
+        files: Vec<String>,
+        /// First ratings: CSV with the header federation_id,name,rating,deviation,volatility.
+        #[arg(long, value_name = "LIST.csv")]
+        initial: Option<String>,
+        /// Glicko-2's system constant (default 0.5).
+        #[arg(long, value_name = "T")]
+        tau: Option<String>,
+        /// Print JSON with each player's history instead of CSV.
+        #[arg(long)]
+        json: bool,
     },
     /// Imports a tournament file or a game record into the database, in one transaction,
     /// and prints the new tournament's or game's id.
@@ -185,6 +201,12 @@ pub fn run(args: Args) -> Result<(), CliError> {
         Some(Command::Pair { file, explain }) => tournament::pair(&file, explain),
         Some(Command::Standings { file, csv }) => tournament::standings(&file, csv),
         Some(Command::Crosstable { file }) => tournament::crosstable(&file),
+        Some(Command::Ratings {
+            files,
+            initial,
+            tau,
+            json,
+        }) => ratings::run(&files, initial.as_deref(), tau.as_deref(), json),
         Some(Command::Import { file }) => store_cmds::import(args.db, &file),
         Some(Command::Export {
             what: ExportWhat::Game { id, file },

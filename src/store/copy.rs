@@ -7,7 +7,7 @@ use super::{Result, Store, StoreError};
 
 /// The tables that hold an event, in an order where every row's references come first.
 /// (The stations of a server are its logins: they stay with the server.)
-pub(crate) const TABLES: [(&str, &str); 14] = [
+pub(crate) const TABLES: [(&str, &str); 17] = [
     ("players", "id"),
     ("tournaments", "id"),
     ("bans", "id"),
@@ -21,6 +21,10 @@ pub(crate) const TABLES: [(&str, &str); 14] = [
     ("games", "id"),
     ("game_events", "game_id, seq"),
     ("adjudication_sheets", "game_id, side"),
+    // The rating list (migration 5): first ratings, and the cache as it stands.
+    ("rating_initial", "player_id"),
+    ("rating_history", "tournament_id, player_id"),
+    ("rating_list", "player_id"),
     ("audit_log", "id"),
 ];
 

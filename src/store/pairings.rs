@@ -157,6 +157,8 @@ pub(crate) fn round_after_result(
         "tournament_id = ?1 AND number = ?2",
         args![tid, round],
     )?;
+    // A rated event's result moves the rating list: rebuilt here, in the same transaction.
+    super::ratings::after_result(tx, tid, round, actor, reason)?;
     let state = state_of(tx, tid, round)?;
     let pending = pending_boards(tx, tid, round)?;
     if state == RoundState::Complete && pending > 0 {
@@ -641,6 +643,8 @@ impl Store {
                 args![format!("round {round} re-paired: {reason}"), tid, round],
             )?;
             delete_round(tx, tid, round)?;
+            // Its games left the event: a rated event's list is rebuilt without them.
+            super::ratings::after_change(tx, tid, &format!("round {round}"), actor, reason)?;
             audit(
                 tx,
                 actor,

@@ -217,6 +217,8 @@ impl Store {
                         AND r.state <> 'draft')",
                 args![&p.name, &p.federation_id, &p.club, p.rating, id.0],
             )?;
+            // A player on the rating list keeps the list's rating in those registrations.
+            super::ratings::reseed(tx, id)?;
             let mut changes = Vec::new();
             if old.name != p.name {
                 changes.push(format!("name {:?} -> {:?}", old.name, p.name));
@@ -241,7 +243,16 @@ impl Store {
                 None,
                 "",
                 &format!("player {id}: {}", changes.join(", ")),
-            )
+            )?;
+            // Who is rated is who has a federation id: given or taken away, the list changes.
+            if old.federation_id.is_empty() != p.federation_id.is_empty() {
+                super::ratings::after_registry_change(
+                    tx,
+                    actor,
+                    &format!("federation id of {} {:?} -> {:?}", p.name, old.federation_id, p.federation_id),
+                )?;
+            }
+            Ok(())
         })
     }
 
@@ -353,9 +364,20 @@ impl Store {
                 return Err(rejected(rows_message(&bad)));
             }
             let mut ids = Vec::with_capacity(rows.len());
+            let mut initial = 0;
             for row in rows {
                 let input = input_of(row).checked()?;
-                ids.push(insert_player(tx, &input)?);
+                let id = insert_player(tx, &input)?;
+                // A first rating for the rating list (`--initial` semantics).
+                if let Some(r) = row.initial {
+                    tx.execute(
+                        "INSERT INTO rating_initial (player_id, rating, deviation, volatility)
+                         VALUES (?1, ?2, ?3, ?4)",
+                        args![id.0, r.rating, r.deviation, r.volatility],
+                    )?;
+                    initial += 1;
+                }
+                ids.push(id);
             }
             audit(
                 tx,
@@ -366,11 +388,19 @@ impl Store {
                 "",
                 &format!("{} players from CSV", ids.len()),
             )?;
+            if initial > 0 {
+                super::ratings::after_registry_change(
+                    tx,
+                    actor,
+                    &format!("first ratings of {initial} player(s) imported from CSV"),
+                )?;
+            }
             Ok(ids)
         })
     }
 
-    /// Reads a players CSV (`name,federation_id,club,rating`) and imports it all or nothing.
+    /// Reads a players CSV (`name,federation_id,club,rating`, optionally `deviation` and
+    /// `volatility` for first ratings) and imports it all or nothing.
     pub fn import_players_csv(&mut self, text: &str, actor: &Actor) -> Result<Vec<RegistryId>> {
         let rows = import_players_csv(text).map_err(|e| rejected(rows_message(&e.rows)))?;
         self.import_players(&rows, actor)

@@ -132,6 +132,8 @@ fn register_in(
         [tid],
         |r| r.get(0),
     )?;
+    // The list's rating when the player is on it: a new tournament seeds by the list.
+    let rating = super::ratings::listed_rating(tx, player)?.unwrap_or(rating);
     let (_, started) = round_counts(tx, tid)?;
     let entry = started + 1;
     let text = |s: String| (!s.is_empty()).then_some(s);

@@ -13,6 +13,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/002-event-tokens.sql"),
     include_str!("../../migrations/003-desk-timers.sql"),
     include_str!("../../migrations/004-station-functions.sql"),
+    include_str!("../../migrations/005-ratings.sql"),
 ];
 
 /// Opens (or creates) the database file at `path` and migrates it.

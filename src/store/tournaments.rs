@@ -710,19 +710,24 @@ impl Store {
     /// the GGF rule settings in `settings.rules`, and the keys of an imported file this desk
     /// does not use.
     pub fn export_tournament(&self, id: TournamentId) -> Result<Value> {
-        let (t, setup, extra) = self.read(|q| {
+        let (t, setup, extra, rated) = self.read(|q| {
             let t = load(q, id)?;
             let setup = read_setup(q, id)?;
-            let extra: String =
-                q.query_row("SELECT extra FROM tournaments WHERE id = ?1", [id], |r| {
-                    r.get(0)
-                })?;
-            Ok((t, setup, extra))
+            let (extra, rated): (String, Option<String>) = q.query_row(
+                "SELECT extra, rated_date FROM tournaments WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?;
+            Ok((t, setup, extra, rated))
         })?;
         let mut value = t.to_value();
         if let Value::Object(top) = &mut value {
             if let Some(Value::Object(settings)) = top.get_mut("settings") {
                 settings.insert("rules".into(), setup.rules.to_value());
+            }
+            // A rated event carries its rated date (`spec/ratings.md`), over a file's own.
+            if let Some(date) = rated {
+                top.insert("date".into(), Value::String(date));
             }
             if let Ok(Value::Object(extra)) = serde_json::from_str::<Value>(&extra) {
                 for (k, v) in extra {

@@ -12,6 +12,7 @@ pub mod files;
 pub mod input;
 pub mod live;
 mod public_pages;
+pub mod ratings;
 mod settings;
 mod stations;
 
@@ -42,10 +43,11 @@ pub enum Page {
     Standings,
     Settings,
     Stations,
+    Ratings,
 }
 
 impl Page {
-    pub const ALL: [Page; 8] = [
+    pub const ALL: [Page; 9] = [
         Page::Players,
         Page::Tournaments,
         Page::Registration,
@@ -54,6 +56,7 @@ impl Page {
         Page::Standings,
         Page::Settings,
         Page::Stations,
+        Page::Ratings,
     ];
 
     pub fn title(self) -> &'static str {
@@ -66,10 +69,11 @@ impl Page {
             Page::Standings => "Standings",
             Page::Settings => "Settings",
             Page::Stations => "Stations",
+            Page::Ratings => "Ratings",
         }
     }
 
-    /// The function key that opens the page (F1–F7, F9; F8 pauses a table's clocks).
+    /// The function key that opens the page (F1–F7, F9, F10; F8 pauses a table's clocks).
     pub fn key(self) -> Key {
         match self {
             Page::Players => Key::F1,
@@ -80,6 +84,7 @@ impl Page {
             Page::Standings => Key::F6,
             Page::Settings => Key::F7,
             Page::Stations => Key::F9,
+            Page::Ratings => Key::F10,
         }
     }
 }
@@ -172,6 +177,7 @@ pub struct DeskApp {
     pub registration: director::registration::RegistrationPage,
     pub rounds: director::rounds::RoundsPage,
     pub standings: director::standings::StandingsPage,
+    pub ratings: ratings::RatingsPage,
     status: director::StatusCache,
     pacer: input::InputPacer,
     /// A text field had the keyboard at the end of the last frame.
@@ -233,6 +239,7 @@ impl DeskApp {
             registration: Default::default(),
             rounds: Default::default(),
             standings: Default::default(),
+            ratings: Default::default(),
             status: Default::default(),
             live: live::Live::default(),
             stations: Default::default(),
@@ -426,6 +433,7 @@ impl DeskApp {
             Page::Rounds => self.rounds.ui(ui, &mut frame),
             Page::Standings => self.standings.ui(ui, &mut frame),
             Page::Stations => self.stations.ui(ui, &mut frame),
+            Page::Ratings => self.ratings.ui(ui, &mut frame),
         });
         self.prefs.theme = theme;
         if let Some(page) = goto {

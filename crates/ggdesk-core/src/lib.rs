@@ -9,6 +9,7 @@ pub mod export;
 pub mod game;
 pub mod pairing;
 pub mod physical_record;
+pub mod rating;
 pub mod record;
 pub mod rules;
 pub mod sim;

@@ -159,6 +159,7 @@ fn imported(
         federation_id: fed.map(Into::into),
         club: club.map(Into::into),
         rating,
+        initial: None,
     }
 }
 
@@ -239,5 +240,38 @@ fn a_players_list_needs_its_header() {
             line: 1,
             reason: "the header lacks the column(s) federation_id, club".into()
         }]
+    );
+}
+
+#[test]
+fn a_players_list_may_carry_initial_ratings() {
+    use ggdesk_core::rating::Rating;
+    let text = "name,federation_id,club,rating,deviation,volatility\n\
+                \"Reyes, Ana\",GGF-1,QC,1710.6,80,0.05\n\
+                Cruz Ben,GGF-2,,1500,,\n";
+    let players = import_players_csv(text).expect("all good");
+    assert_eq!(
+        players[0].initial,
+        Some(Rating::checked(1710.6, 80.0, 0.05).expect("valid"))
+    );
+    assert_eq!(players[0].rating, 1711);
+    assert_eq!(players[1].initial, None);
+    assert_eq!(players[1].rating, 1500);
+
+    let bad = "name,federation_id,club,rating,deviation,volatility\n\
+               Ana,GGF-1,,1700,80,\n\
+               Ben,,,1600,90,0.06\n\
+               Cy,GGF-3,,1600,400,0.06\n\
+               Dee,GGF-4,,strong,90,0.06\n";
+    let e = import_players_csv(bad).expect_err("bad rows");
+    let reasons: Vec<String> = e.rows.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        reasons,
+        [
+            "line 2: an initial rating needs both a deviation and a volatility",
+            "line 3: an initial rating needs a federation id",
+            "line 4: initial rating: deviation 400 is not above 0 and at most 350",
+            "line 5: initial rating: the rating \"strong\" is not a number",
+        ]
     );
 }

@@ -41,6 +41,12 @@ fn field(text: &str) -> String {
     }
 }
 
+/// A CSV record of already formatted fields, ending in a line feed (text made formula-safe
+/// by the caller with [`defuse`]).
+pub fn csv_record(fields: &[String]) -> String {
+    record(fields)
+}
+
 /// A CSV record of already formatted fields, ending in a line feed.
 fn record(fields: &[String]) -> String {
     let mut line = fields

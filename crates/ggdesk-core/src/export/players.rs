@@ -1,19 +1,28 @@
 //! Reading a players list from CSV: `name,federation_id,club,rating` with a header, extra
 //! columns ignored. All rows or nothing: every bad row is reported with its line number.
+//!
+//! The list may carry first ratings for the rating list, as `ggdesk ratings --initial` takes
+//! them: with the optional columns `deviation` and `volatility`, a row that fills both has
+//! the initial rating (rating, deviation, volatility; the rating may then have decimals).
 
+use crate::rating::Rating;
+use crate::rating::list::read_number;
 use std::collections::HashMap;
 use std::fmt;
 
 /// A player read from the CSV, not yet registered (the desk gives the id).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ImportedPlayer {
     /// The line of the file the player was on (the header is line 1).
     pub line: u64,
     pub name: String,
     pub federation_id: Option<String>,
     pub club: Option<String>,
-    /// 0 when the cell is empty.
+    /// 0 when the cell is empty (an initial rating's, rounded).
     pub rating: i64,
+    /// The player's first rating on the rating list, when the row gives a deviation and a
+    /// volatility.
+    pub initial: Option<Rating>,
 }
 
 /// One bad row: its line and why.
@@ -45,6 +54,8 @@ impl fmt::Display for PlayersCsvError {
 impl std::error::Error for PlayersCsvError {}
 
 const COLUMNS: [&str; 4] = ["name", "federation_id", "club", "rating"];
+/// The optional columns of an initial rating.
+const INITIAL_COLUMNS: [&str; 2] = ["deviation", "volatility"];
 
 fn bad(line: u64, reason: impl Into<String>) -> RowError {
     RowError {
@@ -95,7 +106,7 @@ pub fn import_players_csv(text: &str) -> Result<Vec<ImportedPlayer>, PlayersCsvE
     let mut column: HashMap<&str, usize> = HashMap::new();
     for (i, h) in header.iter().enumerate() {
         let h = h.trim().to_ascii_lowercase();
-        if let Some(c) = COLUMNS.iter().find(|c| **c == h) {
+        if let Some(c) = COLUMNS.iter().chain(&INITIAL_COLUMNS).find(|c| **c == h) {
             column.entry(c).or_insert(i);
         }
     }
@@ -138,14 +149,45 @@ pub fn import_players_csv(text: &str) -> Result<Vec<ImportedPlayer>, PlayersCsvE
             ));
             continue;
         }
-        let cell = |c: &str| rec.get(col(c)).unwrap_or("").trim().to_string();
+        let cell = |c: &str| match column.get(c) {
+            Some(&i) => rec.get(i).unwrap_or("").trim().to_string(),
+            None => String::new(),
+        };
         let name = cell("name");
         let mut reasons = Vec::new();
         if name.is_empty() {
             reasons.push("the name is empty".to_string());
         }
         let rating_text = cell("rating");
-        let rating = if rating_text.is_empty() {
+        let (deviation, volatility) = (cell("deviation"), cell("volatility"));
+        let initial = match (deviation.is_empty(), volatility.is_empty()) {
+            (true, true) => None,
+            (false, false) => {
+                match (|| {
+                    Rating::checked(
+                        read_number("rating", &rating_text)?,
+                        read_number("deviation", &deviation)?,
+                        read_number("volatility", &volatility)?,
+                    )
+                })() {
+                    Ok(r) => Some(r),
+                    Err(e) => {
+                        reasons.push(format!("initial rating: {e}"));
+                        None
+                    }
+                }
+            }
+            _ => {
+                reasons
+                    .push("an initial rating needs both a deviation and a volatility".to_string());
+                None
+            }
+        };
+        let rating = if let Some(r) = initial {
+            // Ratings are far inside i64; `as` saturates anyway.
+            r.rating.round() as i64
+        } else if !deviation.is_empty() || !volatility.is_empty() || rating_text.is_empty() {
+            // A half-given initial rating is refused above; an empty cell is 0.
             0
         } else {
             match rating_text.parse::<i64>() {
@@ -158,6 +200,9 @@ pub fn import_players_csv(text: &str) -> Result<Vec<ImportedPlayer>, PlayersCsvE
         };
         let optional = |s: String| (!s.is_empty()).then_some(s);
         let federation_id = optional(cell("federation_id"));
+        if initial.is_some() && federation_id.is_none() {
+            reasons.push("an initial rating needs a federation id".to_string());
+        }
         if let Some(f) = &federation_id {
             if let Some(first) = federation_ids.get(f) {
                 reasons.push(format!("federation id {f:?} is already on line {first}"));
@@ -172,6 +217,7 @@ pub fn import_players_csv(text: &str) -> Result<Vec<ImportedPlayer>, PlayersCsvE
                 federation_id,
                 club: optional(cell("club")),
                 rating,
+                initial,
             });
         } else {
             errors.push(bad(line, reasons.join(", ")));

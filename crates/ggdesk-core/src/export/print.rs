@@ -419,6 +419,47 @@ fn fold(c: char) -> Option<&'static str> {
     Some(s)
 }
 
+/// The rating report of a rated event (`spec/ratings.md`): each player of its rating period
+/// with the rating before and after, the change, the deviation after, games, score and the
+/// expected score, in the order given (by name).
+pub fn rating_report_page(
+    d: &Details,
+    date: &str,
+    rows: &[(String, crate::rating::PlayerEvent)],
+) -> String {
+    use crate::rating::list::fmt2;
+    let mut body = format!(
+        "<p>Glicko-2, one rating period dated {}: games played over the board only. \
+         Provisional ratings (deviation above 110) are marked P.</p>\n",
+        html_escape(date)
+    );
+    body.push_str(
+        "<table><tr><th>Federation id</th><th>Name</th><th>Before</th><th>After</th>\
+         <th>Change</th><th>Deviation</th><th>Games</th><th>Score</th><th>Expected</th></tr>\n",
+    );
+    for (fid, p) in rows {
+        let change = p.change();
+        body.push_str(&format!(
+            "<tr><td>{}</td><td>{}</td><td class=num>{}</td><td class=num><b>{}</b>{}</td>\
+             <td class=num>{}{}</td><td class=num>{}</td><td class=num>{}</td>\
+             <td class=num>{}</td><td class=num>{}</td></tr>\n",
+            html_escape(fid),
+            html_escape(&p.name),
+            fmt2(p.before.rating),
+            fmt2(p.after.rating),
+            if p.after.is_provisional() { " P" } else { "" },
+            if change >= 0.0 { "+" } else { "" },
+            fmt2(change),
+            fmt2(p.after.deviation),
+            p.games,
+            p.score,
+            fmt2(p.expected)
+        ));
+    }
+    body.push_str("</table>\n");
+    page(d, "Rating report", &body)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

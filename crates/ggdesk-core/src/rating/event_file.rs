@@ -1,0 +1,357 @@
+//! The rated games of one event file: [`event_file`] is the one function that reads them,
+//! from a `ggdesk-tournament/1` file (through the tournament file reader, with all its
+//! checks) or a `ggdesk-tournament/2` file (its stages' rounds and playoffs, with the checks
+//! the ratings need: players, ids, results).
+//!
+//! Which games count (`spec/ratings.md`): every game played over the board (`white`,
+//! `black`, `draw`) in any round of any stage, playoffs included. Forfeits, byes, absences
+//! and pending games are not games. A player without a `federation_id` is not rated: their
+//! games count for nobody (the opponent has no rating to be rated against) and the caller
+//! is told who they are ([`EventFile::unrated`]).
+
+use super::{Date, Played, RatedEvent, RatedGame};
+use crate::tournament::{GameResult, PlayerId, Tournament, TournamentFileError};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt;
+
+/// The `format` of a staged event file.
+pub const FORMAT_2: &str = "ggdesk-tournament/2";
+
+/// The rated games of one event file, and the players it does not rate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventFile {
+    /// Keyed by federation id.
+    pub event: RatedEvent<String>,
+    /// Players without a federation id, in file order.
+    pub unrated: Vec<Unrated>,
+}
+
+/// A player of the file who is not rated (no federation id).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unrated {
+    pub id: PlayerId,
+    pub name: String,
+}
+
+/// Why an event file cannot be rated: where (a JSON path, empty for the whole file) and
+/// what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventFileError {
+    pub at: String,
+    pub fault: EventFault,
+}
+
+impl fmt::Display for EventFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.at.is_empty() {
+            write!(f, "{}", self.fault)
+        } else {
+            write!(f, "{}: {}", self.at, self.fault)
+        }
+    }
+}
+
+impl std::error::Error for EventFileError {}
+
+/// What is wrong at a place of an event file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EventFault {
+    /// The `/1` reader's own refusal (it names its place itself).
+    #[error("{0}")]
+    Tournament(TournamentFileError),
+    #[error("not valid JSON: {0}")]
+    Json(String),
+    #[error("is missing")]
+    Missing,
+    #[error("must be {0}")]
+    Expected(&'static str),
+    #[error("unknown format {0:?} (expected \"ggdesk-tournament/1\" or \"{FORMAT_2}\")")]
+    UnknownFormat(String),
+    #[error("is missing: an event without a date cannot be rated")]
+    NoDate,
+    #[error("{0}")]
+    Date(super::DateError),
+    #[error("duplicate player id {0}")]
+    DuplicatePlayer(PlayerId),
+    #[error("unknown player id {0}")]
+    UnknownPlayer(PlayerId),
+    #[error("player {0} cannot play themself")]
+    SamePlayer(PlayerId),
+    #[error("player {0} appears twice in the round")]
+    TwiceInRound(PlayerId),
+    #[error(
+        "unknown result {0:?} (expected white, black, draw, white_forfeit, black_forfeit, double_forfeit or pending)"
+    )]
+    UnknownResult(String),
+    #[error("federation id {federation_id:?} is also that of player {first} in this event")]
+    DuplicateFederationId {
+        federation_id: String,
+        first: PlayerId,
+    },
+}
+
+fn err(at: impl Into<String>, fault: EventFault) -> EventFileError {
+    EventFileError {
+        at: at.into(),
+        fault,
+    }
+}
+
+fn expected(at: impl Into<String>, what: &'static str) -> EventFileError {
+    err(at, EventFault::Expected(what))
+}
+
+fn object<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, EventFileError> {
+    v.as_object().ok_or_else(|| expected(at, "an object"))
+}
+
+fn array<'a>(v: &'a Value, at: &str) -> Result<&'a [Value], EventFileError> {
+    v.as_array()
+        .map(Vec::as_slice)
+        .ok_or_else(|| expected(at, "an array"))
+}
+
+/// Absent and `null` both count as not given.
+fn optional<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    map.get(key).filter(|v| !v.is_null())
+}
+
+fn required<'a>(
+    map: &'a Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<&'a Value, EventFileError> {
+    optional(map, key).ok_or_else(|| err(at, EventFault::Missing))
+}
+
+fn string<'a>(v: &'a Value, at: &str) -> Result<&'a str, EventFileError> {
+    v.as_str().ok_or_else(|| expected(at, "a string"))
+}
+
+fn player_id(v: &Value, at: &str) -> Result<PlayerId, EventFileError> {
+    v.as_u64()
+        .filter(|&n| n >= 1)
+        .and_then(|n| u32::try_from(n).ok())
+        .map(PlayerId)
+        .ok_or_else(|| expected(at, "a positive integer player id"))
+}
+
+/// A player as the ratings see them: id, name, federation id (empty = none).
+struct FilePlayer {
+    id: PlayerId,
+    name: String,
+    federation_id: Option<String>,
+}
+
+/// A game as the ratings see it.
+struct FileGame {
+    white: PlayerId,
+    black: PlayerId,
+    result: GameResult,
+}
+
+/// Reads the rated games of an event file (`ggdesk-tournament/1` or `/2`), with its
+/// `date`. Refused, naming the place: a file that is not valid, a missing date or one not of
+/// the form `YYYY-MM-DD`, a federation id twice among the event's players.
+pub fn event_file(text: &str) -> Result<EventFile, EventFileError> {
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| err("", EventFault::Json(e.to_string())))?;
+    let top = object(&value, "").map_err(|_| expected("", "a JSON object (the event)"))?;
+    let format = string(required(top, "format", "format")?, "format")?;
+    let (name, players, games) = match format {
+        crate::tournament::FORMAT => read_1(&value)?,
+        FORMAT_2 => read_2(top)?,
+        other => return Err(err("format", EventFault::UnknownFormat(other.to_string()))),
+    };
+    let date = match optional(top, "date") {
+        None => return Err(err("date", EventFault::NoDate)),
+        Some(d) => Date::parse(string(d, "date")?).map_err(|e| err("date", EventFault::Date(e)))?,
+    };
+    rated(name, date, players, games)
+}
+
+/// The players and games of a `/1` file, read by the tournament file reader.
+type Read = (String, Vec<FilePlayer>, Vec<FileGame>);
+
+fn read_1(value: &Value) -> Result<Read, EventFileError> {
+    let t = Tournament::from_value(value).map_err(|e| err("", EventFault::Tournament(e)))?;
+    let players = t
+        .players()
+        .iter()
+        .map(|p| FilePlayer {
+            id: p.id,
+            name: p.name.clone(),
+            federation_id: p.federation_id.clone(),
+        })
+        .collect();
+    let games = t
+        .rounds()
+        .iter()
+        .flat_map(|r| &r.games)
+        .map(|g| FileGame {
+            white: g.white,
+            black: g.black,
+            result: g.result,
+        })
+        .collect();
+    Ok((t.name().to_string(), players, games))
+}
+
+fn read_2(top: &Map<String, Value>) -> Result<Read, EventFileError> {
+    let name = match optional(top, "name") {
+        None => String::new(),
+        Some(n) => string(n, "name")?.to_string(),
+    };
+    let mut players = Vec::new();
+    let mut ids = HashSet::new();
+    for (i, p) in array(required(top, "players", "players")?, "players")?
+        .iter()
+        .enumerate()
+    {
+        let at = format!("players[{i}]");
+        let map = object(p, &at)?;
+        let id_at = format!("{at}.id");
+        let id = player_id(required(map, "id", &id_at)?, &id_at)?;
+        if !ids.insert(id) {
+            return Err(err(id_at, EventFault::DuplicatePlayer(id)));
+        }
+        let name_at = format!("{at}.name");
+        let name = string(required(map, "name", &name_at)?, &name_at)?.to_string();
+        let federation_id = optional(map, "federation_id")
+            .map(|f| string(f, &format!("{at}.federation_id")).map(str::to_string))
+            .transpose()?;
+        players.push(FilePlayer {
+            id,
+            name,
+            federation_id,
+        });
+    }
+    let mut games = Vec::new();
+    let stages = array(required(top, "stages", "stages")?, "stages")?;
+    for (s, stage) in stages.iter().enumerate() {
+        let at = format!("stages[{s}]");
+        let map = object(stage, &at)?;
+        let rounds_at = format!("{at}.rounds");
+        for (k, round) in array(required(map, "rounds", &rounds_at)?, &rounds_at)?
+            .iter()
+            .enumerate()
+        {
+            let round_at = format!("{rounds_at}[{k}]");
+            let round = object(round, &round_at)?;
+            let games_at = format!("{round_at}.games");
+            let mut seen = HashSet::new();
+            for (i, g) in array(required(round, "games", &games_at)?, &games_at)?
+                .iter()
+                .enumerate()
+            {
+                let g_at = format!("{games_at}[{i}]");
+                let game = read_game(g, &g_at, &ids)?;
+                for p in [game.white, game.black] {
+                    if !seen.insert(p) {
+                        return Err(err(g_at, EventFault::TwiceInRound(p)));
+                    }
+                }
+                games.push(game);
+            }
+        }
+        if let Some(playoffs) = optional(map, "playoffs") {
+            let playoffs_at = format!("{at}.playoffs");
+            for (i, g) in array(playoffs, &playoffs_at)?.iter().enumerate() {
+                games.push(read_game(g, &format!("{playoffs_at}[{i}]"), &ids)?);
+            }
+        }
+    }
+    Ok((name, players, games))
+}
+
+fn read_game(v: &Value, at: &str, ids: &HashSet<PlayerId>) -> Result<FileGame, EventFileError> {
+    let map = object(v, at)?;
+    let side = |key: &str| -> Result<PlayerId, EventFileError> {
+        let side_at = format!("{at}.{key}");
+        let id = player_id(required(map, key, &side_at)?, &side_at)?;
+        if !ids.contains(&id) {
+            return Err(err(side_at, EventFault::UnknownPlayer(id)));
+        }
+        Ok(id)
+    };
+    let white = side("white")?;
+    let black = side("black")?;
+    if white == black {
+        return Err(err(at, EventFault::SamePlayer(white)));
+    }
+    let result_at = format!("{at}.result");
+    let result_name = string(required(map, "result", &result_at)?, &result_at)?;
+    let result = GameResult::from_name(result_name).ok_or_else(|| {
+        err(
+            &result_at,
+            EventFault::UnknownResult(result_name.to_string()),
+        )
+    })?;
+    Ok(FileGame {
+        white,
+        black,
+        result,
+    })
+}
+
+/// The event keyed by federation id: games between two rated players, played over the
+/// board.
+fn rated(
+    name: String,
+    date: Date,
+    players: Vec<FilePlayer>,
+    games: Vec<FileGame>,
+) -> Result<EventFile, EventFileError> {
+    let mut key: HashMap<PlayerId, String> = HashMap::new();
+    let mut holder: HashMap<String, PlayerId> = HashMap::new();
+    let mut names = BTreeMap::new();
+    let mut unrated = Vec::new();
+    for (i, p) in players.into_iter().enumerate() {
+        match p.federation_id.filter(|f| !f.is_empty()) {
+            None => unrated.push(Unrated {
+                id: p.id,
+                name: p.name,
+            }),
+            Some(f) => {
+                if let Some(first) = holder.get(&f) {
+                    return Err(err(
+                        format!("players[{i}].federation_id"),
+                        EventFault::DuplicateFederationId {
+                            federation_id: f,
+                            first: *first,
+                        },
+                    ));
+                }
+                holder.insert(f.clone(), p.id);
+                key.insert(p.id, f.clone());
+                names.insert(f, p.name);
+            }
+        }
+    }
+    let games = games
+        .into_iter()
+        .filter_map(|g| {
+            let result = match g.result {
+                GameResult::WhiteWins => Played::WhiteWins,
+                GameResult::BlackWins => Played::BlackWins,
+                GameResult::Draw => Played::Draw,
+                _ => return None,
+            };
+            Some(RatedGame {
+                white: key.get(&g.white)?.clone(),
+                black: key.get(&g.black)?.clone(),
+                result,
+            })
+        })
+        .collect();
+    Ok(EventFile {
+        event: RatedEvent {
+            name,
+            date,
+            names,
+            games,
+        },
+        unrated,
+    })
+}

@@ -1,0 +1,324 @@
+//! `ggdesk ratings` run as the binary: the list as the spec prints it, the history in JSON,
+//! the players it does not rate, and its refusals (exit 2, one line on standard error,
+//! nothing on standard output).
+
+use serde_json::{Value, json};
+use std::io::Write;
+use std::process::{Command, Output};
+
+fn file(text: &str, suffix: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::Builder::new()
+        .suffix(suffix)
+        .tempfile()
+        .expect("temp file");
+    f.write_all(text.as_bytes()).expect("write");
+    f
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ggdesk"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("UTF-8")
+}
+
+fn path(f: &tempfile::NamedTempFile) -> &str {
+    f.path().to_str().expect("a UTF-8 path")
+}
+
+/// A `/1` event: players (id, name, federation id) and games (white, black, result).
+fn event(
+    name: &str,
+    date: Option<&str>,
+    players: &[(u32, &str, Option<&str>)],
+    games: &[(u32, u32, &str)],
+) -> String {
+    let players: Vec<Value> = players
+        .iter()
+        .map(|(id, n, f)| match f {
+            Some(f) => json!({"id": id, "name": n, "federation_id": f}),
+            None => json!({"id": id, "name": n}),
+        })
+        .collect();
+    let rounds: Vec<Value> = games
+        .iter()
+        .map(|(w, b, r)| json!({"games": [{"white": w, "black": b, "result": r}]}))
+        .collect();
+    let mut v = json!({
+        "format": "ggdesk-tournament/1",
+        "name": name,
+        "settings": {"system": "swiss", "rounds": games.len().max(1)},
+        "players": players,
+        "rounds": rounds,
+    });
+    if let Some(d) = date {
+        v["date"] = json!(d);
+    }
+    v.to_string()
+}
+
+const INITIAL: &str = "federation_id,name,rating,deviation,volatility
+P,Pia,1500,200,0.06
+A,Abe,1400,30,0.06
+B,Bea,1550,100,0.06
+C,Cid,1700,300,0.06
+Z,Zed,1800,90,0.05
+";
+
+fn papers_event() -> String {
+    event(
+        "Example Open",
+        Some("2026-01-10"),
+        &[
+            (1, "Reyes, Pia", Some("P")),
+            (2, "Abe", Some("A")),
+            (3, "Bea", Some("B")),
+            (4, "Cid", Some("C")),
+        ],
+        &[(1, 2, "white"), (3, 1, "white"), (1, 4, "black")],
+    )
+}
+
+#[test]
+fn the_papers_example_through_the_binary() {
+    let initial = file(INITIAL, ".csv");
+    let ev = file(&papers_event(), ".json");
+    let out = run(&["ratings", "--initial", path(&initial), path(&ev)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "rank,federation_id,name,rating,deviation,volatility,games,events,last_event"
+    );
+    // Zed never played: listed with 0 games and the initial list's name.
+    assert_eq!(lines[1], "1,Z,Zed,1800.00,90.00,0.050000,0,0,");
+    let p = lines
+        .iter()
+        .find(|l| l.contains(",P,"))
+        .expect("P is listed");
+    assert!(
+        p.ends_with(",P,\"Reyes, Pia\",1464.05,151.52,0.059996,3,1,2026-01-10"),
+        "{p}"
+    );
+    assert_eq!(lines.len(), 6);
+    let ranks: Vec<&str> = lines[1..]
+        .iter()
+        .map(|l| l.split(',').next().unwrap_or(""))
+        .collect();
+    assert_eq!(ranks, ["1", "2", "3", "4", "5"]);
+}
+
+#[test]
+fn files_are_rated_in_date_order_whatever_the_order_given() {
+    let players = [
+        (1, "A", Some("F-A")),
+        (2, "B", Some("F-B")),
+        (3, "C", Some("F-C")),
+    ];
+    let jan = file(
+        &event(
+            "Jan",
+            Some("2026-01-05"),
+            &players,
+            &[(1, 2, "white"), (2, 3, "draw")],
+        ),
+        ".json",
+    );
+    let mar = file(
+        &event("Mar", Some("2026-03-20"), &players, &[(3, 1, "white")]),
+        ".json",
+    );
+    let a = run(&["ratings", path(&mar), path(&jan)]);
+    let b = run(&["ratings", path(&jan), path(&mar)]);
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&b));
+    // The C row: two events, two games, last on 2026-03-20.
+    assert!(
+        stdout(&a)
+            .lines()
+            .any(|l| l.contains(",F-C,C,") && l.ends_with(",2,2,2026-03-20")),
+        "{}",
+        stdout(&a)
+    );
+}
+
+#[test]
+fn a_player_without_a_federation_id_is_named_on_standard_error() {
+    let ev = file(
+        &event(
+            "Club",
+            Some("2026-02-01"),
+            &[
+                (1, "Ana", Some("GGF-1")),
+                (2, "Ben", None),
+                (3, "Cy", Some("GGF-3")),
+            ],
+            &[(1, 2, "white"), (3, 1, "draw")],
+        ),
+        ".json",
+    );
+    let out = run(&["ratings", path(&ev)]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "ggdesk: {}: player 2 (Ben) has no federation_id: not rated\n",
+            path(&ev)
+        )
+    );
+    let text = stdout(&out);
+    assert!(!text.contains("Ben"));
+    // The game against Ben counts for nobody: Ana has one rated game.
+    assert!(
+        text.lines()
+            .any(|l| l.contains(",GGF-1,Ana,") && l.ends_with(",1,1,2026-02-01")),
+        "{text}"
+    );
+}
+
+#[test]
+fn json_gives_the_rows_and_each_players_history() {
+    let initial = file(INITIAL, ".csv");
+    let ev = file(&papers_event(), ".json");
+    let out = run(&["ratings", "--json", "--initial", path(&initial), path(&ev)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let rows = v.as_array().expect("a list");
+    assert_eq!(rows.len(), 5);
+    assert_eq!(rows[0]["federation_id"], "Z");
+    assert_eq!(rows[0]["last_event"], Value::Null);
+    assert_eq!(rows[0]["history"], json!([]));
+    let p = rows.iter().find(|r| r["federation_id"] == "P").expect("P");
+    assert_eq!(p["rating"], json!(1464.05));
+    assert_eq!(p["deviation"], json!(151.52));
+    assert_eq!(p["volatility"], json!(0.059996));
+    assert_eq!(p["games"], json!(3));
+    let h = &p["history"][0];
+    assert_eq!(h["event"], "Example Open");
+    assert_eq!(h["date"], "2026-01-10");
+    assert_eq!(h["before"], json!(1500.0));
+    assert_eq!(h["after"], json!(1464.05));
+    assert_eq!(h["deviation_before"], json!(200.0));
+    assert_eq!(h["games"], json!(3));
+    assert_eq!(h["score"], json!(1));
+    assert_eq!(h["expected"], json!(1.37));
+}
+
+#[test]
+fn tau_is_used_and_checked() {
+    let initial = file(INITIAL, ".csv");
+    let ev = file(&papers_event(), ".json");
+    let default = run(&["ratings", "--initial", path(&initial), path(&ev)]);
+    let other = run(&[
+        "ratings",
+        "--tau",
+        "1.2",
+        "--initial",
+        path(&initial),
+        path(&ev),
+    ]);
+    assert_eq!(other.status.code(), Some(0));
+    assert_ne!(stdout(&default), stdout(&other));
+    let explicit = run(&[
+        "ratings",
+        "--tau",
+        "0.5",
+        "--initial",
+        path(&initial),
+        path(&ev),
+    ]);
+    assert_eq!(stdout(&default), stdout(&explicit));
+    for (bad, says) in [
+        ("abc", "--tau: \"abc\" is not a number"),
+        ("0", "--tau: tau 0 is not above 0 and at most 100"),
+    ] {
+        let out = run(&["ratings", "--tau", bad, path(&ev)]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert_eq!(stderr(&out), format!("ggdesk: {says}\n"));
+        assert_eq!(stdout(&out), "");
+    }
+}
+
+/// Exit 2, one line on standard error that names the file and says what, nothing on
+/// standard output.
+fn refused(args: &[&str], says: &str) {
+    let out = run(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    assert_eq!(stdout(&out), "", "{args:?}");
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(says), "{err} should say {says}");
+}
+
+#[test]
+fn refusals_exit_2_with_one_line() {
+    let players = [(1, "A", Some("X")), (2, "B", Some("Y"))];
+    let good = file(
+        &event("Good", Some("2026-01-01"), &players, &[(1, 2, "white")]),
+        ".json",
+    );
+    let undated = file(
+        &event("Undated", None, &players, &[(1, 2, "white")]),
+        ".json",
+    );
+    refused(
+        &["ratings", path(&good), path(&undated)],
+        &format!(
+            "{}: date: is missing: an event without a date cannot be rated",
+            path(&undated)
+        ),
+    );
+    let misdated = file(
+        &event("Misdated", Some("01/02/2026"), &players, &[(1, 2, "white")]),
+        ".json",
+    );
+    refused(
+        &["ratings", path(&misdated)],
+        &format!(
+            "{}: date: \"01/02/2026\" is not a date of the form YYYY-MM-DD",
+            path(&misdated)
+        ),
+    );
+    let dup = file(
+        &event(
+            "Dup",
+            Some("2026-01-01"),
+            &[(1, "A", Some("X")), (2, "B", Some("X"))],
+            &[(1, 2, "white")],
+        ),
+        ".json",
+    );
+    refused(
+        &["ratings", path(&dup)],
+        &format!(
+            "{}: players[1].federation_id: federation id \"X\" is also that of player 1 in this event",
+            path(&dup)
+        ),
+    );
+    let broken = file("{\"format\": \"ggdesk-tournament/1\", ", ".json");
+    refused(
+        &["ratings", path(&broken)],
+        &format!("{}: not valid JSON", path(&broken)),
+    );
+    let bad_list = file(
+        "federation_id,name,rating,deviation,volatility\nX,A,1500,0,0.06\n",
+        ".csv",
+    );
+    refused(
+        &["ratings", "--initial", path(&bad_list), path(&good)],
+        &format!(
+            "{}: line 2: deviation 0 is not above 0 and at most 350",
+            path(&bad_list)
+        ),
+    );
+}
