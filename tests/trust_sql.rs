@@ -623,7 +623,10 @@ fn an_older_database_is_upgraded_to_the_state_of_a_new_one() {
     assert!(stale.contains("hall-a"), "{stale}");
     // Opened by the director's desk: migration 4 runs.
     let upgraded = Store::connect(&Address::Server(url_of(&old))).expect("upgraded");
-    assert_eq!(upgraded.schema_version().expect("version"), ggdesk::store::SCHEMA_VERSION);
+    assert_eq!(
+        upgraded.schema_version().expect("version"),
+        ggdesk::store::SCHEMA_VERSION
+    );
     drop(upgraded);
     let after = privileges(&old);
     // A new database with the same stations and the public pages started once.
