@@ -133,7 +133,7 @@ fn a_station_reads_no_hidden_rank_of_a_game_not_at_its_tables() {
 fn a_station_changes_nothing_but_its_own_games_in_play_whatever_sql_it_sends() {
     let ev = trust::event();
     let before = dump(&ev.db);
-    let roles_before = roles();
+    let roles_before = roles(&ev);
     let mut a = sql_client(&ev.a.url);
     let board = ev
         .director
@@ -373,7 +373,11 @@ fn a_station_changes_nothing_but_its_own_games_in_play_whatever_sql_it_sends() {
     }
     drop(a);
     assert_eq!(dump(&ev.db), before, "the event is as it was");
-    assert_eq!(roles(), roles_before, "the server's roles are as they were");
+    assert_eq!(
+        roles(&ev),
+        roles_before,
+        "the server's roles are as they were"
+    );
     // The director's login still does what only it may.
     let mut director = trust::sql_client(&ev.url);
     director

@@ -200,7 +200,7 @@ fn a_station_runs_the_whole_game_of_its_table_through_its_functions() {
 fn a_station_is_refused_what_only_the_director_may_and_nothing_changes() {
     let ev = trust::event();
     let before = dump(&ev.db);
-    let roles_before = roles();
+    let roles_before = roles(&ev);
     let mut a = connect(&ev.a.url);
     let d = Actor::director();
     let me = Actor::arbiter(Some(1));
@@ -346,7 +346,7 @@ fn a_station_is_refused_what_only_the_director_may_and_nothing_changes() {
     );
     drop(a);
     assert_eq!(dump(&ev.db), before, "the event is as it was");
-    assert_eq!(roles(), roles_before);
+    assert_eq!(roles(&ev), roles_before);
 }
 
 #[test]
@@ -360,7 +360,7 @@ fn station_names_that_would_be_another_role_are_refused() {
         &format!("CREATE ROLE \"{}_boss\" LOGIN PASSWORD 'x'", ev.db),
     );
     let before = dump(&ev.db);
-    let roles_before = roles();
+    let roles_before = roles(&ev);
     for (name, why) in [
         ("public", "would be the public pages' role"),
         ("PUBLIC", "would be the public pages' role"),
@@ -375,7 +375,7 @@ fn station_names_that_would_be_another_role_are_refused() {
         }
     }
     assert_eq!(dump(&ev.db), before);
-    assert_eq!(roles(), roles_before);
+    assert_eq!(roles(&ev), roles_before);
     // The public pages' role stays a role no one logs in with.
     drop(Store::connect_read_only(&Address::Server(ev.url.clone())).expect("public pages"));
     let login = pg::cluster().psql(

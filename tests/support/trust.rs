@@ -248,14 +248,25 @@ pub fn dump(db: &str) -> String {
 
 /// The cluster's roles with their attributes, and who is a member of what: what a dump of
 /// one database does not hold.
-pub fn roles() -> String {
+pub fn roles(ev: &Trust) -> String {
+    // Only this event's roles (its director, its stations, its public role, any role named
+    // after its database) and the server's own: other tests create logins on the same
+    // cluster meanwhile. A station cannot create roles (no CREATEROLE), so a role it could
+    // change is one of these; memberships it could gain show on its own row.
     pg::cluster().psql(
         "postgres",
-        "SELECT string_agg(r.rolname || ':' || r.rolcanlogin || ':' || r.rolconnlimit || ':' ||
-                  coalesce((SELECT string_agg(m.rolname, ',' ORDER BY m.rolname)
-                            FROM pg_auth_members am JOIN pg_roles m ON m.oid = am.roleid
-                            WHERE am.member = r.oid), ''), ' ' ORDER BY r.rolname)
-         FROM pg_roles r",
+        &format!(
+            "SELECT string_agg(r.rolname || ':' || r.rolcanlogin || ':' || r.rolconnlimit || ':' ||
+                      coalesce((SELECT string_agg(m.rolname, ',' ORDER BY m.rolname)
+                                FROM pg_auth_members am JOIN pg_roles m ON m.oid = am.roleid
+                                WHERE am.member = r.oid), ''), ' ' ORDER BY r.rolname)
+             FROM pg_roles r
+             WHERE left(r.rolname, length('{db}') + 1) = '{db}_' OR r.rolname = '{director}'
+                   OR r.rolname LIKE 'pg\\_%'
+                   OR r.rolname = 'postgres'",
+            db = ev.db,
+            director = ev.director_login
+        ),
     )
 }
 
