@@ -192,6 +192,13 @@ fn while_the_event_server_is_down_the_pages_show_the_last_view_as_of_when_and_co
         "{line}"
     );
     assert_eq!(rest, " \u{2014} results since then are not shown yet");
+    // For a human to look at (serve_browser.rs takes the screenshots of the live pages).
+    let shots = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("the target folder")
+        .join("serve-shots");
+    std::fs::create_dir_all(&shots).expect("shots folder");
+    std::fs::write(shots.join("stale-round.html"), &stale.body).expect("write");
     // The rest of the page is what it was.
     assert_eq!(
         stale.body.replace(
