@@ -85,9 +85,10 @@ pub enum ServeError {
 
 /// A running server. Dropping it stops it.
 pub struct Server {
-    // Field order is drop order: the network side stops before the watcher.
-    net: net::Running,
+    // Field order is drop order: the watcher stops first (which ends the pages' streams),
+    // then the network side.
     watcher: watch::Watcher,
+    net: net::Running,
     counters: Arc<Counters>,
     url: String,
 }
@@ -130,8 +131,8 @@ impl Server {
         let net =
             net::Running::start(listener, site, config.limits, counters.clone()).map_err(failed)?;
         Ok(Server {
-            net,
             watcher,
+            net,
             counters,
             url,
         })
@@ -164,9 +165,9 @@ impl Server {
     /// in the middle of an answer gets a moment to finish it) and the pages' streams, and
     /// waits for the threads.
     pub fn stop(self) {
-        let Server { net, watcher, .. } = self;
-        net.stop();
+        let Server { watcher, net, .. } = self;
         watcher.stop();
+        net.stop();
     }
 }
 

@@ -125,6 +125,14 @@ pub fn brotli(body: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// Whether a page is kept for the requests to come (and so worth compressing once now), or
+/// rendered for one request only (tower-http compresses it as it goes out).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reuse {
+    Kept,
+    ThisRequest,
+}
+
 /// An answer ready to send: its body as rendered and, for a page kept, compressed.
 #[derive(Debug)]
 pub struct Page {
@@ -137,9 +145,9 @@ pub struct Page {
 }
 
 impl Page {
-    /// A page as rendered, with its ETag; compressed both ways when `kept` (and worth it).
-    fn new(content_type: &'static str, body: Vec<u8>, kept: bool) -> Page {
-        let worth = kept && body.len() >= COMPRESS_FROM_BYTES;
+    /// A page as rendered, with its ETag; compressed both ways when kept (and worth it).
+    fn new(content_type: &'static str, body: Vec<u8>, reuse: Reuse) -> Page {
+        let worth = reuse == Reuse::Kept && body.len() >= COMPRESS_FROM_BYTES;
         let smaller = |c: Option<Vec<u8>>| c.filter(|c| c.len() < body.len()).map(Bytes::from);
         let (gzip, br) = if worth {
             (smaller(gzip(&body)), smaller(brotli(&body)))
@@ -285,8 +293,12 @@ impl Site {
             counters,
             wait,
             public_url,
-            script: Arc::new(Page::new(JS, html::LIVE_JS.as_bytes().to_vec(), true)),
-            endpoints: Arc::new(Page::new(JSON, json_bytes(&endpoints), true)),
+            script: Arc::new(Page::new(
+                JS,
+                html::LIVE_JS.as_bytes().to_vec(),
+                Reuse::Kept,
+            )),
+            endpoints: Arc::new(Page::new(JSON, json_bytes(&endpoints), Reuse::Kept)),
         }
     }
 
@@ -322,11 +334,11 @@ impl Site {
         route: Route,
         rendered: Rendered,
         stale: Option<Arc<str>>,
-        kept: bool,
+        reuse: Reuse,
     ) -> Result<Option<Page>, Failure> {
         let counters = self.counters.clone();
         tokio::task::spawn_blocking(move || {
-            let page = render(&route, &rendered, stale.as_deref(), kept);
+            let page = render(&route, &rendered, stale.as_deref(), reuse);
             if page.is_some() {
                 counters.rendered.fetch_add(1, Ordering::Relaxed);
             }
@@ -351,7 +363,12 @@ impl Site {
         };
         let Some(key) = route.cache_key() else {
             let page = self
-                .render(route.clone(), rendered, version.stale.clone(), false)
+                .render(
+                    route.clone(),
+                    rendered,
+                    version.stale.clone(),
+                    Reuse::ThisRequest,
+                )
                 .await?;
             return Ok(page.map(Arc::new));
         };
@@ -378,7 +395,7 @@ impl Site {
         let page = cell
             .get_or_try_init(|| async {
                 let page = self
-                    .render(route.clone(), rendered, version.stale.clone(), true)
+                    .render(route.clone(), rendered, version.stale.clone(), Reuse::Kept)
                     .await?
                     .map(Arc::new);
                 if let Some(page) = &page {
@@ -408,7 +425,7 @@ impl Site {
                 text = html::mark_stale(&text, as_of);
             }
             counters.rendered.fetch_add(1, Ordering::Relaxed);
-            Page::new(HTML, text.into_bytes(), false)
+            Page::new(HTML, text.into_bytes(), Reuse::ThisRequest)
         })
         .await
         .map_err(|_| Failure::Internal)?;
@@ -448,7 +465,7 @@ fn json_bytes(v: &serde_json::Value) -> Vec<u8> {
 
 /// Renders a route from its view (with the stale line when `stale` says as of when); `None`
 /// when the thing asked for does not exist.
-fn render(route: &Route, rendered: &Rendered, stale: Option<&str>, kept: bool) -> Option<Page> {
+fn render(route: &Route, rendered: &Rendered, stale: Option<&str>, reuse: Reuse) -> Option<Page> {
     let html_page = |text: String| {
         let text = match stale {
             Some(as_of) => html::mark_stale(&text, as_of),
@@ -488,7 +505,7 @@ fn render(route: &Route, rendered: &Rendered, stale: Option<&str>, kept: bool) -
         }
         _ => return None,
     };
-    Some(Page::new(content_type, body, kept))
+    Some(Page::new(content_type, body, reuse))
 }
 
 /// The 404 of a path the server does not answer: a page, or JSON under `/api/`.
@@ -625,7 +642,7 @@ mod tests {
     #[test]
     fn a_kept_page_decompresses_to_its_body_and_a_304_carries_no_body() {
         let body = "<p>Reyes, Ana</p>\n".repeat(200).into_bytes();
-        let page = Page::new(HTML, body.clone(), true);
+        let page = Page::new(HTML, body.clone(), Reuse::Kept);
         let (gz, br) = (
             page.gzip.clone().expect("gzip"),
             page.br.clone().expect("brotli"),
@@ -653,7 +670,7 @@ mod tests {
         assert_eq!(r.status(), StatusCode::OK);
         assert!(r.headers().get(CONTENT_ENCODING).is_none());
         // A small page is sent as it is.
-        let small = Page::new(HTML, b"<p>x</p>".to_vec(), true);
+        let small = Page::new(HTML, b"<p>x</p>".to_vec(), Reuse::Kept);
         assert!(small.gzip.is_none() && small.br.is_none());
     }
 

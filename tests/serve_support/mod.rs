@@ -485,8 +485,11 @@ impl Notices {
             .expect("timeout");
         stream
             .write_all(
-                format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n")
-                    .as_bytes(),
+                format!(
+                    "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\
+                     Accept-Encoding: gzip, deflate, br\r\n\r\n"
+                )
+                .as_bytes(),
             )
             .expect("write");
         let mut n = Notices {
@@ -498,6 +501,9 @@ impl Notices {
             head.starts_with("HTTP/1.1 200") && head.to_lowercase().contains("text/event-stream"),
             "{head}"
         );
+        // Asked as a browser asks, the stream is never compressed: a compressor would hold
+        // the notices back.
+        assert!(!head.to_lowercase().contains("content-encoding"), "{head}");
         let first = n.block().expect("the stream's first block");
         assert!(first.contains(": open"), "{first}");
         n
