@@ -1,7 +1,9 @@
 //! The public pages in a real browser: headless Chromium (Debian's `chromium`, which
 //! `.ci/run` installs) loads each page from a server on a free loopback port. The rendered
 //! DOM is checked, and a phone-sized screenshot of each page is
-//! written under `target/serve-shots/` for a human to look at.
+//! written under `target/serve-shots/` for a human to look at. And a phone-sized page stays
+//! open while a result is entered at the desk: it shows the result by itself, without a
+//! reload.
 //!
 //! Without Chromium this test fails: it never passes without having looked.
 
@@ -9,9 +11,13 @@
 mod debian;
 mod serve_support;
 
-use serve_support::{hall, serve};
+use serde_json::{Value, json};
+use serve_support::{director, hall, serve};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -194,4 +200,218 @@ fn the_search_form_is_a_plain_get_that_finds_a_name_as_the_browser_sends_it() {
         dom.contains("1 player found") && dom.contains("Dizon, Dan"),
         "{dom}"
     );
+}
+
+/// Chromium driven through its DevTools pipe (`--remote-debugging-pipe`: it reads commands
+/// on descriptor 3 and writes answers on 4, each a JSON message ended by a NUL byte); a
+/// shell hands it this test's pipes as 3 and 4. A watchdog ends it if the test hangs.
+struct Browser {
+    child: Child,
+    commands: ChildStdin,
+    answers: BufReader<ChildStdout>,
+    next_id: u64,
+    done: Arc<AtomicBool>,
+    _profile: tempfile::TempDir,
+}
+
+impl Browser {
+    fn start() -> Browser {
+        let profile = tempfile::tempdir().expect("profile dir");
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(r#"exec "$0" "$@" 3<&0 4>&1 0</dev/null 1>/dev/null"#)
+            .arg(chromium())
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--hide-scrollbars",
+                "--remote-debugging-pipe",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromium starts");
+        let commands = child.stdin.take().expect("stdin");
+        let answers = BufReader::new(child.stdout.take().expect("stdout"));
+        let done = Arc::new(AtomicBool::new(false));
+        let (pid, watch) = (child.id(), done.clone());
+        std::thread::spawn(move || {
+            let deadline = Instant::now() + Duration::from_secs(240);
+            while Instant::now() < deadline {
+                if watch.load(Ordering::SeqCst) {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            // The browser this test started, by its id.
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+        });
+        Browser {
+            child,
+            commands,
+            answers,
+            next_id: 0,
+            done,
+            _profile: profile,
+        }
+    }
+
+    /// Sends a command (to a page's session, if given) and returns its result; the events
+    /// that come meanwhile are passed over.
+    fn call(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut message = json!({"id": id, "method": method, "params": params});
+        if let Some(session) = session {
+            message["sessionId"] = json!(session);
+        }
+        let mut bytes = message.to_string().into_bytes();
+        bytes.push(0);
+        self.commands
+            .write_all(&bytes)
+            .expect("a command to chromium");
+        loop {
+            let mut buf = Vec::new();
+            let n = self
+                .answers
+                .read_until(0, &mut buf)
+                .expect("chromium's answer");
+            assert!(n > 0, "chromium closed its pipe during {method}");
+            buf.pop();
+            let answer: Value = serde_json::from_slice(&buf).expect("a JSON answer");
+            if answer["id"] == id {
+                assert!(answer.get("error").is_none(), "{method}: {answer}");
+                return answer["result"].clone();
+            }
+        }
+    }
+
+    /// Evaluates `expression` in the page and returns its value.
+    fn eval(&mut self, session: &str, expression: &str) -> Value {
+        let r = self.call(
+            Some(session),
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true}),
+        );
+        r["result"]["value"].clone()
+    }
+
+    /// Evaluates `expression` every 100 ms until it is true, for at most 60 s.
+    fn eval_until(&mut self, session: &str, what: &str, expression: &str) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while self.eval(session, expression) != json!(true) {
+            assert!(Instant::now() < deadline, "waited 60 s in vain for: {what}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn close(mut self) {
+        let _ = self.call(None, "Browser.close", json!({}));
+        let _ = self.child.wait();
+        self.done.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Standard base64, as DevTools sends a screenshot.
+fn base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| -> u32 {
+        match c {
+            b'A'..=b'Z' => u32::from(c - b'A'),
+            b'a'..=b'z' => u32::from(c - b'a') + 26,
+            b'0'..=b'9' => u32::from(c - b'0') + 52,
+            b'+' => 62,
+            b'/' => 63,
+            other => panic!("not base64: {other}"),
+        }
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for group in digits.chunks(4) {
+        let n = group
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &c)| n | value(c) << (18 - 6 * i));
+        out.extend_from_slice(&n.to_be_bytes()[1..group.len()]);
+    }
+    out
+}
+
+/// A script for the page: whether table `table`'s row shows `text`.
+fn row_shows(table: u32, text: &str) -> String {
+    format!(
+        "Array.from(document.querySelectorAll('ul.list > li')).some(function (li) {{ \
+           var n = li.querySelector('.tno'); \
+           return !!n && n.lastChild.textContent === '{table}' && \
+             li.querySelector('.st').textContent.indexOf('{text}') >= 0; }})"
+    )
+}
+
+#[test]
+fn an_open_page_on_a_phone_shows_a_result_entered_at_the_desk_without_reloading() {
+    let h = hall();
+    let server = serve(&h.path);
+    let url = format!("http://{}/t/{}", server.addr(), h.tid);
+    let mut browser = Browser::start();
+    let target = browser.call(None, "Target.createTarget", json!({"url": "about:blank"}));
+    let attached = browser.call(
+        None,
+        "Target.attachToTarget",
+        json!({"targetId": target["targetId"], "flatten": true}),
+    );
+    let session = attached["sessionId"]
+        .as_str()
+        .expect("a session")
+        .to_string();
+    browser.call(
+        Some(&session),
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true}),
+    );
+    browser.call(Some(&session), "Page.navigate", json!({"url": url}));
+    browser.eval_until(&session, "the round in play shown", &row_shows(5, "½–½"));
+    // A mark a reload would wipe out.
+    browser.eval(&session, "window.keptSinceLoad = 'yes'");
+    // The director corrects table 5: White won.
+    let mut desk = ggdesk::store::Store::open(&h.path).expect("desk");
+    let board = desk
+        .round_view(h.tid, h.round)
+        .expect("view")
+        .expect("round")
+        .boards
+        .iter()
+        .find(|b| b.table_no == 5)
+        .expect("table 5")
+        .board_no;
+    desk.set_result(
+        h.tid,
+        h.round,
+        board,
+        ggdesk::tournament::GameResult::WhiteWins,
+        "correction",
+        &director(),
+    )
+    .expect("result");
+    browser.eval_until(&session, "table 5 shows 1–0", &row_shows(5, "1–0"));
+    assert_eq!(
+        browser.eval(&session, "window.keptSinceLoad"),
+        json!("yes"),
+        "the page was reloaded instead of updated"
+    );
+    let shot = browser.call(
+        Some(&session),
+        "Page.captureScreenshot",
+        json!({"format": "png"}),
+    );
+    let file = shots_dir().join("live-update.png");
+    std::fs::write(&file, base64(shot["data"].as_str().expect("a picture"))).expect("write");
+    assert_eq!(png_size(&file), (780, 1688), "{}", file.display());
+    browser.close();
 }

@@ -1,25 +1,43 @@
 //! The server against what a hall's network may send it: paths it does not serve (404),
 //! malformed requests (400), other methods (405), oversize heads and too many headers (431),
-//! bodies (413), slow heads (408), more connections than it serves at once (503), random
-//! bytes; and after all of it, it still serves. Also keep-alive, pipelining, and a stop that
-//! does not wait for idle connections.
+//! long targets (414), bodies (413), heads that never end, connections over a cap (503),
+//! random bytes; a thousand idle connections and 150 slow heads from one address while
+//! another phone asks for every page; and after all of it, it still serves. Also keep-alive,
+//! pipelining, and a stop that does not wait for idle connections or open streams.
 
 mod serve_support;
 
 use ggdesk::serve::Limits;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use serve_support::{event_with, get, raw, request, serve, serve_with};
+use serve_support::{
+    Notices, connect_from, event_with, get, raw, request, serve, serve_with, until,
+};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+/// Long enough for anything this machine does under load.
+const PATIENCE: Duration = Duration::from_secs(60);
+
 fn status_of(text: &str) -> u16 {
     text.strip_prefix("HTTP/1.1 ")
+        .or_else(|| text.strip_prefix("HTTP/1.0 "))
         .and_then(|r| r.get(..3))
         .and_then(|s| s.parse().ok())
         .unwrap_or(0)
+}
+
+/// Sends `bytes` on a new connection and reads until the server closes it; the text, and
+/// whether the server closed it (rather than 60 s passing).
+fn raw_closed(addr: SocketAddr, bytes: &[u8]) -> (String, bool) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(PATIENCE)).expect("timeout");
+    let _ = s.write_all(bytes);
+    let mut out = Vec::new();
+    let closed = s.read_to_end(&mut out).is_ok();
+    (String::from_utf8_lossy(&out).into_owned(), closed)
 }
 
 fn small_event() -> (tempfile::TempDir, std::path::PathBuf) {
@@ -50,8 +68,9 @@ fn every_path_outside_the_routes_is_404() {
         "/t/01",
         "/t/%31",
         "/t/1%2Fstandings",
-        "/api",
-        "/api/",
+        "/t/2/events",
+        "/events/",
+        "/api//",
         "/api/t/1/game/1",
         "/api/t/1/setup",
         "/api/games",
@@ -59,7 +78,8 @@ fn every_path_outside_the_routes_is_404() {
         "/audit",
         "/admin",
         "/wall/",
-        "/refresh.js/",
+        "/live.js/",
+        "/refresh.js",
         "/../../etc/passwd",
         "/%2e%2e/%2e%2e/etc/passwd",
         "/.git/config",
@@ -88,6 +108,48 @@ fn every_path_outside_the_routes_is_404() {
 }
 
 #[test]
+fn the_api_answers_with_an_index_of_its_endpoints() {
+    let (_dir, path) = small_event();
+    let server = serve(&path);
+    let r = get(server.addr(), "/api/");
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.header("content-type").as_deref(),
+        Some("application/json")
+    );
+    let index: serde_json::Value = serde_json::from_str(&r.body).expect("json");
+    let paths: Vec<&str> = index["endpoints"]
+        .as_array()
+        .expect("endpoints")
+        .iter()
+        .map(|e| e["path"].as_str().expect("path"))
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/api/tournaments",
+            "/api/t/ID",
+            "/api/t/ID/round",
+            "/api/t/ID/round/N",
+            "/api/t/ID/players?q=TEXT",
+            "/api/t/ID/standings",
+            "/api/t/ID/crosstable",
+            "/api/t/ID/player/NO",
+        ]
+    );
+    // Each one listed answers (with the event's tournament, round and player).
+    for p in paths {
+        let p = p
+            .replace("ID", "1")
+            .replace("NO", "2")
+            .replace("/N", "/1")
+            .replace("TEXT", "cruz");
+        assert_eq!(get(server.addr(), &p).status, 200, "{p}");
+    }
+    assert_eq!(get(server.addr(), "/api").status, 200);
+}
+
+#[test]
 fn malformed_requests_get_400_and_the_connection_is_closed() {
     let (_dir, path) = small_event();
     let server = serve(&path);
@@ -102,47 +164,52 @@ fn malformed_requests_get_400_and_the_connection_is_closed() {
         b"GET / HTTP/1.1\r\nHost: a\r\n folded: x\r\n\r\n",
         b"GET / HTTP/1.1\r\nHost: a\r\nX-A\x7fb: c\r\n\r\n",
         b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n",
-        b"GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
         b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
         b"GET / HTTP/1.x\r\nHost: a\r\n\r\n",
+        b"GET / HTTP/2.0\r\nHost: a\r\n\r\n",
         b"GET \xff\xfe HTTP/1.1\r\nHost: a\r\n\r\n",
         b"GET /a b HTTP/1.1\r\nHost: a\r\n\r\n",
         b"GET * HTTP/1.1\r\nHost: a\r\n\r\n",
+        b"GET nowhere HTTP/1.1\r\nHost: a\r\n\r\n",
+        b"GET / HTTP/1.1\r\nHost : a\r\n\r\n",
     ];
     for bytes in cases {
-        let text = raw(addr, bytes);
-        assert_eq!(
-            status_of(&text),
-            400,
-            "{:?}: {text}",
-            String::from_utf8_lossy(bytes)
-        );
-        assert!(text.contains("Connection: close\r\n"), "{text}");
+        let (text, closed) = raw_closed(addr, bytes);
+        let shown = String::from_utf8_lossy(bytes);
+        assert_eq!(status_of(&text), 400, "{shown:?}: {text}");
+        assert!(closed, "{shown:?}: the connection stays open");
     }
 }
 
 #[test]
-fn other_methods_bodies_big_heads_and_unknown_versions_are_refused_each_with_its_status() {
+fn other_methods_bodies_big_heads_and_long_targets_are_refused_each_with_its_status() {
     let (_dir, path) = small_event();
     let server = serve(&path);
     let addr = server.addr();
-    for method in [
-        "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "BREW",
-    ] {
+    for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "BREW"] {
         let r = request(addr, method, "/t/1", "");
         assert_eq!(r.status, 405, "{method}");
         assert_eq!(r.header("allow").as_deref(), Some("GET, HEAD"));
+        assert!(r.body.contains("Only GET and HEAD"), "{}", r.body);
     }
     let post = raw(
         addr,
         b"POST /api/t/1 HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\n{\"x\":\"y\"}\r\n",
     );
     assert_eq!(status_of(&post), 405, "{post}");
-    let body = raw(
+    let (body, closed) = raw_closed(
         addr,
         b"GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nabcd",
     );
     assert_eq!(status_of(&body), 413, "{body}");
+    assert!(closed);
+    let (chunked, closed) = raw_closed(
+        addr,
+        b"GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n0\r\n\r\n",
+    );
+    assert_eq!(status_of(&chunked), 413, "{chunked}");
+    assert!(closed);
     let big = format!(
         "GET / HTTP/1.1\r\nHost: a\r\nCookie: {}\r\n\r\n",
         "c".repeat(9000)
@@ -150,7 +217,9 @@ fn other_methods_bodies_big_heads_and_unknown_versions_are_refused_each_with_its
     assert_eq!(status_of(&raw(addr, big.as_bytes())), 431);
     // A head that never ends is cut at the limit, not read forever.
     let endless = format!("GET / HTTP/1.1\r\nHost: a\r\nX: {}", "y".repeat(200_000));
-    assert_eq!(status_of(&raw(addr, endless.as_bytes())), 431);
+    let (text, closed) = raw_closed(addr, endless.as_bytes());
+    assert_eq!(status_of(&text), 431, "{text}");
+    assert!(closed);
     let many: String = (0..60).map(|i| format!("X-H{i}: v\r\n")).collect();
     let text = raw(
         addr,
@@ -158,15 +227,12 @@ fn other_methods_bodies_big_heads_and_unknown_versions_are_refused_each_with_its
     );
     assert_eq!(status_of(&text), 431, "{text}");
     let long = format!("GET /{} HTTP/1.1\r\nHost: a\r\n\r\n", "a".repeat(3000));
-    assert_eq!(status_of(&raw(addr, long.as_bytes())), 414);
-    assert_eq!(
-        status_of(&raw(addr, b"GET / HTTP/2.0\r\nHost: a\r\n\r\n")),
-        505
-    );
+    let text = raw(addr, long.as_bytes());
+    assert_eq!(status_of(&text), 414, "{text}");
     // HTTP/1.0 needs no Host, and is closed after the answer.
-    let old = raw(addr, b"GET / HTTP/1.0\r\n\r\n");
-    assert_eq!(status_of(&old), 200);
-    assert!(old.contains("Connection: close"));
+    let (old, closed) = raw_closed(addr, b"GET / HTTP/1.0\r\n\r\n");
+    assert_eq!(status_of(&old), 200, "{old}");
+    assert!(closed);
 }
 
 /// Reads one response (head and Content-Length body) from a kept-alive connection.
@@ -178,9 +244,13 @@ fn read_response(s: &mut TcpStream, buf: &mut Vec<u8>) -> String {
             let head = &text[..end];
             let len: usize = head
                 .lines()
-                .find_map(|l| l.strip_prefix("Content-Length: "))
-                .map_or(0, |v| v.trim().parse().expect("length"));
-            let no_body = head.starts_with("HTTP/1.1 304") || head.contains("X-Head-Only");
+                .find_map(|l| {
+                    let (name, value) = l.split_once(':')?;
+                    name.eq_ignore_ascii_case("content-length")
+                        .then(|| value.trim().parse().expect("length"))
+                })
+                .unwrap_or(0);
+            let no_body = head.starts_with("HTTP/1.1 304");
             let total = end + 4 + if no_body { 0 } else { len };
             if buf.len() >= total {
                 let out = String::from_utf8_lossy(&buf[..total]).into_owned();
@@ -200,8 +270,7 @@ fn a_kept_alive_connection_serves_pipelined_requests_in_order() {
     let server = serve(&path);
     let addr = server.addr();
     let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(5)))
-        .expect("timeout");
+    s.set_read_timeout(Some(PATIENCE)).expect("timeout");
     let h = format!("Host: {addr}");
     s.write_all(
         format!("GET /api/tournaments HTTP/1.1\r\n{h}\r\n\r\nGET /t/1 HTTP/1.1\r\n{h}\r\n\r\n")
@@ -214,14 +283,16 @@ fn a_kept_alive_connection_serves_pipelined_requests_in_order() {
         first.starts_with("HTTP/1.1 200") && first.contains("application/json"),
         "{first}"
     );
-    assert!(first.contains("Connection: keep-alive"));
     let second = read_response(&mut s, &mut buf);
     assert!(second.contains("Round 1 · by table"), "{second}");
     let etag = second
         .lines()
-        .find_map(|l| l.strip_prefix("ETag: "))
-        .expect("etag")
-        .to_string();
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("etag")
+                .then(|| value.trim().to_string())
+        })
+        .expect("etag");
     s.write_all(format!("GET /t/1 HTTP/1.1\r\n{h}\r\nIf-None-Match: {etag}\r\n\r\n").as_bytes())
         .expect("write");
     let third = read_response(&mut s, &mut buf);
@@ -229,140 +300,202 @@ fn a_kept_alive_connection_serves_pipelined_requests_in_order() {
     s.write_all(format!("GET /nowhere HTTP/1.1\r\n{h}\r\nConnection: close\r\n\r\n").as_bytes())
         .expect("write");
     let last = read_response(&mut s, &mut buf);
-    assert!(last.starts_with("HTTP/1.1 404") && last.contains("Connection: close"));
+    assert!(last.starts_with("HTTP/1.1 404"), "{last}");
     let mut rest = Vec::new();
     s.read_to_end(&mut rest).expect("closed");
     assert!(rest.is_empty());
 }
 
-fn quick_limits() -> Limits {
-    Limits {
-        workers: 2,
-        queue: 2,
-        head_timeout: Duration::from_millis(400),
-        idle_timeout: Duration::from_millis(400),
+#[test]
+fn a_head_not_finished_in_time_and_an_idle_connection_are_closed_without_an_answer() {
+    let (_dir, path) = small_event();
+    // A short timeout, so the test is short; it only waits for the close, as long as the
+    // machine needs.
+    let limits = Limits {
+        header_timeout: Duration::from_secs(1),
         ..Limits::default()
-    }
-}
-
-/// A small pool (`workers`, `queue`) that waits long for heads: a stalled request holds
-/// its worker for the whole test.
-fn patient_limits(workers: usize, queue: usize) -> Limits {
-    Limits {
-        workers,
-        queue,
-        head_timeout: Duration::from_secs(30),
-        idle_timeout: Duration::from_secs(30),
-        ..quick_limits()
-    }
-}
-
-/// Waits (up to 10 s) until `f` holds.
-fn until(what: &str, f: impl Fn() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !f() {
-        assert!(Instant::now() < deadline, "never: {what}");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-#[test]
-fn a_head_that_arrives_too_slowly_gets_408_and_an_idle_connection_is_closed() {
-    let (_dir, path) = small_event();
-    let server = serve_with(&path, quick_limits());
+    };
+    let server = serve_with(&path, limits);
     let addr = server.addr();
-    let mut slow = TcpStream::connect(addr).expect("connect");
-    slow.set_read_timeout(Some(Duration::from_secs(5)))
-        .expect("timeout");
-    slow.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n")
-        .expect("write");
-    let mut text = String::new();
-    slow.read_to_string(&mut text).expect("read");
-    assert_eq!(status_of(&text), 408, "{text}");
-    let mut idle = TcpStream::connect(addr).expect("connect");
-    idle.set_read_timeout(Some(Duration::from_secs(5)))
-        .expect("timeout");
-    let mut got = Vec::new();
-    idle.read_to_end(&mut got).expect("closed by the server");
+    let started = Instant::now();
+    let (text, closed) = raw_closed(addr, b"GET / HTTP/1.1\r\nHost: a\r\n");
+    assert!(closed, "a head that never ends is closed");
+    assert!(text.is_empty(), "{text}");
+    assert!(started.elapsed() >= limits.header_timeout);
+    let (text, closed) = raw_closed(addr, b"");
     assert!(
-        got.is_empty(),
-        "nothing is sent to a connection that asked nothing"
+        closed && text.is_empty(),
+        "an idle connection is closed: {text}"
     );
+    // A kept-alive connection that asked once is closed after the same time.
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(PATIENCE)).expect("timeout");
+    s.write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        .expect("write");
+    let mut buf = Vec::new();
+    assert!(read_response(&mut s, &mut buf).starts_with("HTTP/1.1 200"));
+    let mut rest = Vec::new();
+    s.read_to_end(&mut rest).expect("closed by the server");
+    assert!(rest.is_empty());
+    until("every connection closed", PATIENCE, || {
+        server.counters().open.load(Ordering::SeqCst) == 0
+    });
 }
 
 #[test]
-fn connections_beyond_the_pool_and_the_queue_get_503_and_service_resumes() {
+fn a_head_sent_slowly_within_the_time_is_answered() {
     let (_dir, path) = small_event();
-    let server = serve_with(&path, patient_limits(2, 2));
+    let limits = Limits {
+        header_timeout: Duration::from_secs(120),
+        ..Limits::default()
+    };
+    let server = serve_with(&path, limits);
+    let mut s = TcpStream::connect(server.addr()).expect("connect");
+    s.set_read_timeout(Some(PATIENCE)).expect("timeout");
+    for piece in [
+        &b"GET /t/1 HT"[..],
+        b"TP/1.1\r\nHo",
+        b"st: a\r\nConnection: close\r\n",
+        b"\r\n",
+    ] {
+        s.write_all(piece).expect("write");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let mut text = String::new();
+    s.read_to_string(&mut text).expect("read");
+    assert_eq!(status_of(&text), 200, "{text}");
+}
+
+#[test]
+fn connections_over_the_cap_of_an_address_get_503_while_other_addresses_are_served() {
+    let (_dir, path) = small_event();
+    let limits = Limits {
+        max_connections_per_address: 4,
+        max_connections: 6,
+        header_timeout: Duration::from_secs(120),
+        ..Limits::default()
+    };
+    let server = serve_with(&path, limits);
     let addr = server.addr();
     let c = server.counters();
-    // Two connections that started a request and stall hold both workers (an idle one
-    // would give its worker up); two more wait in the queue.
-    let busy: Vec<TcpStream> = (0..2)
-        .map(|_| {
-            let mut s = TcpStream::connect(addr).expect("c");
-            s.write_all(b"GET / HTTP/1.1\r\n").expect("write");
-            s
-        })
-        .collect();
-    until("both workers busy", || c.active.load(Ordering::SeqCst) == 2);
-    let queued: Vec<TcpStream> = (0..2)
-        .map(|_| TcpStream::connect(addr).expect("c"))
-        .collect();
-    until("two waiting", || c.waiting.load(Ordering::SeqCst) == 2);
-    let mut extra = TcpStream::connect(addr).expect("connect");
-    extra
-        .set_read_timeout(Some(Duration::from_secs(5)))
-        .expect("timeout");
+    // Four connections from 127.0.0.2, idle: the address's cap.
+    let held: Vec<TcpStream> = (0..4).map(|_| connect_from([127, 0, 0, 2], addr)).collect();
+    until("four connections open", PATIENCE, || {
+        c.open.load(Ordering::SeqCst) == 4
+    });
+    let mut extra = connect_from([127, 0, 0, 2], addr);
+    extra.set_read_timeout(Some(PATIENCE)).expect("timeout");
     let mut text = String::new();
     let _ = extra.read_to_string(&mut text);
     assert_eq!(status_of(&text), 503, "{text}");
-    assert!(text.contains("Retry-After:"));
+    assert!(text.contains("Retry-After: 2"), "{text}");
     assert_eq!(c.refused.load(Ordering::SeqCst), 1);
-    drop(busy);
-    drop(queued);
-    until("the pool is free", || {
-        c.active.load(Ordering::SeqCst) == 0 && c.waiting.load(Ordering::SeqCst) == 0
+    // Another address is served all the same.
+    assert_eq!(get(addr, "/t/1").status, 200);
+    // Two more from a third address fill the server's cap of six; the next from anywhere is
+    // refused.
+    let third: Vec<TcpStream> = (0..2).map(|_| connect_from([127, 0, 0, 3], addr)).collect();
+    until("six connections open", PATIENCE, || {
+        c.open.load(Ordering::SeqCst) == 6
     });
-    assert_eq!(get(addr, "/").status, 200);
-}
-
-#[test]
-fn a_request_already_sent_is_served_even_when_others_wait_for_the_worker() {
-    let (_dir, path) = small_event();
-    let server = serve_with(&path, patient_limits(1, 4));
-    let addr = server.addr();
-    let c = server.counters();
-    // The only worker is held by a request that has begun.
-    let mut first = TcpStream::connect(addr).expect("connect");
-    first.write_all(b"GET / HTTP/1.1\r\n").expect("write");
-    until("the worker busy", || c.active.load(Ordering::SeqCst) == 1);
-    // A phone sends its whole request and waits in the queue; another phone, silent,
-    // waits behind it.
-    let mut phone = TcpStream::connect(addr).expect("connect");
-    phone
-        .set_read_timeout(Some(Duration::from_secs(5)))
-        .expect("timeout");
-    phone
+    let mut text = String::new();
+    let mut over = TcpStream::connect(addr).expect("connect");
+    over.set_read_timeout(Some(PATIENCE)).expect("timeout");
+    let _ = over.read_to_string(&mut text);
+    assert_eq!(status_of(&text), 503, "{text}");
+    // Once they close, the address is served again.
+    drop(held);
+    drop(third);
+    until("the connections closed", PATIENCE, || {
+        c.open.load(Ordering::SeqCst) == 0
+    });
+    let mut again = connect_from([127, 0, 0, 2], addr);
+    again.set_read_timeout(Some(PATIENCE)).expect("timeout");
+    again
         .write_all(b"GET /t/1 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
         .expect("write");
-    let _silent = TcpStream::connect(addr).expect("connect");
-    until("two waiting", || c.waiting.load(Ordering::SeqCst) == 2);
-    // The first request ends; the worker takes the phone while the silent one waits: the
-    // phone's request is in the socket, so it is not an idle connection to give up.
-    first
-        .write_all(b"Host: a\r\nConnection: close\r\n\r\n")
-        .expect("write");
     let mut text = String::new();
-    let _ = phone.read_to_string(&mut text);
+    again.read_to_string(&mut text).expect("read");
     assert_eq!(status_of(&text), 200, "{text}");
+}
+
+/// The hall's worst: one address holds a thousand idle kept-alive connections and 150 that
+/// send their heads a byte at a time, and another phone still gets every page, each answer
+/// complete.
+#[test]
+fn a_thousand_idle_connections_and_150_slow_heads_from_one_address_leave_every_page_served() {
+    let limit = serve_support::open_files_limit();
+    assert!(
+        limit >= 4096,
+        "this test holds 1,150 connections (2,300 descriptors in one process): the limit of \
+         open files is {limit}; raise it (ulimit -n 4096)"
+    );
+    let (_dir, path) = small_event();
+    // Long timeouts: every connection stays open for the whole test, however slow the
+    // machine (the default closes an idle one after 10 s).
+    let limits = Limits {
+        header_timeout: Duration::from_secs(600),
+        ..Limits::default()
+    };
+    let server = serve_with(&path, limits);
+    let addr = server.addr();
+    let c = server.counters();
+    let from = [127, 0, 0, 2];
+    let mut idle = Vec::new();
+    // Half asked once and stay kept alive, half never asked.
+    for i in 0..1000 {
+        let mut s = connect_from(from, addr);
+        if i % 2 == 0 {
+            s.set_read_timeout(Some(PATIENCE)).expect("timeout");
+            s.write_all(b"GET /api/tournaments HTTP/1.1\r\nHost: a\r\n\r\n")
+                .expect("write");
+            let mut buf = Vec::new();
+            assert!(read_response(&mut s, &mut buf).starts_with("HTTP/1.1 200"));
+        }
+        idle.push(s);
+    }
+    let mut slow: Vec<TcpStream> = (0..150)
+        .map(|_| {
+            let mut s = connect_from(from, addr);
+            s.write_all(b"GET /t/1 HTTP/1.1\r\nX-Slow: ")
+                .expect("write");
+            s
+        })
+        .collect();
+    until("1,150 connections open", PATIENCE, || {
+        c.open.load(Ordering::SeqCst) >= 1150
+    });
+    let paths = serve_support::every_path(ggdesk::store::TournamentId(1), 1, 3);
+    for round in 0..3 {
+        // The slow ones send another byte of their heads.
+        for s in &mut slow {
+            s.write_all(b"y").expect("a slow head goes on");
+        }
+        for p in &paths {
+            let r = get(addr, p);
+            assert_eq!(r.status, 200, "round {round}: {p}: {}", r.head);
+            let len: usize = r
+                .header("content-length")
+                .and_then(|l| l.parse().ok())
+                .expect("a length");
+            assert_eq!(r.body.len(), len, "{p}: the whole answer");
+        }
+    }
+    assert!(
+        c.open.load(Ordering::SeqCst) >= 1150,
+        "the flood was held while the pages were served"
+    );
+    drop(idle);
+    drop(slow);
+    until("every connection closed", PATIENCE, || {
+        c.open.load(Ordering::SeqCst) == 0
+    });
 }
 
 /// Sends `bytes`, says it has sent everything (half-close), and reads what comes back.
 fn sent_whole(addr: SocketAddr, bytes: &[u8]) -> String {
     let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(5)))
-        .expect("timeout");
+    s.set_read_timeout(Some(PATIENCE)).expect("timeout");
     let _ = s.write_all(bytes);
     let _ = s.shutdown(std::net::Shutdown::Write);
     let mut out = Vec::new();
@@ -371,41 +504,9 @@ fn sent_whole(addr: SocketAddr, bytes: &[u8]) -> String {
 }
 
 #[test]
-fn an_idle_kept_alive_connection_gives_its_worker_to_one_that_waits() {
-    let (_dir, path) = small_event();
-    let limits = Limits {
-        workers: 1,
-        queue: 4,
-        idle_timeout: Duration::from_secs(60),
-        ..Limits::default()
-    };
-    let server = serve_with(&path, limits);
-    let addr = server.addr();
-    let mut phone = TcpStream::connect(addr).expect("connect");
-    phone
-        .set_read_timeout(Some(Duration::from_secs(5)))
-        .expect("timeout");
-    phone
-        .write_all(format!("GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
-        .expect("write");
-    let mut buf = Vec::new();
-    let first = read_response(&mut phone, &mut buf);
-    assert!(first.contains("Connection: keep-alive"), "{first}");
-    // The only worker now waits for the phone's next request, for up to a minute; another
-    // phone is answered all the same.
-    let other = get(addr, "/t/1");
-    assert_eq!(other.status, 200);
-    let mut rest = Vec::new();
-    phone
-        .read_to_end(&mut rest)
-        .expect("the idle one was closed");
-    assert!(rest.is_empty());
-}
-
-#[test]
 fn random_bytes_and_cut_requests_never_stop_the_server() {
     let (_dir, path) = small_event();
-    let server = serve_with(&path, quick_limits());
+    let server = serve(&path);
     let addr = server.addr();
     let mut rng = StdRng::seed_from_u64(15);
     let seeds: [&[u8]; 4] = [
@@ -414,7 +515,7 @@ fn random_bytes_and_cut_requests_never_stop_the_server() {
         b"HEAD /api/t/1/player/1 HTTP/1.0\r\n\r\n",
         b"GET /t/1 HTTP/1.1\r\nHost: a\r\nIf-None-Match: *\r\n\r\n",
     ];
-    let allowed = [200, 304, 400, 404, 405, 408, 413, 414, 431, 505];
+    let allowed = [200, 304, 400, 404, 405, 413, 414, 431];
     let mut seen = std::collections::BTreeMap::new();
     for i in 0..300 {
         let mut bytes = seeds[i % seeds.len()].to_vec();
@@ -441,17 +542,15 @@ fn random_bytes_and_cut_requests_never_stop_the_server() {
             String::from_utf8_lossy(&bytes)
         );
     }
-    // Cut in the middle of a head, and gone (some of these find the pool busy: 503).
+    // Cut in the middle of a head, and gone.
     let c = server.counters();
     let accepted = c.accepted.load(Ordering::SeqCst);
     for _ in 0..20 {
         let mut s = TcpStream::connect(addr).expect("connect");
         let _ = s.write_all(b"GET /t/1 HT");
     }
-    until("the pool is free", || {
-        c.accepted.load(Ordering::SeqCst) == accepted + 20
-            && c.active.load(Ordering::SeqCst) == 0
-            && c.waiting.load(Ordering::SeqCst) == 0
+    until("the cut connections closed", PATIENCE, || {
+        c.accepted.load(Ordering::SeqCst) == accepted + 20 && c.open.load(Ordering::SeqCst) == 0
     });
     assert_eq!(get(addr, "/t/1").status, 200);
     // The mutations reach both answers and refusals (0: closed without an answer).
@@ -460,7 +559,7 @@ fn random_bytes_and_cut_requests_never_stop_the_server() {
 }
 
 #[test]
-fn stopping_does_not_wait_for_idle_or_slow_connections() {
+fn stopping_does_not_wait_for_idle_or_slow_connections_or_open_streams() {
     let (_dir, path) = small_event();
     let server = serve(&path);
     let addr: SocketAddr = server.addr();
@@ -469,14 +568,16 @@ fn stopping_does_not_wait_for_idle_or_slow_connections() {
         .collect();
     let mut slow = TcpStream::connect(addr).expect("connect");
     slow.write_all(b"GET / HTTP/1.1\r\n").expect("write");
-    until("all four served", || {
-        server.counters().active.load(Ordering::SeqCst) == 4
+    let mut stream = Notices::open(addr, "/t/1/events");
+    until("all five open", PATIENCE, || {
+        server.counters().open.load(Ordering::SeqCst) == 5
     });
-    // The default timeouts are seconds long; stop closes the connections instead.
+    // The default timeouts are seconds long, a stream never ends: stop closes them.
     server.stop();
     assert!(
         TcpStream::connect(addr).is_err(),
         "nothing listens any more"
     );
+    assert_eq!(stream.next_event(), None, "the stream ended");
     drop(idle);
 }

@@ -1,6 +1,6 @@
 //! The public pages over HTTP on a loopback port: what each page and API answer says about a
 //! hall in the middle of a round, names escaped, 304s for unchanged pages, and a change at the
-//! desk shown on the next request.
+//! desk shown once the server has checked the database.
 
 mod serve_support;
 
@@ -148,6 +148,8 @@ fn find_your_name_finds_your_table_without_javascript() {
     assert!(nobody.contains("Nobody found"), "{nobody}");
 }
 
+/// The plumbing: the API's standings are the core's (the values themselves are checked by
+/// hand in `the_standings_of_a_small_event_are_those_worked_out_by_hand`).
 #[test]
 fn standings_and_crosstable_follow_the_last_complete_round_with_the_tiebreaks() {
     let h = hall();
@@ -241,6 +243,82 @@ fn standings_and_crosstable_follow_the_last_complete_round_with_the_tiebreaks() 
     );
 }
 
+/// The standings of a small event worked out by hand from the rules (the GG scale: a win 2
+/// points, a draw 1), not from ggdesk's own code: four players, two rounds.
+///
+/// Round 1: Reyes (1) – Santos (3) 0–1, Cruz (2) – Dizon (4) drawn. Round 2: Santos – Cruz
+/// 1–0, Dizon – Reyes 0–1. Points: Santos 4, Reyes 2, Cruz 1, Dizon 1. Cruz and Dizon drew
+/// their game (the direct encounter does not part them) and Buchholz does: Cruz's opponents
+/// scored 1 + 4 = 5, Dizon's 1 + 2 = 3 (Santos 2 + 1 = 3, Reyes 4 + 1 = 5). Sonneborn-Berger,
+/// the points of the opponents beaten and half those of the opponents drawn: Santos 2 + 1 =
+/// 3, Reyes 1, Cruz and Dizon ½ × 1 = ½. Wins: 2, 1, 0, 0.
+#[test]
+fn the_standings_of_a_small_event_are_those_worked_out_by_hand() {
+    use ggdesk::tournament::GameResult;
+    let names = ["Reyes, Ana", "Cruz, Ben", "Santos, Carla", "Dizon, Dan"];
+    let (_dir, path, mut store, tid) = serve_support::event_with(&names, 2);
+    let director = serve_support::director();
+    let mut play = |pairs: [(u32, u32, GameResult); 2]| {
+        let n = serve_support::publish_next(&mut store, tid);
+        let view = store.round_view(tid, n).expect("view").expect("round");
+        for (white, black, result) in pairs {
+            let board = view
+                .boards
+                .iter()
+                .find(|b| b.white.no == white && b.black.no == black)
+                .unwrap_or_else(|| panic!("round {n} pairs {white} (White) with {black}"));
+            store
+                .set_result(tid, n, board.board_no, result, "", &director)
+                .expect("result");
+        }
+    };
+    play([(1, 3, GameResult::BlackWins), (2, 4, GameResult::Draw)]);
+    play([(3, 2, GameResult::WhiteWins), (4, 1, GameResult::BlackWins)]);
+    let server = serve(&path);
+    let addr = server.addr();
+    let api = json(addr, &format!("/api/t/{tid}/standings"));
+    assert_eq!(api["after_round"], 2);
+    let rows: Vec<(u64, u64, &str, f64, f64, f64, f64)> = api["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            let n = |k: &str| r[k].as_f64().unwrap_or_else(|| panic!("{k} in {r}"));
+            (
+                r["rank"].as_u64().expect("rank"),
+                r["id"].as_u64().expect("id"),
+                r["name"].as_str().expect("name"),
+                n("score"),
+                n("buchholz"),
+                n("sonneborn_berger"),
+                n("wins"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (1, 3, "Santos, Carla", 4.0, 3.0, 3.0, 2.0),
+            (2, 1, "Reyes, Ana", 2.0, 5.0, 1.0, 1.0),
+            (3, 2, "Cruz, Ben", 1.0, 5.0, 0.5, 0.0),
+            (4, 4, "Dizon, Dan", 1.0, 3.0, 0.5, 0.0),
+        ]
+    );
+    let de = |i: usize| api["rows"][i]["direct_encounter"].clone();
+    assert_eq!(
+        de(2),
+        de(3),
+        "Cruz and Dizon drew: the direct encounter does not part them"
+    );
+    // The page lists them in that order.
+    let page = get(addr, &format!("/t/{tid}/standings")).body;
+    let at: Vec<usize> = ["Santos, Carla", "Reyes, Ana", "Cruz, Ben", "Dizon, Dan"]
+        .iter()
+        .map(|n| page.find(n).unwrap_or_else(|| panic!("{n} in {page}")))
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
+}
+
 #[test]
 fn a_players_page_lists_opponents_colours_results_and_the_score_after_each_round() {
     let h = hall();
@@ -332,7 +410,8 @@ fn an_unchanged_page_is_a_304_and_head_has_the_headers_without_the_body() {
         "/t/1",
         "/t/1/standings",
         "/api/t/1/standings",
-        "/refresh.js",
+        "/live.js",
+        "/api/",
     ] {
         let full = get(addr, path);
         assert_eq!(full.status, 200);
@@ -364,7 +443,7 @@ fn an_unchanged_page_is_a_304_and_head_has_the_headers_without_the_body() {
 }
 
 #[test]
-fn a_change_at_the_desk_shows_on_the_next_request_and_changes_the_etag() {
+fn a_change_at_the_desk_shows_once_the_server_checked_and_changes_the_etag() {
     let h = hall();
     let server = serve(&h.path);
     let addr = server.addr();
@@ -391,6 +470,7 @@ fn a_change_at_the_desk_shows_on_the_next_request_and_changes_the_etag() {
             "",
         )
         .expect("resign");
+    server.check_now();
     let after = request(addr, "GET", "/t/1", &format!("If-None-Match: {etag}\r\n"));
     assert_eq!(after.status, 200, "the page changed");
     let start = after
@@ -420,6 +500,7 @@ fn a_move_at_the_desk_renders_no_page_again() {
     // shows did, so every page comes from the cache and none is rendered again.
     let (_, game) = h.games[0];
     serve_support::quiet_move(&mut writer(&h), game);
+    server.check_now();
     let after: Vec<String> = paths.iter().map(|p| get(addr, p).body).collect();
     assert_eq!(after, before);
     assert_eq!(
@@ -512,6 +593,7 @@ fn a_draft_is_never_shown_and_a_published_bye_is() {
     store
         .publish_round(tid, n, &serve_support::director())
         .expect("publish");
+    server.check_now();
     let round = json(addr, &format!("/api/t/{tid}/round"));
     let byes = round["byes"].as_array().expect("byes");
     assert_eq!(byes.len(), 1, "{round}");
@@ -528,11 +610,12 @@ fn a_draft_is_never_shown_and_a_published_bye_is() {
 /// The change stamp (the highest audit id) can miss a change: on a server, a transaction
 /// that took its audit row before another one's may commit after it. Here the late commit
 /// is played on the file: an audit row numbered after it is already in, then a result
-/// arrives with the free number below. The pages show it all the same, on a later read.
+/// arrives with the free number below. The pages show it all the same, on a later read
+/// (here every check reads again: `reread` is zero).
 #[test]
 fn a_change_the_stamp_does_not_show_reaches_the_pages_on_a_later_read() {
     let h = hall();
-    let server = serve(&h.path);
+    let server = serve_support::serve_config(&h.path, |c| c.reread = std::time::Duration::ZERO);
     let addr = server.addr();
     let round_api = format!("/api/t/{}/round", h.tid);
     let result_of_table_1 = |api: &Value| -> String {
@@ -555,6 +638,7 @@ fn a_change_the_stamp_does_not_show_reaches_the_pages_on_a_later_read() {
         [max + 2],
     )
     .expect("the later row");
+    server.check_now();
     assert_eq!(result_of_table_1(&json(addr, &round_api)), "pending");
     // Then the earlier transaction commits: table 1's result, with audit row max + 1.
     conn.execute_batch(&format!(
@@ -569,5 +653,6 @@ fn a_change_the_stamp_does_not_show_reaches_the_pages_on_a_later_read() {
         id = max + 1
     ))
     .expect("the earlier transaction");
+    server.check_now();
     assert_eq!(result_of_table_1(&json(addr, &round_api)), "white");
 }

@@ -10,11 +10,9 @@ mod serve_support;
 use ggdesk::serve::{ServeConfig, Server};
 use ggdesk::store::{Actor, Address, PlayerInput, Store, StoreError};
 use serve_support::{every_path, get, hall};
-use std::time::Duration;
 
 fn serve_address(address: Address) -> Server {
-    let mut config = ServeConfig::new(address, "127.0.0.1:0".parse().expect("addr"));
-    config.refresh = Duration::ZERO;
+    let config = ServeConfig::new(address, "127.0.0.1:0".parse().expect("addr"));
     Server::start(&config).expect("server starts")
 }
 

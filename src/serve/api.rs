@@ -19,6 +19,16 @@ fn side(s: Side) -> &'static str {
     }
 }
 
+/// `GET /api/`: the API's endpoints, each with what it answers.
+pub fn endpoints(list: &[(&str, &str)]) -> Value {
+    json!({
+        "endpoints": list
+            .iter()
+            .map(|(path, what)| json!({"path": path, "what": what}))
+            .collect::<Vec<_>>(),
+    })
+}
+
 /// `GET /api/tournaments`.
 pub fn index(ev: &EventIndex) -> Value {
     Value::Array(

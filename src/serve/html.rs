@@ -1,6 +1,7 @@
 //! The pages, as HTML written on the server: mobile first, legible on a phone held in a
-//! crowd, complete without JavaScript (one small script only reloads a page that is shown).
-//! Every text that comes from the database goes through [`esc`].
+//! crowd, complete without JavaScript (one small script only brings a shown page up to date
+//! when the server says it changed). Every text that comes from the database goes through
+//! [`esc`].
 
 use super::public::{
     EventIndex, PlayerRound, PublicBoard, PublicPlayer, PublicRound, TableState, TournamentData,
@@ -71,6 +72,7 @@ td.name a{color:var(--fg)}
 .me{background:var(--card)}
 .now{padding:12px 14px;border-radius:12px;background:var(--card);margin:12px 0}
 .now b{font-size:19px}
+.stale{margin:0;padding:9px 16px;background:#fef0c7;color:#7a2e0e;text-align:center;font-weight:600}
 "#;
 
 /// Which tab of a tournament's pages is shown.
@@ -83,14 +85,34 @@ enum Tab {
     None,
 }
 
+/// Where every page's body starts: the stale line goes right after it.
+const BODY_TAG: &str = "<body>\n";
+
+/// A page with the line that says it is not current: the database could not be read since
+/// `as_of` (a local time, "14:32"), and what was read then is shown.
+pub fn mark_stale(page: &str, as_of: &str) -> String {
+    let line = format!(
+        "<p class=\"stale\" role=\"status\">as of {} \u{2014} results since then are not shown yet</p>\n",
+        esc(as_of)
+    );
+    // Names are escaped, so the first body tag is the page's own.
+    match page.find(BODY_TAG) {
+        Some(at) => {
+            let at = at + BODY_TAG.len();
+            format!("{}{line}{}", &page[..at], &page[at..])
+        }
+        None => format!("{line}{page}"),
+    }
+}
+
 fn page(title: &str, header: &str, nav: &str, main: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
          <title>{title}</title><style>{STYLE}</style>\
-         <script src=\"/refresh.js\" defer></script></head>\n<body>\n<header>{header}</header>\n\
+         <script src=\"/live.js\" defer></script></head>\n{BODY_TAG}<header>{header}</header>\n\
          {nav}<main>\n{main}</main>\n<footer>Read-only pages of the tournament desk. \
-         This page reloads by itself while it is open.</footer>\n</body></html>\n"
+         This page updates by itself while it is open.</footer>\n</body></html>\n"
     )
 }
 
@@ -682,9 +704,73 @@ pub fn not_found() -> String {
     )
 }
 
-/// The one script: reloads the page every 20 seconds while it is shown and nobody is typing
-/// in the search box. The pages work without it.
-pub const REFRESH_JS: &str = "\"use strict\";\nsetInterval(function () {\n  var a = document.activeElement;\n  if (document.visibilityState === \"visible\" && !(a && a.tagName === \"INPUT\")) {\n    location.reload();\n  }\n}, 20000);\n";
+/// The one script, `/live.js`: keeps a shown page up to date. It listens to the server's
+/// change notices for the page's tournament (`/t/ID/events`, or `/events` for the event's
+/// list) and, on each, fetches its own page again (a 304 when it did not change) and swaps the
+/// new body in, unless someone is typing in the search box (then when they leave it) or the
+/// page is hidden (then when it is shown). Where the browser has no `EventSource` (or no
+/// `fetch`), or the server refuses the stream, it reloads the page every 20 seconds instead.
+/// The pages work without it.
+pub const LIVE_JS: &str = r#""use strict";
+(function () {
+  var m = /^\/t\/(\d+)(\/|$)/.exec(location.pathname);
+  var stream = m ? "/t/" + m[1] + "/events" : "/events";
+  var wanted = false, busy = false, polling = false;
+  function typing() {
+    var a = document.activeElement;
+    return !!a && a.tagName === "INPUT";
+  }
+  function shown() {
+    return document.visibilityState === "visible";
+  }
+  function update() {
+    wanted = true;
+    if (busy || typing() || !shown()) return;
+    wanted = false;
+    busy = true;
+    fetch(location.href, { cache: "no-cache", credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (text) {
+        if (text === null) return;
+        var doc = new DOMParser().parseFromString(text, "text/html");
+        if (doc.body && doc.body.innerHTML !== document.body.innerHTML) {
+          document.title = doc.title;
+          document.body.replaceWith(doc.body);
+        }
+      })
+      // Unreachable now: the stream's next "open" brings the page up to date.
+      .catch(function () {})
+      .then(function () {
+        busy = false;
+        if (wanted) update();
+      });
+  }
+  function poll() {
+    if (polling) return;
+    polling = true;
+    setInterval(function () {
+      if (shown() && !typing()) location.reload();
+    }, 20000);
+  }
+  if (!window.EventSource || !window.fetch || !window.DOMParser) {
+    poll();
+    return;
+  }
+  var source = new EventSource(stream);
+  source.addEventListener("change", update);
+  // On every (re)connection: a change may have come while there was no stream.
+  source.addEventListener("open", update);
+  source.addEventListener("error", function () {
+    if (source.readyState === EventSource.CLOSED) poll();
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (wanted) update();
+  });
+  document.addEventListener("focusout", function () {
+    if (wanted) setTimeout(update, 0);
+  });
+})();
+"#;
 
 #[cfg(test)]
 mod tests {

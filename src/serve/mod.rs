@@ -1,13 +1,15 @@
 //! The public pages: pairings, results and standings on every phone in the hall, read-only.
 //!
-//! `ggdesk --db DB serve` and the desk's Settings page start the same [`Server`]: a small
-//! HTTP/1.1 server on its own threads (a fixed pool, every bound in [`Limits`]), with its own
-//! read-only connection to the database (`source`). It can show only what `public`'s
-//! types hold: names, tables, states, results, scores and standings; never a rank, a setup, a
-//! move or a reading sheet.
+//! `ggdesk --db DB serve` and the desk's Settings page start the same [`Server`]: hyper's
+//! HTTP/1.1 through axum and tower-http on a Tokio runtime of its own threads (`net`, every
+//! bound in [`Limits`]), with its own read-only connection to the database held by one
+//! watcher thread (`watch`), which tells every open page when what it shows changed
+//! (Server-Sent Events, `events`). It can show only what `public`'s types hold: names,
+//! tables, states, results, scores and standings; never a rank, a setup, a move or a reading
+//! sheet.
 //!
 //! Routes (`GET` and `HEAD`; anything else is 405, a malformed request 400, any other path
-//! 404):
+//! 404; the table itself is `routes`):
 //!
 //! | path | what |
 //! |---|---|
@@ -19,23 +21,27 @@
 //! | `/t/ID/crosstable` | the cross-table after the last complete round |
 //! | `/t/ID/player/NO` | a player: opponents, colours, results, score after each round |
 //! | `/wall` | the page to print for the wall: the address and its QR code |
-//! | `/refresh.js` | the optional script that reloads a shown page |
+//! | `/live.js` | the optional script that keeps a shown page up to date |
+//! | `/events`, `/t/ID/events` | the change notices of the event's list, of a tournament's pages (Server-Sent Events) |
+//! | `/api/` | the API's endpoints |
 //! | `/api/tournaments`, `/api/t/ID`, `/api/t/ID/round[/N]`, `/api/t/ID/players[?q=]`, `/api/t/ID/standings`, `/api/t/ID/crosstable`, `/api/t/ID/player/NO` | the same as JSON |
 
 mod api;
+mod events;
 mod html;
-mod http;
+mod net;
 mod public;
 pub(crate) mod qr;
-mod server;
+mod routes;
 mod site;
 mod source;
+mod watch;
 
-pub use http::Limits;
-pub use server::Counters;
+pub use net::{Counters, Limits};
 
 use crate::store::{Address, StoreError};
 use std::net::{IpAddr, SocketAddr, TcpListener, UdpSocket};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The address `ggdesk serve` listens on unless told otherwise.
@@ -48,9 +54,12 @@ pub struct ServeConfig {
     pub db: Address,
     pub listen: SocketAddr,
     pub limits: Limits,
-    /// How long a view of the database is used before the database is asked whether it
-    /// changed: pages show a change within this time (plus one read).
+    /// How often the database is asked whether it changed: an open page shows a change
+    /// within this time (plus one read and the page's own fetch).
     pub refresh: Duration,
+    /// How old a view may get before it is read again even though the database's change
+    /// stamp did not move (on a server the stamp can miss a late commit).
+    pub reread: Duration,
 }
 
 impl ServeConfig {
@@ -59,7 +68,8 @@ impl ServeConfig {
             db: db.into(),
             listen,
             limits: Limits::default(),
-            refresh: Duration::from_secs(1),
+            refresh: Duration::from_millis(250),
+            reread: Duration::from_secs(5),
         }
     }
 }
@@ -75,7 +85,11 @@ pub enum ServeError {
 
 /// A running server. Dropping it stops it.
 pub struct Server {
-    running: server::Running,
+    // Field order is drop order: the watcher stops first (which ends the pages' streams),
+    // then the network side.
+    watcher: watch::Watcher,
+    net: net::Running,
+    counters: Arc<Counters>,
     url: String,
 }
 
@@ -97,20 +111,36 @@ impl Server {
             addr: config.listen,
             detail: e.to_string(),
         })?;
+        let failed = |e: std::io::Error| ServeError::Listen {
+            addr,
+            detail: e.to_string(),
+        };
         let url = public_url(addr);
-        let site = site::Site::new(source, config.refresh, url.clone());
-        let running = server::Running::start(listener, site, config.limits).map_err(|e| {
-            ServeError::Listen {
-                addr,
-                detail: e.to_string(),
-            }
-        })?;
-        Ok(Server { running, url })
+        let timing = watch::Timing {
+            refresh: config.refresh,
+            reread: config.reread,
+        };
+        let watcher = watch::Watcher::start(source, config.db.clone(), timing).map_err(failed)?;
+        let counters = Arc::new(Counters::default());
+        let site = site::Site::new(
+            watcher.views().clone(),
+            counters.clone(),
+            config.limits.response_timeout,
+            url.clone(),
+        );
+        let net =
+            net::Running::start(listener, site, config.limits, counters.clone()).map_err(failed)?;
+        Ok(Server {
+            watcher,
+            net,
+            counters,
+            url,
+        })
     }
 
     /// The address the server listens on (with the port it got, for port 0).
     pub fn addr(&self) -> SocketAddr {
-        self.running.addr()
+        self.net.addr()
     }
 
     /// The address phones should open: the listening one, or this computer's address on the
@@ -120,12 +150,24 @@ impl Server {
     }
 
     pub fn counters(&self) -> &Counters {
-        self.running.counters()
+        &self.counters
     }
 
-    /// Stops accepting, closes the open connections and waits for the threads.
+    /// Makes the server check the database at once and returns when it has: every change
+    /// committed before the call is then on the pages, and the open pages have been told
+    /// (unless the database cannot be read). Without it, the server checks every
+    /// [`ServeConfig::refresh`].
+    pub fn check_now(&self) {
+        self.watcher.views().check_now();
+    }
+
+    /// Stops accepting (the port is free when this returns), closes the connections (one
+    /// in the middle of an answer gets a moment to finish it) and the pages' streams, and
+    /// waits for the threads.
     pub fn stop(self) {
-        self.running.stop();
+        let Server { watcher, net, .. } = self;
+        watcher.stop();
+        net.stop();
     }
 }
 

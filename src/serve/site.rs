@@ -1,487 +1,435 @@
-//! The routes, and the two caches that keep a crowd of phones cheap.
+//! The pages' answers, and the cache that keeps a crowd of phones cheap.
 //!
-//! - **Data**: the event's list and each tournament's public view are read from the source
-//!   in one read transaction and kept with the database's change stamp. A view younger than
-//!   the refresh interval is used as it is; an older one is checked against the stamp (one
-//!   cheap query) and read again when the database changed, or in any case after a few
-//!   intervals (a server's stamp can miss a late commit); a view read again that is
-//!   equal to the one kept (the stamp moves with every move at a desk, which no page shows)
-//!   is kept as it was, so its pages are not rendered again. While one thread checks,
-//!   the others go on with the view they have, so a request never waits for the database
-//!   except on the very first read.
-//! - **Pages**: each rendered body is kept with the view it was rendered from, and its ETag is
-//!   a hash of the body: an unchanged page is a 304, even after the database changed
-//!   elsewhere (a move at another table). A search (`?q=`) is rendered for each request and
-//!   never kept: varied at will, searches would push everyone's pages out of the cache.
+//! Each page is rendered from the view the watcher last read (`watch::Views`) and kept with
+//! that view's [`Version`]: until the view changes (or the pages go stale or come back), every
+//! request for it is answered from the cache, with no database read and no rendering. A page
+//! kept is kept compressed too, brotli and gzip, each computed once when the page is rendered
+//! (on a thread of the blocking pool), so a phone's request costs a copy of bytes whatever
+//! it accepts. Its ETag is weak (`W/"…"`, the same for every encoding of the same body), a
+//! hash of the body: an unchanged page is a 304 even after the view changed elsewhere.
+//!
+//! A search (`?q=`) and the wall page (which shows the address the phone used) are rendered
+//! for each request and never kept: varied at will, searches would push everyone's pages out
+//! of the cache. tower-http's compression layer compresses those as they go out.
 
 use super::api;
 use super::html;
-use super::http::{Request, Response, Status, etag_matches};
+use super::net::Counters;
 use super::public::{EventIndex, TournamentData};
 use super::qr::QrMatrix;
-use super::server::Counters;
-use super::source::Source;
-use crate::store::StoreError;
+use super::routes::{ENDPOINTS, Route};
+use super::watch::{Unavailable, Version, Views, lock};
+use axum::body::Body;
+use axum::http::header::{
+    CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, HeaderValue, RETRY_AFTER, VARY,
+};
+use axum::http::{Response, StatusCode};
+use bytes::Bytes;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::io::Write;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::OnceCell;
 
-const HTML: &str = "text/html; charset=utf-8";
-const JSON: &str = "application/json";
+pub const HTML: &str = "text/html; charset=utf-8";
+pub const JSON: &str = "application/json";
 const JS: &str = "text/javascript; charset=utf-8";
+const TEXT: &str = "text/plain; charset=utf-8";
 
-/// The rendered pages kept, in bytes; beyond it the cache starts again empty.
+/// The rendered pages kept, in bytes (all encodings); beyond it the cache starts again empty.
 const PAGE_CACHE_BYTES: usize = 64 * 1024 * 1024;
-/// The longest search kept from `?q=`, in characters.
-const MAX_QUERY_CHARS: usize = 80;
-/// A check of the database that has not come back after this long is given up on, so a
-/// failed one never leaves a view unchecked forever.
-const CHECK_GIVE_UP: Duration = Duration::from_secs(20);
+/// Smaller bodies are sent as they are: compressing them saves nothing worth the work.
+const COMPRESS_FROM_BYTES: usize = 256;
+/// Brotli's quality and window for a page kept (0-11; 9 is within a few per cent of 11 at a
+/// fraction of its time) and gzip's level.
+const BROTLI_QUALITY: i32 = 9;
+const BROTLI_WINDOW: i32 = 22;
+const GZIP_LEVEL: u32 = 9;
 
-/// A view is read again after this many refresh intervals even when the change stamp did
-/// not move: on a server, a transaction that took its audit row before another one's but
-/// committed after it leaves the stamp (the highest audit id) where it was. A view read
-/// again equal to the one kept renders no page again, so this costs one read.
-const REREAD_AFTER_REFRESHES: u32 = 5;
-
-/// A path the server answers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Route {
-    Index,
-    Wall,
-    Script,
-    Round { t: i64, n: Option<u32> },
-    Names { t: i64, q: Option<String> },
-    Standings(i64),
-    Crosstable(i64),
-    Player { t: i64, no: u32 },
-    ApiIndex,
-    ApiTournament(i64),
-    ApiRound { t: i64, n: Option<u32> },
-    ApiPlayers { t: i64, q: Option<String> },
-    ApiStandings(i64),
-    ApiCrosstable(i64),
-    ApiPlayer { t: i64, no: u32 },
+/// A content coding a phone accepts, in the server's order of preference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    Brotli,
+    Gzip,
+    Identity,
 }
 
-/// A number in a path: ASCII digits without a leading zero.
-fn number<T: std::str::FromStr>(s: &str) -> Option<T> {
-    let canonical = !s.is_empty()
-        && s.len() <= 12
-        && s.bytes().all(|b| b.is_ascii_digit())
-        && !(s.len() > 1 && s.starts_with('0'));
-    if canonical { s.parse().ok() } else { None }
-}
-
-/// The search of a query string (`q=`), percent-decoded, `+` as a space, trimmed and cut to
-/// a bounded length; `None` when there is none.
-pub fn search_query(query: Option<&str>) -> Option<String> {
-    let raw = query?.split('&').find_map(|pair| pair.strip_prefix("q="))?;
-    let mut bytes = Vec::with_capacity(raw.len());
-    let mut it = raw.bytes();
-    while let Some(b) = it.next() {
-        match b {
-            b'+' => bytes.push(b' '),
-            b'%' => {
-                let hex: Vec<u8> = it.clone().take(2).collect();
-                let value = std::str::from_utf8(&hex)
-                    .ok()
-                    .filter(|h| h.len() == 2)
-                    .and_then(|h| u8::from_str_radix(h, 16).ok());
-                match value {
-                    Some(v) => {
-                        bytes.push(v);
-                        it.nth(1);
-                    }
-                    None => bytes.push(b'%'),
-                }
-            }
-            b => bytes.push(b),
+/// The coding to answer with for an `Accept-Encoding` header: brotli if accepted, else gzip,
+/// else none. A coding with `q=0` is refused; `*` stands for any coding not named.
+pub fn preferred_encoding(accept: Option<&str>) -> Encoding {
+    let (mut br, mut gzip, mut star) = (None, None, false);
+    for item in accept.unwrap_or("").split(',') {
+        let mut parts = item.split(';');
+        let name = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+        let q = parts
+            .find_map(|p| {
+                let p = p.trim();
+                p.strip_prefix("q=").or_else(|| p.strip_prefix("Q="))
+            })
+            .map_or(1.0, |v| v.trim().parse::<f32>().unwrap_or(0.0));
+        let accepted = q > 0.0;
+        match name.as_str() {
+            "br" => br = Some(accepted),
+            "gzip" | "x-gzip" => gzip = Some(accepted),
+            "*" => star = accepted,
+            _ => {}
         }
     }
-    let text: String = String::from_utf8_lossy(&bytes)
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(MAX_QUERY_CHARS)
-        .collect();
-    let text = text.trim();
-    (!text.is_empty()).then(|| text.to_string())
+    if br.unwrap_or(star) {
+        Encoding::Brotli
+    } else if gzip.unwrap_or(star) {
+        Encoding::Gzip
+    } else {
+        Encoding::Identity
+    }
 }
 
-impl Route {
-    /// The route of a path and query, or `None` (404).
-    pub fn parse(path: &str, query: Option<&str>) -> Option<Route> {
-        let parts: Vec<&str> = path.split('/').collect();
-        // Every path starts with '/', so parts[0] is empty.
-        let route = match parts.get(1..)? {
-            [""] => Route::Index,
-            ["wall"] => Route::Wall,
-            ["refresh.js"] => Route::Script,
-            ["t", t] => Route::Round {
-                t: number(t)?,
-                n: None,
-            },
-            ["t", t, "round", n] => Route::Round {
-                t: number(t)?,
-                n: Some(number(n)?),
-            },
-            ["t", t, "names"] => Route::Names {
-                t: number(t)?,
-                q: search_query(query),
-            },
-            ["t", t, "standings"] => Route::Standings(number(t)?),
-            ["t", t, "crosstable"] => Route::Crosstable(number(t)?),
-            ["t", t, "player", no] => Route::Player {
-                t: number(t)?,
-                no: number(no)?,
-            },
-            ["api", "tournaments"] => Route::ApiIndex,
-            ["api", "t", t] => Route::ApiTournament(number(t)?),
-            ["api", "t", t, "round"] => Route::ApiRound {
-                t: number(t)?,
-                n: None,
-            },
-            ["api", "t", t, "round", n] => Route::ApiRound {
-                t: number(t)?,
-                n: Some(number(n)?),
-            },
-            ["api", "t", t, "players"] => Route::ApiPlayers {
-                t: number(t)?,
-                q: search_query(query),
-            },
-            ["api", "t", t, "standings"] => Route::ApiStandings(number(t)?),
-            ["api", "t", t, "crosstable"] => Route::ApiCrosstable(number(t)?),
-            ["api", "t", t, "player", no] => Route::ApiPlayer {
-                t: number(t)?,
-                no: number(no)?,
-            },
-            _ => return None,
+/// Whether an `If-None-Match` header matches `etag` (weak comparison, as RFC 9110 asks
+/// for GET and HEAD).
+pub fn etag_matches(if_none_match: &str, etag: &str) -> bool {
+    let bare = |t: &str| -> String { t.trim().trim_start_matches("W/").to_string() };
+    let etag = bare(etag);
+    if_none_match
+        .split(',')
+        .any(|t| t.trim() == "*" || bare(t) == etag)
+}
+
+fn etag_of(body: &[u8]) -> HeaderValue {
+    // SipHash with fixed keys: the same body always gets the same tag, across restarts.
+    let mut h = std::hash::DefaultHasher::new();
+    body.hash(&mut h);
+    let tag = format!("W/\"{:016x}{:04x}\"", h.finish(), body.len() & 0xffff);
+    HeaderValue::from_str(&tag).unwrap_or_else(|_| HeaderValue::from_static("W/\"0\""))
+}
+
+pub fn gzip(body: &[u8]) -> Option<Vec<u8>> {
+    let mut enc = flate2::write::GzEncoder::new(
+        Vec::with_capacity(body.len() / 4),
+        flate2::Compression::new(GZIP_LEVEL),
+    );
+    enc.write_all(body).ok()?;
+    enc.finish().ok()
+}
+
+pub fn brotli(body: &[u8]) -> Option<Vec<u8>> {
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: BROTLI_QUALITY,
+        lgwin: BROTLI_WINDOW,
+        size_hint: body.len(),
+        ..Default::default()
+    };
+    let mut out = Vec::with_capacity(body.len() / 5);
+    brotli::BrotliCompress(&mut &body[..], &mut out, &params).ok()?;
+    Some(out)
+}
+
+/// Whether a page is kept for the requests to come (and so worth compressing once now), or
+/// rendered for one request only (tower-http compresses it as it goes out).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reuse {
+    Kept,
+    ThisRequest,
+}
+
+/// An answer ready to send: its body as rendered and, for a page kept, compressed.
+#[derive(Debug)]
+pub struct Page {
+    status: StatusCode,
+    content_type: &'static str,
+    etag: Option<HeaderValue>,
+    identity: Bytes,
+    gzip: Option<Bytes>,
+    br: Option<Bytes>,
+}
+
+impl Page {
+    /// A page as rendered, with its ETag; compressed both ways when kept (and worth it).
+    fn new(content_type: &'static str, body: Vec<u8>, reuse: Reuse) -> Page {
+        let worth = reuse == Reuse::Kept && body.len() >= COMPRESS_FROM_BYTES;
+        let smaller = |c: Option<Vec<u8>>| c.filter(|c| c.len() < body.len()).map(Bytes::from);
+        let (gzip, br) = if worth {
+            (smaller(gzip(&body)), smaller(brotli(&body)))
+        } else {
+            (None, None)
         };
-        Some(route)
-    }
-
-    fn tournament(&self) -> Option<i64> {
-        match *self {
-            Route::Round { t, .. }
-            | Route::Names { t, .. }
-            | Route::Standings(t)
-            | Route::Crosstable(t)
-            | Route::Player { t, .. }
-            | Route::ApiTournament(t)
-            | Route::ApiRound { t, .. }
-            | Route::ApiPlayers { t, .. }
-            | Route::ApiStandings(t)
-            | Route::ApiCrosstable(t)
-            | Route::ApiPlayer { t, .. } => Some(t),
-            Route::Index | Route::Wall | Route::Script | Route::ApiIndex => None,
+        Page {
+            status: StatusCode::OK,
+            content_type,
+            etag: Some(etag_of(&body)),
+            identity: Bytes::from(body),
+            gzip,
+            br,
         }
     }
 
-    fn is_api(&self) -> bool {
-        matches!(
-            self,
-            Route::ApiIndex
-                | Route::ApiTournament(_)
-                | Route::ApiRound { .. }
-                | Route::ApiPlayers { .. }
-                | Route::ApiStandings(_)
-                | Route::ApiCrosstable(_)
-                | Route::ApiPlayer { .. }
-        )
-    }
-
-    /// The key of the rendered page: the route itself, so that a query string the route
-    /// does not read cannot fill the cache. A search has none: anyone can send any number of
-    /// different ones, and kept they would push everyone's pages out of the cache, while
-    /// filtering one tournament's names is cheap.
-    fn cache_key(&self) -> Option<String> {
-        match self {
-            Route::Names { q: Some(_), .. } | Route::ApiPlayers { q: Some(_), .. } => None,
-            _ => Some(format!("{self:?}")),
+    fn plain(status: StatusCode, content_type: &'static str, body: impl Into<Bytes>) -> Page {
+        Page {
+            status,
+            content_type,
+            etag: None,
+            identity: body.into(),
+            gzip: None,
+            br: None,
         }
     }
-}
 
-/// A view read from the source, with the stamp it was read at.
-struct Snap<T> {
-    generation: u64,
-    stamp: i64,
-    checked: Instant,
-    /// When the view was last read from the source (not only checked against the stamp).
-    read: Instant,
-    value: Arc<T>,
-}
+    /// Bytes held, all encodings.
+    fn size(&self) -> usize {
+        self.identity.len()
+            + self.gzip.as_ref().map_or(0, Bytes::len)
+            + self.br.as_ref().map_or(0, Bytes::len)
+    }
 
-struct Slot<T> {
-    snap: Option<Snap<T>>,
-    checking_since: Option<Instant>,
-}
-
-impl<T> Default for Slot<T> {
-    fn default() -> Self {
-        Slot {
-            snap: None,
-            checking_since: None,
+    /// The response for a phone that accepts `encoding`: a 304 when its `If-None-Match`
+    /// holds the page's tag.
+    pub fn respond(&self, encoding: Encoding, if_none_match: Option<&str>) -> Response<Body> {
+        let not_modified = self.status == StatusCode::OK
+            && match (&self.etag, if_none_match) {
+                (Some(etag), Some(inm)) => etag.to_str().is_ok_and(|e| etag_matches(inm, e)),
+                _ => false,
+            };
+        let (body, coding) = if not_modified {
+            (Bytes::new(), None)
+        } else {
+            match (encoding, &self.br, &self.gzip) {
+                (Encoding::Brotli, Some(br), _) => (br.clone(), Some("br")),
+                (Encoding::Brotli | Encoding::Gzip, _, Some(gz)) => (gz.clone(), Some("gzip")),
+                _ => (self.identity.clone(), None),
+            }
+        };
+        let mut res = Response::new(Body::from(body));
+        *res.status_mut() = if not_modified {
+            StatusCode::NOT_MODIFIED
+        } else {
+            self.status
+        };
+        let h = res.headers_mut();
+        h.insert(CONTENT_TYPE, HeaderValue::from_static(self.content_type));
+        // Every answer may be kept, but must be checked again (a 304 when unchanged).
+        h.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        if let Some(etag) = &self.etag {
+            h.insert(ETAG, etag.clone());
         }
+        if self.gzip.is_some() || self.br.is_some() {
+            h.insert(VARY, HeaderValue::from_static("accept-encoding"));
+        }
+        if let Some(coding) = coding {
+            h.insert(CONTENT_ENCODING, HeaderValue::from_static(coding));
+        }
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            h.insert(RETRY_AFTER, HeaderValue::from_static("2"));
+        }
+        res
     }
 }
 
-#[derive(Default)]
-struct Data {
-    next_generation: u64,
-    index: Slot<EventIndex>,
-    tournaments: HashMap<i64, Slot<TournamentData>>,
+/// What a request brings besides its route.
+#[derive(Debug, Clone, Copy)]
+pub struct Asked<'a> {
+    pub host: Option<&'a str>,
+    pub if_none_match: Option<&'a str>,
+    pub encoding: Encoding,
 }
 
-struct CachedPage {
-    generation: u64,
-    response: Response,
+/// Why a page could not be given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Failure {
+    /// No view of it was ever read, and the database cannot be read now.
+    Unavailable,
+    /// Rendering it failed (a bug): the page is not kept.
+    Internal,
+}
+
+impl From<Unavailable> for Failure {
+    fn from(_: Unavailable) -> Failure {
+        Failure::Unavailable
+    }
+}
+
+struct Entry {
+    version: Version,
+    cell: Arc<OnceCell<Option<Arc<Page>>>>,
 }
 
 #[derive(Default)]
 struct Pages {
-    map: HashMap<String, CachedPage>,
+    map: HashMap<String, Entry>,
     bytes: usize,
 }
 
-/// What a check of the source found.
-enum Checked<T> {
-    Unchanged,
-    Loaded(Option<(i64, T)>),
+/// The view a page is rendered from.
+#[derive(Clone)]
+enum Rendered {
+    Index(Arc<EventIndex>),
+    Tournament(Arc<TournamentData>),
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panic while a lock was held leaves consistent data (every update is one
-    // assignment), so a poisoned lock is used as it is.
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// The public site: routes, caches, and the source they read.
+/// The public site: the cache, the views it renders from, and the pages that never change.
 pub struct Site {
-    source: Mutex<Source>,
-    data: Mutex<Data>,
+    views: Arc<Views>,
     pages: Mutex<Pages>,
-    refresh: Duration,
-    /// A view older than this is read again even when the stamp did not move.
-    reread: Duration,
+    counters: Arc<Counters>,
+    /// How long a request waits for a view never read before it is answered 503.
+    wait: Duration,
     /// The address phones use, for the wall page when the request's own is a loopback one.
     public_url: String,
-    script: Response,
+    script: Arc<Page>,
+    endpoints: Arc<Page>,
 }
 
 impl Site {
-    pub fn new(source: Source, refresh: Duration, public_url: String) -> Site {
-        let mut script = Response::text(Status::OK, html::REFRESH_JS);
-        script.content_type = JS;
-        script.etag = Some(etag_of(html::REFRESH_JS.as_bytes()));
+    pub fn new(
+        views: Arc<Views>,
+        counters: Arc<Counters>,
+        wait: Duration,
+        public_url: String,
+    ) -> Site {
+        let endpoints = api::endpoints(&ENDPOINTS);
         Site {
-            source: Mutex::new(source),
-            data: Mutex::new(Data::default()),
+            views,
             pages: Mutex::new(Pages::default()),
-            refresh,
-            reread: refresh * REREAD_AFTER_REFRESHES,
+            counters,
+            wait,
             public_url,
-            script,
+            script: Arc::new(Page::new(
+                JS,
+                html::LIVE_JS.as_bytes().to_vec(),
+                Reuse::Kept,
+            )),
+            endpoints: Arc::new(Page::new(JSON, json_bytes(&endpoints), Reuse::Kept)),
         }
     }
 
-    /// A view from its slot: fresh enough as it is, or checked against the source. A view
-    /// read again because the stamp moved but equal to the one kept (a move at a desk moves
-    /// the stamp and shows on no page) keeps its generation, so no page is rendered again.
-    fn view<T: PartialEq>(
+    pub fn views(&self) -> &Arc<Views> {
+        &self.views
+    }
+
+    /// The answer to a route (streams apart: `net` answers those).
+    pub async fn respond(&self, route: &Route, asked: Asked<'_>) -> Response<Body> {
+        let page = match route {
+            Route::Script => Ok(Some(self.script.clone())),
+            Route::ApiEndpoints => Ok(Some(self.endpoints.clone())),
+            Route::Events(_) => Ok(None),
+            Route::Wall => self.wall(asked.host).await,
+            _ => self.cached(route).await,
+        };
+        match page {
+            Ok(Some(page)) => page.respond(asked.encoding, asked.if_none_match),
+            Ok(None) => not_found(route.is_api()),
+            Err(Failure::Unavailable) => unavailable(),
+            Err(Failure::Internal) => Page::plain(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                TEXT,
+                "This page could not be made. The other pages are not affected.\n",
+            )
+            .respond(Encoding::Identity, None),
+        }
+    }
+
+    /// Renders a page on the blocking pool (a large event's pages take milliseconds).
+    async fn render(
         &self,
-        slot: impl Fn(&mut Data) -> &mut Slot<T>,
-        load: impl FnOnce(&Source) -> Result<Option<(i64, T)>, StoreError>,
-    ) -> Result<Option<(u64, Arc<T>)>, StoreError> {
-        let now = Instant::now();
-        let known = {
-            let mut data = lock(&self.data);
-            let s = slot(&mut data);
-            let checking = s
-                .checking_since
-                .is_some_and(|t| now.duration_since(t) < CHECK_GIVE_UP);
-            if let Some(snap) = &s.snap
-                && (now.duration_since(snap.checked) < self.refresh || checking)
-            {
-                return Ok(Some((snap.generation, snap.value.clone())));
+        route: Route,
+        rendered: Rendered,
+        stale: Option<Arc<str>>,
+        reuse: Reuse,
+    ) -> Result<Option<Page>, Failure> {
+        let counters = self.counters.clone();
+        tokio::task::spawn_blocking(move || {
+            let page = render(&route, &rendered, stale.as_deref(), reuse);
+            if page.is_some() {
+                counters.rendered.fetch_add(1, Ordering::Relaxed);
             }
-            s.checking_since = Some(now);
-            s.snap
-                .as_ref()
-                .map(|snap| (snap.stamp, snap.read, snap.value.clone()))
-        };
-        let reread_after = self.reread;
-        let checked = {
-            let source = lock(&self.source);
-            match &known {
-                Some((stamp, read, _)) => match source.stamp() {
-                    Ok(now_stamp)
-                        if now_stamp == *stamp && now.duration_since(*read) < reread_after =>
-                    {
-                        Ok(Checked::Unchanged)
-                    }
-                    Ok(_) => load(&source).map(Checked::Loaded),
-                    Err(e) => Err(e),
-                },
-                None => load(&source).map(Checked::Loaded),
-            }
-        };
-        // The view this check started from, when the one read is equal to it (compared
-        // outside the lock).
-        let unchanged = match (&checked, known) {
-            (Ok(Checked::Loaded(Some((_, value)))), Some((_, _, kept))) if *kept == *value => {
-                Some(kept)
-            }
-            _ => None,
-        };
-        let mut data = lock(&self.data);
-        data.next_generation += 1;
-        let generation = data.next_generation;
-        let s = slot(&mut data);
-        s.checking_since = None;
-        match checked {
-            Ok(Checked::Unchanged) => match &mut s.snap {
-                Some(snap) => {
-                    snap.checked = now;
-                    Ok(Some((snap.generation, snap.value.clone())))
-                }
-                None => Ok(None),
-            },
-            Ok(Checked::Loaded(None)) => {
-                s.snap = None;
-                Ok(None)
-            }
-            Ok(Checked::Loaded(Some((stamp, value)))) => match &mut s.snap {
-                Some(snap)
-                    if unchanged
-                        .as_ref()
-                        .is_some_and(|kept| Arc::ptr_eq(kept, &snap.value)) =>
-                {
-                    snap.stamp = stamp;
-                    snap.checked = now;
-                    snap.read = now;
-                    Ok(Some((snap.generation, snap.value.clone())))
-                }
-                _ => {
-                    let value = Arc::new(value);
-                    s.snap = Some(Snap {
-                        generation,
-                        stamp,
-                        checked: now,
-                        read: now,
-                        value: value.clone(),
-                    });
-                    Ok(Some((generation, value)))
-                }
-            },
-            // The database could not be read just now: the last view read is still true
-            // as of its moment, and the next request tries again.
-            Err(e) => match &s.snap {
-                Some(snap) => Ok(Some((snap.generation, snap.value.clone()))),
-                None => Err(e),
-            },
-        }
+            page
+        })
+        .await
+        .map_err(|_| Failure::Internal)
     }
 
-    fn index(&self) -> Result<(u64, Arc<EventIndex>), StoreError> {
-        self.view(|d| &mut d.index, |s| s.index().map(Some))
-            .map(|v| v.unwrap_or_else(|| (0, Arc::new(EventIndex::default()))))
-    }
-
-    fn tournament(&self, id: i64) -> Result<Option<(u64, Arc<TournamentData>)>, StoreError> {
-        let (_, index) = self.index()?;
-        if !index.contains(id) {
-            // Only tournaments that exist get a slot: made-up ids cannot grow the cache.
-            lock(&self.data).tournaments.remove(&id);
-            return Ok(None);
-        }
-        self.view(
-            |d| d.tournaments.entry(id).or_default(),
-            |s| s.tournament(id),
-        )
-    }
-
-    /// The answer to a request that passed the HTTP checks; a page rendered for it is
-    /// counted in `counters`.
-    pub fn respond(&self, req: &Request, counters: &Counters) -> Response {
-        let Some(route) = Route::parse(&req.path, req.query.as_deref()) else {
-            return not_found(req.path.starts_with("/api/"));
-        };
-        let response = match route {
-            Route::Script => self.script.clone(),
-            Route::Wall => match self.index() {
-                Ok((_, index)) => {
-                    let url = self.wall_url(req.host.as_deref());
-                    let svg = QrMatrix::new(&url)
-                        .map(|q| q.to_svg(&url))
-                        .unwrap_or_default();
-                    counters.rendered.fetch_add(1, Ordering::Relaxed);
-                    page(HTML, html::wall(&index, &url, &svg).into_bytes())
-                }
-                Err(e) => unavailable(&e),
-            },
-            _ => match self.cached(&route, counters) {
-                Ok(Some(r)) => r,
-                Ok(None) => not_found(route.is_api()),
-                Err(e) => unavailable(&e),
-            },
-        };
-        match (&response.etag, &req.if_none_match) {
-            (Some(etag), Some(inm)) if response.status == Status::OK && etag_matches(inm, etag) => {
-                Response {
-                    status: Status::NOT_MODIFIED,
-                    body: Arc::from(&b""[..]),
-                    ..response
-                }
-            }
-            _ => response,
-        }
-    }
-
-    /// A page from the cache when it was rendered from the current view, else rendered now.
-    fn cached(&self, route: &Route, counters: &Counters) -> Result<Option<Response>, StoreError> {
-        let (generation, rendered) = match route.tournament() {
+    /// A page from the cache when it was rendered from the current view, else rendered now
+    /// (once, whoever else asks meanwhile: they wait for the same rendering).
+    async fn cached(&self, route: &Route) -> Result<Option<Arc<Page>>, Failure> {
+        let (version, rendered) = match route.tournament() {
             None => {
-                let (generation, index) = self.index()?;
-                (generation, Rendered::Index(index))
+                let (version, index) = self.views.index(self.wait).await?;
+                (version, Rendered::Index(index))
             }
-            Some(t) => match self.tournament(t)? {
-                Some((generation, data)) => (generation, Rendered::Tournament(data)),
+            Some(t) => match self.views.tournament(t, self.wait).await? {
+                Some((version, data)) => (version, Rendered::Tournament(data)),
                 None => return Ok(None),
             },
         };
-        let key = route.cache_key();
-        if let Some(key) = &key
-            && let Some(hit) = lock(&self.pages).map.get(key)
-            && hit.generation == generation
-        {
-            return Ok(Some(hit.response.clone()));
-        }
-        let Some(response) = render(route, &rendered) else {
-            return Ok(None);
+        let Some(key) = route.cache_key() else {
+            let page = self
+                .render(
+                    route.clone(),
+                    rendered,
+                    version.stale.clone(),
+                    Reuse::ThisRequest,
+                )
+                .await?;
+            return Ok(page.map(Arc::new));
         };
-        counters.rendered.fetch_add(1, Ordering::Relaxed);
-        let Some(key) = key else {
-            return Ok(Some(response));
+        let cell = {
+            let mut pages = lock(&self.pages);
+            match pages.map.get(&key) {
+                Some(e) if e.version == version => e.cell.clone(),
+                _ => {
+                    let cell = Arc::new(OnceCell::new());
+                    let old = pages.map.insert(
+                        key,
+                        Entry {
+                            version: version.clone(),
+                            cell: cell.clone(),
+                        },
+                    );
+                    if let Some(Some(old)) = old.as_ref().and_then(|e| e.cell.get()) {
+                        pages.bytes = pages.bytes.saturating_sub(old.size());
+                    }
+                    cell
+                }
+            }
         };
-        let mut pages = lock(&self.pages);
-        if pages.bytes + response.body.len() > PAGE_CACHE_BYTES {
-            pages.map.clear();
-            pages.bytes = 0;
-        }
-        pages.bytes += response.body.len();
-        if let Some(old) = pages.map.insert(
-            key,
-            CachedPage {
-                generation,
-                response: response.clone(),
-            },
-        ) {
-            pages.bytes = pages.bytes.saturating_sub(old.response.body.len());
-        }
-        Ok(Some(response))
+        let page = cell
+            .get_or_try_init(|| async {
+                let page = self
+                    .render(route.clone(), rendered, version.stale.clone(), Reuse::Kept)
+                    .await?
+                    .map(Arc::new);
+                if let Some(page) = &page {
+                    let mut pages = lock(&self.pages);
+                    pages.bytes += page.size();
+                    if pages.bytes > PAGE_CACHE_BYTES {
+                        pages.map.clear();
+                        pages.bytes = 0;
+                    }
+                }
+                Ok::<_, Failure>(page)
+            })
+            .await?;
+        Ok(page.clone())
+    }
+
+    async fn wall(&self, host: Option<&str>) -> Result<Option<Arc<Page>>, Failure> {
+        let (version, index) = self.views.index(self.wait).await?;
+        let url = self.wall_url(host);
+        let counters = self.counters.clone();
+        let page = tokio::task::spawn_blocking(move || {
+            let svg = QrMatrix::new(&url)
+                .map(|q| q.to_svg(&url))
+                .unwrap_or_default();
+            let mut text = html::wall(&index, &url, &svg);
+            if let Some(as_of) = &version.stale {
+                text = html::mark_stale(&text, as_of);
+            }
+            counters.rendered.fetch_add(1, Ordering::Relaxed);
+            Page::new(HTML, text.into_bytes(), Reuse::ThisRequest)
+        })
+        .await
+        .map_err(|_| Failure::Internal)?;
+        Ok(Some(Arc::new(page)))
     }
 
     fn wall_url(&self, host: Option<&str>) -> String {
@@ -490,11 +438,12 @@ impl Site {
             None => self.public_url.clone(),
         }
     }
-}
 
-enum Rendered {
-    Index(Arc<EventIndex>),
-    Tournament(Arc<TournamentData>),
+    /// Pages kept now (for the tests of the cache).
+    #[cfg(test)]
+    fn kept(&self) -> usize {
+        lock(&self.pages).map.len()
+    }
 }
 
 /// JSON text with `<`, `>` and `&` written as `\u` escapes (they occur only inside strings),
@@ -514,22 +463,26 @@ fn json_bytes(v: &serde_json::Value) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// Renders a route from its view; `None` when the thing asked for does not exist.
-fn render(route: &Route, rendered: &Rendered) -> Option<Response> {
+/// Renders a route from its view (with the stale line when `stale` says as of when); `None`
+/// when the thing asked for does not exist.
+fn render(route: &Route, rendered: &Rendered, stale: Option<&str>, reuse: Reuse) -> Option<Page> {
+    let html_page = |text: String| {
+        let text = match stale {
+            Some(as_of) => html::mark_stale(&text, as_of),
+            None => text,
+        };
+        (HTML, text.into_bytes())
+    };
     let (content_type, body) = match (route, rendered) {
-        (Route::Index, Rendered::Index(ev)) => (HTML, html::index(ev).into_bytes()),
+        (Route::Index, Rendered::Index(ev)) => html_page(html::index(ev)),
         (Route::ApiIndex, Rendered::Index(ev)) => (JSON, json_bytes(&api::index(ev))),
-        (Route::Round { n, .. }, Rendered::Tournament(t)) => {
-            (HTML, html::round(t, *n)?.into_bytes())
-        }
+        (Route::Round { n, .. }, Rendered::Tournament(t)) => html_page(html::round(t, *n)?),
         (Route::Names { q, .. }, Rendered::Tournament(t)) => {
-            (HTML, html::names(t, q.as_deref()).into_bytes())
+            html_page(html::names(t, q.as_deref()))
         }
-        (Route::Standings(_), Rendered::Tournament(t)) => (HTML, html::standings(t).into_bytes()),
-        (Route::Crosstable(_), Rendered::Tournament(t)) => (HTML, html::crosstable(t).into_bytes()),
-        (Route::Player { no, .. }, Rendered::Tournament(t)) => {
-            (HTML, html::player(t, *no)?.into_bytes())
-        }
+        (Route::Standings(_), Rendered::Tournament(t)) => html_page(html::standings(t)),
+        (Route::Crosstable(_), Rendered::Tournament(t)) => html_page(html::crosstable(t)),
+        (Route::Player { no, .. }, Rendered::Tournament(t)) => html_page(html::player(t, *no)?),
         (Route::ApiTournament(_), Rendered::Tournament(t)) => {
             (JSON, json_bytes(&api::tournament(t)))
         }
@@ -552,51 +505,27 @@ fn render(route: &Route, rendered: &Rendered) -> Option<Response> {
         }
         _ => return None,
     };
-    Some(page(content_type, body))
+    Some(Page::new(content_type, body, reuse))
 }
 
-fn etag_of(body: &[u8]) -> Arc<str> {
-    // SipHash with fixed keys: the same body always gets the same tag, across restarts.
-    let mut h = std::hash::DefaultHasher::new();
-    body.hash(&mut h);
-    Arc::from(format!(
-        "\"{:016x}{:04x}\"",
-        h.finish(),
-        body.len() & 0xffff
-    ))
-}
-
-fn page(content_type: &'static str, body: Vec<u8>) -> Response {
-    Response {
-        status: Status::OK,
-        content_type,
-        etag: Some(etag_of(&body)),
-        body: Arc::from(body),
-        html: content_type == HTML,
-        close: false,
-    }
-}
-
-fn not_found(api: bool) -> Response {
-    if api {
-        let mut r = Response::text(Status::NOT_FOUND, "{\"error\":\"not found\"}\n");
-        r.content_type = JSON;
-        r
+/// The 404 of a path the server does not answer: a page, or JSON under `/api/`.
+pub fn not_found(api: bool) -> Response<Body> {
+    let page = if api {
+        Page::plain(StatusCode::NOT_FOUND, JSON, "{\"error\":\"not found\"}\n")
     } else {
-        Response {
-            status: Status::NOT_FOUND,
-            etag: None,
-            ..page(HTML, html::not_found().into_bytes())
-        }
-    }
+        Page::plain(StatusCode::NOT_FOUND, HTML, html::not_found())
+    };
+    page.respond(Encoding::Identity, None)
 }
 
-fn unavailable(e: &StoreError) -> Response {
-    eprintln!("ggdesk serve: the database could not be read: {e}");
-    Response::text(
-        Status::UNAVAILABLE,
+/// The 503 of a page whose view was never read while the database cannot be read.
+pub fn unavailable() -> Response<Body> {
+    Page::plain(
+        StatusCode::SERVICE_UNAVAILABLE,
+        TEXT,
         "The tournament database cannot be read just now. Try again in a moment.\n",
     )
+    .respond(Encoding::Identity, None)
 }
 
 /// A `Host` value fit to print as an address: a name or address and a port, nothing else.
@@ -622,67 +551,23 @@ fn is_loopback_host(h: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::public::TournamentLine;
+    use crate::serve::source::Source;
+    use crate::serve::watch::{Timing, Watcher};
     use crate::store::Store;
-    use ggdesk_core::tournament::System;
+    use std::io::Read;
 
-    /// A site on a new, empty database file, checking the database on every request.
-    fn site() -> (tempfile::TempDir, Site) {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let path = dir.path().join("event.sqlite3");
-        drop(Store::open(&path).expect("database"));
-        let source = Source::open(&path.as_path().into()).expect("source");
-        (
-            dir,
-            Site::new(source, Duration::ZERO, "http://127.0.0.1/".into()),
-        )
-    }
-
-    fn event(names: &[&str]) -> EventIndex {
-        EventIndex {
-            tournaments: names
-                .iter()
-                .enumerate()
-                .map(|(i, name)| TournamentLine {
-                    id: i as i64 + 1,
-                    name: (*name).into(),
-                    system: System::Swiss,
-                    rounds_planned: Some(5),
-                    players: 8,
-                    round_in_play: Some(2),
-                })
-                .collect(),
-        }
-    }
-
-    /// The index's view as `site.view` gives it when the source reads `ev`, at a stamp the
-    /// database never has (so every call reads again).
-    fn index_read(site: &Site, ev: EventIndex) -> (u64, Arc<EventIndex>) {
-        site.view(|d| &mut d.index, |_| Ok(Some((-1, ev))))
-            .expect("read")
-            .expect("a view")
-    }
-
-    /// A GET of `target` (a path and maybe `?query`).
-    fn get(target: &str) -> Request {
-        let (path, query) = match target.split_once('?') {
-            Some((p, q)) => (p, Some(q.to_string())),
-            None => (target, None),
-        };
-        Request {
-            method: super::super::http::Method::Get,
-            path: path.into(),
-            query,
-            host: None,
-            if_none_match: None,
-            keep_alive: false,
-        }
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .expect("runtime")
     }
 
     #[test]
     fn searches_are_answered_without_filling_the_page_cache() {
-        let (dir, site) = site();
-        let mut store = Store::open(&dir.path().join("event.sqlite3")).expect("store");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("event.sqlite3");
+        let mut store = Store::open(&path).expect("store");
         let setup = crate::store::TournamentSetup {
             name: "Open".into(),
             rounds: Some(3),
@@ -691,133 +576,112 @@ mod tests {
         let tid = store
             .create_tournament(&setup, &crate::store::Actor::director())
             .expect("tournament");
-        let counters = Counters::default();
-        let ok = |target: &str| {
-            let r = site.respond(&get(target), &counters);
-            assert_eq!(r.status, Status::OK, "{target}");
+        let source = Source::open(&path.as_path().into()).expect("source");
+        let timing = Timing {
+            refresh: Duration::from_secs(3600),
+            reread: Duration::from_secs(3600),
         };
-        ok(&format!("/t/{tid}/standings"));
-        ok(&format!("/t/{tid}/names"));
-        let kept = lock(&site.pages).map.len();
-        assert_eq!(kept, 2);
-        // Anyone can vary a search: kept, each would take room from everyone's pages.
-        for i in 0..40 {
-            ok(&format!("/t/{tid}/names?q=x{i}"));
-            ok(&format!("/api/t/{tid}/players?q=x{i}"));
-        }
-        assert_eq!(lock(&site.pages).map.len(), kept);
-    }
-
-    /// An index view the site gives, counting the reads of the source.
-    fn index_counted(site: &Site, reads: &std::cell::Cell<u32>) -> Arc<EventIndex> {
-        site.view(
-            |d| &mut d.index,
-            |s| {
-                reads.set(reads.get() + 1);
-                s.index().map(Some)
-            },
-        )
-        .expect("read")
-        .expect("a view")
-        .1
-    }
-
-    #[test]
-    fn a_view_is_read_again_when_the_stamp_moves_or_once_it_is_old_and_not_otherwise() {
-        let (dir, mut site) = site();
-        site.reread = Duration::from_secs(3600);
-        let reads = std::cell::Cell::new(0);
-        index_counted(&site, &reads);
-        assert_eq!(reads.get(), 1, "the first request reads");
-        index_counted(&site, &reads);
-        assert_eq!(
-            reads.get(),
-            1,
-            "the stamp did not move: the view kept is used"
+        let watcher = Watcher::start(source, path.as_path().into(), timing).expect("watcher");
+        let site = Site::new(
+            watcher.views().clone(),
+            Arc::new(Counters::default()),
+            Duration::from_secs(60),
+            "http://127.0.0.1/".into(),
         );
-        let mut store = Store::open(&dir.path().join("event.sqlite3")).expect("store");
-        let setup = crate::store::TournamentSetup {
-            name: "Open".into(),
-            ..Default::default()
+        let asked = Asked {
+            host: None,
+            if_none_match: None,
+            encoding: Encoding::Identity,
         };
-        store
-            .create_tournament(&setup, &crate::store::Actor::director())
-            .expect("tournament");
-        let view = index_counted(&site, &reads);
-        assert_eq!(reads.get(), 2, "the stamp moved: read again");
-        assert_eq!(view.tournaments.len(), 1);
-        // Old enough, a view is read again though the stamp did not move.
-        site.reread = Duration::ZERO;
-        index_counted(&site, &reads);
-        assert_eq!(reads.get(), 3);
+        runtime().block_on(async {
+            let ok = |target: String| {
+                let site = &site;
+                async move {
+                    let (path, query) = target.split_once('?').unwrap_or((&target, ""));
+                    let route = Route::parse(path, Some(query)).expect("a route");
+                    let r = site.respond(&route, asked).await;
+                    assert_eq!(r.status(), StatusCode::OK, "{target}");
+                }
+            };
+            ok(format!("/t/{tid}/standings")).await;
+            ok(format!("/t/{tid}/names")).await;
+            assert_eq!(site.kept(), 2);
+            // Anyone can vary a search: kept, each would take room from everyone's pages.
+            for i in 0..40 {
+                ok(format!("/t/{tid}/names?q=x{i}")).await;
+                ok(format!("/api/t/{tid}/players?q=x{i}")).await;
+            }
+            assert_eq!(site.kept(), 2);
+        });
+        watcher.stop();
     }
 
     #[test]
-    fn a_view_read_again_unchanged_keeps_its_generation() {
-        let (_dir, site) = site();
-        let (first, _) = index_read(&site, event(&["Open"]));
-        // The stamp moved (a move at a desk) but the view is the same: the pages rendered
-        // from it still hold.
-        let (again, view) = index_read(&site, event(&["Open"]));
-        assert_eq!(again, first);
-        assert_eq!(*view, event(&["Open"]));
-        // A change a page shows is a new generation.
-        let (changed, view) = index_read(&site, event(&["Open", "Juniors"]));
-        assert_ne!(changed, first);
-        assert_eq!(*view, event(&["Open", "Juniors"]));
+    fn the_encoding_follows_accept_encoding_with_brotli_first() {
+        assert_eq!(preferred_encoding(None), Encoding::Identity);
+        assert_eq!(
+            preferred_encoding(Some("gzip, deflate, br, zstd")),
+            Encoding::Brotli
+        );
+        assert_eq!(preferred_encoding(Some("gzip, deflate")), Encoding::Gzip);
+        assert_eq!(preferred_encoding(Some("br;q=0, gzip")), Encoding::Gzip);
+        assert_eq!(preferred_encoding(Some("BR;Q=0.5")), Encoding::Brotli);
+        assert_eq!(preferred_encoding(Some("*")), Encoding::Brotli);
+        assert_eq!(preferred_encoding(Some("*, br;q=0")), Encoding::Gzip);
+        assert_eq!(
+            preferred_encoding(Some("gzip;q=0, br;q=0, *;q=1")),
+            Encoding::Identity
+        );
+        assert_eq!(
+            preferred_encoding(Some("identity, deflate")),
+            Encoding::Identity
+        );
+        assert_eq!(preferred_encoding(Some("gzip;q=x")), Encoding::Identity);
     }
 
     #[test]
-    fn routes_take_canonical_numbers_only() {
-        assert_eq!(Route::parse("/", None), Some(Route::Index));
-        assert_eq!(
-            Route::parse("/t/3/player/12", None),
-            Some(Route::Player { t: 3, no: 12 })
+    fn a_kept_page_decompresses_to_its_body_and_a_304_carries_no_body() {
+        let body = "<p>Reyes, Ana</p>\n".repeat(200).into_bytes();
+        let page = Page::new(HTML, body.clone(), Reuse::Kept);
+        let (gz, br) = (
+            page.gzip.clone().expect("gzip"),
+            page.br.clone().expect("brotli"),
         );
-        assert_eq!(
-            Route::parse("/api/t/3/round/2", None),
-            Some(Route::ApiRound { t: 3, n: Some(2) })
-        );
-        for bad in [
-            "/t/03",
-            "/t/-1",
-            "/t/1/",
-            "/t/x",
-            "/t/1/player/",
-            "/t//standings",
-            "//",
-            "/index.html",
-            "/api",
-            "/api/",
-            "/t/99999999999999999999",
-            "/t/1/standings/x",
-            "/../etc/passwd",
-            "/t/%31",
-        ] {
-            assert_eq!(Route::parse(bad, None), None, "{bad}");
-        }
+        assert!(br.len() < body.len() / 10 && gz.len() < body.len() / 10);
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(&gz[..])
+            .read_to_end(&mut out)
+            .expect("gunzip");
+        assert_eq!(out, body);
+        let mut out = Vec::new();
+        brotli::Decompressor::new(&br[..], 4096)
+            .read_to_end(&mut out)
+            .expect("unbrotli");
+        assert_eq!(out, body);
+        let r = page.respond(Encoding::Brotli, None);
+        assert_eq!(r.headers()[CONTENT_ENCODING], "br");
+        assert_eq!(r.headers()[VARY], "accept-encoding");
+        let etag = r.headers()[ETAG].to_str().expect("etag").to_string();
+        assert!(etag.starts_with("W/\""), "{etag}");
+        let r = page.respond(Encoding::Gzip, Some(&etag));
+        assert_eq!(r.status(), StatusCode::NOT_MODIFIED);
+        assert!(r.headers().get(CONTENT_ENCODING).is_none());
+        let r = page.respond(Encoding::Identity, Some("\"other\""));
+        assert_eq!(r.status(), StatusCode::OK);
+        assert!(r.headers().get(CONTENT_ENCODING).is_none());
+        // A small page is sent as it is.
+        let small = Page::new(HTML, b"<p>x</p>".to_vec(), Reuse::Kept);
+        assert!(small.gzip.is_none() && small.br.is_none());
     }
 
     #[test]
-    fn the_search_is_decoded_bounded_and_free_of_controls() {
-        assert_eq!(
-            search_query(Some("q=Cruz%2C+Ben")).as_deref(),
-            Some("Cruz, Ben")
-        );
-        assert_eq!(
-            search_query(Some("x=1&q=%E2%80%9Cana")).as_deref(),
-            Some("\u{201c}ana")
-        );
-        assert_eq!(search_query(Some("q=%zz%4")).as_deref(), Some("%zz%4"));
-        assert_eq!(search_query(Some("q=a%00b%0a")).as_deref(), Some("ab"));
-        assert_eq!(search_query(Some("q=+++")), None);
-        assert_eq!(search_query(Some("q")), None);
-        assert_eq!(search_query(None), None);
-        let long = format!("q={}", "a".repeat(500));
-        assert_eq!(
-            search_query(Some(&long)).map(|q| q.len()),
-            Some(MAX_QUERY_CHARS)
-        );
+    fn if_none_match_compares_weakly_and_accepts_lists_and_a_star() {
+        assert!(etag_matches("\"abc\"", "\"abc\""));
+        assert!(etag_matches("W/\"abc\"", "\"abc\""));
+        assert!(etag_matches("\"abc\"", "W/\"abc\""));
+        assert!(etag_matches("\"x\", \"abc\"", "\"abc\""));
+        assert!(etag_matches("*", "\"abc\""));
+        assert!(!etag_matches("\"abd\"", "\"abc\""));
     }
 
     #[test]

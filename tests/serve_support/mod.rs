@@ -403,17 +403,158 @@ pub fn hall() -> Hall {
     }
 }
 
-/// A server on a free loopback port for the database at `path`; the views are checked
-/// against the database on every request, so a change shows at once.
+/// A server on a free loopback port for the database at `path`, as `ggdesk serve` starts
+/// it. A test that changes the database calls `server.check_now()` before it asks for the
+/// change: the server has then seen it, however slow the machine.
 pub fn serve(path: &std::path::Path) -> Server {
-    serve_with(path, Limits::default())
+    serve_config(path, |_| {})
 }
 
 pub fn serve_with(path: &std::path::Path, limits: Limits) -> Server {
+    serve_config(path, |c| c.limits = limits)
+}
+
+/// A server with its configuration changed by `change`.
+pub fn serve_config(path: &std::path::Path, change: impl FnOnce(&mut ServeConfig)) -> Server {
     let mut config = ServeConfig::new(path, "127.0.0.1:0".parse().expect("addr"));
-    config.limits = limits;
-    config.refresh = Duration::ZERO;
+    change(&mut config);
     Server::start(&config).expect("server starts")
+}
+
+/// Waits until `f` holds, checking every 10 ms, for at most `bound`; fails naming what was
+/// awaited.
+pub fn until(what: &str, bound: Duration, f: impl Fn() -> bool) {
+    let deadline = std::time::Instant::now() + bound;
+    while !f() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "waited {bound:?} in vain for: {what}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A connection to `addr` from the loopback address `from` (127.0.0.2, ...): loopback
+/// addresses are all this machine's, and the server counts connections per address.
+pub fn connect_from(from: [u8; 4], addr: SocketAddr) -> TcpStream {
+    let socket =
+        socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).expect("socket");
+    let local = SocketAddr::from((from, 0));
+    socket.bind(&local.into()).expect("bind a loopback address");
+    socket.connect(&addr.into()).expect("connect");
+    socket.into()
+}
+
+/// This process's soft limit of open files: tests that hold a thousand connections (two
+/// descriptors each, client and server in one process) check it first.
+pub fn open_files_limit() -> usize {
+    std::fs::read_to_string("/proc/self/limits")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("Max open files"))
+                .and_then(|l| l.split_whitespace().nth(3))
+                .and_then(|soft| soft.parse().ok())
+        })
+        .unwrap_or(1024)
+}
+
+/// A page's stream of change notices, read as a browser's `EventSource` would.
+pub struct Notices {
+    stream: TcpStream,
+    buf: Vec<u8>,
+}
+
+/// One event of a stream: its `event:` name (empty for a comment-only block) and its data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub event: String,
+    pub data: String,
+}
+
+impl Notices {
+    /// Opens `path`'s stream and waits (up to 60 s) for its first block, which says it is
+    /// open: every change found after this returns is on it.
+    pub fn open(addr: SocketAddr, path: &str) -> Notices {
+        Notices::open_on(TcpStream::connect(addr).expect("connect"), addr, path)
+    }
+
+    pub fn open_on(mut stream: TcpStream, addr: SocketAddr, path: &str) -> Notices {
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .expect("timeout");
+        stream
+            .write_all(
+                format!(
+                    "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\
+                     Accept-Encoding: gzip, deflate, br\r\n\r\n"
+                )
+                .as_bytes(),
+            )
+            .expect("write");
+        let mut n = Notices {
+            stream,
+            buf: Vec::new(),
+        };
+        let head = n.block().expect("the stream's head");
+        assert!(
+            head.starts_with("HTTP/1.1 200") && head.to_lowercase().contains("text/event-stream"),
+            "{head}"
+        );
+        // Asked as a browser asks, the stream is never compressed: a compressor would hold
+        // the notices back.
+        assert!(!head.to_lowercase().contains("content-encoding"), "{head}");
+        let first = n.block().expect("the stream's first block");
+        assert!(first.contains(": open"), "{first}");
+        n
+    }
+
+    /// The next block (up to a blank line) as text; `None` when the stream ended or nothing
+    /// came for 60 s. The chunked framing is skipped: blocks are found by their blank line.
+    fn block(&mut self) -> Option<String> {
+        let mut chunk = [0u8; 4096];
+        loop {
+            let text = String::from_utf8_lossy(&self.buf).into_owned();
+            // Chunk sizes stand on their own lines: drop them before looking for a block.
+            let ends = [(text.find("\n\n"), 2), (text.find("\r\n\r\n"), 4)];
+            if let Some((end, sep)) = ends
+                .into_iter()
+                .filter_map(|(at, sep)| at.map(|at| (at, sep)))
+                .min()
+            {
+                self.buf.drain(..end + sep);
+                return Some(text[..end].to_string());
+            }
+            let n = self.stream.read(&mut chunk).ok()?;
+            if n == 0 {
+                return None;
+            }
+            self.buf.extend_from_slice(&chunk[..n]);
+        }
+    }
+
+    /// The next event named `event:` (comments and keep-alives skipped); `None` when the
+    /// stream ended or nothing came for 60 s.
+    pub fn next_event(&mut self) -> Option<Notice> {
+        loop {
+            let block = self.block()?;
+            let mut notice = Notice {
+                event: String::new(),
+                data: String::new(),
+            };
+            for line in block.lines() {
+                let line = line.trim_end_matches('\r');
+                if let Some(v) = line.strip_prefix("event:") {
+                    notice.event = v.trim().to_string();
+                } else if let Some(v) = line.strip_prefix("data:") {
+                    notice.data = v.trim().to_string();
+                }
+            }
+            if !notice.event.is_empty() {
+                return Some(notice);
+            }
+        }
+    }
 }
 
 /// An answer as it came over the wire.
@@ -481,7 +622,8 @@ pub fn every_path(tid: TournamentId, rounds: u32, players: u32) -> Vec<String> {
     let mut paths: Vec<String> = vec![
         "/".into(),
         "/wall".into(),
-        "/refresh.js".into(),
+        "/live.js".into(),
+        "/api/".into(),
         "/api/tournaments".into(),
     ];
     for p in [

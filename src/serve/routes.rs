@@ -1,0 +1,305 @@
+//! The route table: every path the public pages answer, parsed into a [`Route`] before
+//! anything is read or rendered. A path that is not here is a 404, whatever it holds
+//! (`..`, percent escapes, a number with a leading zero): nothing is ever looked up by a
+//! path's text.
+//!
+//! Pages of a kind to come plug in here: a variant of [`Route`], its line in
+//! [`Route::parse`] and in [`ENDPOINTS`] (for `/api/`), and its rendering in
+//! `site::render` from the tournament's public view. The bracket and groups of a staged
+//! event (the stages issue) are meant to come as `/t/ID/stage/N` and `/api/t/ID/stage/N`,
+//! from a `stages` field of `public::TournamentData`; the live updates need nothing more,
+//! since they follow the tournament's view.
+
+/// A path the server answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    Index,
+    Wall,
+    Script,
+    /// The stream of change notices for the pages of a tournament (or of the event's list).
+    Events(Option<i64>),
+    Round {
+        t: i64,
+        n: Option<u32>,
+    },
+    Names {
+        t: i64,
+        q: Option<String>,
+    },
+    Standings(i64),
+    Crosstable(i64),
+    Player {
+        t: i64,
+        no: u32,
+    },
+    /// `/api/`: the list of the API's endpoints.
+    ApiEndpoints,
+    ApiIndex,
+    ApiTournament(i64),
+    ApiRound {
+        t: i64,
+        n: Option<u32>,
+    },
+    ApiPlayers {
+        t: i64,
+        q: Option<String>,
+    },
+    ApiStandings(i64),
+    ApiCrosstable(i64),
+    ApiPlayer {
+        t: i64,
+        no: u32,
+    },
+}
+
+/// The API's endpoints and what each answers, as `/api/` lists them.
+pub const ENDPOINTS: [(&str, &str); 8] = [
+    ("/api/tournaments", "the event's tournaments"),
+    (
+        "/api/t/ID",
+        "a tournament: its system, rounds, tie-breaks and players",
+    ),
+    (
+        "/api/t/ID/round",
+        "the round in play: the boards by table with their state and result, byes and absences",
+    ),
+    ("/api/t/ID/round/N", "round N, as above"),
+    (
+        "/api/t/ID/players?q=TEXT",
+        "the players by name (or only those matching TEXT), each with their seat in the round in play",
+    ),
+    (
+        "/api/t/ID/standings",
+        "the standings after the last complete round, with the tie-breaks",
+    ),
+    (
+        "/api/t/ID/crosstable",
+        "the cross-table after the last complete round",
+    ),
+    (
+        "/api/t/ID/player/NO",
+        "player NO: opponents, colours, results and the score after each round",
+    ),
+];
+
+/// The longest search kept from `?q=`, in characters.
+pub const MAX_QUERY_CHARS: usize = 80;
+
+/// A number in a path: ASCII digits without a leading zero.
+fn number<T: std::str::FromStr>(s: &str) -> Option<T> {
+    let canonical = !s.is_empty()
+        && s.len() <= 12
+        && s.bytes().all(|b| b.is_ascii_digit())
+        && !(s.len() > 1 && s.starts_with('0'));
+    if canonical { s.parse().ok() } else { None }
+}
+
+/// The search of a query string (`q=`), percent-decoded, `+` as a space, trimmed and cut to
+/// a bounded length; `None` when there is none.
+pub fn search_query(query: Option<&str>) -> Option<String> {
+    let raw = query?.split('&').find_map(|pair| pair.strip_prefix("q="))?;
+    let mut bytes = Vec::with_capacity(raw.len());
+    let mut it = raw.bytes();
+    while let Some(b) = it.next() {
+        match b {
+            b'+' => bytes.push(b' '),
+            b'%' => {
+                let hex: Vec<u8> = it.clone().take(2).collect();
+                let value = std::str::from_utf8(&hex)
+                    .ok()
+                    .filter(|h| h.len() == 2)
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                match value {
+                    Some(v) => {
+                        bytes.push(v);
+                        it.nth(1);
+                    }
+                    None => bytes.push(b'%'),
+                }
+            }
+            b => bytes.push(b),
+        }
+    }
+    let text: String = String::from_utf8_lossy(&bytes)
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_QUERY_CHARS)
+        .collect();
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_string())
+}
+
+impl Route {
+    /// The route of a path and query, or `None` (404).
+    pub fn parse(path: &str, query: Option<&str>) -> Option<Route> {
+        let parts: Vec<&str> = path.split('/').collect();
+        // Every path starts with '/', so parts[0] is empty.
+        if parts.first() != Some(&"") {
+            return None;
+        }
+        let route = match parts.get(1..)? {
+            [""] => Route::Index,
+            ["wall"] => Route::Wall,
+            ["live.js"] => Route::Script,
+            ["events"] => Route::Events(None),
+            ["t", t] => Route::Round {
+                t: number(t)?,
+                n: None,
+            },
+            ["t", t, "events"] => Route::Events(Some(number(t)?)),
+            ["t", t, "round", n] => Route::Round {
+                t: number(t)?,
+                n: Some(number(n)?),
+            },
+            ["t", t, "names"] => Route::Names {
+                t: number(t)?,
+                q: search_query(query),
+            },
+            ["t", t, "standings"] => Route::Standings(number(t)?),
+            ["t", t, "crosstable"] => Route::Crosstable(number(t)?),
+            ["t", t, "player", no] => Route::Player {
+                t: number(t)?,
+                no: number(no)?,
+            },
+            ["api"] | ["api", ""] => Route::ApiEndpoints,
+            ["api", "tournaments"] => Route::ApiIndex,
+            ["api", "t", t] => Route::ApiTournament(number(t)?),
+            ["api", "t", t, "round"] => Route::ApiRound {
+                t: number(t)?,
+                n: None,
+            },
+            ["api", "t", t, "round", n] => Route::ApiRound {
+                t: number(t)?,
+                n: Some(number(n)?),
+            },
+            ["api", "t", t, "players"] => Route::ApiPlayers {
+                t: number(t)?,
+                q: search_query(query),
+            },
+            ["api", "t", t, "standings"] => Route::ApiStandings(number(t)?),
+            ["api", "t", t, "crosstable"] => Route::ApiCrosstable(number(t)?),
+            ["api", "t", t, "player", no] => Route::ApiPlayer {
+                t: number(t)?,
+                no: number(no)?,
+            },
+            _ => return None,
+        };
+        Some(route)
+    }
+
+    /// The tournament whose view the route is rendered from; `None` for the event's list
+    /// (and the routes that need no view).
+    pub fn tournament(&self) -> Option<i64> {
+        match *self {
+            Route::Round { t, .. }
+            | Route::Names { t, .. }
+            | Route::Standings(t)
+            | Route::Crosstable(t)
+            | Route::Player { t, .. }
+            | Route::ApiTournament(t)
+            | Route::ApiRound { t, .. }
+            | Route::ApiPlayers { t, .. }
+            | Route::ApiStandings(t)
+            | Route::ApiCrosstable(t)
+            | Route::ApiPlayer { t, .. } => Some(t),
+            Route::Events(t) => t,
+            Route::Index | Route::Wall | Route::Script | Route::ApiEndpoints | Route::ApiIndex => {
+                None
+            }
+        }
+    }
+
+    /// Whether the route answers JSON (and its 404 is JSON too).
+    pub fn is_api(&self) -> bool {
+        matches!(
+            self,
+            Route::ApiEndpoints
+                | Route::ApiIndex
+                | Route::ApiTournament(_)
+                | Route::ApiRound { .. }
+                | Route::ApiPlayers { .. }
+                | Route::ApiStandings(_)
+                | Route::ApiCrosstable(_)
+                | Route::ApiPlayer { .. }
+        )
+    }
+
+    /// The key of the rendered page: the route itself, so that a query string the route
+    /// does not read cannot fill the cache. A search has none: anyone can send any number of
+    /// different ones, and kept they would push everyone's pages out of the cache, while
+    /// filtering one tournament's names is cheap.
+    pub fn cache_key(&self) -> Option<String> {
+        match self {
+            Route::Names { q: Some(_), .. } | Route::ApiPlayers { q: Some(_), .. } => None,
+            _ => Some(format!("{self:?}")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_take_canonical_numbers_only() {
+        assert_eq!(Route::parse("/", None), Some(Route::Index));
+        assert_eq!(
+            Route::parse("/t/3/player/12", None),
+            Some(Route::Player { t: 3, no: 12 })
+        );
+        assert_eq!(
+            Route::parse("/api/t/3/round/2", None),
+            Some(Route::ApiRound { t: 3, n: Some(2) })
+        );
+        assert_eq!(
+            Route::parse("/t/3/events", None),
+            Some(Route::Events(Some(3)))
+        );
+        assert_eq!(Route::parse("/events", None), Some(Route::Events(None)));
+        assert_eq!(Route::parse("/api/", None), Some(Route::ApiEndpoints));
+        for bad in [
+            "/t/03",
+            "/t/-1",
+            "/t/1/",
+            "/t/x",
+            "/t/1/player/",
+            "/t//standings",
+            "//",
+            "/index.html",
+            "/api//",
+            "/t/99999999999999999999",
+            "/t/1/standings/x",
+            "/../etc/passwd",
+            "/t/%31",
+            "/t/01/events",
+            "/events/",
+            "*",
+            "",
+            "t/1",
+        ] {
+            assert_eq!(Route::parse(bad, None), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_search_is_decoded_bounded_and_free_of_controls() {
+        assert_eq!(
+            search_query(Some("q=Cruz%2C+Ben")).as_deref(),
+            Some("Cruz, Ben")
+        );
+        assert_eq!(
+            search_query(Some("x=1&q=%E2%80%9Cana")).as_deref(),
+            Some("\u{201c}ana")
+        );
+        assert_eq!(search_query(Some("q=%zz%4")).as_deref(), Some("%zz%4"));
+        assert_eq!(search_query(Some("q=a%00b%0a")).as_deref(), Some("ab"));
+        assert_eq!(search_query(Some("q=+++")), None);
+        assert_eq!(search_query(Some("q")), None);
+        assert_eq!(search_query(None), None);
+        let long = format!("q={}", "a".repeat(500));
+        assert_eq!(
+            search_query(Some(&long)).map(|q| q.len()),
+            Some(MAX_QUERY_CHARS)
+        );
+    }
+}
