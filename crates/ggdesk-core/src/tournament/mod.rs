@@ -59,11 +59,18 @@
 //! written in plain decimal (`7`, `7.5`, `12.25`).
 
 mod file;
+mod ids;
+mod lifecycle;
 mod model;
 mod number;
 mod standings;
 
 pub use file::{FORMAT, FileFault, TournamentFileError};
+pub use ids::{BoardNo, RoundNo, StageNo, TableNo};
+pub use lifecycle::{
+    DraftRound, NextRound, RoundState, Seat, SwapPlan, SwapRefusal, SwapWarning, next_round,
+    plan_swap,
+};
 pub use model::{
     Entry, Game, GameOutcome, GameResult, MAX_POINTS, Penalty, Player, PlayerId, PointsScale,
     Round, RoundPart, Settings, System, TieBreak, Tournament, TournamentError,
