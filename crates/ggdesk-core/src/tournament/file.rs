@@ -51,7 +51,7 @@ pub enum FileFault {
     )]
     UnknownResult(String),
     #[error(
-        "unknown tie-break {0:?} (expected direct_encounter, buchholz, buchholz_cut1, median_buchholz, sonneborn_berger, progressive or wins)"
+        "unknown tie-break {0:?} (expected direct_encounter, buchholz, buchholz_cut1, median_buchholz, sonneborn_berger, progressive, wins or fewest_forfeit_wins)"
     )]
     UnknownTieBreak(String),
     #[error(
