@@ -63,6 +63,7 @@ mod ids;
 mod lifecycle;
 mod model;
 mod number;
+pub mod stages;
 mod standings;
 
 pub use file::{FORMAT, FileFault, TournamentFileError};
