@@ -160,6 +160,9 @@ pub struct Reached {
     /// Its players in seed order.
     pub seeds: Vec<PlayerId>,
     pub groups: Vec<Group>,
+    /// A round robin: its games, playoffs and standings name their group (`A` when the
+    /// stage has one group, as the reference's files do).
+    pub grouped: bool,
     pub bracket: Option<Bracket>,
     /// How many rounds the stage has (a knockout: as many as it takes).
     pub planned: Option<usize>,
@@ -310,6 +313,9 @@ impl Event {
                 return Err(err(format!("{at}.points"), FileFault::NotPoints));
             }
         }
+        // One play per stage, so that equal events are equal structs however built.
+        let mut parts = parts;
+        parts.stages.resize_with(stage_count, StagePlay::default);
         let mut event = Event {
             parts,
             reached: Vec::new(),
@@ -679,6 +685,7 @@ impl Event {
             stage,
             seeds,
             groups,
+            grouped: matches!(spec.format, StageFormat::RoundRobin { .. }),
             bracket,
             planned: stage_planned,
             complete,

@@ -3,17 +3,23 @@
 //! a stage's standings, the event's final placement and the bracket. Pure.
 
 use super::bracket::{Bracket, Match};
-use super::event::{Event, Reached, sort_by_place};
+use super::event::{
+    Event, EventParts, PlayoffGame, Reached, StageGame, StagePlay, StageRound, sort_by_place,
+};
 use super::playoff::PlayoffState;
 use super::settings::{GroupId, MatchFormat, MatchId, StageFormat};
 use crate::pairing::{PairingError, pair_round_robin, pair_swiss};
-use crate::tournament::{PlayerId, Ratio, RoundNo, Score, StageNo, StandingRow, TableNo, TieBreak};
+use crate::tournament::file::err;
+use crate::tournament::{
+    FileFault, Game, GameResult, PlayerId, Ratio, RoundNo, Score, StageNo, StandingRow, TableNo,
+    TieBreak, TournamentError, TournamentFileError,
+};
 use serde_json::{Map, Value, json};
 
 /// One board of the next round or playoff.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StageBoard {
-    /// The group, in a stage with groups.
+    /// The group, in a round robin (played in groups, `A` when there is one).
     pub group: Option<GroupId>,
     /// The match, in a knockout.
     pub series: Option<MatchId>,
@@ -101,7 +107,8 @@ impl NextStep {
 pub struct StageStandings {
     pub stage: StageNo,
     pub tiebreaks: Vec<TieBreak>,
-    /// Whether the stage has groups (then every row names its group).
+    /// Whether the stage is a round robin, played in groups (then every row names its
+    /// group, `A` when there is one).
     pub grouped: bool,
     /// In group order; within a group in rank order, tied players who played off in their
     /// playoff order (keeping their shared rank), then by seed.
@@ -193,7 +200,7 @@ impl Event {
                 round: RoundNo::from_index(r),
             });
         }
-        let grouped = cur.groups.len() > 1;
+        let grouped = cur.grouped;
         let mut games = Vec::new();
         let mut byes = Vec::new();
         for grp in &cur.groups {
@@ -225,7 +232,7 @@ impl Event {
     }
 
     fn next_playoff(&self, cur: &Reached) -> Result<NextStep, StepRefusal> {
-        let grouped = cur.groups.len() > 1;
+        let grouped = cur.grouped;
         let mut games = Vec::new();
         for cut in &cur.cut {
             let Some(p) = &cut.playoff else {
@@ -297,7 +304,7 @@ impl Event {
         Ok(StageStandings {
             stage: r.stage,
             tiebreaks: self.settings().stages[k].tiebreaks.clone(),
-            grouped: r.groups.len() > 1,
+            grouped: r.grouped,
             rows,
         })
     }
@@ -460,5 +467,118 @@ impl Event {
             })
             .to_string(),
         )
+    }
+}
+
+impl NextStep {
+    /// The stage the step belongs to.
+    pub fn stage(&self) -> StageNo {
+        match self {
+            NextStep::Round { stage, .. } | NextStep::Playoff { stage, .. } => *stage,
+        }
+    }
+
+    /// The boards of the step.
+    pub fn games(&self) -> &[StageBoard] {
+        match self {
+            NextStep::Round { games, .. } | NextStep::Playoff { games, .. } => games,
+        }
+    }
+}
+
+impl Event {
+    fn rebuilt(
+        &self,
+        change: impl FnOnce(&mut EventParts) -> Result<(), TournamentFileError>,
+    ) -> Result<Event, TournamentFileError> {
+        let mut parts = self.parts().clone();
+        change(&mut parts)?;
+        Event::new(parts)
+    }
+
+    /// The event with a next step recorded as paired: its games pending.
+    pub fn record(&self, step: &NextStep) -> Result<Event, TournamentFileError> {
+        let k = step.stage().index().unwrap_or(0);
+        self.rebuilt(|parts| {
+            while parts.stages.len() <= k {
+                parts.stages.push(StagePlay::default());
+            }
+            let play = &mut parts.stages[k];
+            match step {
+                NextStep::Round { games, byes, .. } => play.rounds.push(StageRound {
+                    games: games
+                        .iter()
+                        .map(|b| StageGame {
+                            group: b.group,
+                            series: b.series,
+                            game: Game::pending(Some(b.table.0), b.white, b.black),
+                        })
+                        .collect(),
+                    byes: byes.clone(),
+                    absent: Vec::new(),
+                }),
+                NextStep::Playoff { games, .. } => {
+                    play.playoffs.extend(games.iter().map(|b| PlayoffGame {
+                        group: b.group,
+                        white: b.white,
+                        black: b.black,
+                        result: GameResult::Pending,
+                    }));
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// The event with the result of game `game` (from 0) of round `round` of `stage`.
+    pub fn set_result(
+        &self,
+        stage: StageNo,
+        round: RoundNo,
+        game: usize,
+        result: GameResult,
+    ) -> Result<Event, TournamentFileError> {
+        self.rebuilt(|parts| {
+            let at = format!("stages[{}].rounds[{}].games[{game}]", stage.0, round.0);
+            let g = stage
+                .index()
+                .and_then(|k| parts.stages.get_mut(k))
+                .and_then(|p| round.index().and_then(|r| p.rounds.get_mut(r)))
+                .and_then(|r| r.games.get_mut(game))
+                .ok_or_else(|| {
+                    err(
+                        at,
+                        FileFault::Tournament(TournamentError::NoSuchGame {
+                            round: round.0 as usize,
+                            game,
+                        }),
+                    )
+                })?;
+            g.game.result = result;
+            Ok(())
+        })
+    }
+
+    /// The event with the result of playoff game `game` (from 0) of `stage`.
+    pub fn set_playoff_result(
+        &self,
+        stage: StageNo,
+        game: usize,
+        result: GameResult,
+    ) -> Result<Event, TournamentFileError> {
+        self.rebuilt(|parts| {
+            let g = stage
+                .index()
+                .and_then(|k| parts.stages.get_mut(k))
+                .and_then(|p| p.playoffs.get_mut(game))
+                .ok_or_else(|| {
+                    err(
+                        format!("stages[{}].playoffs[{game}]", stage.0),
+                        FileFault::Missing,
+                    )
+                })?;
+            g.result = result;
+            Ok(())
+        })
     }
 }
