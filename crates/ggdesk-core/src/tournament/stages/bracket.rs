@@ -259,6 +259,53 @@ impl Match {
     }
 }
 
+fn bracket_id(round: u32, index: usize) -> MatchId {
+    MatchId::Bracket {
+        round,
+        number: u32::try_from(index + 1).unwrap_or(u32::MAX),
+    }
+}
+
+/// The seed of a player in a match.
+fn seed_in(m: &Match, p: Option<PlayerId>) -> Option<u32> {
+    p.and_then(|p| m.slots.iter().find(|s| s.player == Some(p)))
+        .and_then(|s| s.seed)
+}
+
+/// The slots of the round after `last`: the winners of matches 2m−1 and 2m meet in match m
+/// (a winner not known yet is an empty slot).
+fn following(last: &[Match]) -> Vec<[Slot; 2]> {
+    let slot = |x: Option<&Match>| match x {
+        Some(x) => Slot {
+            seed: seed_in(x, x.winner),
+            player: x.winner,
+        },
+        None => Slot {
+            seed: None,
+            player: None,
+        },
+    };
+    last.chunks(2)
+        .map(|pair| [slot(pair.first()), slot(pair.get(1))])
+        .collect()
+}
+
+/// The third-place match's slots after the semi-finals `last`: their losers (not known yet:
+/// empty). None when there are not two semi-finals both played (a bye has no loser).
+fn third_slots(last: &[Match]) -> Option<[Slot; 2]> {
+    if last.len() != 2 || last.iter().any(|m| m.players().is_none()) {
+        return None;
+    }
+    let slot = |m: &Match| {
+        let p = m.loser();
+        Slot {
+            seed: if p.is_some() { seed_in(m, p) } else { None },
+            player: p,
+        }
+    };
+    Some([slot(&last[0]), slot(&last[1])])
+}
+
 /// Why a knockout round of the file does not fit the bracket.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BracketFault {
@@ -369,49 +416,53 @@ impl Bracket {
                 return;
             }
             let round = u32::try_from(self.rounds.len() + 1).unwrap_or(u32::MAX);
-            let seed_of = |m: &Match, p: Option<PlayerId>| -> Option<u32> {
-                p.and_then(|p| m.slots.iter().find(|s| s.player == Some(p)))
-                    .and_then(|s| s.seed)
-            };
-            let next: Vec<Match> = last
-                .chunks(2)
+            let next: Vec<Match> = following(last)
+                .into_iter()
                 .enumerate()
-                .map(|(m, pair)| {
-                    let slot = |x: Option<&Match>| match x {
-                        Some(x) => Slot {
-                            seed: seed_of(x, x.winner),
-                            player: x.winner,
-                        },
-                        None => Slot {
-                            seed: None,
-                            player: None,
-                        },
-                    };
-                    Match::new(
-                        MatchId::Bracket {
-                            round,
-                            number: u32::try_from(m + 1).unwrap_or(u32::MAX),
-                        },
-                        [slot(pair.first()), slot(pair.get(1))],
-                    )
-                })
+                .map(|(m, slots)| Match::new(bracket_id(round, m), slots))
                 .collect();
-            if next.len() == 1 && self.third_place && last.len() == 2 {
-                let losers: Vec<Slot> = last
-                    .iter()
-                    .filter_map(|m| {
-                        m.loser().map(|p| Slot {
-                            seed: seed_of(m, Some(p)),
-                            player: Some(p),
-                        })
-                    })
-                    .collect();
-                if let [a, b] = losers.as_slice() {
-                    self.third = Some(Match::new(MatchId::ThirdPlace, [*a, *b]));
-                }
+            if next.len() == 1
+                && self.third_place
+                && let Some(slots) = third_slots(last)
+                && slots.iter().all(|s| s.player.is_some())
+            {
+                self.third = Some(Match::new(MatchId::ThirdPlace, slots));
             }
             self.rounds.push(next);
         }
+    }
+
+    /// What a bracket shows beyond the rounds begun: the next round's matches while any of
+    /// their players is known (a winner through, the other still playing), and the
+    /// third-place match likewise; their unknown players are none, nothing is decided.
+    pub fn preview(&self) -> (Option<Vec<Match>>, Option<Match>) {
+        let Some(last) = self.rounds.last() else {
+            return (None, None);
+        };
+        if last.len() <= 1 || last.iter().all(Match::is_decided) {
+            return (None, None);
+        }
+        let slots = following(last);
+        if slots.iter().flatten().all(|s| s.player.is_none()) {
+            return (None, None);
+        }
+        let round = u32::try_from(self.rounds.len() + 1).unwrap_or(u32::MAX);
+        let undecided = |id, slots| {
+            let mut m = Match::new(id, slots);
+            m.winner = None;
+            m
+        };
+        let next: Vec<Match> = slots
+            .into_iter()
+            .enumerate()
+            .map(|(m, s)| undecided(bracket_id(round, m), s))
+            .collect();
+        let third = (next.len() == 1 && self.third_place)
+            .then(|| third_slots(last))
+            .flatten()
+            .filter(|s| s.iter().any(|x| x.player.is_some()))
+            .map(|s| undecided(MatchId::ThirdPlace, s));
+        (Some(next), third)
     }
 
     /// Plays one round of the file: one game for every open match, each naming its match.

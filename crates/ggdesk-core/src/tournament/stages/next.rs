@@ -459,11 +459,19 @@ impl Event {
     pub fn bracket_json(&self) -> Option<String> {
         let r = self.reached().iter().rev().find(|r| r.bracket.is_some())?;
         let b = r.bracket.as_ref()?;
+        let (next, next_third) = b.preview();
+        let rounds: Vec<Vec<Value>> = b
+            .rounds
+            .iter()
+            .chain(next.as_ref())
+            .map(|ms| ms.iter().map(|m| match_json(m, b.format)).collect())
+            .collect();
+        let third = b.third.as_ref().or(next_third.as_ref());
         Some(
             json!({
                 "stage": r.stage.0,
-                "rounds": b.rounds.iter().map(|ms| ms.iter().map(|m| match_json(m, b.format)).collect::<Vec<_>>()).collect::<Vec<_>>(),
-                "third_place": b.third.as_ref().map_or(Value::Null, |m| match_json(m, b.format)),
+                "rounds": rounds,
+                "third_place": third.map_or(Value::Null, |m| match_json(m, b.format)),
             })
             .to_string(),
         )
