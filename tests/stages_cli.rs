@@ -811,3 +811,307 @@ fn a_round_robin_a_final_round_and_a_best_of_three_final() {
         ]
     );
 }
+
+// ---------------------------------------------------------------- an oracle on random events
+
+#[path = "fixtures/stages/random.rs"]
+mod random;
+
+/// A score or tie-break value in exact half-points (every value here is a multiple of 0.5
+/// or a Sonneborn-Berger ratio; the comparison needs only order, so f64 of the printed
+/// decimal is exact enough for these small fields).
+fn num(v: &Value) -> f64 {
+    v.as_f64().expect("number")
+}
+
+/// What the oracle knows of one stage.
+struct OracleStage {
+    /// Seeds in order.
+    seeds: Vec<u64>,
+    /// Per group (letter or "" without groups): rows as the spec orders them.
+    groups: Vec<(String, Vec<Value>)>,
+}
+
+/// The event's stages recomputed from the spec: seeds, each group's order after its
+/// playoffs, the qualifiers' seed order. Base ranks, scores and tie-breaks are the
+/// binary's `standings --stage K` (the `/1` code); everything between stages is the
+/// oracle's own.
+fn oracle_stages(file: &Value, reached: usize) -> Vec<OracleStage> {
+    let players = file["players"].as_array().expect("players");
+    let mut seeds: Vec<(i64, u64)> = players
+        .iter()
+        .map(|p| {
+            (
+                -p["rating"].as_i64().unwrap_or(0),
+                p["id"].as_u64().expect("id"),
+            )
+        })
+        .collect();
+    seeds.sort();
+    let mut seeds: Vec<u64> = seeds.into_iter().map(|(_, id)| id).collect();
+    let scale = |r: &str| -> (f64, f64) {
+        match r {
+            "white" => (2.0, 0.0),
+            "black" => (0.0, 2.0),
+            "draw" => (1.0, 1.0),
+            "white_forfeit" => (2.0, 0.0),
+            "black_forfeit" => (0.0, 2.0),
+            _ => (0.0, 0.0),
+        }
+    };
+    let mut out = Vec::new();
+    for k in 0..reached {
+        let stage = &file["stages"][k];
+        let rows = answer(&["standings", "--stage", &(k + 1).to_string()], file);
+        let mut groups: Vec<(String, Vec<Value>)> = Vec::new();
+        for r in rows.as_array().expect("rows") {
+            let g = r["group"].as_str().unwrap_or("").to_string();
+            match groups.iter_mut().find(|(x, _)| *x == g) {
+                Some((_, list)) => list.push(r.clone()),
+                None => groups.push((g, vec![r.clone()])),
+            }
+        }
+        let seed = |id: u64| seeds.iter().position(|&s| s == id).expect("seeded");
+        let advance = stage["advance"].as_u64().map(|a| a as usize);
+        // Each group: by rank; equal ranks by seed, except the players tied across the cut,
+        // by their playoff points (every playoff game of theirs), then seed.
+        let playoffs = stage["playoffs"].as_array().cloned().unwrap_or_default();
+        let mut points: std::collections::HashMap<u64, f64> = Default::default();
+        for g in &playoffs {
+            let (w, b) = scale(g["result"].as_str().expect("result"));
+            *points.entry(id(g, "white")).or_default() += w;
+            *points.entry(id(g, "black")).or_default() += b;
+        }
+        for (_, list) in &mut groups {
+            let tied_rank = advance.and_then(|a| {
+                (a < list.len() && list[a - 1]["rank"] == list[a]["rank"])
+                    .then(|| list[a]["rank"].clone())
+            });
+            list.sort_by(|x, y| {
+                let (ix, iy) = (x["id"].as_u64().expect("id"), y["id"].as_u64().expect("id"));
+                x["rank"].as_u64().cmp(&y["rank"].as_u64()).then_with(|| {
+                    if tied_rank.as_ref() == Some(&x["rank"]) {
+                        let (px, py) = (
+                            points.get(&ix).copied().unwrap_or(0.0),
+                            points.get(&iy).copied().unwrap_or(0.0),
+                        );
+                        py.partial_cmp(&px)
+                            .expect("numbers")
+                            .then(seed(ix).cmp(&seed(iy)))
+                    } else {
+                        seed(ix).cmp(&seed(iy))
+                    }
+                })
+            });
+        }
+        out.push(OracleStage {
+            seeds: seeds.clone(),
+            groups: groups.clone(),
+        });
+        if let Some(a) = advance {
+            // Qualifiers' seed order: place, score, tie-breaks in order, group letter.
+            let tbs: Vec<String> = stage["tiebreaks"]
+                .as_array()
+                .map(|t| {
+                    t.iter()
+                        .map(|x| x.as_str().expect("name").to_string())
+                        .collect()
+                })
+                .unwrap_or_else(|| {
+                    ["direct_encounter", "buchholz", "sonneborn_berger", "wins"]
+                        .map(String::from)
+                        .to_vec()
+                });
+            seeds = by_place(&groups, &tbs, 0, a);
+        }
+    }
+    out
+}
+
+/// Rows of places `from..to` of every group, ordered by place, score, tie-breaks, letter.
+fn by_place(groups: &[(String, Vec<Value>)], tbs: &[String], from: usize, to: usize) -> Vec<u64> {
+    let mut q: Vec<(usize, &Value, &String)> = Vec::new();
+    for (g, list) in groups {
+        for (place, r) in list.iter().enumerate().take(to).skip(from) {
+            q.push((place, r, g));
+        }
+    }
+    q.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then(
+                num(&b.1["score"])
+                    .partial_cmp(&num(&a.1["score"]))
+                    .expect("n"),
+            )
+            .then_with(|| {
+                tbs.iter()
+                    .map(|t| num(&b.1[t]).partial_cmp(&num(&a.1[t])).expect("n"))
+                    .find(|o| o.is_ne())
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+            .then(a.2.cmp(b.2))
+    });
+    q.into_iter()
+        .map(|(_, r, _)| r["id"].as_u64().expect("id"))
+        .collect()
+}
+
+/// The final placement from the spec, given the oracle's stages and the binary's bracket.
+fn oracle_places(file: &Value, stages: &[OracleStage]) -> Vec<(u64, u64)> {
+    let mut out: Vec<(u64, u64)> = Vec::new();
+    let last = stages.last().expect("a stage");
+    let k = stages.len() - 1;
+    if file["stages"][k]["system"] == json!("knockout") {
+        let b = answer(&["bracket"], file);
+        let rounds = b["rounds"].as_array().expect("rounds");
+        let seed = |p: u64| last.seeds.iter().position(|&s| s == p).expect("seeded");
+        let loser = |m: &Value| -> Option<u64> {
+            let w = m["winner"].as_u64()?;
+            let ps: Vec<u64> = m["players"]
+                .as_array()?
+                .iter()
+                .filter_map(Value::as_u64)
+                .collect();
+            (ps.len() == 2).then(|| if ps[0] == w { ps[1] } else { ps[0] })
+        };
+        if rounds.is_empty() {
+            out.push((1, last.seeds[0]));
+            return out;
+        }
+        let fin = &rounds[rounds.len() - 1][0];
+        out.push((1, fin["winner"].as_u64().expect("a champion")));
+        out.extend(loser(fin).map(|l| (2, l)));
+        let mut down = rounds.len() - 1;
+        if !b["third_place"].is_null() {
+            let t = &b["third_place"];
+            out.push((3, t["winner"].as_u64().expect("third")));
+            out.push((4, loser(t).expect("fourth")));
+            down -= 1;
+        }
+        for r in (0..down).rev() {
+            let mut l: Vec<u64> = rounds[r]
+                .as_array()
+                .expect("r")
+                .iter()
+                .filter_map(loser)
+                .collect();
+            l.sort_by_key(|&p| seed(p));
+            let place = out.len() as u64 + 1;
+            out.extend(l.into_iter().map(|p| (place, p)));
+        }
+    } else {
+        for (_, list) in &last.groups {
+            for r in list {
+                out.push((
+                    r["rank"].as_u64().expect("rank"),
+                    r["id"].as_u64().expect("id"),
+                ));
+            }
+        }
+    }
+    for s in (0..k).rev() {
+        let a = file["stages"][s]["advance"].as_u64().expect("advance") as usize;
+        let tbs: Vec<String> = file["stages"][s]["tiebreaks"]
+            .as_array()
+            .map(|t| {
+                t.iter()
+                    .map(|x| x.as_str().expect("name").to_string())
+                    .collect()
+            })
+            .unwrap_or_else(|| {
+                ["direct_encounter", "buchholz", "sonneborn_berger", "wins"]
+                    .map(String::from)
+                    .to_vec()
+            });
+        for p in by_place(&stages[s].groups, &tbs, a, usize::MAX) {
+            out.push((out.len() as u64 + 1, p));
+        }
+    }
+    out
+}
+
+#[test]
+fn random_events_agree_with_an_oracle_from_the_spec() {
+    let mut checked = 0;
+    for seed in 0..40u64 {
+        let (fresh, seen) = random::played(seed);
+        let Some(end) = seen.last() else { continue };
+        if !end.is_over() {
+            continue; // a small Swiss ran out of valid pairings
+        }
+        let file: Value = serde_json::from_str(&end.to_json()).expect("JSON");
+        let stages = oracle_stages(&file, end.reached().len());
+        // Each stage's order, its groups, and the next stage's seeds.
+        for (k, st) in stages.iter().enumerate() {
+            let rows = answer(&["standings", "--stage", &(k + 1).to_string()], &file);
+            let got: Vec<u64> = rows
+                .as_array()
+                .expect("rows")
+                .iter()
+                .map(|r| r["id"].as_u64().expect("id"))
+                .collect();
+            let want: Vec<u64> = st
+                .groups
+                .iter()
+                .flat_map(|(_, l)| l.iter().map(|r| r["id"].as_u64().expect("id")))
+                .collect();
+            assert_eq!(got, want, "seed {seed}, stage {}", k + 1);
+            if file["stages"][k]["system"] == json!("round_robin") {
+                let g = st.groups.len();
+                for (i, &p) in st.seeds.iter().enumerate() {
+                    let (block, pos) = (i / g, i % g);
+                    let at = if block % 2 == 0 { pos } else { g - 1 - pos };
+                    assert!(
+                        st.groups[at].1.iter().any(|r| r["id"] == json!(p)),
+                        "seed {seed}: serpentine"
+                    );
+                }
+            }
+        }
+        let k = stages.len() - 1;
+        if file["stages"][k]["system"] == json!("knockout") {
+            let b = answer(&["bracket"], &file);
+            let seeds = &stages[k].seeds;
+            for m in b["rounds"][0].as_array().expect("round 1") {
+                for (s, p) in m["seeds"]
+                    .as_array()
+                    .expect("s")
+                    .iter()
+                    .zip(m["players"].as_array().expect("p"))
+                {
+                    if let (Some(s), Some(p)) = (s.as_u64(), p.as_u64()) {
+                        assert_eq!(seeds[s as usize - 1], p, "seed {seed}: bracket seed {s}");
+                    }
+                }
+            }
+            if file["stages"][k]["seeding"] == json!("cross_over") {
+                let prev = &stages[k - 1].groups;
+                let g = prev.len();
+                let first = b["rounds"][0].as_array().expect("round 1");
+                for j in 0..g / 2 {
+                    for (m, (w, s)) in [(j, (2 * j, 2 * j + 1)), (g / 2 + j, (2 * j + 1, 2 * j))] {
+                        assert_eq!(first[m]["players"][0], prev[w].1[0]["id"], "seed {seed}");
+                        assert_eq!(first[m]["players"][1], prev[s].1[1]["id"], "seed {seed}");
+                    }
+                }
+            }
+        }
+        let want = oracle_places(&file, &stages);
+        let got: Vec<(u64, u64)> = answer(&["standings", "--final"], &file)
+            .as_array()
+            .expect("rows")
+            .iter()
+            .map(|r| {
+                (
+                    r["place"].as_u64().expect("p"),
+                    r["id"].as_u64().expect("id"),
+                )
+            })
+            .collect();
+        assert_eq!(got.len(), fresh.players().len());
+        // Within a shared place the spec orders by seed, which the oracle did too.
+        assert_eq!(got, want, "seed {seed}: final placement");
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} random events finished");
+}

@@ -53,6 +53,14 @@
 //! [`Tournament::to_json`] writes it back; reading that gives an equal tournament (unknown
 //! player keys are kept in [`Player::extra`]).
 //!
+//! # A round's life and events in stages
+//!
+//! [`lifecycle`](RoundState) decides what the store only saves: a round's state after its
+//! results ([`RoundState::after_results`]), whether the next round can be paired
+//! ([`next_round`]) and what a swap in a draft would break or needs confirmed
+//! ([`plan_swap`]). [`stages`] is the event of stages of `spec/stages.md`
+//! (`ggdesk-tournament/2`), each group of a stage a [`Tournament`].
+//!
 //! # Numbers
 //!
 //! Points are [`Score`]s in exact half-points; tie-break values are exact [`Ratio`]s,

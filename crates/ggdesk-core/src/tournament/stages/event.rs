@@ -196,7 +196,7 @@ pub struct Event {
     reached: Vec<Reached>,
 }
 
-/// The next round's number within a stage's file rounds (from 0).
+/// Where round `r` (from 0) of stage `k` (from 0) is in the file.
 fn at_round(k: usize, r: usize) -> String {
     format!("stages[{k}].rounds[{r}]")
 }
@@ -813,7 +813,9 @@ impl Event {
         for (g, grp) in reached.groups.iter().enumerate() {
             let mut st = standings(&grp.table, grp.table.rounds().len());
             let rows = &st.rows;
-            let tie = advance < rows.len() && rows[advance - 1].rank == rows[advance].rank;
+            let tie = advance >= 1
+                && advance < rows.len()
+                && rows[advance - 1].rank == rows[advance].rank;
             let mine = &games[g];
             let mut result = None;
             if tie {
