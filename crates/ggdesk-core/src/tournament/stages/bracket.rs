@@ -223,7 +223,7 @@ impl Match {
         let players = self.players()?;
         let h = self.higher();
         let (first, second) = (players[h], players[1 - h]);
-        Some(if self.games.len() % 2 == 0 {
+        Some(if self.games.len().is_multiple_of(2) {
             (first, second)
         } else {
             (second, first)

@@ -210,7 +210,11 @@ fn by_rating(players: &[Player]) -> Vec<PlayerId> {
 
 /// A round robin's cycle for `n` players: n − 1 rounds, n with an odd number.
 fn cycle(n: usize) -> usize {
-    if n % 2 == 0 { n.saturating_sub(1) } else { n }
+    if n.is_multiple_of(2) {
+        n.saturating_sub(1)
+    } else {
+        n
+    }
 }
 
 /// The groups of a round robin stage: seeds in serpentine order (1..G to A..G, then
@@ -220,7 +224,11 @@ pub fn serpentine(seeds: &[PlayerId], groups: usize) -> Vec<Vec<PlayerId>> {
     let mut out = vec![Vec::new(); g];
     for (i, &p) in seeds.iter().enumerate() {
         let (block, pos) = (i / g, i % g);
-        let at = if block % 2 == 0 { pos } else { g - 1 - pos };
+        let at = if block.is_multiple_of(2) {
+            pos
+        } else {
+            g - 1 - pos
+        };
         out[at].push(p);
     }
     out

@@ -144,7 +144,11 @@ pub fn playoff(
                 _ => 0,
             };
             sudden = Some(([*a, *b], k + 1));
-            vec![vec![if k % 2 == 0 { (*a, *b) } else { (*b, *a) }]]
+            vec![vec![if k.is_multiple_of(2) {
+                (*a, *b)
+            } else {
+                (*b, *a)
+            }]]
         } else {
             sudden = None;
             round_robin(&level)

@@ -254,7 +254,7 @@ impl EventSettings {
                         return Err(SettingsFault::KnockoutNotLast(no));
                     }
                     match series {
-                        MatchFormat::BestOf(k) if k == 0 || k % 2 == 0 => {
+                        MatchFormat::BestOf(k) if k == 0 || k.is_multiple_of(2) => {
                             return Err(SettingsFault::BadBestOf { stage: no, k });
                         }
                         MatchFormat::RaceTo(p) if p <= Score::ZERO => {
@@ -269,7 +269,7 @@ impl EventSettings {
                             .and_then(|p| self.stages.get(p))
                             .is_some_and(|prev| {
                                 let g = prev.format.groups();
-                                g % 2 == 0 && prev.advance == Some(2)
+                                g.is_multiple_of(2) && prev.advance == Some(2)
                             });
                         if !fits {
                             return Err(SettingsFault::CrossOverNeedsGroupPairs(no));
