@@ -246,6 +246,7 @@ pub fn tiebreak_title(t: TieBreak) -> &'static str {
         TieBreak::SonnebornBerger => "Sonneborn-Berger",
         TieBreak::Progressive => "Progressive score",
         TieBreak::Wins => "Wins",
+        TieBreak::FewestForfeitWins => "Fewest forfeit wins",
     }
 }
 

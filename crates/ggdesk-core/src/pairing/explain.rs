@@ -48,7 +48,8 @@ pub struct Named {
 }
 
 impl Named {
-    fn of(t: &Tournament, id: PlayerId) -> Named {
+    /// A player of `t` by id, with the name it has there (empty for an unknown id).
+    pub fn of(t: &Tournament, id: PlayerId) -> Named {
         Named {
             id,
             name: t.player(id).map(|p| p.name.clone()).unwrap_or_default(),
