@@ -163,7 +163,14 @@ fn a_pause_entered_after_the_move_is_kept_at_its_time() {
     let record = after.record().expect("record");
     let ts: Vec<f64> = record.events.iter().map(|e| e.t).collect();
     assert_eq!(ts, vec![5.0, 9.0, 20.0]);
-    assert!(after.derive().expect("setups").expect("replays").clock().is_paused());
+    assert!(
+        after
+            .derive()
+            .expect("setups")
+            .expect("replays")
+            .clock()
+            .is_paused()
+    );
     // From 0:09 to the pause White thought 11 s; nothing counts while paused.
     assert_eq!(
         after.used_between(9.0, secs(60.0)),

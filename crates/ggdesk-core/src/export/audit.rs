@@ -153,7 +153,9 @@ fn plain_words(obj: &Map<String, Value>) -> String {
             Value::Bool(true) => parts.push(key),
             Value::Bool(false) | Value::Null => {}
             Value::String(s) => parts.push(format!("{key} {}", s.replace('_', " "))),
-            Value::Number(n) if k == "t" => parts.push(format!("at {}", game_time(n.as_f64().unwrap_or(0.0)))),
+            Value::Number(n) if k == "t" => {
+                parts.push(format!("at {}", game_time(n.as_f64().unwrap_or(0.0))))
+            }
             Value::Number(n) => parts.push(format!("{key} {n}")),
             other => parts.push(format!("{key} {other}")),
         }
@@ -331,7 +333,10 @@ mod words {
         let w = |d: &str| details_in_words("move", d);
         assert_eq!(w(r#"{"t":12.5,"move":"a3-a4"}"#), "move a3-a4 at 0:12");
         assert_eq!(
-            details_in_words("penalty", r#"{"t":61.0,"penalty":"own_exposure","side":"black"}"#),
+            details_in_words(
+                "penalty",
+                r#"{"t":61.0,"penalty":"own_exposure","side":"black"}"#
+            ),
             "penalty own exposure for Black at 1:01"
         );
         assert_eq!(
@@ -368,7 +373,10 @@ mod words {
             "cancelled move e4-e5 (made at 0:31), entered move e4-e3 at 0:31 in its place; corrected at 0:51"
         );
         assert_eq!(
-            details_in_words("overstep", r#"{"t":120.0,"overstep":"white","count":1,"of":3}"#),
+            details_in_words(
+                "overstep",
+                r#"{"t":120.0,"overstep":"white","count":1,"of":3}"#
+            ),
             "White passed the move limit at 2:00 (overstep 1 of 3)"
         );
         assert_eq!(
@@ -380,7 +388,10 @@ mod words {
     #[test]
     fn sheets_and_plain_lines() {
         assert_eq!(
-            details_in_words("reading sheet handed in", r#"white: {"a8":"G5","c6":"FLG"}"#),
+            details_in_words(
+                "reading sheet handed in",
+                r#"white: {"a8":"G5","c6":"FLG"}"#
+            ),
             "White read a8 as G5, c6 as FLG"
         );
         assert_eq!(
