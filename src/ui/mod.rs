@@ -157,6 +157,24 @@ pub struct PageCtx<'a> {
     pub my_tables: Option<&'a [u32]>,
     /// Which arbiter station runs each table (on a server).
     pub table_stations: &'a std::collections::BTreeMap<u32, String>,
+    /// This desk as the audit log names it: its station ("hall-a"), or "director's desk".
+    pub desk: &'a str,
+}
+
+/// The name of the desk that is no arbiter station, in the audit log.
+pub const DIRECTOR_DESK: &str = "director's desk";
+
+impl PageCtx<'_> {
+    /// Who acts at this desk, for the audit log: the desk itself ("hall-a", "director's
+    /// desk"); where (the round and table) is the line's own.
+    pub fn actor(&self) -> crate::store::Actor {
+        crate::store::Actor(self.desk.to_string())
+    }
+
+    /// This desk acting by itself (a clock ran out, reading time ended).
+    pub fn automatic(&self) -> crate::store::Actor {
+        crate::store::Actor(format!("{} (automatic)", self.desk))
+    }
 }
 
 /// The desk application.
@@ -362,6 +380,11 @@ impl DeskApp {
                     poll: !matches!(self.live.engine, Some(crate::store::Engine::Postgres)),
                     my_tables: self.live.my_tables(),
                     table_stations: &self.live.table_stations,
+                    desk: self
+                        .live
+                        .station
+                        .as_ref()
+                        .map_or(DIRECTOR_DESK, |s| s.name.as_str()),
                 }
             };
         }

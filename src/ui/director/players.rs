@@ -3,7 +3,7 @@
 //! anything is saved; and registration into the chosen tournament.
 
 use super::{Watch, hint};
-use crate::store::{Actor, PlayerInput, RegistryId, RegistryPlayer};
+use crate::store::{PlayerInput, RegistryId, RegistryPlayer};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
 use crate::ui::files::{FilePicker, poll_picker};
@@ -491,7 +491,7 @@ impl PlayersPage {
     }
 
     fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>) {
-        let actor = Actor::director();
+        let actor = cx.actor();
         match cmd {
             Cmd::Save(form) => {
                 let input = match form.input() {

@@ -4,7 +4,7 @@
 
 use super::{Watch, hint, need_tournament, next_step};
 use crate::store::TournamentId;
-use crate::store::{Actor, PenaltyRow, Registration, RegistryId, RegistryPlayer};
+use crate::store::{PenaltyRow, Registration, RegistryId, RegistryPlayer};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
 use egui::{RichText, Ui};
@@ -480,7 +480,7 @@ impl RegistrationPage {
     }
 
     fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
-        let actor = Actor::director();
+        let actor = cx.actor();
         match cmd {
             Cmd::Register(id) => {
                 let r = cx.store.register(tid, id, &actor);

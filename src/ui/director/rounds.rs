@@ -14,8 +14,7 @@ use super::{
 };
 use crate::store::TournamentId;
 use crate::store::{
-    Absentee, Actor, BoardStatus, NextRound, ResultSaved, RoundBoard, RoundInfo, RoundState,
-    RoundView,
+    Absentee, BoardStatus, NextRound, ResultSaved, RoundBoard, RoundInfo, RoundState, RoundView,
 };
 use crate::ui::PageCtx;
 use crate::ui::common::{
@@ -777,7 +776,7 @@ impl RoundsPage {
 
     /// A round's life: pair, publish, discard, re-pair, complete.
     fn apply_round(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
-        let actor = Actor::director();
+        let actor = cx.actor();
         match cmd {
             Cmd::Pair => {
                 let r = cx.store.pair_round(tid, &actor);
@@ -831,7 +830,7 @@ impl RoundsPage {
     }
 
     fn apply_swap(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
-        let actor = Actor::director();
+        let actor = cx.actor();
         match cmd {
             Cmd::TrySwap(n, a, b) => match cx.store.check_swap(tid, n, a, b) {
                 Err(e) => cx.notices.error(e.to_string()),
@@ -864,7 +863,7 @@ impl RoundsPage {
     }
 
     fn apply_result(&self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
-        let actor = Actor::director();
+        let actor = cx.actor();
         match cmd {
             Cmd::Result(n, board, result, reason) => {
                 let table = self

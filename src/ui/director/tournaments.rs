@@ -4,7 +4,7 @@
 
 use super::{Watch, display_name, file_stem, hint, next_step, write_export};
 use crate::store::TournamentId;
-use crate::store::{Actor, Registration, TournamentSetup, TournamentSummary};
+use crate::store::{Registration, TournamentSetup, TournamentSummary};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
 use crate::ui::files::{self, FilePicker, poll_picker};
@@ -688,7 +688,7 @@ impl TournamentsPage {
     }
 
     fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>) {
-        let actor = Actor::director();
+        let actor = cx.actor();
         match cmd {
             Cmd::Select(id) => {
                 *cx.tournament = Some(id);
@@ -758,7 +758,7 @@ impl TournamentsPage {
     }
 
     fn save(&mut self, setup: TournamentSetup, reason: &str, cx: &mut PageCtx<'_>) {
-        let actor = Actor::director();
+        let actor = cx.actor();
         match self.form.editing {
             Some(id) => {
                 let r = cx.store.update_tournament(id, &setup, reason, &actor);
