@@ -84,6 +84,12 @@ pub enum TableCmd {
         game: GameId,
         reason: String,
     },
+    /// The last move replaced by `mv` at the time it was made.
+    Correct {
+        game: GameId,
+        mv: ggdesk_core::rules::Move,
+        reason: String,
+    },
     SaveSetup {
         game: GameId,
         side: Side,
@@ -186,8 +192,11 @@ pub struct TablesPage {
     setup: setup::SetupState,
     adjudication: adjudication::AdjudicationState,
     physical: physical::PhysicalState,
+    /// Who moves first, as the arbiter chose it at a table whose lots were not drawn.
     first: HashMap<GameId, Side>,
     confirm: Option<Confirm<TableCmd>>,
+    /// The "Correct the last move" dialog, when open.
+    correcting: Option<table::Correcting>,
     pub player_window: bool,
     pub player_fullscreen: bool,
     queued: Vec<TableCmd>,
@@ -333,6 +342,15 @@ impl TablesPage {
         self.timers.get(&id).copied().unwrap_or_default()
     }
 
+    /// Who moves first at a table not started, once decided: drawn by lot (stored), or
+    /// chosen by the arbiter on this desk. `None` until then: the clocks cannot start.
+    fn first_mover(&self, table: &LiveTable, timers: TableTimers) -> Option<Side> {
+        if timers.lots_drawn_at.is_some() {
+            return Some(table.stored.meta.first);
+        }
+        self.first.get(&table.id()).copied()
+    }
+
     /// What the desk does every frame, whichever page is shown: follow the round's tables,
     /// judge every live clock (a clock that runs out ends its game at once), keep the
     /// heartbeat that brings the clocks back after a crash, start and enforce the reading
@@ -344,7 +362,8 @@ impl TablesPage {
     /// at the exact moment the rules compute).
     pub fn background(&mut self, ctx: &egui::Context, cx: &mut PageCtx<'_>, shown: bool) {
         self.refresh_cards(cx, false);
-        for note in self.tables.tick(cx.store, cx.now_ms) {
+        let automatic = cx.automatic();
+        for note in self.tables.tick(cx.store, cx.now_ms, &automatic) {
             cx.notices.say(note.text, note.failed);
         }
         self.reading_timers(cx);
@@ -444,6 +463,7 @@ impl TablesPage {
             self.queued.push(cmd);
             self.focus_move = true;
         }
+        self.correction_dialog(ui, cx);
         if let Some(path) = super::files::poll_picker(&mut self.picker, ui.ctx(), cx.last_folder) {
             self.queued.push(TableCmd::ImportRecord(path));
         }
@@ -482,7 +502,7 @@ impl TablesPage {
     /// tables, but only while no text field has the keyboard: a space typed into the move
     /// box is part of the move ("f4 f5"), never also a pause.
     fn keyboard(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
-        if self.confirm.is_some() {
+        if self.confirm.is_some() || self.correcting.is_some() {
             return;
         }
         let f8 = ui.input(|i| i.key_pressed(Key::F8));

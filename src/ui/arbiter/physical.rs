@@ -56,11 +56,13 @@ impl TablesPage {
                 table.stored.meta.rules.setup_limit_ns,
                 now,
             );
-            let mut first = *self.first.entry(id).or_insert(table.stored.meta.first);
+            let mut first = self.first_mover(table, timers);
             let gate = StartGate { blocked: None };
             let lots = timers.lots_drawn_at.is_some();
             super::start_clocks(ui, id, &mut first, lots, &gate, &mut self.queued);
-            self.first.insert(id, first);
+            if let Some(side) = first {
+                self.first.insert(id, side);
+            }
             return;
         }
         let Some(game) = table.derived_at(now) else {
