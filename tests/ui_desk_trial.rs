@@ -224,3 +224,68 @@ fn the_audit_log_says_what_happened_by_whom() {
     assert_eq!(csv.lines().count(), 2, "{csv}");
     assert!(csv.contains("cancelled move a6-a5 (made at 2:10)"), "{csv}");
 }
+
+/// The delay before the next frame the desk asked for in its last frame.
+fn next_frame(h: &Harness<'_, DeskApp>) -> std::time::Duration {
+    h.output()
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .map_or(std::time::Duration::MAX, |v| v.repaint_delay)
+}
+
+/// Issue 23 item 3: an open table with its move box focused asks for its next frame when
+/// the move clock shows its next second, not at the text cursor's blink (half a second).
+#[test]
+fn an_open_table_draws_again_at_the_move_clocks_next_second_not_at_a_blink() {
+    let (mut h, clock) = tables_desk();
+    common::started_practice_table(&mut h);
+    clock.set(START_MS + 5_000);
+    type_move(&mut h, "a3-a4");
+    assert!(h.state().tables.move_text.is_empty(), "the move was played");
+    assert!(h.ctx.text_edit_focused(), "the move box has the keyboard");
+    assert!(!h.ctx.style_of(h.ctx.theme()).visuals.text_cursor.blink);
+    // Black's move clock: 1:59.9 left at 0:05.1, so its next second is 0.9 s away.
+    clock.set(START_MS + 5_100);
+    h.step();
+    let delay = next_frame(&h);
+    assert!(
+        delay >= std::time::Duration::from_millis(850)
+            && delay <= std::time::Duration::from_millis(1000),
+        "the next frame in {delay:?}"
+    );
+}
+
+/// Issue 23 item 3: a page with nothing happening (no game running, no notice showing)
+/// asks for no frame before its long look at the database.
+#[test]
+fn an_idle_page_asks_for_no_frame_for_seconds() {
+    let dir = tempfile::tempdir().expect("dir");
+    let clock = std::rc::Rc::new(std::cell::Cell::new(START_MS));
+    let db = ggdesk::store::Store::open(&dir.path().join("event.sqlite3")).expect("store");
+    for page in [
+        Page::Players,
+        Page::Tournaments,
+        Page::Registration,
+        Page::Rounds,
+        Page::Tables,
+        Page::Standings,
+        Page::Settings,
+    ] {
+        let mut h = common::desk(
+            ggdesk::store::Store::open(&dir.path().join("event.sqlite3")).expect("store"),
+            page,
+            None,
+            &clock,
+        );
+        // Past any notice's time on screen.
+        clock.set(clock.get() + 60_000);
+        h.run();
+        h.step();
+        let delay = next_frame(&h);
+        assert!(
+            delay >= std::time::Duration::from_secs(5),
+            "{page:?}: the next frame in {delay:?}"
+        );
+    }
+    drop(db);
+}

@@ -14,6 +14,7 @@ pub mod live;
 mod public_pages;
 mod settings;
 mod stations;
+mod wake;
 
 use crate::store::TournamentId;
 use crate::store::{Address, Store};
@@ -27,9 +28,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// How often the desk looks at the database for changes it did not make itself (another
-/// desk on the same file), when nothing else asks for a frame.
-const POLL: Duration = Duration::from_secs(2);
+/// How often the desk draws a frame to look at the database when nothing else asks for
+/// one. On a file, another program's write wakes the desk at once ([`wake::FileWatch`]);
+/// this only makes sure a change missed between a look and a frame is found. On a server,
+/// the server's notices wake it; this notices a server gone silent.
+const POLL_FILE: Duration = Duration::from_secs(10);
+const POLL_SERVER: Duration = Duration::from_secs(5);
 
 /// The pages of the desk, in the order of the navigation bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -204,6 +208,9 @@ pub struct DeskApp {
     stations: stations::StationsPage,
     /// An arbiter station's desk opened on its Tables page once.
     station_page_shown: bool,
+    /// Another program's writes to the database file wake the desk (a file only).
+    file_watch: Option<wake::FileWatch>,
+    file_watch_started: bool,
 }
 
 const PREFS_KEY: &str = "ggdesk.prefs";
@@ -253,6 +260,8 @@ impl DeskApp {
             live: live::Live::default(),
             stations: Default::default(),
             station_page_shown: false,
+            file_watch: None,
+            file_watch_started: false,
             pacer: Default::default(),
             typing_last: false,
             launcher: files::Launcher::System,
@@ -305,7 +314,6 @@ impl DeskApp {
         let now_ms = self.time.now_ms();
         self.notices.set_now(now_ms);
         self.apply_theme(&ctx);
-        ctx.request_repaint_after(POLL);
         let typing = self.typing_last || common::typing(&ctx);
 
         let store = match &mut self.store {
@@ -319,6 +327,25 @@ impl DeskApp {
 
         // The store writes the frame's time: the desk's clock (a manual one in the tests).
         store.set_now(now_ms);
+        match (store.engine(), store.path()) {
+            (crate::store::Engine::Postgres, _) => ctx.request_repaint_after(POLL_SERVER),
+            (crate::store::Engine::Sqlite, Some(path)) => {
+                if !self.file_watch_started {
+                    self.file_watch_started = true;
+                    let waker = ctx.clone();
+                    self.file_watch =
+                        wake::FileWatch::start(path, move || waker.request_repaint()).ok();
+                }
+                let poll = if self.file_watch.is_some() {
+                    POLL_FILE
+                } else {
+                    POLL_SERVER
+                };
+                ctx.request_repaint_after(poll);
+            }
+            // In memory: nobody else writes it.
+            (crate::store::Engine::Sqlite, None) => {}
+        }
         let news = self.live.frame(store, &ctx, now_ms);
         if news.reconnected {
             let ids: Vec<_> = self.tables.tables.tables.keys().copied().collect();
@@ -452,6 +479,10 @@ impl DeskApp {
             ctx.request_repaint_after(Duration::from_millis(ms as u64));
         }
         self.typing_last = common::typing(&ctx);
+        // What this frame wrote is seen: only another program's writes wake the desk.
+        if let Some(watch) = &self.file_watch {
+            watch.seen();
+        }
     }
 
     /// Before the desk closes: the running clocks are stored as seen now, so a restart
@@ -520,6 +551,9 @@ fn readable_text(style: &mut egui::Style) {
         (TextStyle::Monospace, FontId::monospace(13.5)),
     ]
     .into();
+    // A blinking text cursor asks for a frame twice a second while a field has the
+    // keyboard (the move box, most of the time): a steady one costs nothing.
+    style.visuals.text_cursor.blink = false;
 }
 
 fn cannot_open(ui: &mut Ui, message: &str) {

@@ -28,7 +28,7 @@ use super::PageCtx;
 use super::common::{Confirm, LoadErrors, Reasoned, poll_confirm};
 use crate::desk::{LiveTable, Phase, Tables};
 use crate::store::TournamentId;
-use crate::store::{AnyEvent, GameId, GameMeta, GameMode, RoundBoard, TableTimers};
+use crate::store::{AnyEvent, AnyGame, GameId, GameMeta, GameMode, RoundBoard, TableTimers};
 use egui::{Key, Ui};
 use ggdesk_core::rules::{Event, GameState, Side, SideSetup, Square};
 use std::collections::HashMap;
@@ -370,9 +370,16 @@ impl TablesPage {
         if !self.queued.is_empty() {
             self.apply_queued(cx);
         }
-        if let Some(ms) = self.next_second(cx.now_ms) {
-            let ms = if shown { ms.max(200) } else { ms.max(1000) };
-            ctx.request_repaint_after(Duration::from_millis(ms as u64));
+        if let Some(ms) = self.next_second(cx.now_ms, shown) {
+            // At most five frames a second, however many tables run.
+            ctx.request_repaint_after(Duration::from_millis(ms.max(200) as u64));
+        }
+        // The heartbeat of the running clocks (kept for the restart after a crash): once a
+        // second while a game runs, whatever is on screen.
+        if self.tables.tables.values().any(|t| {
+            t.started() && !t.stored.meta.void && t.derived().is_some_and(AnyGame::clocks_running)
+        }) {
+            ctx.request_repaint_after(Duration::from_secs(1));
         }
     }
 
@@ -425,29 +432,57 @@ impl TablesPage {
         }
     }
 
-    /// Milliseconds until a clock or timer on screen shows its next second, if any runs.
-    fn next_second(&self, now: i64) -> Option<i64> {
+    /// Milliseconds until the desk must draw again for its tables: a move clock or a timer
+    /// on screen showing its next second, or a clock running out (the moment the rules
+    /// compute, on every page: its game ends then). The game clocks beside the move clocks
+    /// are not waited for: they are read at the move clock's frames (at most a second
+    /// late on screen, never late in the record). `shown` is whether the Tables page is on
+    /// screen; with a table open, only its clocks are.
+    fn next_second(&self, now: i64, shown: bool) -> Option<i64> {
         let mut next: Option<i64> = None;
-        let mut take = |ns: i64| {
-            let ms = (ns.rem_euclid(1_000_000_000) / 1_000_000).max(1) + 1;
+        let mut at = |ms: i64| {
+            let ms = ms.max(1);
             next = Some(next.map_or(ms, |n: i64| n.min(ms)));
         };
+        // A shown value counting down in nanoseconds changes its whole second when what is
+        // left past the second has run (and 1 ms later it shows the new one).
+        let second = |left_ns: i64| left_ns.rem_euclid(1_000_000_000) / 1_000_000 + 1;
         for (id, table) in &self.tables.tables {
+            let on_screen = shown && self.selected.is_none_or(|s| s == *id);
             match table.phase(now) {
                 Phase::Playing | Phase::FlagPending(_) => {
                     if let Some(g) = table.derived_at(now) {
-                        take(g.clock().move_remaining_ns());
-                        take(g.clock().game_remaining_ns());
+                        let c = g.clock();
+                        if on_screen {
+                            at(second(c.move_remaining_ns()));
+                        }
+                        // The last overstep and the end of game time end the game at once.
+                        let limit = g.settings().oversteps_to_lose;
+                        let turn_oversteps = c.oversteps()[c.turn()];
+                        if c.move_remaining_ns() > 0 && turn_oversteps + 1 >= limit {
+                            at(c.move_remaining_ns() / 1_000_000 + 1);
+                        }
+                        if c.game_remaining_ns() > 0 {
+                            at(c.game_remaining_ns() / 1_000_000 + 1);
+                        }
                     }
                 }
-                Phase::Setup | Phase::Ready => {
+                Phase::Setup | Phase::Ready if on_screen => {
                     if let Some(s) = self.timers(*id).setup_started_at {
-                        take((now - s) * 1_000_000);
+                        let limit = table.stored.meta.rules.setup_limit_ns;
+                        at(second(limit - (now - s) * 1_000_000));
                     }
                 }
                 Phase::AdjudicationPending => {
                     if let Some(s) = self.timers(*id).reading_started_at {
-                        take((now - s) * 1_000_000);
+                        let limit = table.stored.meta.rules.reading_limit_ns;
+                        let left = limit - (now - s) * 1_000_000;
+                        if on_screen {
+                            at(second(left));
+                        } else if left > 0 {
+                            // The sheets are handed in as they stand when reading time is up.
+                            at(left / 1_000_000 + 1);
+                        }
                     }
                 }
                 _ => {}
