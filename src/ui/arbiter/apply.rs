@@ -392,13 +392,25 @@ impl TablesPage {
                 .title_line(),
             None => label.title.clone(),
         };
+        // The playing time on the game clock (pauses excluded), and the time since the start
+        // only when pauses make it differ.
+        let played_ns = stored
+            .derive()
+            .and_then(Result::ok)
+            .map_or((verdict.at * 1e9) as i64, |g| g.clock().game_used_ns());
+        let wall_ns = (verdict.at * 1e9) as i64;
         let heading = ggdesk_core::export::forms::FormHeading {
             event,
             round: stored.meta.round,
             table: stored.meta.table_no,
             white: label.names.0,
             black: label.names.1,
-            stopped_at: fmt_hms((verdict.at * 1e9) as i64),
+            played: fmt_hms(played_ns),
+            stopped_at: if fmt_hms(wall_ns) == fmt_hms(played_ns) {
+                String::new()
+            } else {
+                fmt_hms(wall_ns)
+            },
         };
         let html = ggdesk_core::export::forms::adjudication_form(&heading, &adj);
         let dir = beside_db(cx, "forms");

@@ -261,6 +261,11 @@ fn card_lines(
                 Some(Phase::AdjudicationPending) => {
                     ui.label("reading sheets awaited");
                 }
+                // The thirty-move rule stopped the clocks: no clock runs while the arbiter
+                // counts.
+                Some(Phase::ThirtyCountPending) => {
+                    ui.label("clocks stopped: thirty-move counts awaited");
+                }
                 _ => {
                     ui.label(format!("{} to move", capitalise(g.to_move().name())));
                     ui.label(

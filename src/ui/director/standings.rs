@@ -332,7 +332,7 @@ impl StandingsPage {
                     .map_err(|e| e.to_string())
                     .and_then(|d| {
                         let (name, html) = if cmd == Cmd::PrintStandings {
-                            ("standings", print::standings_page(&d, &s, provisional))
+                            ("standings", print::standings_page(&d, t, &s, provisional))
                         } else {
                             ("crosstable", print::crosstable_page(&d, t, &s, provisional))
                         };
