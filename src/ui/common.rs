@@ -444,13 +444,19 @@ pub fn header_cells(h: &mut egui_extras::TableRow<'_, '_>, titles: &[&str]) {
     }
 }
 
-/// Plain text cells, one per column, in order.
+/// Plain text cells, one per column, in order. A text too long for its column (a long
+/// name, a club) ends with an ellipsis and shows in full on hover.
 pub fn text_cells(row: &mut egui_extras::TableRow<'_, '_>, texts: &[&str]) {
     for t in texts {
         row.col(|ui| {
-            ui.label(*t);
+            cut_label(ui, *t);
         });
     }
+}
+
+/// A label that ends with an ellipsis where its space ends, the whole text on hover.
+pub fn cut_label(ui: &mut Ui, text: impl Into<egui::WidgetText>) -> egui::Response {
+    ui.add(egui::Label::new(text).truncate())
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ pub mod audit;
 pub mod common;
 pub mod director;
 pub mod files;
+pub mod help;
 pub mod input;
 pub mod live;
 mod public_pages;
@@ -208,6 +209,8 @@ pub struct DeskApp {
     stations: stations::StationsPage,
     /// An arbiter station's desk opened on its Tables page once.
     station_page_shown: bool,
+    /// The list of every key (the "Keys" button, Shift+F1, `?`).
+    help: help::Help,
     /// Another program's writes to the database file wake the desk (a file only).
     file_watch: Option<wake::FileWatch>,
     file_watch_started: bool,
@@ -262,6 +265,7 @@ impl DeskApp {
             station_page_shown: false,
             file_watch: None,
             file_watch_started: false,
+            help: help::Help::default(),
             pacer: Default::default(),
             typing_last: false,
             launcher: files::Launcher::System,
@@ -415,6 +419,8 @@ impl DeskApp {
                 }
             };
         }
+        // Shift+F1 is the list of keys, not the Players page.
+        self.help.keys(&ctx, typing);
         for page in Page::ALL {
             if ui.input(|i| i.key_pressed(page.key())) {
                 goto = Some(page);
@@ -436,6 +442,14 @@ impl DeskApp {
                     {
                         goto = Some(page);
                     }
+                }
+                ui.separator();
+                if ui
+                    .selectable_label(self.help.open, "Keys")
+                    .on_hover_text("Every key of the desk (Shift+F1, or ? outside a text field)")
+                    .clicked()
+                {
+                    self.help.open = !self.help.open;
                 }
             });
             connection_line(ui, &self.live);
@@ -460,6 +474,9 @@ impl DeskApp {
         let on_tables = self.prefs.page == Page::Tables;
         self.tables.background(&ctx, &mut frame, on_tables);
         let page = self.prefs.page;
+        if page == Page::Rounds {
+            self.rounds.paused = self.tables.paused_games(now_ms);
+        }
         let mut theme = self.prefs.theme;
         egui::CentralPanel::default().show(ui, |ui| match page {
             Page::Settings => self.settings.ui(ui, &mut frame, &mut theme),
@@ -472,6 +489,7 @@ impl DeskApp {
             Page::Stations => self.stations.ui(ui, &mut frame),
         });
         self.prefs.theme = theme;
+        self.help.ui(&ctx);
         if let Some(page) = goto {
             self.prefs.page = page;
         }

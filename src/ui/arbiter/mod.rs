@@ -629,6 +629,16 @@ impl TablesPage {
         self.confirm = Some(if reason { c.with_reason() } else { c });
     }
 
+    /// The games at this desk's tables whose clocks are paused now.
+    pub fn paused_games(&self, now_ms: i64) -> std::collections::HashSet<i64> {
+        self.tables
+            .tables
+            .values()
+            .filter(|t| t.phase(now_ms) == Phase::Paused)
+            .map(|t| t.id().0)
+            .collect()
+    }
+
     /// Stores, for every running game, the clocks as seen now (on closing the desk).
     pub fn keep_clocks(
         &self,

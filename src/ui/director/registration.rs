@@ -205,7 +205,8 @@ impl RegistrationPage {
                                     "Banned: {}",
                                     p.ban.as_deref().unwrap_or("")
                                 ));
-                            ui.label(
+                            common::cut_label(
+                                ui,
                                 RichText::new(format!("{} (BANNED)", p.name)).color(common::RED),
                             );
                         } else {
@@ -216,7 +217,7 @@ impl RegistrationPage {
                             {
                                 register = Some(p.id);
                             }
-                            ui.label(format!("{}  {}", p.name, p.rating));
+                            common::cut_label(ui, format!("{}  {}", p.name, p.rating));
                         }
                     });
                 }
@@ -250,9 +251,9 @@ impl RegistrationPage {
         let mut clicked = None;
         let columns = [
             Column::exact(40.0),
-            Column::remainder().at_least(160.0),
+            Column::remainder().at_least(160.0).clip(true),
             Column::exact(60.0),
-            Column::exact(100.0),
+            Column::exact(100.0).clip(true),
             Column::exact(170.0),
             Column::exact(110.0),
             Column::exact(60.0),
