@@ -214,7 +214,8 @@ fn card_ui(
                         }
                     });
                 });
-                ui.label(format!("{}  vs  {}", card.names.0, card.names.1));
+                // One line, whatever the names: the cards' lines stay level.
+                common::cut_label(ui, format!("{}  vs  {}", card.names.0, card.names.1));
                 if let Some(c) = card_lines(ui, card, table, timers, phase, now, round) {
                     cmd = Some(c);
                 }

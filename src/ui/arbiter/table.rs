@@ -6,7 +6,7 @@ use super::{Cap, TableCmd, TableLabel, TablesPage, confirmation, phase_badge, se
 use crate::desk::{LiveTable, Phase};
 use crate::store::{AnyEvent, GameId, GameMode, StoredEventKind};
 use crate::ui::PageCtx;
-use crate::ui::common::{self, badge, fmt_clock};
+use crate::ui::common::{self, badge};
 use egui::{RichText, Ui};
 use ggdesk_core::record::TimedEvent;
 use ggdesk_core::rules::{Event, Game, GameState, Move, PenaltyKind, Side, Square};
@@ -565,7 +565,7 @@ fn last_event_words(table: &LiveTable) -> Option<String> {
     };
     Some(format!(
         "event {seq}, {what} at {}",
-        fmt_clock((t * 1e9) as i64)
+        common::fmt_elapsed((t * 1e9) as i64)
     ))
 }
 
@@ -589,17 +589,24 @@ pub(super) fn event_log(ui: &mut Ui, table: &LiveTable) {
         .max_height(180.0)
         .stick_to_bottom(true)
         .show(ui, |ui| {
-            for e in &table.stored.events {
-                let text = match e.kind {
+            let log = &table.stored.events;
+            for (i, e) in log.iter().enumerate() {
+                let mut text = match e.kind {
                     StoredEventKind::Game(event) => describe(&TimedEvent { t: e.t, event }),
                     StoredEventKind::Physical(event) => event.code().replace('_', " "),
                     StoredEventKind::Undo { seq } => format!("undo of event {seq}"),
                 };
+                if let Some((replaced, at)) = corrected_by(log, i) {
+                    text.push_str(&format!(
+                        " (replaces event {replaced}; entered at {})",
+                        common::fmt_elapsed((at * 1e9) as i64)
+                    ));
+                }
                 ui.label(
                     RichText::new(format!(
                         "{:>3}  {}  {text}",
                         e.seq,
-                        fmt_clock((e.t * 1e9) as i64)
+                        common::fmt_elapsed((e.t * 1e9) as i64)
                     ))
                     .monospace(),
                 );
@@ -623,6 +630,26 @@ pub(super) struct Correcting {
     focus: bool,
 }
 
+/// Whether entry `i` of a log is the move of a correction: it follows undos, one of which
+/// cancelled a move made at the same time. The event it replaces, and when the correction
+/// was entered.
+fn corrected_by(log: &[crate::store::LogEntry], i: usize) -> Option<(u32, f64)> {
+    let entry = &log[i];
+    entry.kind.event()?;
+    log[..i]
+        .iter()
+        .rev()
+        .take_while(|e| matches!(e.kind, StoredEventKind::Undo { .. }))
+        .find_map(|undo| {
+            let StoredEventKind::Undo { seq } = undo.kind else {
+                return None;
+            };
+            let cancelled = log.iter().find(|e| e.seq == seq)?;
+            (cancelled.t == entry.t && cancelled.kind.code() == entry.kind.code())
+                .then_some((seq, undo.t))
+        })
+}
+
 /// The thinking time each side has used since a moment, in words: "White 0:20, Black 0:00".
 fn used_words(used: &ggdesk_core::rules::BySide<i64>) -> String {
     format!(
@@ -634,8 +661,7 @@ fn used_words(used: &ggdesk_core::rules::BySide<i64>) -> String {
 
 /// A duration used, in whole seconds rounded down: `0:20`, `1:42`.
 fn fmt_used(ns: i64) -> String {
-    let secs = ns.max(0) / 1_000_000_000;
-    format!("{}:{:02}", secs / 60, secs % 60)
+    common::fmt_elapsed(ns)
 }
 
 /// Under the clocks after a correction (while the corrected move is the last move): what

@@ -212,16 +212,23 @@ fn lower_first(text: &str) -> String {
     }
 }
 
-/// A field's error beside it, in red (or nothing).
+/// The width kept beside a field for its error, so that the fields beside it do not move
+/// when one appears.
+const FIELD_ERROR_WIDTH: f32 = 170.0;
+
+/// A field's error beside it, in red (or the same space left empty); a long one ends with
+/// an ellipsis, in full on hover.
 fn field_error(ui: &mut Ui, error: Option<String>) {
-    match error {
-        Some(e) => {
-            ui.label(RichText::new(e).color(common::RED));
-        }
-        None => {
-            ui.label("");
-        }
-    }
+    ui.allocate_ui_with_layout(
+        egui::vec2(FIELD_ERROR_WIDTH, 18.0),
+        egui::Layout::left_to_right(egui::Align::Center),
+        |ui| {
+            ui.set_min_width(FIELD_ERROR_WIDTH);
+            if let Some(e) = error {
+                common::cut_label(ui, RichText::new(e).color(common::RED));
+            }
+        },
+    );
 }
 
 impl Default for SetupForm {

@@ -239,6 +239,44 @@ fn overstep_words(details: &str) -> Option<String> {
     ))
 }
 
+/// A board's result as the store names it (`white`, `black_forfeit`) in words.
+fn result_words(name: &str) -> Option<&'static str> {
+    use crate::tournament::GameResult;
+    Some(match GameResult::from_name(name.trim())? {
+        GameResult::WhiteWins => "White wins",
+        GameResult::BlackWins => "Black wins",
+        GameResult::Draw => "draw",
+        GameResult::WhiteWinsByForfeit => "White wins by forfeit",
+        GameResult::BlackWinsByForfeit => "Black wins by forfeit",
+        GameResult::DoubleForfeit => "double forfeit",
+        GameResult::Pending => "pending",
+    })
+}
+
+/// A line about a board's result (`round 1, table 2 (...): pending -> white`) with the
+/// results in words: `round 1, table 2 (...): pending → White wins`.
+fn board_result_words(details: &str) -> Option<String> {
+    let (place, results) = details.rsplit_once(": ")?;
+    let words = match results.split_once(" -> ") {
+        Some((old, new)) => format!("{} → {}", result_words(old)?, result_words(new)?),
+        None => result_words(results)?.to_string(),
+    };
+    Some(format!("{place}: {words}"))
+}
+
+/// A game's result as the store keeps it (`white resignation`, `draw respect`) in words:
+/// `White wins (resignation)`.
+fn game_result_words(details: &str) -> Option<String> {
+    let (who, reason) = details.split_once(' ')?;
+    let who = match who {
+        "white" => "White wins",
+        "black" => "Black wins",
+        "draw" => "Draw",
+        _ => return None,
+    };
+    Some(format!("{who} ({})", reason.replace('_', " ")))
+}
+
 /// An audit line's details in the words a director reads: an event with its time (`move
 /// e4-e5 at 0:31`, `clocks paused at 4:10`), an undo with what it cancelled (`cancelled
 /// move e4-e5 (made at 0:31)`), a correction naming both moves, an overstep, the lots, a
@@ -251,6 +289,10 @@ pub fn details_in_words(action: &str, details: &str) -> String {
         "lots drawn" => Some(format!("{}, by lot", sentence(details))),
         "game started" => Some(sentence(details)),
         "reading sheet handed in" => sheet_words(details),
+        "result from the arbiter desk" | "result entered" | "result changed" | "default loss" => {
+            board_result_words(details)
+        }
+        "result confirmed" => game_result_words(details),
         _ => None,
     };
     if let Some(words) = words {
@@ -382,6 +424,34 @@ mod words {
         assert_eq!(
             details_in_words("lots drawn", "black moves first"),
             "Black moves first, by lot"
+        );
+    }
+
+    #[test]
+    fn results_read_as_words() {
+        assert_eq!(
+            details_in_words("result from the arbiter desk", "round 1, table 2: black"),
+            "round 1, table 2: Black wins"
+        );
+        assert_eq!(
+            details_in_words(
+                "result changed",
+                "round 2, table 13 (Reyes - Cruz): white -> draw"
+            ),
+            "round 2, table 13 (Reyes - Cruz): White wins → draw"
+        );
+        assert_eq!(
+            details_in_words("default loss", "round 3, table 1 (A - B): white_forfeit"),
+            "round 3, table 1 (A - B): White wins by forfeit"
+        );
+        assert_eq!(
+            details_in_words("result confirmed", "white flag_captured"),
+            "White wins (flag captured)"
+        );
+        // Something else is kept as written.
+        assert_eq!(
+            details_in_words("result entered", "round 1, table 2: maybe"),
+            "round 1, table 2: maybe"
         );
     }
 
