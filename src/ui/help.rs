@@ -93,7 +93,7 @@ impl Help {
             .resizable(false)
             .default_width(620.0)
             .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-            .show(ctx, |ui| table(ui));
+            .show(ctx, table);
         self.open = open;
     }
 }
