@@ -111,7 +111,8 @@ sync)
     pgdata=$1; name=$2
     streaming=$(local_psql "$pgdata" -c "SELECT count(*) FROM pg_stat_replication WHERE application_name = $(quote_literal "$name") AND state = 'streaming'")
     [ "$streaming" != 0 ] || die "standby $name is not streaming yet: start it first, then run sync"
-    local_psql "$pgdata" <<SQL
+    # pg_reload_conf() answers "t": not for the operator's screen.
+    local_psql "$pgdata" >/dev/null <<SQL
 ALTER SYSTEM SET synchronous_standby_names = $(quote_literal "$name");
 ALTER SYSTEM SET synchronous_commit = 'on';
 SELECT pg_reload_conf();

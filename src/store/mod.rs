@@ -227,6 +227,14 @@ impl Actor {
     pub fn system() -> Actor {
         Actor("ggdesk".into())
     }
+    /// The restore of the games in progress when a desk starts again.
+    pub fn restore_after_restart() -> Actor {
+        Actor("restore after restart".into())
+    }
+    /// The restore of a desk's tables when its connection to the server came back.
+    pub fn restore_after_reconnection() -> Actor {
+        Actor("restore after reconnection".into())
+    }
 }
 
 /// The current time in Unix milliseconds, from the system clock: the default clock of a
