@@ -9,6 +9,8 @@ mod event;
 mod feed;
 #[path = "support/pg.rs"]
 mod pg;
+#[path = "support/wait.rs"]
+mod wait;
 
 use ggdesk::store::{
     Actor, Address, AnyEvent, BackupNote, Change, Expect, GameId, NewGame, PlayerInput, Store,
@@ -16,7 +18,6 @@ use ggdesk::store::{
 };
 use ggdesk_core::rules::{Event, Side};
 use ggdesk_core::tournament::GameResult;
-use std::time::{Duration, Instant};
 
 use event::games;
 use event::{connect, event_paired, event_with_round, setups, table_game};
@@ -375,8 +376,7 @@ fn until_locks_are_awaited<T>(
     n: i64,
     desk: &std::thread::JoinHandle<T>,
 ) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
+    wait::until(&format!("{n} connections to wait for a lock"), || {
         let waiting: i64 = watcher
             .query_one(
                 "SELECT count(*) FROM pg_stat_activity
@@ -385,19 +385,12 @@ fn until_locks_are_awaited<T>(
             )
             .expect("pg_stat_activity")
             .get(0);
-        if waiting >= n {
-            return;
-        }
         assert!(
-            !desk.is_finished(),
+            waiting >= n || !desk.is_finished(),
             "the desk finished without waiting for a lock"
         );
-        assert!(
-            Instant::now() < deadline,
-            "the desk never waited for a lock"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+        waiting >= n
+    });
 }
 
 #[test]
@@ -560,8 +553,9 @@ fn a_round_published_on_the_server_says_the_server_keeps_it_not_a_backup_file() 
     );
 }
 
+/// The notice is awaited, not timed: how soon it comes is the server benchmark's to measure.
 #[test]
-fn a_change_at_one_desk_is_announced_to_the_others_within_a_second() {
+fn a_change_at_one_desk_is_announced_to_the_others() {
     let url = pg::new_database();
     let mut director = connect(&url);
     let tid = event_with_round(&mut director, 4);
@@ -570,11 +564,7 @@ fn a_change_at_one_desk_is_announced_to_the_others_within_a_second() {
         .listen(|| {})
         .expect("listen")
         .expect("a server listens");
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !changes.connected() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    assert!(changes.connected());
+    wait::until("the watcher's listener to connect", || changes.connected());
     let board = director
         .round_view(tid, 1)
         .expect("view")
@@ -585,8 +575,8 @@ fn a_change_at_one_desk_is_announced_to_the_others_within_a_second() {
         .set_result(tid, 1, board, GameResult::Draw, "", &Actor::director())
         .expect("result");
     let change = changes
-        .next(Duration::from_secs(1))
-        .expect("announced within a second");
+        .next(wait::BOUND)
+        .expect("the result is announced to the watcher");
     assert!(
         matches!(change, Change::Row { tournament: Some(t), .. } if t == tid),
         "{change:?}"
@@ -690,14 +680,9 @@ fn a_lost_server_is_reported_and_the_store_reconnects_by_itself() {
     let url = server.url("postgres");
     let mut store = connect(&url);
     let changes = store.listen(|| {}).expect("listen").expect("server");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !changes.connected() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    assert!(
-        changes.connected(),
-        "the listener is up before the server goes"
-    );
+    wait::until("the listener to be up before the server goes", || {
+        changes.connected()
+    });
     let actor = Actor::arbiter(None);
     store
         .create_game(&NewGame::standalone(), &actor)
@@ -716,15 +701,9 @@ fn a_lost_server_is_reported_and_the_store_reconnects_by_itself() {
         .create_game(&NewGame::standalone(), &actor)
         .expect("reconnected by itself");
     assert_eq!(id, GameId(2), "the failed attempt saved nothing");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut resynced = false;
-    while Instant::now() < deadline && !resynced {
-        resynced = changes.drain().contains(&Change::Everything);
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(
-        resynced,
-        "the listener came back and asked for a full reload"
+    wait::until(
+        "the listener to come back and ask for a full reload",
+        || changes.drain().contains(&Change::Everything),
     );
 }
 
