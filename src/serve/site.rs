@@ -15,9 +15,9 @@
 use super::api;
 use super::html;
 use super::net::Counters;
-use super::public::{EventIndex, TournamentData};
+use super::public::{EventIndex, PlayerRatings, RatingList, TournamentData};
 use super::qr::QrMatrix;
-use super::routes::{ENDPOINTS, Route};
+use super::routes::{ENDPOINTS, Route, View};
 use super::watch::{Unavailable, Version, Views, lock};
 use axum::body::Body;
 use axum::http::header::{
@@ -264,6 +264,8 @@ struct Pages {
 enum Rendered {
     Index(Arc<EventIndex>),
     Tournament(Arc<TournamentData>),
+    Ratings(Arc<RatingList>),
+    RatedPlayer(Arc<PlayerRatings>),
 }
 
 /// The public site: the cache, the views it renders from, and the pages that never change.
@@ -286,7 +288,7 @@ impl Site {
         wait: Duration,
         public_url: String,
     ) -> Site {
-        let endpoints = api::endpoints(&ENDPOINTS);
+        let endpoints = api::endpoints(ENDPOINTS);
         Site {
             views,
             pages: Mutex::new(Pages::default()),
@@ -351,13 +353,21 @@ impl Site {
     /// A page from the cache when it was rendered from the current view, else rendered now
     /// (once, whoever else asks meanwhile: they wait for the same rendering).
     async fn cached(&self, route: &Route) -> Result<Option<Arc<Page>>, Failure> {
-        let (version, rendered) = match route.tournament() {
-            None => {
+        let (version, rendered) = match route.view() {
+            View::Index => {
                 let (version, index) = self.views.index(self.wait).await?;
                 (version, Rendered::Index(index))
             }
-            Some(t) => match self.views.tournament(t, self.wait).await? {
+            View::Tournament(t) => match self.views.tournament(t, self.wait).await? {
                 Some((version, data)) => (version, Rendered::Tournament(data)),
+                None => return Ok(None),
+            },
+            View::Ratings => {
+                let (version, list) = self.views.ratings(self.wait).await?;
+                (version, Rendered::Ratings(list))
+            }
+            View::RatedPlayer(id) => match self.views.rated_player(id, self.wait).await? {
+                Some((version, player)) => (version, Rendered::RatedPlayer(player)),
                 None => return Ok(None),
             },
         };
@@ -374,12 +384,12 @@ impl Site {
         };
         let cell = {
             let mut pages = lock(&self.pages);
-            match pages.map.get(&key) {
+            match pages.map.get(key.as_str()) {
                 Some(e) if e.version == version => e.cell.clone(),
                 _ => {
                     let cell = Arc::new(OnceCell::new());
                     let old = pages.map.insert(
-                        key,
+                        key.clone(),
                         Entry {
                             version: version.clone(),
                             cell: cell.clone(),
@@ -409,6 +419,18 @@ impl Site {
                 Ok::<_, Failure>(page)
             })
             .await?;
+        if page.is_none() {
+            // Nothing to show (a number no player has): nothing is kept for it, so that made-up
+            // addresses cannot fill the cache with entries.
+            let mut pages = lock(&self.pages);
+            if pages
+                .map
+                .get(&key)
+                .is_some_and(|e| Arc::ptr_eq(&e.cell, &cell))
+            {
+                pages.map.remove(&key);
+            }
+        }
         Ok(page.clone())
     }
 
@@ -502,6 +524,16 @@ fn render(route: &Route, rendered: &Rendered, stale: Option<&str>, reuse: Reuse)
         }
         (Route::ApiPlayer { no, .. }, Rendered::Tournament(t)) => {
             (JSON, json_bytes(&api::player_page(t, *no)?))
+        }
+        (Route::Ratings { q }, Rendered::Ratings(list)) => {
+            html_page(html::ratings(list, q.as_deref()))
+        }
+        (Route::RatedPlayer(_), Rendered::RatedPlayer(p)) => html_page(html::rated_player(p)),
+        (Route::ApiRatings { q }, Rendered::Ratings(list)) => {
+            (JSON, json_bytes(&api::ratings(list, q.as_deref())))
+        }
+        (Route::ApiRatedPlayer(_), Rendered::RatedPlayer(p)) => {
+            (JSON, json_bytes(&api::rated_player(p)))
         }
         _ => return None,
     };
