@@ -61,7 +61,8 @@ pub enum Command {
         /// The record file, or - for standard input.
         file: String,
     },
-    /// Pairs the next round of a tournament file (ggdesk-tournament/1) and prints it as JSON.
+    /// Pairs the next round of a tournament file (ggdesk-tournament/1 or /2) and prints it as
+    /// JSON; on an event of stages, the next playoff games or the next stage's first round.
     Pair {
         /// The tournament file, or - for standard input.
         file: String,
@@ -76,6 +77,17 @@ pub enum Command {
         /// Print CSV instead of JSON.
         #[arg(long)]
         csv: bool,
+        /// The standings of stage K of an event of stages (default: the current stage).
+        #[arg(long, value_name = "K", conflicts_with = "final_placement")]
+        stage: Option<u32>,
+        /// The event's final placement.
+        #[arg(long = "final")]
+        final_placement: bool,
+    },
+    /// Prints the knockout stage of an event of stages (ggdesk-tournament/2) as JSON.
+    Bracket {
+        /// The tournament file, or - for standard input.
+        file: String,
     },
     /// Prints the cross-table of a tournament file as CSV.
     Crosstable {
@@ -199,7 +211,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
     match args.command {
         Some(Command::Replay { file }) => replay::run(&file),
         Some(Command::Pair { file, explain }) => tournament::pair(&file, explain),
-        Some(Command::Standings { file, csv }) => tournament::standings(&file, csv),
+        Some(Command::Standings {
+            file,
+            csv,
+            stage,
+            final_placement,
+        }) => tournament::standings(&file, csv, stage, final_placement),
+        Some(Command::Bracket { file }) => tournament::bracket(&file),
         Some(Command::Crosstable { file }) => tournament::crosstable(&file),
         Some(Command::Ratings {
             files,

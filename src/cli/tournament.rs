@@ -1,42 +1,175 @@
-//! `ggdesk pair`, `ggdesk standings`, `ggdesk crosstable`: the tournament core on a file.
+//! `ggdesk pair`, `ggdesk standings`, `ggdesk crosstable`, `ggdesk bracket`: the tournament
+//! core on a file, a `ggdesk-tournament/1` tournament or a `ggdesk-tournament/2` event of
+//! stages (spec/stages.md).
 
 use super::{CliError, read_input};
-use ggdesk_core::export::{crosstable_csv, standings_csv};
+use ggdesk_core::export::{crosstable_csv, placement_csv, stage_standings_csv, standings_csv};
 use ggdesk_core::pairing::{explain, pair_next_round};
-use ggdesk_core::tournament::{Tournament, standings as rank};
+use ggdesk_core::tournament::stages::{
+    Event, FORMAT_2, Placed, placement_json, stage_standings_json,
+};
+use ggdesk_core::tournament::{
+    FileFault, StageNo, Tournament, TournamentFileError, standings as rank,
+};
+use serde_json::Value;
 
-fn load(file: &str) -> Result<Tournament, CliError> {
+/// A tournament file of either format.
+enum File {
+    One(Tournament),
+    Staged(Event),
+}
+
+fn input(e: impl ToString) -> CliError {
+    CliError::Input(e.to_string())
+}
+
+fn load(file: &str) -> Result<File, CliError> {
     let text = read_input(file)?;
-    Tournament::from_json(&text).map_err(|e| CliError::Input(e.to_string()))
+    let value: Value = serde_json::from_str(&text).map_err(|e| {
+        input(TournamentFileError {
+            at: String::new(),
+            fault: FileFault::Json(e.to_string()),
+        })
+    })?;
+    if value.get("format").and_then(Value::as_str) == Some(FORMAT_2) {
+        Event::from_value(&value).map(File::Staged).map_err(input)
+    } else {
+        Tournament::from_value(&value).map(File::One).map_err(input)
+    }
 }
 
-/// Pairs the round after the last one and prints it as JSON, or as text with the reasons.
+fn one_stage_only(file: &str) -> Result<Tournament, CliError> {
+    match load(file)? {
+        File::One(t) => Ok(t),
+        File::Staged(_) => Err(CliError::Input(
+            "this command reads a ggdesk-tournament/1 file, not an event of stages".into(),
+        )),
+    }
+}
+
+/// Pairs the round after the last one and prints it as JSON, or as text with the reasons;
+/// on an event of stages, its next step.
 pub fn pair(file: &str, explain_it: bool) -> Result<(), CliError> {
-    let t = load(file)?;
-    let pairing = pair_next_round(&t, &[]).map_err(|e| CliError::Input(e.to_string()))?;
-    if explain_it {
-        print!("{}", explain(&t, &pairing));
-    } else {
-        println!("{}", pairing.to_json());
+    match load(file)? {
+        File::One(t) => {
+            let pairing = pair_next_round(&t, &[]).map_err(input)?;
+            if explain_it {
+                print!("{}", explain(&t, &pairing));
+            } else {
+                println!("{}", pairing.to_json());
+            }
+        }
+        File::Staged(event) => {
+            if explain_it {
+                return Err(CliError::Input(
+                    "--explain is for ggdesk-tournament/1 files".into(),
+                ));
+            }
+            println!("{}", event.next_step().map_err(input)?.to_json());
+        }
     }
     Ok(())
 }
 
-/// Prints the standings after the last round, as JSON or CSV.
-pub fn standings(file: &str, csv: bool) -> Result<(), CliError> {
-    let t = load(file)?;
-    let s = rank(&t, t.rounds().len());
-    if csv {
-        print!("{}", standings_csv(&s));
-    } else {
-        println!("{}", s.to_json());
+/// Prints the standings after the last round (of stage K, or the current stage, of an event
+/// of stages), or the event's final placement, as JSON or CSV.
+pub fn standings(
+    file: &str,
+    csv: bool,
+    stage: Option<u32>,
+    final_placement: bool,
+) -> Result<(), CliError> {
+    match load(file)? {
+        File::One(t) => {
+            let s = rank(&t, t.rounds().len());
+            if final_placement {
+                let over = t.planned_rounds().is_some_and(|p| {
+                    t.rounds().len() >= p as usize && t.completed_rounds() == t.rounds().len()
+                });
+                if !over {
+                    return Err(CliError::Input(
+                        "the event is not over: stage 1 is still being played".into(),
+                    ));
+                }
+                let rows: Vec<Placed> = s
+                    .rows
+                    .iter()
+                    .map(|r| Placed {
+                        place: r.rank,
+                        id: r.id,
+                        name: r.name.clone(),
+                        stage: StageNo(1),
+                    })
+                    .collect();
+                print_placement(&rows, csv);
+                return Ok(());
+            }
+            if let Some(k) = stage.filter(|&k| k != 1) {
+                return Err(CliError::Input(format!(
+                    "there is no stage {k}: a ggdesk-tournament/1 file is an event of one stage"
+                )));
+            }
+            if csv {
+                print!("{}", standings_csv(&s));
+            } else {
+                println!("{}", s.to_json());
+            }
+        }
+        File::Staged(event) => {
+            if final_placement {
+                let rows = event.final_placement().map_err(input)?;
+                print_placement(&rows, csv);
+                return Ok(());
+            }
+            let s = event.stage_standings(stage).map_err(input)?;
+            if csv {
+                print!("{}", stage_standings_csv(&s));
+            } else {
+                println!("{}", stage_standings_json(&s));
+            }
+        }
     }
     Ok(())
+}
+
+fn print_placement(rows: &[Placed], csv: bool) {
+    if csv {
+        print!("{}", placement_csv(rows));
+    } else {
+        println!("{}", placement_json(rows));
+    }
+}
+
+/// Prints the knockout stage of an event of stages as JSON.
+pub fn bracket(file: &str) -> Result<(), CliError> {
+    match load(file)? {
+        File::One(_) => Err(CliError::Input(
+            "a ggdesk-tournament/1 file has no knockout stage".into(),
+        )),
+        File::Staged(event) => {
+            let has_knockout = event
+                .settings()
+                .stages
+                .iter()
+                .any(|s| s.format.is_knockout());
+            match event.bracket_json() {
+                Some(json) => {
+                    println!("{json}");
+                    Ok(())
+                }
+                None if has_knockout => Err(CliError::Input(format!(
+                    "the knockout stage is not seeded yet: stage {} is still being played",
+                    event.current().stage
+                ))),
+                None => Err(CliError::Input("the event has no knockout stage".into())),
+            }
+        }
+    }
 }
 
 /// Prints the cross-table as CSV.
 pub fn crosstable(file: &str) -> Result<(), CliError> {
-    let t = load(file)?;
+    let t = one_stage_only(file)?;
     print!("{}", crosstable_csv(&t));
     Ok(())
 }

@@ -206,6 +206,7 @@ fn tiebreak_abbreviation(tb: TieBreak) -> &'static str {
         TieBreak::SonnebornBerger => "SB",
         TieBreak::Progressive => "Prog",
         TieBreak::Wins => "Wins",
+        TieBreak::FewestForfeitWins => "FFW",
     }
 }
 

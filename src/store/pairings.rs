@@ -5,7 +5,6 @@
 //! transition (published, complete).
 
 use super::registrations::registration_banned;
-use super::rounds::RoundState;
 use super::seen::Scope;
 use super::tournaments::{load, read_setup};
 use super::{Actor, Result, Store, TournamentId, audit, rejected};
@@ -13,8 +12,11 @@ use ggdesk_core::pairing::{explain, pair_next_round};
 use ggdesk_core::rules::Side;
 const NS_PER_S: i64 = 1_000_000_000;
 use super::db::{Optional, Tx, args};
-use ggdesk_core::tournament::{GameResult, PlayerId, Tournament};
-use std::collections::{BTreeMap, HashMap};
+use ggdesk_core::tournament::{
+    self as lifecycle, BoardNo, DraftRound, GameResult, PlayerId, RoundNo, RoundState, Seat,
+    SwapPlan, Tournament,
+};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// What became of the backup written after a round transition.
@@ -84,15 +86,6 @@ impl Absentee {
     }
 }
 
-/// Where a player sits in a drafted round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Seat {
-    Board(u32, Side),
-    Bye,
-    /// Registered but not in the round (asked to be absent, or left out by the pairing).
-    Out,
-}
-
 fn state_of(conn: &mut Tx<'_>, tid: TournamentId, round: u32) -> Result<RoundState> {
     super::registrations::round_state(conn, tid, round)?
         .ok_or_else(|| rejected(format!("round {round} has not been paired")))
@@ -120,7 +113,9 @@ fn complete_if_done(tx: &mut Tx<'_>, tid: TournamentId, round: u32, actor: &Acto
         "tournament_id = ?1 AND number = ?2",
         args![tid, round],
     )?;
-    if state_of(tx, tid, round)? != RoundState::Published || pending_boards(tx, tid, round)? > 0 {
+    let state = state_of(tx, tid, round)?;
+    let pending = pending_boards(tx, tid, round)?;
+    if (state, state.after_results(pending)) != (RoundState::Published, RoundState::Complete) {
         return Ok(false);
     }
     tx.execute(
@@ -161,7 +156,7 @@ pub(crate) fn round_after_result(
     super::ratings::after_result(tx, tid, round, actor, reason)?;
     let state = state_of(tx, tid, round)?;
     let pending = pending_boards(tx, tid, round)?;
-    if state == RoundState::Complete && pending > 0 {
+    if (state, state.after_results(pending)) == (RoundState::Complete, RoundState::Published) {
         tx.execute(
             "UPDATE rounds SET state = 'published', completed_at = NULL WHERE tournament_id = ?1 AND number = ?2",
             args![tid, round],
@@ -284,96 +279,51 @@ fn draft_next_round(
     Ok(number)
 }
 
-/// The seat of every registered player in a drafted round.
-fn seats(
+/// A drafted round as the core's swap planning sees it: its boards, byes and the absences
+/// asked for it.
+fn draft_round(
     conn: &mut Tx<'_>,
     tid: TournamentId,
     round: u32,
-    t: &Tournament,
-) -> Result<HashMap<PlayerId, Seat>> {
-    let mut seats: HashMap<PlayerId, Seat> =
-        t.players().iter().map(|p| (p.id, Seat::Out)).collect();
+    state: RoundState,
+) -> Result<DraftRound> {
     let mut stmt = conn.prepare_cached(
         "SELECT board_no, white, black FROM pairings WHERE tournament_id = ?1 AND round = ?2",
     )?;
-    let mut rows = stmt.query(args![tid, round])?;
-    while let Some(r) = rows.next()? {
-        let board: u32 = r.get(0)?;
-        seats.insert(PlayerId(r.get(1)?), Seat::Board(board, Side::White));
-        seats.insert(PlayerId(r.get(2)?), Seat::Board(board, Side::Black));
-    }
-    let mut stmt = conn.prepare_cached(
-        "SELECT player_no FROM round_byes WHERE tournament_id = ?1 AND round = ?2",
-    )?;
-    let mut rows = stmt.query(args![tid, round])?;
-    while let Some(r) = rows.next()? {
-        seats.insert(PlayerId(r.get(0)?), Seat::Bye);
-    }
-    Ok(seats)
-}
-
-/// The boards of a drafted round: board → (white, black).
-fn draft_boards(
-    conn: &mut Tx<'_>,
-    tid: TournamentId,
-    round: u32,
-) -> Result<BTreeMap<u32, (PlayerId, PlayerId)>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT board_no, white, black FROM pairings WHERE tournament_id = ?1 AND round = ?2",
-    )?;
-    let rows = stmt
+    let boards = stmt
         .query_map(args![tid, round], |r| {
-            Ok((r.get(0)?, (PlayerId(r.get(1)?), PlayerId(r.get(2)?))))
+            Ok((
+                BoardNo(r.get(0)?),
+                (PlayerId(r.get(1)?), PlayerId(r.get(2)?)),
+            ))
         })?
         .collect::<Result<BTreeMap<_, _>>>()?;
-    Ok(rows)
+    let mut stmt = conn.prepare_cached(
+        "SELECT player_no FROM round_byes WHERE tournament_id = ?1 AND round = ?2 ORDER BY player_no",
+    )?;
+    let byes = stmt
+        .query_map(args![tid, round], |r| Ok(PlayerId(r.get(0)?)))?
+        .collect::<Result<Vec<_>>>()?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT player_no FROM absences WHERE tournament_id = ?1 AND round = ?2 ORDER BY player_no",
+    )?;
+    let asked_absent = stmt
+        .query_map(args![tid, round], |r| Ok(PlayerId(r.get(0)?)))?
+        .collect::<Result<Vec<_>>>()?;
+    Ok(DraftRound {
+        number: RoundNo(round),
+        state,
+        boards,
+        byes,
+        asked_absent,
+    })
 }
 
-/// What the director should confirm about a board or a bye made by hand.
-fn board_warnings(t: &Tournament, w: PlayerId, b: PlayerId) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(r) = t.rounds().iter().position(|r| {
-        r.games
-            .iter()
-            .any(|g| (g.white == w && g.black == b) || (g.white == b && g.black == w))
-    }) {
-        out.push(format!(
-            "{} and {} already met in round {}: a rematch",
-            player_name(t, w),
-            player_name(t, b),
-            r + 1
-        ));
-    }
-    if t.is_forbidden(w, b) {
-        out.push(format!(
-            "{} and {} are a forbidden pair",
-            player_name(t, w),
-            player_name(t, b)
-        ));
-    }
-    out
-}
-
-fn bye_warnings(t: &Tournament, p: PlayerId) -> Vec<String> {
-    let mut out = Vec::new();
-    if t.had_bye(p) {
-        out.push(format!("{} already had a bye", player_name(t, p)));
-    }
-    if t.has_forfeit_win(p) {
-        out.push(format!(
-            "{} has won by forfeit, and so should not get the bye",
-            player_name(t, p)
-        ));
-    }
-    out
-}
-
-/// The seats after swapping `a` and `b`, checked: hard refusals as errors, what needs the
-/// director's confirmation as warnings.
-struct Swap {
-    a_seat: Seat,
-    b_seat: Seat,
-    warnings: Vec<String>,
+/// Loads what a swap needs and lets the core decide it: a refusal, or the seats and the
+/// warnings to confirm.
+/// The warnings of a swap as the desk shows them and the audit log keeps them.
+fn warning_texts(plan: &SwapPlan) -> Vec<String> {
+    plan.warnings.iter().map(ToString::to_string).collect()
 }
 
 fn plan_swap(
@@ -382,115 +332,19 @@ fn plan_swap(
     round: u32,
     a: PlayerId,
     b: PlayerId,
-) -> Result<(Tournament, Swap)> {
-    if state_of(conn, tid, round)? != RoundState::Draft {
-        return Err(rejected(format!(
-            "round {round} is published: only a draft can be changed by hand (re-pair it first)"
-        )));
-    }
-    if a == b {
-        return Err(rejected("choose two different players to swap"));
-    }
+) -> Result<(Tournament, SwapPlan)> {
+    let state = state_of(conn, tid, round)?;
     let t = load(conn, tid)?;
-    let seats = seats(conn, tid, round, &t)?;
-    let a_seat = *seats
-        .get(&a)
-        .ok_or_else(|| rejected(format!("player {a} is not registered")))?;
-    let b_seat = *seats
-        .get(&b)
-        .ok_or_else(|| rejected(format!("player {b} is not registered")))?;
-    if a_seat == Seat::Out && b_seat == Seat::Out {
-        return Err(rejected(format!(
-            "neither {} nor {} is in round {round}",
-            player_name(&t, a),
-            player_name(&t, b)
-        )));
-    }
-    if a_seat == b_seat {
-        return Err(rejected("both players already sit there"));
-    }
-    // Whoever moves into a seat must be allowed to play.
-    for (p, to) in [(a, b_seat), (b, a_seat)] {
-        if to == Seat::Out {
-            continue;
-        }
+    let draft = draft_round(conn, tid, round, state)?;
+    let mut banned = Vec::new();
+    for p in [a, b] {
         if registration_banned(conn, tid, p)? {
-            return Err(rejected(format!(
-                "{} is banned: a banned player cannot be paired",
-                player_name(&t, p)
-            )));
-        }
-        if t.player(p).is_some_and(|x| x.withdrawn) {
-            return Err(rejected(format!(
-                "{} has withdrawn: re-enter the player first",
-                player_name(&t, p)
-            )));
+            banned.push(p);
         }
     }
-    let mut boards = draft_boards(conn, tid, round)?;
-    let mut bye = None;
-    for (p, to) in [(a, b_seat), (b, a_seat)] {
-        match to {
-            Seat::Board(n, side) => {
-                if let Some(board) = boards.get_mut(&n) {
-                    match side {
-                        Side::White => board.0 = p,
-                        Side::Black => board.1 = p,
-                    }
-                }
-            }
-            Seat::Bye => bye = Some(p),
-            Seat::Out => {}
-        }
-    }
-    let mut warnings = Vec::new();
-    let mut touched: Vec<u32> = Vec::new();
-    for s in [a_seat, b_seat] {
-        if let Seat::Board(n, _) = s
-            && !touched.contains(&n)
-        {
-            touched.push(n);
-        }
-    }
-    for n in touched {
-        if let Some(&(w, b)) = boards.get(&n) {
-            warnings.extend(board_warnings(&t, w, b));
-        }
-    }
-    if let Some(p) = bye {
-        warnings.extend(bye_warnings(&t, p));
-    }
-    for (p, to) in [(a, b_seat), (b, a_seat)] {
-        if to != Seat::Out && seats.get(&p) == Some(&Seat::Out) {
-            let asked: bool = conn.query_row(
-                "SELECT EXISTS (SELECT 1 FROM absences WHERE tournament_id = ?1 AND round = ?2 AND player_no = ?3)",
-                args![tid, round, p.0],
-                |r| r.get(0),
-            )?;
-            if asked {
-                warnings.push(format!(
-                    "{} asked to be absent in round {round}",
-                    player_name(&t, p)
-                ));
-            }
-        }
-    }
-    Ok((
-        t,
-        Swap {
-            a_seat,
-            b_seat,
-            warnings,
-        },
-    ))
-}
-
-fn describe_seat(s: Seat) -> String {
-    match s {
-        Seat::Board(n, side) => format!("{side} on table {n}"),
-        Seat::Bye => "the bye".into(),
-        Seat::Out => "not paired".into(),
-    }
+    let plan =
+        lifecycle::plan_swap(&t, &draft, a, b, &banned).map_err(|e| rejected(e.to_string()))?;
+    Ok((t, plan))
 }
 
 impl Store {
@@ -573,7 +427,8 @@ impl Store {
                 return Err(rejected(format!("round {round} is not a draft")));
             }
             let t = load(tx, tid)?;
-            let seats = seats(tx, tid, round, &t)?;
+            let state = state_of(tx, tid, round)?;
+            let seats = draft_round(tx, tid, round, state)?.seats(&t);
             for (p, seat) in &seats {
                 if *seat == Seat::Out {
                     continue;
@@ -728,7 +583,9 @@ impl Store {
         a: PlayerId,
         b: PlayerId,
     ) -> Result<Vec<String>> {
-        Ok(self.read(|q| plan_swap(q, tid, round, a, b))?.1.warnings)
+        Ok(warning_texts(
+            &self.read(|q| plan_swap(q, tid, round, a, b))?.1,
+        ))
     }
 
     /// Swaps two players of a draft: each takes the other's seat (a board side, the bye, or
@@ -745,10 +602,11 @@ impl Store {
     ) -> Result<()> {
         self.round_write(tid, round, Scope::Round, |tx| {
             let (t, swap) = plan_swap(tx, tid, round, a, b)?;
-            if !swap.warnings.is_empty() && !confirmed {
+            let warnings = warning_texts(&swap);
+            if !warnings.is_empty() && !confirmed {
                 return Err(rejected(format!(
                     "needs confirmation: {}",
-                    swap.warnings.join("; ")
+                    warnings.join("; ")
                 )));
             }
             // Free both seats, then fill them (the pairs table forbids a player twice on a
@@ -757,10 +615,10 @@ impl Store {
                 "Changed by hand: {} and {} swapped.{}",
                 player_name(&t, a),
                 player_name(&t, b),
-                if swap.warnings.is_empty() {
+                if warnings.is_empty() {
                     String::new()
                 } else {
-                    format!(" Confirmed: {}.", swap.warnings.join("; "))
+                    format!(" Confirmed: {}.", warnings.join("; "))
                 }
             );
             for (p, from, to) in [(a, swap.a_seat, swap.b_seat), (b, swap.b_seat, swap.a_seat)] {
@@ -784,7 +642,7 @@ impl Store {
                 tx.execute(
                     "UPDATE pairings SET white = black, black = white, explanation = ?1
                      WHERE tournament_id = ?2 AND round = ?3 AND board_no = ?4",
-                    args![note, tid, round, n],
+                    args![note, tid, round, n.0],
                 )?;
             } else {
                 for (p, to) in [(a, swap.b_seat), (b, swap.a_seat)] {
@@ -799,7 +657,7 @@ impl Store {
                                     "UPDATE pairings SET {column} = ?1, explanation = ?2
                                      WHERE tournament_id = ?3 AND round = ?4 AND board_no = ?5"
                                 ),
-                                args![p.0, note, tid, round, n],
+                                args![p.0, note, tid, round, n.0],
                             )?;
                         }
                         Seat::Bye => {
@@ -818,15 +676,15 @@ impl Store {
                 "pairing changed by hand",
                 Some(tid),
                 None,
-                &swap.warnings.join("; "),
+                &warnings.join("; "),
                 &format!(
                     "round {round}: {} from {} to {}; {} from {} to {}",
                     player_name(&t, a),
-                    describe_seat(swap.a_seat),
-                    describe_seat(swap.b_seat),
+                    swap.a_seat,
+                    swap.b_seat,
                     player_name(&t, b),
-                    describe_seat(swap.b_seat),
-                    describe_seat(swap.a_seat)
+                    swap.b_seat,
+                    swap.a_seat
                 ),
             )
         })

@@ -3,11 +3,13 @@
 //! period ends (the tournament's setting, never a default).
 
 use super::db::{Optional, args};
-use super::rounds::RoundState;
 use super::tournaments::{load, read_setup};
 use super::{Result, Store, StoreError, TournamentId};
+use ggdesk_core::tournament::{self as lifecycle, RoundNo};
 
-/// Where a tournament stands for pairing its next round.
+/// Where a tournament stands for pairing its next round: the core's
+/// [`ggdesk_core::tournament::NextRound`] with plain round numbers, as the desk's pages
+/// take them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NextRound {
     /// Round `n` can be paired now.
@@ -22,28 +24,27 @@ pub enum NextRound {
     AllPlayed,
 }
 
+impl From<lifecycle::NextRound> for NextRound {
+    fn from(n: lifecycle::NextRound) -> NextRound {
+        use lifecycle::NextRound as N;
+        match n {
+            N::Ready(r) => NextRound::Ready(r.0),
+            N::TooFewPlayers => NextRound::TooFewPlayers,
+            N::DraftWaiting(r) => NextRound::DraftWaiting(r.0),
+            N::InPlay(r) => NextRound::InPlay(r.0),
+            N::AllPlayed => NextRound::AllPlayed,
+        }
+    }
+}
+
 impl Store {
-    /// Whether the next round of a tournament can be paired, and if not, why.
+    /// Whether the next round of a tournament can be paired, and if not, why (decided by
+    /// the core's `next_round`).
     pub fn next_round(&self, tid: TournamentId) -> Result<NextRound> {
         let rounds = self.rounds_of(tid)?;
         let t = self.read(|q| load(q, tid))?;
-        let Some(last) = rounds.last() else {
-            return Ok(if t.players().len() >= 2 {
-                NextRound::Ready(1)
-            } else {
-                NextRound::TooFewPlayers
-            });
-        };
-        if last.state == RoundState::Draft {
-            return Ok(NextRound::DraftWaiting(last.number));
-        }
-        if t.planned_rounds().is_some_and(|p| last.number >= p) {
-            return Ok(NextRound::AllPlayed);
-        }
-        if !t.is_round_complete(t.rounds().len()) {
-            return Ok(NextRound::InPlay(last.number));
-        }
-        Ok(NextRound::Ready(last.number + 1))
+        let last = rounds.last().map(|r| (RoundNo(r.number), r.state));
+        Ok(lifecycle::next_round(&t, last).into())
     }
 
     /// When a round's grace period ends (Unix ms): its official start plus the tournament's

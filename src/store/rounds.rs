@@ -6,32 +6,8 @@ use ggdesk_core::rules::RuleSettings;
 use ggdesk_core::tournament::{GameResult, PlayerId};
 use std::collections::HashMap;
 
-/// A round's state: drafted (proposed pairing), published (being played), complete.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RoundState {
-    Draft,
-    Published,
-    Complete,
-}
-
-impl RoundState {
-    pub fn code(self) -> &'static str {
-        match self {
-            RoundState::Draft => "draft",
-            RoundState::Published => "published",
-            RoundState::Complete => "complete",
-        }
-    }
-
-    pub fn from_code(code: &str) -> Option<RoundState> {
-        match code {
-            "draft" => Some(RoundState::Draft),
-            "published" => Some(RoundState::Published),
-            "complete" => Some(RoundState::Complete),
-            _ => None,
-        }
-    }
-}
+/// A round's state is the core's (`tournament::lifecycle`): the store only saves its code.
+pub use ggdesk_core::tournament::RoundState;
 
 /// A player as seated at a board.
 #[derive(Debug, Clone, PartialEq, Eq)]

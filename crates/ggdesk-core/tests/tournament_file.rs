@@ -111,7 +111,7 @@ fn format_and_settings_faults() {
     );
     assert_eq!(
         refused(|v| v["settings"]["tiebreaks"][1] = json!("koya")),
-        "settings.tiebreaks[1]: unknown tie-break \"koya\" (expected direct_encounter, buchholz, buchholz_cut1, median_buchholz, sonneborn_berger, progressive or wins)"
+        "settings.tiebreaks[1]: unknown tie-break \"koya\" (expected direct_encounter, buchholz, buchholz_cut1, median_buchholz, sonneborn_berger, progressive, wins or fewest_forfeit_wins)"
     );
     assert_eq!(
         refused(|v| v["settings"]["tiebreaks"] = json!(["wins", "wins"])),

@@ -61,6 +61,7 @@ fn naive(file: &Value) -> Vec<Row> {
     // Per player per round: (points in halves, opponent whose score counts, won over the
     // board, played over the board).
     let mut sheet = vec![Vec::new(); n];
+    let mut forfeit_wins = vec![0usize; n];
     for r in rounds {
         let mut this: Vec<(i128, Option<usize>, bool, bool)> =
             vec![(points["absent"], None, false, false); n];
@@ -85,6 +86,11 @@ fn naive(file: &Value) -> Vec<Row> {
             let counts = played || res == "pending";
             this[w] = (pw, counts.then_some(b), res == "white", played);
             this[b] = (pb, counts.then_some(w), res == "black", played);
+            match res {
+                "white_forfeit" => forfeit_wins[w] += 1,
+                "black_forfeit" => forfeit_wins[b] += 1,
+                _ => {}
+            }
         }
         for b in r["byes"].as_array().into_iter().flatten() {
             this[at(b.as_u64().expect("id"))] = (points["bye"], None, false, false);
@@ -144,6 +150,7 @@ fn naive(file: &Value) -> Vec<Row> {
                         h(t)
                     }
                     "wins" => Ratio::new(sheet[p].iter().filter(|x| x.2).count() as i128, 1),
+                    "fewest_forfeit_wins" => Ratio::new(-(forfeit_wins[p] as i128), 1),
                     "direct_encounter" => {
                         let tied: Vec<usize> = (0..n)
                             .filter(|&q| {

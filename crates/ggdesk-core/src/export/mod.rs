@@ -16,6 +16,7 @@ pub mod print;
 pub use players::{ImportedPlayer, PlayersCsvError, RowError, import_players_csv};
 
 use crate::pairing::Pairing;
+use crate::tournament::stages::{Placed, StageStandings};
 use crate::tournament::{Entry, GameOutcome, StandingRow, Standings, Tournament, standings};
 
 /// A text field made safe for spreadsheets: `'` in front of `=`, `+`, `-`, `@`, a tab or a
@@ -82,6 +83,46 @@ pub fn standings_csv(s: &Standings) -> String {
         let mut fields = leading_fields(row);
         fields.extend(row.tiebreaks.iter().map(|v| v.to_string()));
         out.push_str(&record(&fields));
+    }
+    out
+}
+
+/// A stage's standings as CSV: the columns of [`standings_csv`], with a leading `group`
+/// column in a stage with groups.
+pub fn stage_standings_csv(s: &StageStandings) -> String {
+    let mut header: Vec<String> = Vec::new();
+    if s.grouped {
+        header.push("group".into());
+    }
+    header.extend(LEADING.iter().map(|h| h.to_string()));
+    header.extend(s.tiebreaks.iter().map(|t| t.name().to_string()));
+    let mut out = record(&header);
+    for (g, row) in &s.rows {
+        let mut fields = Vec::new();
+        if s.grouped {
+            fields.push(g.to_string());
+        }
+        fields.extend(leading_fields(row));
+        fields.extend(row.tiebreaks.iter().map(|v| v.to_string()));
+        out.push_str(&record(&fields));
+    }
+    out
+}
+
+/// An event's final placement as CSV: `place,id,name,stage`.
+pub fn placement_csv(rows: &[Placed]) -> String {
+    let header: Vec<String> = ["place", "id", "name", "stage"]
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    let mut out = record(&header);
+    for p in rows {
+        out.push_str(&record(&[
+            p.place.to_string(),
+            p.id.to_string(),
+            defuse(&p.name),
+            p.stage.to_string(),
+        ]));
     }
     out
 }

@@ -51,7 +51,7 @@ pub enum FileFault {
     )]
     UnknownResult(String),
     #[error(
-        "unknown tie-break {0:?} (expected direct_encounter, buchholz, buchholz_cut1, median_buchholz, sonneborn_berger, progressive or wins)"
+        "unknown tie-break {0:?} (expected direct_encounter, buchholz, buchholz_cut1, median_buchholz, sonneborn_berger, progressive, wins or fewest_forfeit_wins)"
     )]
     UnknownTieBreak(String),
     #[error(
@@ -64,35 +64,44 @@ pub enum FileFault {
     NotAPair,
     #[error("{0}")]
     Tournament(TournamentError),
+    #[error("unknown system {0:?} (expected \"swiss\", \"round_robin\" or \"knockout\")")]
+    UnknownStageSystem(String),
+    #[error("unknown seeding {0:?} (expected \"standard\" or \"cross_over\")")]
+    UnknownSeeding(String),
+    #[error("{0}")]
+    Stage(crate::tournament::stages::StageFault),
 }
 
-fn err(at: impl Into<String>, fault: FileFault) -> TournamentFileError {
+pub(crate) fn err(at: impl Into<String>, fault: FileFault) -> TournamentFileError {
     TournamentFileError {
         at: at.into(),
         fault,
     }
 }
 
-fn expected(at: impl Into<String>, what: &'static str) -> TournamentFileError {
+pub(crate) fn expected(at: impl Into<String>, what: &'static str) -> TournamentFileError {
     err(at, FileFault::Expected(what))
 }
 
-fn object<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, TournamentFileError> {
+pub(crate) fn object<'a>(
+    v: &'a Value,
+    at: &str,
+) -> Result<&'a Map<String, Value>, TournamentFileError> {
     v.as_object().ok_or_else(|| expected(at, "an object"))
 }
 
-fn array<'a>(v: &'a Value, at: &str) -> Result<&'a [Value], TournamentFileError> {
+pub(crate) fn array<'a>(v: &'a Value, at: &str) -> Result<&'a [Value], TournamentFileError> {
     v.as_array()
         .map(Vec::as_slice)
         .ok_or_else(|| expected(at, "an array"))
 }
 
 /// An optional key: absent and `null` both count as not given.
-fn optional<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+pub(crate) fn optional<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     map.get(key).filter(|v| !v.is_null())
 }
 
-fn required<'a>(
+pub(crate) fn required<'a>(
     map: &'a Map<String, Value>,
     key: &str,
     at: &str,
@@ -100,13 +109,13 @@ fn required<'a>(
     optional(map, key).ok_or_else(|| err(at, FileFault::Missing))
 }
 
-fn string(v: &Value, at: &str) -> Result<String, TournamentFileError> {
+pub(crate) fn string(v: &Value, at: &str) -> Result<String, TournamentFileError> {
     v.as_str()
         .map(str::to_owned)
         .ok_or_else(|| expected(at, "a string"))
 }
 
-fn player_id(v: &Value, at: &str) -> Result<PlayerId, TournamentFileError> {
+pub(crate) fn player_id(v: &Value, at: &str) -> Result<PlayerId, TournamentFileError> {
     v.as_u64()
         .filter(|&n| n >= 1)
         .and_then(|n| u32::try_from(n).ok())
@@ -114,7 +123,7 @@ fn player_id(v: &Value, at: &str) -> Result<PlayerId, TournamentFileError> {
         .ok_or_else(|| expected(at, "a positive integer player id"))
 }
 
-fn id_list(v: Option<&Value>, at: &str) -> Result<Vec<PlayerId>, TournamentFileError> {
+pub(crate) fn id_list(v: Option<&Value>, at: &str) -> Result<Vec<PlayerId>, TournamentFileError> {
     let Some(v) = v else {
         return Ok(Vec::new());
     };
@@ -125,7 +134,7 @@ fn id_list(v: Option<&Value>, at: &str) -> Result<Vec<PlayerId>, TournamentFileE
         .collect()
 }
 
-fn points(v: &Value, at: &str) -> Result<Score, TournamentFileError> {
+pub(crate) fn points(v: &Value, at: &str) -> Result<Score, TournamentFileError> {
     let halves = if let Some(n) = v.as_i64() {
         n.checked_mul(2)
     } else if let Some(x) = v.as_f64() {
@@ -139,6 +148,46 @@ fn points(v: &Value, at: &str) -> Result<Score, TournamentFileError> {
         Some(h) if (0..=2 * MAX_POINTS).contains(&h) => Ok(Score::from_halves(h)),
         _ => Err(err(at, FileFault::NotPoints)),
     }
+}
+
+/// The points of each outcome (`settings.points`), defaults for the keys not given.
+pub(crate) fn read_points(v: Option<&Value>, at: &str) -> Result<PointsScale, TournamentFileError> {
+    let mut scale = PointsScale::default();
+    if let Some(v) = v {
+        for (key, value) in object(v, at)? {
+            let key_at = format!("{at}.{key}");
+            if scale.get(key).is_none() {
+                return Err(err(key_at, FileFault::UnknownOutcome(key.clone())));
+            }
+            scale.set(key, points(value, &key_at)?);
+        }
+    }
+    Ok(scale)
+}
+
+/// A list of tie-breaks, each once; the spec's default order when not given.
+pub(crate) fn read_tiebreaks(
+    v: Option<&Value>,
+    at: &str,
+) -> Result<Vec<TieBreak>, TournamentFileError> {
+    let Some(v) = v else {
+        return Ok(TieBreak::default_order());
+    };
+    let mut list = Vec::new();
+    for (i, t) in array(v, at)?.iter().enumerate() {
+        let t_at = format!("{at}[{i}]");
+        let name = string(t, &t_at)?;
+        let tb = TieBreak::from_name(&name)
+            .ok_or_else(|| err(&t_at, FileFault::UnknownTieBreak(name)))?;
+        if list.contains(&tb) {
+            return Err(err(
+                t_at,
+                FileFault::Tournament(TournamentError::DuplicateTieBreak(tb)),
+            ));
+        }
+        list.push(tb);
+    }
+    Ok(list)
 }
 
 fn read_settings(v: &Value) -> Result<Settings, TournamentFileError> {
@@ -160,37 +209,9 @@ fn read_settings(v: &Value) -> Result<Settings, TournamentFileError> {
         ),
     };
 
-    let mut scale = PointsScale::default();
-    if let Some(v) = optional(map, "points") {
-        for (key, value) in object(v, "settings.points")? {
-            let key_at = format!("settings.points.{key}");
-            if scale.get(key).is_none() {
-                return Err(err(key_at, FileFault::UnknownOutcome(key.clone())));
-            }
-            scale.set(key, points(value, &key_at)?);
-        }
-    }
+    let scale = read_points(optional(map, "points"), "settings.points")?;
 
-    let tiebreaks = match optional(map, "tiebreaks") {
-        None => TieBreak::default_order(),
-        Some(v) => {
-            let mut list = Vec::new();
-            for (i, t) in array(v, "settings.tiebreaks")?.iter().enumerate() {
-                let t_at = format!("settings.tiebreaks[{i}]");
-                let name = string(t, &t_at)?;
-                let tb = TieBreak::from_name(&name)
-                    .ok_or_else(|| err(&t_at, FileFault::UnknownTieBreak(name)))?;
-                if list.contains(&tb) {
-                    return Err(err(
-                        t_at,
-                        FileFault::Tournament(TournamentError::DuplicateTieBreak(tb)),
-                    ));
-                }
-                list.push(tb);
-            }
-            list
-        }
-    };
+    let tiebreaks = read_tiebreaks(optional(map, "tiebreaks"), "settings.tiebreaks")?;
 
     Ok(Settings {
         system,
@@ -201,7 +222,9 @@ fn read_settings(v: &Value) -> Result<Settings, TournamentFileError> {
     })
 }
 
-fn read_forbidden(v: Option<&Value>) -> Result<Vec<(PlayerId, PlayerId)>, TournamentFileError> {
+pub(crate) fn read_forbidden(
+    v: Option<&Value>,
+) -> Result<Vec<(PlayerId, PlayerId)>, TournamentFileError> {
     let Some(v) = v else {
         return Ok(Vec::new());
     };
@@ -221,7 +244,7 @@ fn read_forbidden(v: Option<&Value>) -> Result<Vec<(PlayerId, PlayerId)>, Tourna
 
 const PLAYER_KEYS: [&str; 6] = ["id", "name", "rating", "club", "federation_id", "withdrawn"];
 
-fn read_player(v: &Value, at: &str) -> Result<Player, TournamentFileError> {
+pub(crate) fn read_player(v: &Value, at: &str) -> Result<Player, TournamentFileError> {
     let map = object(v, at)?;
     let id = player_id(
         required(map, "id", &format!("{at}.id"))?,
@@ -264,6 +287,34 @@ fn read_player(v: &Value, at: &str) -> Result<Player, TournamentFileError> {
     })
 }
 
+/// One game of a round: `table` (optional), `white`, `black`, `result`.
+pub(crate) fn read_game(g: &Value, g_at: &str) -> Result<Game, TournamentFileError> {
+    let gm = object(g, g_at)?;
+    let table = match optional(gm, "table") {
+        None => None,
+        Some(t) => Some(
+            t.as_u64()
+                .filter(|&n| n >= 1)
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| expected(format!("{g_at}.table"), "a positive integer"))?,
+        ),
+    };
+    let white_at = format!("{g_at}.white");
+    let white = player_id(required(gm, "white", &white_at)?, &white_at)?;
+    let black_at = format!("{g_at}.black");
+    let black = player_id(required(gm, "black", &black_at)?, &black_at)?;
+    let result_at = format!("{g_at}.result");
+    let result_name = string(required(gm, "result", &result_at)?, &result_at)?;
+    let result = GameResult::from_name(&result_name)
+        .ok_or_else(|| err(&result_at, FileFault::UnknownResult(result_name)))?;
+    Ok(Game {
+        table,
+        white,
+        black,
+        result,
+    })
+}
+
 fn read_round(v: &Value, at: &str) -> Result<Round, TournamentFileError> {
     let map = object(v, at)?;
     let games_at = format!("{at}.games");
@@ -272,31 +323,7 @@ fn read_round(v: &Value, at: &str) -> Result<Round, TournamentFileError> {
         .iter()
         .enumerate()
     {
-        let g_at = format!("{games_at}[{i}]");
-        let gm = object(g, &g_at)?;
-        let table = match optional(gm, "table") {
-            None => None,
-            Some(t) => Some(
-                t.as_u64()
-                    .filter(|&n| n >= 1)
-                    .and_then(|n| u32::try_from(n).ok())
-                    .ok_or_else(|| expected(format!("{g_at}.table"), "a positive integer"))?,
-            ),
-        };
-        let white_at = format!("{g_at}.white");
-        let white = player_id(required(gm, "white", &white_at)?, &white_at)?;
-        let black_at = format!("{g_at}.black");
-        let black = player_id(required(gm, "black", &black_at)?, &black_at)?;
-        let result_at = format!("{g_at}.result");
-        let result_name = string(required(gm, "result", &result_at)?, &result_at)?;
-        let result = GameResult::from_name(&result_name)
-            .ok_or_else(|| err(&result_at, FileFault::UnknownResult(result_name)))?;
-        games.push(Game {
-            table,
-            white,
-            black,
-            result,
-        });
+        games.push(read_game(g, &format!("{games_at}[{i}]"))?);
     }
     let byes = id_list(optional(map, "byes"), &format!("{at}.byes"))?;
     let absent = id_list(optional(map, "absent"), &format!("{at}.absent"))?;
@@ -307,7 +334,7 @@ fn read_round(v: &Value, at: &str) -> Result<Round, TournamentFileError> {
     })
 }
 
-fn read_penalty(v: &Value, at: &str) -> Result<Penalty, TournamentFileError> {
+pub(crate) fn read_penalty(v: &Value, at: &str) -> Result<Penalty, TournamentFileError> {
     let map = object(v, at)?;
     let player_at = format!("{at}.player");
     let player = player_id(required(map, "player", &player_at)?, &player_at)?;
@@ -324,12 +351,12 @@ fn read_penalty(v: &Value, at: &str) -> Result<Penalty, TournamentFileError> {
     })
 }
 
-fn model(at: impl Into<String>) -> impl FnOnce(TournamentError) -> TournamentFileError {
+pub(crate) fn model(at: impl Into<String>) -> impl FnOnce(TournamentError) -> TournamentFileError {
     let at = at.into();
     move |e| err(at, FileFault::Tournament(e))
 }
 
-fn score_value(s: Score) -> Value {
+pub(crate) fn score_value(s: Score) -> Value {
     if s.halves() % 2 == 0 {
         json!(s.halves() / 2)
     } else {

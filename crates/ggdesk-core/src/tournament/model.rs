@@ -141,10 +141,13 @@ pub enum TieBreak {
     SonnebornBerger,
     Progressive,
     Wins,
+    /// Minus the player's forfeit wins (`spec/stages.md`): a player without a default win
+    /// ranks ahead, as in the Generals League.
+    FewestForfeitWins,
 }
 
 impl TieBreak {
-    pub const ALL: [TieBreak; 7] = [
+    pub const ALL: [TieBreak; 8] = [
         TieBreak::DirectEncounter,
         TieBreak::Buchholz,
         TieBreak::BuchholzCut1,
@@ -152,6 +155,7 @@ impl TieBreak {
         TieBreak::SonnebornBerger,
         TieBreak::Progressive,
         TieBreak::Wins,
+        TieBreak::FewestForfeitWins,
     ];
 
     /// The name used in the file, the JSON keys and the CSV header.
@@ -164,6 +168,7 @@ impl TieBreak {
             TieBreak::SonnebornBerger => "sonneborn_berger",
             TieBreak::Progressive => "progressive",
             TieBreak::Wins => "wins",
+            TieBreak::FewestForfeitWins => "fewest_forfeit_wins",
         }
     }
 

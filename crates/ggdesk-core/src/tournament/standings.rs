@@ -80,6 +80,8 @@ struct Sheet {
     opponent_value: Vec<Vec<i64>>,
     /// Per player: games won over the board.
     wins: Vec<i64>,
+    /// Per player: games won by forfeit.
+    forfeit_wins: Vec<i64>,
     /// Per player: over-the-board opponents (player index) and P's points against them,
     /// summed over every game they played.
     played: Vec<HashMap<usize, Score>>,
@@ -100,10 +102,12 @@ fn sheet(t: &Tournament, after_round: usize) -> Sheet {
     }
     let mut opponent_value = Vec::with_capacity(entries.len());
     let mut wins = Vec::with_capacity(entries.len());
+    let mut forfeit_wins = Vec::with_capacity(entries.len());
     let mut played = Vec::with_capacity(entries.len());
     for (i, row) in entries.iter().enumerate() {
         let mut values = Vec::with_capacity(row.len());
         let mut w = 0;
+        let mut fw = 0;
         let mut met: HashMap<usize, Score> = HashMap::new();
         for (r, e) in row.iter().enumerate() {
             // The opponent whose score counts: a game played over the board, or one still
@@ -134,9 +138,19 @@ fn sheet(t: &Tournament, after_round: usize) -> Sheet {
             ) {
                 w += 1;
             }
+            if matches!(
+                e,
+                Entry::Game {
+                    outcome: GameOutcome::ForfeitWin,
+                    ..
+                }
+            ) {
+                fw += 1;
+            }
         }
         opponent_value.push(values);
         wins.push(w);
+        forfeit_wins.push(fw);
         played.push(met);
     }
     Sheet {
@@ -144,6 +158,7 @@ fn sheet(t: &Tournament, after_round: usize) -> Sheet {
         points,
         opponent_value,
         wins,
+        forfeit_wins,
         played,
     }
 }
@@ -191,6 +206,7 @@ fn own_value(t: &Tournament, s: &Sheet, i: usize, tb: TieBreak) -> Ratio {
             half(total)
         }
         TieBreak::Wins => Ratio::integer(s.wins[i]),
+        TieBreak::FewestForfeitWins => Ratio::integer(-s.forfeit_wins[i]),
         TieBreak::DirectEncounter => Ratio::ZERO,
     }
 }
