@@ -141,6 +141,9 @@ enum Reuse {
     ThisRequest,
 }
 
+/// A coding's compression of a body ([`brotli`], [`gzip`]).
+type Compressor = fn(&[u8]) -> Option<Vec<u8>>;
+
 /// An answer ready to send: its body as rendered and, for a page kept, compressed in each
 /// coding once asked for.
 #[derive(Debug)]
@@ -195,7 +198,7 @@ impl Page {
     /// the body as it is when it is not kept, too small, or no smaller compressed. Also
     /// the bytes this call added to the page.
     async fn coded(&self, encoding: Encoding) -> (Bytes, Option<&'static str>, usize) {
-        let (cell, name, compress): (_, _, fn(&[u8]) -> Option<Vec<u8>>) = match encoding {
+        let (cell, name, compress): (_, _, Compressor) = match encoding {
             _ if !self.compressible => return (self.identity.clone(), None, 0),
             Encoding::Identity => return (self.identity.clone(), None, 0),
             Encoding::Brotli => (&self.br, "br", brotli),
