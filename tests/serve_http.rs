@@ -135,10 +135,19 @@ fn the_api_answers_with_an_index_of_its_endpoints() {
             "/api/t/ID/standings",
             "/api/t/ID/crosstable",
             "/api/t/ID/player/NO",
+            "/api/ratings?q=TEXT",
+            "/api/ratings/player/FEDERATION_ID",
         ]
     );
-    // Each one listed answers (with the event's tournament, round and player).
+    // Each one listed answers (with the event's tournament, round and player); nobody is
+    // on this event's rating list (no event is rated), so a rated player is 404 here
+    // (`serve_ratings` asks for them where there are).
     for p in paths {
+        if p.ends_with("FEDERATION_ID") {
+            let p = p.replace("FEDERATION_ID", "PH-0001");
+            assert_eq!(get(server.addr(), &p).status, 404, "{p}");
+            continue;
+        }
         let p = p
             .replace("ID", "1")
             .replace("NO", "2")

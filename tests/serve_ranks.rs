@@ -7,7 +7,7 @@ mod serve_support;
 
 use ggdesk::rules::Rank;
 use ggdesk::store::Store;
-use serve_support::{every_path, get, hall, raw, request, serve};
+use serve_support::{every_path, get, hall, rated_event, raw, request, serve};
 
 /// The distinctive words of the rank names; the generic ones ("Five", "Star", "First") are
 /// checked as part of the whole names.
@@ -102,13 +102,21 @@ fn no_page_or_api_answer_reveals_a_rank_a_setup_a_move_or_a_reading() {
     assert!(sheet.white.is_some(), "table 2 has a reading sheet");
     drop(store);
 
+    // A rated event beside it: the rating pages are scanned too.
+    let rating_paths = rated_event(&h.path);
+
     let server = serve(&h.path);
     let addr = server.addr();
     let mut paths = every_path(h.tid, h.round, 12);
+    for path in &rating_paths {
+        assert_eq!(get(addr, path).status, 200, "{path}: a rating page to scan");
+    }
+    paths.extend(rating_paths);
     paths.extend([
         "/nowhere".into(),
         "/api/nowhere".into(),
         "/t/1/player/99".into(),
+        "/ratings/player/PH-0099".into(),
     ]);
     let mut checked = 0;
     for path in &paths {

@@ -2,8 +2,11 @@
 //! (scores and tie-breaks in plain decimal, as `ggdesk standings` writes them).
 
 use super::public::{
-    EventIndex, PlayerRound, PublicBoard, PublicPlayer, PublicRound, TournamentData,
+    EventIndex, PlayerRatings, PlayerRound, PublicBoard, PublicPlayer, PublicRatingEvent,
+    PublicRatingRow, PublicRound, RatingList, TournamentData,
 };
+use ggdesk_core::rating::PROVISIONAL_DEVIATION;
+use ggdesk_core::rating::list::{fmt2, fmt6};
 use ggdesk_core::rules::Side;
 use ggdesk_core::tournament::{Entry, GameOutcome, Score};
 use serde_json::{Map, Value, json};
@@ -17,6 +20,15 @@ fn side(s: Side) -> &'static str {
         Side::White => "white",
         Side::Black => "black",
     }
+}
+
+/// A rating's number as `ggdesk ratings` prints it (`text`: two or six decimals), as a JSON
+/// number.
+fn decimal(text: String) -> Value {
+    text.parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map_or(Value::Null, Value::Number)
 }
 
 /// `GET /api/`: the API's endpoints, each with what it answers.
@@ -240,4 +252,74 @@ pub fn player_page(t: &TournamentData, no: u32) -> Option<Value> {
         );
     }
     Some(v)
+}
+
+/// A player of the rating list: the columns of `ggdesk ratings` (the same keys and decimals
+/// as its `--json`), and whether the rating is provisional.
+fn rating_row(r: &PublicRatingRow) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("rank".into(), json!(r.rank));
+    m.insert("federation_id".into(), json!(r.federation_id));
+    m.insert("name".into(), json!(r.name));
+    m.insert("rating".into(), decimal(fmt2(r.rating)));
+    m.insert("deviation".into(), decimal(fmt2(r.deviation)));
+    m.insert("volatility".into(), decimal(fmt6(r.volatility)));
+    m.insert("games".into(), json!(r.games));
+    m.insert("events".into(), json!(r.events));
+    m.insert(
+        "last_event".into(),
+        r.last_event.map_or(Value::Null, |d| json!(d.to_string())),
+    );
+    m.insert(
+        "provisional".into(),
+        json!(r.deviation > PROVISIONAL_DEVIATION),
+    );
+    m
+}
+
+/// `GET /api/ratings[?q=]`: the rating list by rank (or the players whose name or federation
+/// id matches the search).
+pub fn ratings(list: &RatingList, query: Option<&str>) -> Value {
+    let rows: Vec<Value> = list
+        .matching(query)
+        .into_iter()
+        .map(|r| Value::Object(rating_row(r)))
+        .collect();
+    json!({
+        "players": list.rows.len(),
+        "latest_event": list.latest_event().map(|d| d.to_string()),
+        "provisional_above": PROVISIONAL_DEVIATION,
+        "query": query.unwrap_or(""),
+        "rows": rows,
+    })
+}
+
+fn rated_event(e: &PublicRatingEvent) -> Value {
+    json!({
+        "tournament": e.tournament.0,
+        "event": e.event,
+        "date": e.date.to_string(),
+        "name": e.name,
+        "before": decimal(fmt2(e.before)),
+        "after": decimal(fmt2(e.after)),
+        "change": decimal(fmt2(e.after - e.before)),
+        "deviation_before": decimal(fmt2(e.before_deviation)),
+        "deviation_after": decimal(fmt2(e.after_deviation)),
+        "games": e.games,
+        "score": score(e.score),
+        "expected": decimal(fmt2(e.expected)),
+    })
+}
+
+/// `GET /api/ratings/player/ID`: the player's row of the list and their rated events, oldest
+/// first (the history keys of `ggdesk ratings --json`, with the tournament, the player's name
+/// in it and the change).
+pub fn rated_player(p: &PlayerRatings) -> Value {
+    let mut m = rating_row(&p.row);
+    m.insert("of".into(), json!(p.of));
+    m.insert(
+        "history".into(),
+        Value::Array(p.history.iter().map(rated_event).collect()),
+    );
+    Value::Object(m)
 }

@@ -4,9 +4,13 @@
 //! [`esc`].
 
 use super::public::{
-    EventIndex, PlayerRound, PublicBoard, PublicPlayer, PublicRound, TableState, TournamentData,
+    EventIndex, PlayerRatings, PlayerRound, PublicBoard, PublicPlayer, PublicRatingEvent,
+    PublicRatingRow, PublicRound, RatingList, TableState, TournamentData,
 };
+use super::routes::encode_id;
 use ggdesk_core::export::print::{CROSS_LEGEND, cross_cell, tiebreak_title};
+use ggdesk_core::rating::list::fmt2;
+use ggdesk_core::rating::{Date, PROVISIONAL_DEVIATION};
 use ggdesk_core::rules::Side;
 use ggdesk_core::tournament::{Entry, GameOutcome, GameResult, System, TieBreak};
 use std::fmt::Write;
@@ -73,6 +77,15 @@ td.name a{color:var(--fg)}
 .now{padding:12px 14px;border-radius:12px;background:var(--card);margin:12px 0}
 .now b{font-size:19px}
 .stale{margin:0;padding:9px 16px;background:#fef0c7;color:#7a2e0e;text-align:center;font-weight:600}
+.prov{display:inline-block;margin-left:5px;padding:0 5px;border-radius:6px;background:#fef0c7;color:#7a2e0e;font-size:12px;font-weight:700;vertical-align:1px}
+.gain{color:var(--ok)}.loss{color:#d92d20}
+.dev{display:block;color:var(--mut);font-size:13px}
+.plot{display:block;width:100%;height:auto;margin:12px 0 4px}
+.plot .band{fill:var(--acc);fill-opacity:.16}
+.plot .line{fill:none;stroke:var(--acc);stroke-width:2.5;stroke-linejoin:round}
+.plot .dot{fill:var(--acc)}
+.plot .grid{stroke:var(--line);stroke-width:1}
+.plot text{fill:var(--mut);font-size:12px;font-family:inherit}
 "#;
 
 /// Which tab of a tournament's pages is shown.
@@ -218,12 +231,30 @@ pub fn index(ev: &EventIndex) -> String {
             t.players
         );
     }
+    let sub = if ev.rated_players > 0 {
+        main.push_str(&format!(
+            "<h2>Ratings</h2>\n<a class=\"card\" href=\"/ratings\"><strong>Rating list</strong>\
+             <span>{} · Glicko-2, every rated event</span></a>\n",
+            players_count(ev.rated_players)
+        ));
+        "Pairings, results, standings and the rating list"
+    } else {
+        "Pairings, results and standings"
+    };
     page(
         "Tournaments",
-        "<h1>Tournaments</h1><p class=\"sub\">Pairings, results and standings</p>",
+        &format!("<h1>Tournaments</h1><p class=\"sub\">{sub}</p>"),
         "",
         &main,
     )
+}
+
+/// "1 player", "12 players".
+fn players_count(n: u32) -> String {
+    match n {
+        1 => "1 player".into(),
+        n => format!("{n} players"),
+    }
 }
 
 fn player_link(t: &TournamentData, no: u32) -> String {
@@ -677,6 +708,326 @@ pub fn player(t: &TournamentData, no: u32) -> Option<String> {
     Some(tournament_page(t, Tab::None, &p.name, &main))
 }
 
+/// The mark of a provisional rating (deviation above 110).
+fn provisional_mark(deviation: f64) -> &'static str {
+    if deviation > PROVISIONAL_DEVIATION {
+        "<span class=\"prov\" title=\"Provisional: deviation above 110\">P</span>"
+    } else {
+        ""
+    }
+}
+
+fn rated_player_href(federation_id: &str) -> String {
+    format!("/ratings/player/{}", encode_id(federation_id))
+}
+
+/// A rating's change as the list prints it, signed ("+12.34", "−5.67", "0.00"), with the
+/// class that colours it.
+fn change_text(change: f64) -> (String, &'static str) {
+    let text = fmt2(change.abs());
+    if text == "0.00" {
+        (text, "")
+    } else if change > 0.0 {
+        (format!("+{text}"), "gain")
+    } else {
+        (format!("\u{2212}{text}"), "loss")
+    }
+}
+
+fn ratings_header(list: &RatingList) -> String {
+    let latest = list
+        .latest_event()
+        .map_or(String::new(), |d| format!(" · rated events up to {d}"));
+    format!(
+        "<a class=\"up\" href=\"/\">&#8249; All tournaments</a><h1>Rating list</h1>\
+         <p class=\"sub\">Glicko-2 · {}{latest}</p>",
+        players_count(list.rows.len() as u32)
+    )
+}
+
+/// The rating list by rank (or the players whose name or federation id matches the
+/// search), with the search form: a plain GET, no script needed.
+pub fn ratings(list: &RatingList, query: Option<&str>) -> String {
+    let query = query.unwrap_or("").trim();
+    let mut main = String::new();
+    if list.rows.is_empty() {
+        main.push_str(
+            "<p class=\"note\">No rated event yet. The list appears here once the director \
+             marks a completed tournament rated.</p>\n",
+        );
+        return page("Rating list", &ratings_header(list), "", &main);
+    }
+    let _ = writeln!(
+        main,
+        "<form class=\"find\" action=\"/ratings\" method=\"get\" role=\"search\">\
+         <input type=\"search\" name=\"q\" value=\"{}\" placeholder=\"Name or federation id\" \
+         aria-label=\"Name or federation id\" autocomplete=\"off\"><button type=\"submit\">Find</button></form>",
+        esc(query)
+    );
+    let rows = list.matching(Some(query));
+    if !query.is_empty() {
+        let _ = writeln!(
+            main,
+            "<p class=\"counts\">{} found for “{}” · <a href=\"/ratings\">show everyone</a></p>",
+            match rows.len() {
+                0 => "Nobody".to_string(),
+                n => players_count(n as u32),
+            },
+            esc(query)
+        );
+    }
+    if !rows.is_empty() {
+        main.push_str(
+            "<div class=\"wide\"><table>\n<thead><tr><th class=\"n\">#</th><th>Player</th>\
+             <th class=\"n\">Rating</th><th class=\"n\" title=\"Rating deviation\">Dev.</th>\
+             <th class=\"n\">Games</th><th class=\"n\">Events</th><th>Last event</th></tr></thead>\
+             <tbody>\n",
+        );
+        for r in rows {
+            let _ = writeln!(
+                main,
+                "<tr><td class=\"n\">{}</td><td class=\"name\"><a href=\"{}\">{}</a> \
+                 <span class=\"no\">{}</span></td><td class=\"n\"><b>{}</b>{}</td>\
+                 <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
+                 <td class=\"c\">{}</td></tr>",
+                r.rank,
+                esc(&rated_player_href(&r.federation_id)),
+                esc(&r.name),
+                esc(&r.federation_id),
+                fmt2(r.rating),
+                provisional_mark(r.deviation),
+                fmt2(r.deviation),
+                r.games,
+                r.events,
+                r.last_event.map_or("–".to_string(), |d| d.to_string())
+            );
+        }
+        main.push_str("</tbody></table></div>\n");
+    }
+    main.push_str(
+        "<p class=\"legend\">Glicko-2 ratings over every rated event, one event one rating \
+         period. Dev.: the rating deviation, how uncertain the rating is; it grows while a \
+         player does not play. <span class=\"prov\">P</span> provisional: deviation above \
+         110.</p>\n",
+    );
+    page("Rating list", &ratings_header(list), "", &main)
+}
+
+/// A round number for an axis: `step` times the nearest whole number at or below `x`.
+fn floor_to(x: f64, step: f64) -> f64 {
+    (x / step).floor() * step
+}
+
+/// The rating after each event as a small inline plot: the line of the ratings, the band of
+/// one deviation either side, a dot per event (its title says which), ratings on the left
+/// and the first and last dates below. Pure SVG: no script, no external file.
+fn rating_plot(history: &[PublicRatingEvent]) -> String {
+    const W: f64 = 640.0;
+    const H: f64 = 220.0;
+    const LEFT: f64 = 50.0;
+    const RIGHT: f64 = 14.0;
+    const TOP: f64 = 10.0;
+    const BOTTOM: f64 = 28.0;
+    let Some(first) = history.first() else {
+        return String::new();
+    };
+    let last = history.last().unwrap_or(first);
+    let days = |d: Date| d.days_since_epoch() as f64;
+    let (mut x0, mut x1) = (days(first.date), days(last.date));
+    if x1 - x0 < 1.0 {
+        x0 -= 15.0;
+        x1 += 15.0;
+    }
+    let low = history
+        .iter()
+        .map(|e| e.after - e.after_deviation)
+        .fold(f64::INFINITY, f64::min);
+    let high = history
+        .iter()
+        .map(|e| e.after + e.after_deviation)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let step = [25.0, 50.0, 100.0, 200.0, 250.0, 500.0, 1000.0]
+        .into_iter()
+        .find(|s| (high - low) / s <= 5.0)
+        .unwrap_or(2000.0);
+    let y0 = floor_to(low, step);
+    let y1 = floor_to(high, step) + step;
+    let x = |d: f64| LEFT + (d - x0) / (x1 - x0) * (W - LEFT - RIGHT);
+    let y = |r: f64| TOP + (y1 - r) / (y1 - y0) * (H - TOP - BOTTOM);
+    let mut svg = format!(
+        "<svg class=\"plot\" viewBox=\"0 0 {W} {H}\" role=\"img\" \
+         aria-label=\"Rating after each rated event, with a band of one deviation either side\">\n"
+    );
+    let mut tick = y0;
+    while tick <= y1 + 0.5 {
+        let _ = writeln!(
+            svg,
+            "<line class=\"grid\" x1=\"{LEFT}\" x2=\"{:.1}\" y1=\"{:.1}\" y2=\"{:.1}\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{tick:.0}</text>",
+            W - RIGHT,
+            y(tick),
+            y(tick),
+            LEFT - 6.0,
+            y(tick) + 4.0
+        );
+        tick += step;
+    }
+    let mut band: Vec<String> = history
+        .iter()
+        .map(|e| {
+            format!(
+                "{:.1},{:.1}",
+                x(days(e.date)),
+                y(e.after + e.after_deviation)
+            )
+        })
+        .collect();
+    band.extend(history.iter().rev().map(|e| {
+        format!(
+            "{:.1},{:.1}",
+            x(days(e.date)),
+            y(e.after - e.after_deviation)
+        )
+    }));
+    if history.len() == 1 {
+        // One event: a band as wide as a dot.
+        let (cx, top, bottom) = (
+            x(days(first.date)),
+            y(first.after + first.after_deviation),
+            y(first.after - first.after_deviation),
+        );
+        band = vec![
+            format!("{:.1},{top:.1}", cx - 6.0),
+            format!("{:.1},{top:.1}", cx + 6.0),
+            format!("{:.1},{bottom:.1}", cx + 6.0),
+            format!("{:.1},{bottom:.1}", cx - 6.0),
+        ];
+    }
+    let _ = writeln!(
+        svg,
+        "<polygon class=\"band\" points=\"{}\"/>",
+        band.join(" ")
+    );
+    let line: Vec<String> = history
+        .iter()
+        .map(|e| format!("{:.1},{:.1}", x(days(e.date)), y(e.after)))
+        .collect();
+    let _ = writeln!(
+        svg,
+        "<polyline class=\"line\" points=\"{}\"/>",
+        line.join(" ")
+    );
+    for e in history {
+        let _ = writeln!(
+            svg,
+            "<circle class=\"dot\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"4.5\"><title>{} · {}: {} ± {}</title></circle>",
+            x(days(e.date)),
+            y(e.after),
+            e.date,
+            esc(&e.event),
+            fmt2(e.after),
+            fmt2(e.after_deviation)
+        );
+    }
+    let _ = writeln!(
+        svg,
+        "<text x=\"{LEFT}\" y=\"{:.1}\">{}</text>",
+        H - 8.0,
+        first.date
+    );
+    if history.len() > 1 {
+        let _ = writeln!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            W - RIGHT,
+            H - 8.0,
+            last.date
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// A rated player's page: the rating now, a plot of its history, and every rated event
+/// (newest first) with the rating before and after, the change, games, score and expected
+/// score.
+pub fn rated_player(p: &PlayerRatings) -> String {
+    let r: &PublicRatingRow = &p.row;
+    let header = format!(
+        "<a class=\"up\" href=\"/ratings\">&#8249; Rating list</a><h1>{}</h1>\
+         <p class=\"sub\">Federation id {} · rank {} of {}</p>",
+        esc(&r.name),
+        esc(&r.federation_id),
+        r.rank,
+        p.of
+    );
+    let mut main = String::new();
+    let last = r
+        .last_event
+        .map_or(String::new(), |d| format!(" · last event {d}"));
+    let _ = writeln!(
+        main,
+        "<div class=\"now\">Rating <b>{}</b> ± {}{} · rank {} of {}<br>\
+         <span class=\"note\">{} rated {} in {} {}{last}</span></div>",
+        fmt2(r.rating),
+        fmt2(r.deviation),
+        provisional_mark(r.deviation),
+        r.rank,
+        p.of,
+        r.games,
+        if r.games == 1 { "game" } else { "games" },
+        r.events,
+        if r.events == 1 { "event" } else { "events" },
+    );
+    if p.history.is_empty() {
+        main.push_str(
+            "<p class=\"note\">No rated game yet: this is a first rating from the federation's \
+             initial list.</p>\n",
+        );
+    } else {
+        main.push_str(&rating_plot(&p.history));
+        main.push_str(
+            "<h2>Rated events</h2>\n<div class=\"wide\"><table>\n<thead><tr><th>Event</th>\
+             <th class=\"n\">Rating</th><th class=\"n\">Change</th><th class=\"n\">Games</th>\
+             <th class=\"n\">Score</th><th class=\"n\" title=\"Expected score\">Exp.</th>\
+             </tr></thead><tbody>\n",
+        );
+        for e in p.history.iter().rev() {
+            let (change, class) = change_text(e.after - e.before);
+            let _ = writeln!(
+                main,
+                "<tr><td class=\"name\"><a href=\"/t/{}/standings\">{}</a>\
+                 <span class=\"dev\">{}</span></td>\
+                 <td class=\"n\">{} → <b>{}</b><span class=\"dev\">± {} → ± {}</span></td>\
+                 <td class=\"n {class}\">{change}</td><td class=\"n\">{}</td>\
+                 <td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+                e.tournament.0,
+                esc(&e.event),
+                e.date,
+                fmt2(e.before),
+                fmt2(e.after),
+                fmt2(e.before_deviation),
+                fmt2(e.after_deviation),
+                e.games,
+                e.score,
+                fmt2(e.expected)
+            );
+        }
+        main.push_str("</tbody></table></div>\n");
+        main.push_str(
+            "<p class=\"legend\">Rating: before the event (after any growth of the deviation \
+             for the time without play) → after it, with the deviations below. Exp.: the score \
+             the ratings expected against these opponents.</p>\n",
+        );
+    }
+    page(
+        &format!("{} · Rating list", esc(&r.name)),
+        &header,
+        "",
+        &main,
+    )
+}
+
 /// The page to print for the wall: the address in large type and its QR code.
 pub fn wall(ev: &EventIndex, url: &str, qr_svg: &str) -> String {
     let names: Vec<String> = ev.tournaments.iter().map(|t| esc(&t.name)).collect();
@@ -706,8 +1057,8 @@ pub fn not_found() -> String {
 }
 
 /// The one script, `/live.js`: keeps a shown page up to date. It listens to the server's
-/// change notices for the page's tournament (`/t/ID/events`, or `/events` for the event's
-/// list) and, on each, fetches its own page again (a 304 when it did not change) and swaps the
+/// change notices for the page's tournament (`/t/ID/events`, `/ratings/events` for the
+/// rating pages, or `/events` for the event's list) and, on each, fetches its own page again (a 304 when it did not change) and swaps the
 /// new body in, unless someone is typing in the search box (then when they leave it) or the
 /// page is hidden (then when it is shown). Where the browser has no `EventSource` (or no
 /// `fetch`), or the server refuses the stream, it reloads the page every 20 seconds instead.
@@ -715,7 +1066,8 @@ pub fn not_found() -> String {
 pub const LIVE_JS: &str = r#""use strict";
 (function () {
   var m = /^\/t\/(\d+)(\/|$)/.exec(location.pathname);
-  var stream = m ? "/t/" + m[1] + "/events" : "/events";
+  var stream = m ? "/t/" + m[1] + "/events"
+    : /^\/ratings(\/|$)/.test(location.pathname) ? "/ratings/events" : "/events";
   var wanted = false, busy = false, polling = false;
   function typing() {
     var a = document.activeElement;

@@ -12,7 +12,7 @@
 //! one address can never take the last descriptors from the others.
 
 use super::events;
-use super::routes::Route;
+use super::routes::{Feed, Route};
 use super::site::{self, Asked, Site, preferred_encoding};
 use axum::Router;
 use axum::body::Body;
@@ -463,19 +463,22 @@ async fn answer(State(shared): State<Arc<Shared>>, req: Request) -> Response<Bod
         let api = uri.path() == "/api" || uri.path().starts_with("/api/");
         return site::not_found(api);
     };
-    if let Route::Events(t) = route {
+    if let Route::Events(feed) = route {
         let views = shared.site.views();
-        if let Some(id) = t {
-            // Only a tournament of the event has a stream; asking for it also makes the
-            // watcher read it, so that its changes are found.
-            let wait = shared.limits.response_timeout;
-            match views.tournament(id, wait).await {
-                Ok(Some(_)) => {}
-                Ok(None) => return site::not_found(false),
-                Err(_) => return site::unavailable(),
-            }
+        // Asking for a stream makes the watcher read (and keep reading) its pages' view, so
+        // that their changes are found; only a tournament of the event has a stream.
+        let wait = shared.limits.response_timeout;
+        let known = match feed {
+            Feed::Event => Ok(true),
+            Feed::Tournament(id) => views.tournament(id, wait).await.map(|t| t.is_some()),
+            Feed::Ratings => views.ratings(wait).await.map(|_| true),
+        };
+        match known {
+            Ok(true) => {}
+            Ok(false) => return site::not_found(false),
+            Err(_) => return site::unavailable(),
         }
-        return axum::response::IntoResponse::into_response(events::stream(views, t));
+        return axum::response::IntoResponse::into_response(events::stream(views, feed));
     }
     let headers = req.headers();
     let text = |name| {

@@ -3,8 +3,12 @@
 //! the cross-table. No type here has a place for a rank, a setup, a move, a reading sheet, a
 //! challenge, a penalty's reason, a forbidden pair or a pairing explanation: the source copies
 //! only these fields out of the store, so a page cannot show what it was never given.
+//!
+//! The rating list is the public views' rows as they are ([`PublicRatingRow`],
+//! [`PublicRatingEvent`]): a rank, a federation id, names, numbers, events' names and dates.
 
 use crate::store::{BoardStatus, RoundState, RoundView, TournamentSummary};
+pub use crate::store::{PublicRatingEvent, PublicRatingRow};
 use ggdesk_core::export::print::sort_key;
 use ggdesk_core::rules::Side;
 use ggdesk_core::tournament::{
@@ -12,10 +16,12 @@ use ggdesk_core::tournament::{
 };
 use std::collections::HashMap;
 
-/// The event: every tournament in the database, newest first.
+/// The event: every tournament in the database, newest first, and how many players the
+/// rating list holds (its link is shown when there is one).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct EventIndex {
     pub tournaments: Vec<TournamentLine>,
+    pub rated_players: u32,
 }
 
 /// One tournament in the list.
@@ -31,8 +37,9 @@ pub struct TournamentLine {
 }
 
 impl EventIndex {
-    pub fn from_summaries(list: &[TournamentSummary]) -> EventIndex {
+    pub fn from_summaries(list: &[TournamentSummary], rated_players: u32) -> EventIndex {
         EventIndex {
+            rated_players,
             tournaments: list
                 .iter()
                 .map(|s| TournamentLine {
@@ -360,6 +367,63 @@ impl TournamentData {
     }
 }
 
+/// Whether `query` (trimmed, folded as [`sort_key`] folds: case and accents do not count)
+/// is found in `text`.
+fn folded_match(folded_query: &str, text: &str) -> bool {
+    sort_key(text).contains(folded_query)
+}
+
+/// The rating list as read: every rated player by rank.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RatingList {
+    pub rows: Vec<PublicRatingRow>,
+    /// Federation id -> position in `rows`.
+    index: HashMap<String, usize>,
+}
+
+impl RatingList {
+    pub fn new(mut rows: Vec<PublicRatingRow>) -> RatingList {
+        rows.sort_by_key(|r| r.rank);
+        let index = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.federation_id.clone(), i))
+            .collect();
+        RatingList { rows, index }
+    }
+
+    pub fn contains(&self, federation_id: &str) -> bool {
+        self.index.contains_key(federation_id)
+    }
+
+    /// The players whose name or federation id holds `query` (case and accents do not
+    /// count), by rank; everyone without one.
+    pub fn matching(&self, query: Option<&str>) -> Vec<&PublicRatingRow> {
+        let folded = query.map(str::trim).filter(|q| !q.is_empty()).map(sort_key);
+        self.rows
+            .iter()
+            .filter(|r| match &folded {
+                None => true,
+                Some(q) => folded_match(q, &r.name) || folded_match(q, &r.federation_id),
+            })
+            .collect()
+    }
+
+    /// The date of the latest rated event on the list.
+    pub fn latest_event(&self) -> Option<ggdesk_core::rating::Date> {
+        self.rows.iter().filter_map(|r| r.last_event).max()
+    }
+}
+
+/// A player of the rating list and their rated events, oldest first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerRatings {
+    pub row: PublicRatingRow,
+    /// How many players the list holds ("rank 3 of 120").
+    pub of: u32,
+    pub history: Vec<PublicRatingEvent>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -433,5 +497,37 @@ mod tests {
         assert_eq!(names(Some("nora")), [2]);
         assert_eq!(names(Some("emile")), [6]);
         assert_eq!(names(Some("3")), [3]);
+    }
+
+    fn rated(rank: u32, id: &str, name: &str) -> PublicRatingRow {
+        PublicRatingRow {
+            rank,
+            federation_id: id.into(),
+            name: name.into(),
+            rating: 1500.0,
+            deviation: 100.0,
+            volatility: 0.06,
+            games: 1,
+            events: 1,
+            last_event: None,
+        }
+    }
+
+    #[test]
+    fn the_rating_list_is_searched_by_name_or_federation_id_in_rank_order() {
+        let list = RatingList::new(vec![
+            rated(3, "PH-0003", "Núñez, Carlo"),
+            rated(1, "PH-0001", "Reyes, Ana"),
+            rated(2, "GGF-77", "Nunez, Dan"),
+        ]);
+        let ids =
+            |q: Option<&str>| -> Vec<u32> { list.matching(q).iter().map(|r| r.rank).collect() };
+        assert_eq!(ids(None), [1, 2, 3]);
+        assert_eq!(ids(Some("  ")), [1, 2, 3]);
+        assert_eq!(ids(Some("NUNEZ")), [2, 3]);
+        assert_eq!(ids(Some("ggf")), [2]);
+        assert_eq!(ids(Some("ph-000")), [1, 3]);
+        assert!(ids(Some("zzz")).is_empty());
+        assert!(list.contains("GGF-77") && !list.contains("ggf-77"));
     }
 }

@@ -4,11 +4,38 @@
 //! path's text.
 //!
 //! Pages of a kind to come plug in here: a variant of [`Route`], its line in
-//! [`Route::parse`] and in [`ENDPOINTS`] (for `/api/`), and its rendering in
-//! `site::render` from the tournament's public view. The bracket and groups of a staged
-//! event (the stages issue) are meant to come as `/t/ID/stage/N` and `/api/t/ID/stage/N`,
-//! from a `stages` field of `public::TournamentData`; the live updates need nothing more,
-//! since they follow the tournament's view.
+//! [`Route::parse`], in [`Route::view`] (the view it is rendered from) and in [`ENDPOINTS`]
+//! (for `/api/`), and its rendering in `site::render` from that view. The bracket and groups
+//! of a staged event (the stages issue) are meant to come as `/t/ID/stage/N` and
+//! `/api/t/ID/stage/N`, from a `stages` field of `public::TournamentData`; the live updates
+//! need nothing more, since they follow the tournament's view.
+//!
+//! The rating list's pages are keyed by a player's federation id, the list's own key: text,
+//! percent-encoded in the path (`/ratings/player/PH-0012`). It is decoded here and only ever
+//! looked up in the list the watcher read; an id that is not on it is a 404.
+
+/// Which pages a stream of change notices is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Feed {
+    /// The event's list of tournaments, and the wall.
+    Event,
+    /// A tournament's pages.
+    Tournament(i64),
+    /// The rating list and the players' rating pages.
+    Ratings,
+}
+
+/// The view of the database a page is rendered from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View<'a> {
+    /// The event's list of tournaments.
+    Index,
+    Tournament(i64),
+    /// The rating list.
+    Ratings,
+    /// A player of the rating list, by federation id, with their rated events.
+    RatedPlayer(&'a str),
+}
 
 /// A path the server answers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,8 +43,8 @@ pub enum Route {
     Index,
     Wall,
     Script,
-    /// The stream of change notices for the pages of a tournament (or of the event's list).
-    Events(Option<i64>),
+    /// The stream of change notices for a kind of pages.
+    Events(Feed),
     Round {
         t: i64,
         n: Option<u32>,
@@ -32,6 +59,12 @@ pub enum Route {
         t: i64,
         no: u32,
     },
+    /// The rating list, or the players whose name or federation id matches `q`.
+    Ratings {
+        q: Option<String>,
+    },
+    /// A player's rating and rated events, by federation id.
+    RatedPlayer(String),
     /// `/api/`: the list of the API's endpoints.
     ApiEndpoints,
     ApiIndex,
@@ -50,10 +83,14 @@ pub enum Route {
         t: i64,
         no: u32,
     },
+    ApiRatings {
+        q: Option<String>,
+    },
+    ApiRatedPlayer(String),
 }
 
 /// The API's endpoints and what each answers, as `/api/` lists them.
-pub const ENDPOINTS: [(&str, &str); 8] = [
+pub const ENDPOINTS: &[(&str, &str)] = &[
     ("/api/tournaments", "the event's tournaments"),
     (
         "/api/t/ID",
@@ -80,7 +117,20 @@ pub const ENDPOINTS: [(&str, &str); 8] = [
         "/api/t/ID/player/NO",
         "player NO: opponents, colours, results and the score after each round",
     ),
+    (
+        "/api/ratings?q=TEXT",
+        "the rating list (Glicko-2) by rank, or only the players whose name or federation id \
+         matches TEXT; provisional: deviation above 110",
+    ),
+    (
+        "/api/ratings/player/FEDERATION_ID",
+        "a player of the rating list and their rated events: before, after, change, games, \
+         score and expected score of each",
+    ),
 ];
+
+/// The longest federation id a path may name, in bytes once decoded.
+const MAX_ID_BYTES: usize = 100;
 
 /// The longest search kept from `?q=`, in characters.
 pub const MAX_QUERY_CHARS: usize = 80;
@@ -92,6 +142,48 @@ fn number<T: std::str::FromStr>(s: &str) -> Option<T> {
         && s.bytes().all(|b| b.is_ascii_digit())
         && !(s.len() > 1 && s.starts_with('0'));
     if canonical { s.parse().ok() } else { None }
+}
+
+/// A federation id in a path: percent-decoded (every escape well formed), UTF-8, without
+/// control characters or surrounding spaces, not empty and not longer than
+/// [`MAX_ID_BYTES`].
+fn federation_id(segment: &str) -> Option<String> {
+    let raw = segment.as_bytes();
+    let mut bytes = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        if raw[i] == b'%' {
+            let hex = std::str::from_utf8(raw.get(i + 1..i + 3)?).ok()?;
+            if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return None;
+            }
+            bytes.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            bytes.push(raw[i]);
+            i += 1;
+        }
+    }
+    let id = String::from_utf8(bytes).ok()?;
+    let fit = !id.is_empty()
+        && id.len() <= MAX_ID_BYTES
+        && id.trim() == id
+        && !id.chars().any(char::is_control);
+    fit.then_some(id)
+}
+
+/// A federation id as a path segment: every byte but ASCII letters, digits, `-`, `_` and
+/// `~` percent-encoded (a `.` too, so that no id is ever a dot segment).
+pub fn encode_id(id: &str) -> String {
+    let mut out = String::with_capacity(id.len());
+    for b in id.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// The search of a query string (`q=`), percent-decoded, `+` as a space, trimmed and cut to
@@ -141,12 +233,12 @@ impl Route {
             [""] => Route::Index,
             ["wall"] => Route::Wall,
             ["live.js"] => Route::Script,
-            ["events"] => Route::Events(None),
+            ["events"] => Route::Events(Feed::Event),
             ["t", t] => Route::Round {
                 t: number(t)?,
                 n: None,
             },
-            ["t", t, "events"] => Route::Events(Some(number(t)?)),
+            ["t", t, "events"] => Route::Events(Feed::Tournament(number(t)?)),
             ["t", t, "round", n] => Route::Round {
                 t: number(t)?,
                 n: Some(number(n)?),
@@ -161,6 +253,11 @@ impl Route {
                 t: number(t)?,
                 no: number(no)?,
             },
+            ["ratings"] => Route::Ratings {
+                q: search_query(query),
+            },
+            ["ratings", "events"] => Route::Events(Feed::Ratings),
+            ["ratings", "player", id] => Route::RatedPlayer(federation_id(id)?),
             ["api"] | ["api", ""] => Route::ApiEndpoints,
             ["api", "tournaments"] => Route::ApiIndex,
             ["api", "t", t] => Route::ApiTournament(number(t)?),
@@ -182,15 +279,19 @@ impl Route {
                 t: number(t)?,
                 no: number(no)?,
             },
+            ["api", "ratings"] => Route::ApiRatings {
+                q: search_query(query),
+            },
+            ["api", "ratings", "player", id] => Route::ApiRatedPlayer(federation_id(id)?),
             _ => return None,
         };
         Some(route)
     }
 
-    /// The tournament whose view the route is rendered from; `None` for the event's list
-    /// (and the routes that need no view).
-    pub fn tournament(&self) -> Option<i64> {
-        match *self {
+    /// The view the route is rendered from (the event's list for the routes that need
+    /// none: the script, `/api/`, the streams and the wall are answered before any view).
+    pub fn view(&self) -> View<'_> {
+        match self {
             Route::Round { t, .. }
             | Route::Names { t, .. }
             | Route::Standings(t)
@@ -201,11 +302,15 @@ impl Route {
             | Route::ApiPlayers { t, .. }
             | Route::ApiStandings(t)
             | Route::ApiCrosstable(t)
-            | Route::ApiPlayer { t, .. } => Some(t),
-            Route::Events(t) => t,
-            Route::Index | Route::Wall | Route::Script | Route::ApiEndpoints | Route::ApiIndex => {
-                None
-            }
+            | Route::ApiPlayer { t, .. } => View::Tournament(*t),
+            Route::Ratings { .. } | Route::ApiRatings { .. } => View::Ratings,
+            Route::RatedPlayer(id) | Route::ApiRatedPlayer(id) => View::RatedPlayer(id),
+            Route::Events(_)
+            | Route::Index
+            | Route::Wall
+            | Route::Script
+            | Route::ApiEndpoints
+            | Route::ApiIndex => View::Index,
         }
     }
 
@@ -221,6 +326,8 @@ impl Route {
                 | Route::ApiStandings(_)
                 | Route::ApiCrosstable(_)
                 | Route::ApiPlayer { .. }
+                | Route::ApiRatings { .. }
+                | Route::ApiRatedPlayer(_)
         )
     }
 
@@ -230,7 +337,10 @@ impl Route {
     /// filtering one tournament's names is cheap.
     pub fn cache_key(&self) -> Option<String> {
         match self {
-            Route::Names { q: Some(_), .. } | Route::ApiPlayers { q: Some(_), .. } => None,
+            Route::Names { q: Some(_), .. }
+            | Route::ApiPlayers { q: Some(_), .. }
+            | Route::Ratings { q: Some(_) }
+            | Route::ApiRatings { q: Some(_) } => None,
             _ => Some(format!("{self:?}")),
         }
     }
@@ -253,9 +363,22 @@ mod tests {
         );
         assert_eq!(
             Route::parse("/t/3/events", None),
-            Some(Route::Events(Some(3)))
+            Some(Route::Events(Feed::Tournament(3)))
         );
-        assert_eq!(Route::parse("/events", None), Some(Route::Events(None)));
+        assert_eq!(
+            Route::parse("/events", None),
+            Some(Route::Events(Feed::Event))
+        );
+        assert_eq!(
+            Route::parse("/ratings/events", None),
+            Some(Route::Events(Feed::Ratings))
+        );
+        assert_eq!(
+            Route::parse("/ratings", Some("q=Cruz")),
+            Some(Route::Ratings {
+                q: Some("Cruz".into())
+            })
+        );
         assert_eq!(Route::parse("/api/", None), Some(Route::ApiEndpoints));
         for bad in [
             "/t/03",
@@ -273,12 +396,68 @@ mod tests {
             "/t/%31",
             "/t/01/events",
             "/events/",
+            "/ratings/",
+            "/ratings/player",
+            "/ratings/player/",
+            "/ratings/player/a/b",
+            "/ratings/player/%",
+            "/ratings/player/%4",
+            "/ratings/player/%zz",
+            "/ratings/player/%FF",
+            "/ratings/player/%20PH-1",
+            "/ratings/player/PH%0A1",
+            "/api/ratings/",
+            "/api/ratings/player/",
             "*",
             "",
             "t/1",
         ] {
             assert_eq!(Route::parse(bad, None), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn a_federation_id_goes_into_a_path_and_back_whatever_it_holds() {
+        for id in [
+            "PH-0012", "GGF 7/2", "Ñ.1", "..", "a%b?c#d", "<script>", "x+y&z=1",
+        ] {
+            let path = format!("/ratings/player/{}", encode_id(id));
+            assert!(
+                path[1..]
+                    .split('/')
+                    .all(|s| !s.is_empty() && s != "." && s != ".."),
+                "{path}"
+            );
+            assert!(
+                path.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"/-_~%".contains(&b)),
+                "{path}"
+            );
+            assert_eq!(
+                Route::parse(&path, None),
+                Some(Route::RatedPlayer(id.to_string())),
+                "{path}"
+            );
+            assert_eq!(
+                Route::parse(&format!("/api{path}"), None),
+                Some(Route::ApiRatedPlayer(id.to_string()))
+            );
+        }
+        // Escapes in either case, and letters sent escaped, name the same player.
+        assert_eq!(
+            Route::parse("/ratings/player/%c3%91%2e1", None),
+            Some(Route::RatedPlayer("Ñ.1".into()))
+        );
+        assert_eq!(
+            Route::parse("/ratings/player/%50H-1", None),
+            Some(Route::RatedPlayer("PH-1".into()))
+        );
+        let long = "x".repeat(MAX_ID_BYTES + 1);
+        assert_eq!(Route::parse(&format!("/ratings/player/{long}"), None), None);
+        assert_eq!(
+            Route::parse(&format!("/ratings/player/{}", &long[1..]), None),
+            Some(Route::RatedPlayer(long[1..].to_string()))
+        );
     }
 
     #[test]

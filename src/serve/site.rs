@@ -3,9 +3,11 @@
 //! Each page is rendered from the view the watcher last read (`watch::Views`) and kept with
 //! that view's [`Version`]: until the view changes (or the pages go stale or come back), every
 //! request for it is answered from the cache, with no database read and no rendering. A page
-//! kept is kept compressed too, brotli and gzip, each computed once when the page is rendered
-//! (on a thread of the blocking pool), so a phone's request costs a copy of bytes whatever
-//! it accepts. Its ETag is weak (`W/"…"`, the same for every encoding of the same body), a
+//! kept is kept compressed too, in each coding once a phone has asked for it in that coding
+//! (computed once, on a thread of the blocking pool, whoever asks meanwhile waiting for the
+//! same work): phones all ask for brotli, so gzip is never made for nothing, and a page
+//! nobody asks for again before it changes is compressed once at most. After the first, a
+//! phone's request costs a copy of bytes whatever it accepts. Its ETag is weak (`W/"…"`, the same for every encoding of the same body), a
 //! hash of the body: an unchanged page is a 304 even after the view changed elsewhere.
 //!
 //! A search (`?q=`) and the wall page (which shows the address the phone used) are rendered
@@ -15,9 +17,9 @@
 use super::api;
 use super::html;
 use super::net::Counters;
-use super::public::{EventIndex, TournamentData};
+use super::public::{EventIndex, PlayerRatings, RatingList, TournamentData};
 use super::qr::QrMatrix;
-use super::routes::{ENDPOINTS, Route};
+use super::routes::{ENDPOINTS, Route, View};
 use super::watch::{Unavailable, Version, Views, lock};
 use axum::body::Body;
 use axum::http::header::{
@@ -42,11 +44,17 @@ const TEXT: &str = "text/plain; charset=utf-8";
 const PAGE_CACHE_BYTES: usize = 64 * 1024 * 1024;
 /// Smaller bodies are sent as they are: compressing them saves nothing worth the work.
 const COMPRESS_FROM_BYTES: usize = 256;
-/// Brotli's quality and window for a page kept (0-11; 9 is within a few per cent of 11 at a
-/// fraction of its time) and gzip's level.
-const BROTLI_QUALITY: i32 = 9;
-const BROTLI_WINDOW: i32 = 22;
-const GZIP_LEVEL: u32 = 9;
+/// Brotli's quality and window for a page kept, and gzip's level. Measured on a 100 KB
+/// standings page and a 6 KB player's page (release build, `brotli` 8): quality 9 with a
+/// 4 MiB window took 73-103 ms and 15-25 ms (most of the small page's time is setting up
+/// the window's tables), quality 5 with a 256 KiB window 4-6 ms and 0.3 ms, for at most 5 %
+/// more bytes on the large page (the bench's standings: 7,031 B instead of 7,000); gzip
+/// 9 took 5-8 ms on the large page, 6 took 2.6 ms for 1.5 % more. At a result every few
+/// seconds a large event's pages are all made again, so the cheaper settings are what lets a
+/// 2-core machine keep up. The window holds any page up to 256 KiB whole.
+const BROTLI_QUALITY: i32 = 5;
+const BROTLI_WINDOW: i32 = 18;
+const GZIP_LEVEL: u32 = 6;
 
 /// A content coding a phone accepts, in the server's order of preference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,34 +141,36 @@ enum Reuse {
     ThisRequest,
 }
 
-/// An answer ready to send: its body as rendered and, for a page kept, compressed.
+/// A coding's compression of a body ([`brotli`], [`gzip`]).
+type Compressor = fn(&[u8]) -> Option<Vec<u8>>;
+
+/// An answer ready to send: its body as rendered and, for a page kept, compressed in each
+/// coding once asked for.
 #[derive(Debug)]
 pub struct Page {
     status: StatusCode,
     content_type: &'static str,
     etag: Option<HeaderValue>,
     identity: Bytes,
-    gzip: Option<Bytes>,
-    br: Option<Bytes>,
+    /// Kept and large enough to be worth compressing.
+    compressible: bool,
+    /// The body in brotli and in gzip, once asked for (`None`: no smaller than the body).
+    br: OnceCell<Option<Bytes>>,
+    gzip: OnceCell<Option<Bytes>>,
 }
 
 impl Page {
-    /// A page as rendered, with its ETag; compressed both ways when kept (and worth it).
+    /// A page as rendered, with its ETag; compressed later, in the codings asked for, when
+    /// kept (and worth it).
     fn new(content_type: &'static str, body: Vec<u8>, reuse: Reuse) -> Page {
-        let worth = reuse == Reuse::Kept && body.len() >= COMPRESS_FROM_BYTES;
-        let smaller = |c: Option<Vec<u8>>| c.filter(|c| c.len() < body.len()).map(Bytes::from);
-        let (gzip, br) = if worth {
-            (smaller(gzip(&body)), smaller(brotli(&body)))
-        } else {
-            (None, None)
-        };
         Page {
             status: StatusCode::OK,
             content_type,
             etag: Some(etag_of(&body)),
+            compressible: reuse == Reuse::Kept && body.len() >= COMPRESS_FROM_BYTES,
             identity: Bytes::from(body),
-            gzip,
-            br,
+            br: OnceCell::new(),
+            gzip: OnceCell::new(),
         }
     }
 
@@ -170,35 +180,86 @@ impl Page {
             content_type,
             etag: None,
             identity: body.into(),
-            gzip: None,
-            br: None,
+            compressible: false,
+            br: OnceCell::new(),
+            gzip: OnceCell::new(),
         }
     }
 
-    /// Bytes held, all encodings.
+    /// Bytes held, all encodings made so far.
     fn size(&self) -> usize {
-        self.identity.len()
-            + self.gzip.as_ref().map_or(0, Bytes::len)
-            + self.br.as_ref().map_or(0, Bytes::len)
+        let made =
+            |c: &OnceCell<Option<Bytes>>| c.get().and_then(Option::as_ref).map_or(0, Bytes::len);
+        self.identity.len() + made(&self.br) + made(&self.gzip)
     }
 
-    /// The response for a phone that accepts `encoding`: a 304 when its `If-None-Match`
-    /// holds the page's tag.
-    pub fn respond(&self, encoding: Encoding, if_none_match: Option<&str>) -> Response<Body> {
-        let not_modified = self.status == StatusCode::OK
+    /// The body in `encoding` and its `Content-Encoding`, compressed now if this is the first
+    /// request for it (on the blocking pool; a request meanwhile waits for the same work);
+    /// the body as it is when it is not kept, too small, or no smaller compressed. Also
+    /// the bytes this call added to the page.
+    async fn coded(&self, encoding: Encoding) -> (Bytes, Option<&'static str>, usize) {
+        let (cell, name, compress): (_, _, Compressor) = match encoding {
+            _ if !self.compressible => return (self.identity.clone(), None, 0),
+            Encoding::Identity => return (self.identity.clone(), None, 0),
+            Encoding::Brotli => (&self.br, "br", brotli),
+            Encoding::Gzip => (&self.gzip, "gzip", gzip),
+        };
+        let mut added = 0;
+        let made = cell
+            .get_or_init(|| async {
+                let body = self.identity.clone();
+                let made = tokio::task::spawn_blocking(move || {
+                    compress(&body).filter(|c| c.len() < body.len())
+                })
+                .await
+                .ok()
+                .flatten()
+                .map(Bytes::from);
+                added = made.as_ref().map_or(0, Bytes::len);
+                made
+            })
+            .await;
+        match made {
+            Some(coded) => (coded.clone(), Some(name), added),
+            None => (self.identity.clone(), None, 0),
+        }
+    }
+
+    /// Whether a request with this `If-None-Match` has the page already (a 304).
+    fn not_modified(&self, if_none_match: Option<&str>) -> bool {
+        self.status == StatusCode::OK
             && match (&self.etag, if_none_match) {
                 (Some(etag), Some(inm)) => etag.to_str().is_ok_and(|e| etag_matches(inm, e)),
                 _ => false,
-            };
-        let (body, coding) = if not_modified {
-            (Bytes::new(), None)
-        } else {
-            match (encoding, &self.br, &self.gzip) {
-                (Encoding::Brotli, Some(br), _) => (br.clone(), Some("br")),
-                (Encoding::Brotli | Encoding::Gzip, _, Some(gz)) => (gz.clone(), Some("gzip")),
-                _ => (self.identity.clone(), None),
             }
-        };
+    }
+
+    /// The response for a phone that accepts `encoding`: a 304 when its `If-None-Match`
+    /// holds the page's tag. Also the bytes compressing it for this request added to the
+    /// page.
+    async fn respond(
+        &self,
+        encoding: Encoding,
+        if_none_match: Option<&str>,
+    ) -> (Response<Body>, usize) {
+        if self.not_modified(if_none_match) {
+            return (self.response(Bytes::new(), None, true), 0);
+        }
+        let (body, coding, added) = self.coded(encoding).await;
+        (self.response(body, coding, false), added)
+    }
+
+    /// The response of a page never compressed (an error's), whatever the phone accepts.
+    fn respond_plain(&self) -> Response<Body> {
+        self.response(self.identity.clone(), None, false)
+    }
+
+    fn response(
+        &self,
+        body: Bytes,
+        coding: Option<&'static str>,
+        not_modified: bool,
+    ) -> Response<Body> {
         let mut res = Response::new(Body::from(body));
         *res.status_mut() = if not_modified {
             StatusCode::NOT_MODIFIED
@@ -212,7 +273,7 @@ impl Page {
         if let Some(etag) = &self.etag {
             h.insert(ETAG, etag.clone());
         }
-        if self.gzip.is_some() || self.br.is_some() {
+        if self.compressible {
             h.insert(VARY, HeaderValue::from_static("accept-encoding"));
         }
         if let Some(coding) = coding {
@@ -264,6 +325,8 @@ struct Pages {
 enum Rendered {
     Index(Arc<EventIndex>),
     Tournament(Arc<TournamentData>),
+    Ratings(Arc<RatingList>),
+    RatedPlayer(Arc<PlayerRatings>),
 }
 
 /// The public site: the cache, the views it renders from, and the pages that never change.
@@ -286,7 +349,7 @@ impl Site {
         wait: Duration,
         public_url: String,
     ) -> Site {
-        let endpoints = api::endpoints(&ENDPOINTS);
+        let endpoints = api::endpoints(ENDPOINTS);
         Site {
             views,
             pages: Mutex::new(Pages::default()),
@@ -316,7 +379,13 @@ impl Site {
             _ => self.cached(route).await,
         };
         match page {
-            Ok(Some(page)) => page.respond(asked.encoding, asked.if_none_match),
+            Ok(Some(page)) => {
+                let (res, added) = page.respond(asked.encoding, asked.if_none_match).await;
+                if added > 0 {
+                    lock(&self.pages).bytes += added;
+                }
+                res
+            }
             Ok(None) => not_found(route.is_api()),
             Err(Failure::Unavailable) => unavailable(),
             Err(Failure::Internal) => Page::plain(
@@ -324,7 +393,7 @@ impl Site {
                 TEXT,
                 "This page could not be made. The other pages are not affected.\n",
             )
-            .respond(Encoding::Identity, None),
+            .respond_plain(),
         }
     }
 
@@ -351,13 +420,21 @@ impl Site {
     /// A page from the cache when it was rendered from the current view, else rendered now
     /// (once, whoever else asks meanwhile: they wait for the same rendering).
     async fn cached(&self, route: &Route) -> Result<Option<Arc<Page>>, Failure> {
-        let (version, rendered) = match route.tournament() {
-            None => {
+        let (version, rendered) = match route.view() {
+            View::Index => {
                 let (version, index) = self.views.index(self.wait).await?;
                 (version, Rendered::Index(index))
             }
-            Some(t) => match self.views.tournament(t, self.wait).await? {
+            View::Tournament(t) => match self.views.tournament(t, self.wait).await? {
                 Some((version, data)) => (version, Rendered::Tournament(data)),
+                None => return Ok(None),
+            },
+            View::Ratings => {
+                let (version, list) = self.views.ratings(self.wait).await?;
+                (version, Rendered::Ratings(list))
+            }
+            View::RatedPlayer(id) => match self.views.rated_player(id, self.wait).await? {
+                Some((version, player)) => (version, Rendered::RatedPlayer(player)),
                 None => return Ok(None),
             },
         };
@@ -374,12 +451,12 @@ impl Site {
         };
         let cell = {
             let mut pages = lock(&self.pages);
-            match pages.map.get(&key) {
+            match pages.map.get(key.as_str()) {
                 Some(e) if e.version == version => e.cell.clone(),
                 _ => {
                     let cell = Arc::new(OnceCell::new());
                     let old = pages.map.insert(
-                        key,
+                        key.clone(),
                         Entry {
                             version: version.clone(),
                             cell: cell.clone(),
@@ -409,6 +486,18 @@ impl Site {
                 Ok::<_, Failure>(page)
             })
             .await?;
+        if page.is_none() {
+            // Nothing to show (a number no player has): nothing is kept for it, so that made-up
+            // addresses cannot fill the cache with entries.
+            let mut pages = lock(&self.pages);
+            if pages
+                .map
+                .get(&key)
+                .is_some_and(|e| Arc::ptr_eq(&e.cell, &cell))
+            {
+                pages.map.remove(&key);
+            }
+        }
         Ok(page.clone())
     }
 
@@ -503,6 +592,16 @@ fn render(route: &Route, rendered: &Rendered, stale: Option<&str>, reuse: Reuse)
         (Route::ApiPlayer { no, .. }, Rendered::Tournament(t)) => {
             (JSON, json_bytes(&api::player_page(t, *no)?))
         }
+        (Route::Ratings { q }, Rendered::Ratings(list)) => {
+            html_page(html::ratings(list, q.as_deref()))
+        }
+        (Route::RatedPlayer(_), Rendered::RatedPlayer(p)) => html_page(html::rated_player(p)),
+        (Route::ApiRatings { q }, Rendered::Ratings(list)) => {
+            (JSON, json_bytes(&api::ratings(list, q.as_deref())))
+        }
+        (Route::ApiRatedPlayer(_), Rendered::RatedPlayer(p)) => {
+            (JSON, json_bytes(&api::rated_player(p)))
+        }
         _ => return None,
     };
     Some(Page::new(content_type, body, reuse))
@@ -515,7 +614,7 @@ pub fn not_found(api: bool) -> Response<Body> {
     } else {
         Page::plain(StatusCode::NOT_FOUND, HTML, html::not_found())
     };
-    page.respond(Encoding::Identity, None)
+    page.respond_plain()
 }
 
 /// The 503 of a page whose view was never read while the database cannot be read.
@@ -525,7 +624,7 @@ pub fn unavailable() -> Response<Body> {
         TEXT,
         "The tournament database cannot be read just now. Try again in a moment.\n",
     )
-    .respond(Encoding::Identity, None)
+    .respond_plain()
 }
 
 /// A `Host` value fit to print as an address: a name or address and a port, nothing else.
@@ -640,38 +739,63 @@ mod tests {
     }
 
     #[test]
-    fn a_kept_page_decompresses_to_its_body_and_a_304_carries_no_body() {
+    fn a_kept_page_is_compressed_in_the_coding_asked_once_and_a_304_carries_no_body() {
         let body = "<p>Reyes, Ana</p>\n".repeat(200).into_bytes();
         let page = Page::new(HTML, body.clone(), Reuse::Kept);
-        let (gz, br) = (
-            page.gzip.clone().expect("gzip"),
-            page.br.clone().expect("brotli"),
+        let rt = runtime();
+        let body_of = |r: Response<Body>| {
+            rt.block_on(axum::body::to_bytes(r.into_body(), usize::MAX))
+                .expect("body")
+        };
+        // Nothing is compressed before a phone asks; brotli asked makes brotli only.
+        assert!(page.br.get().is_none() && page.gzip.get().is_none());
+        let (r, added) = rt.block_on(page.respond(Encoding::Brotli, None));
+        assert_eq!(r.headers()[CONTENT_ENCODING], "br");
+        assert_eq!(r.headers()[VARY], "accept-encoding");
+        let etag = r.headers()[ETAG].to_str().expect("etag").to_string();
+        assert!(etag.starts_with("W/\""), "{etag}");
+        let br = body_of(r);
+        assert_eq!(added, br.len());
+        assert!(
+            page.gzip.get().is_none(),
+            "gzip not made before it is asked for"
         );
+        assert_eq!(page.size(), body.len() + br.len());
+        let mut out = Vec::new();
+        brotli::Decompressor::new(&br[..], 4096)
+            .read_to_end(&mut out)
+            .expect("unbrotli");
+        assert_eq!(out, body);
+        // Asked again: the same bytes, nothing made.
+        let (r, added) = rt.block_on(page.respond(Encoding::Brotli, None));
+        assert_eq!((body_of(r), added), (br.clone(), 0));
+        let (r, added) = rt.block_on(page.respond(Encoding::Gzip, None));
+        assert_eq!(r.headers()[CONTENT_ENCODING], "gzip");
+        let gz = body_of(r);
+        assert_eq!(added, gz.len());
         assert!(br.len() < body.len() / 10 && gz.len() < body.len() / 10);
         let mut out = Vec::new();
         flate2::read::GzDecoder::new(&gz[..])
             .read_to_end(&mut out)
             .expect("gunzip");
         assert_eq!(out, body);
-        let mut out = Vec::new();
-        brotli::Decompressor::new(&br[..], 4096)
-            .read_to_end(&mut out)
-            .expect("unbrotli");
-        assert_eq!(out, body);
-        let r = page.respond(Encoding::Brotli, None);
-        assert_eq!(r.headers()[CONTENT_ENCODING], "br");
-        assert_eq!(r.headers()[VARY], "accept-encoding");
-        let etag = r.headers()[ETAG].to_str().expect("etag").to_string();
-        assert!(etag.starts_with("W/\""), "{etag}");
-        let r = page.respond(Encoding::Gzip, Some(&etag));
-        assert_eq!(r.status(), StatusCode::NOT_MODIFIED);
+        let (r, added) = rt.block_on(page.respond(Encoding::Gzip, Some(&etag)));
+        assert_eq!((r.status(), added), (StatusCode::NOT_MODIFIED, 0));
         assert!(r.headers().get(CONTENT_ENCODING).is_none());
-        let r = page.respond(Encoding::Identity, Some("\"other\""));
+        assert!(body_of(r).is_empty());
+        let (r, _) = rt.block_on(page.respond(Encoding::Identity, Some("\"other\"")));
         assert_eq!(r.status(), StatusCode::OK);
         assert!(r.headers().get(CONTENT_ENCODING).is_none());
-        // A small page is sent as it is.
-        let small = Page::new(HTML, b"<p>x</p>".to_vec(), Reuse::Kept);
-        assert!(small.gzip.is_none() && small.br.is_none());
+        assert_eq!(body_of(r), body);
+        // A small page, or one made for one request, is sent as it is.
+        for page in [
+            Page::new(HTML, b"<p>x</p>".to_vec(), Reuse::Kept),
+            Page::new(HTML, body.clone(), Reuse::ThisRequest),
+        ] {
+            let (r, added) = rt.block_on(page.respond(Encoding::Brotli, None));
+            assert!(r.headers().get(CONTENT_ENCODING).is_none() && added == 0);
+            assert!(r.headers().get(VARY).is_none());
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! store. It opens its own read-only connection and copies out the public views
 //! (`super::public`). Another engine (a read-only role on PostgreSQL) plugs in here.
 
-use super::public::{EventIndex, TournamentData};
+use super::public::{EventIndex, PlayerRatings, RatingList, TournamentData};
 use crate::store::Address;
 use crate::store::TournamentId;
 use crate::store::{Result, Store};
@@ -32,7 +32,8 @@ impl Source {
     pub fn index(&self) -> Result<(i64, EventIndex)> {
         self.store.read_consistent(|s| {
             let stamp = s.change_stamp()?;
-            Ok((stamp, EventIndex::from_summaries(&s.tournaments()?)))
+            let rated = s.public_rating_count()?;
+            Ok((stamp, EventIndex::from_summaries(&s.tournaments()?, rated)))
         })
     }
 
@@ -46,6 +47,22 @@ impl Source {
                 return Ok(None);
             };
             Ok(Some((stamp, TournamentData::build(id, &t, &views))))
+        })
+    }
+
+    /// The rating list (on a server, the public role's view `public_rating_list`).
+    pub fn ratings(&self) -> Result<RatingList> {
+        self.store
+            .read_consistent(|s| Ok(RatingList::new(s.public_rating_list()?)))
+    }
+
+    /// A player of the rating list with their rated events, in one read; `None` when the
+    /// list has no such player.
+    pub fn rated_player(&self, federation_id: &str) -> Result<Option<PlayerRatings>> {
+        self.store.read_consistent(|s| {
+            let of = s.public_rating_count()?;
+            Ok(s.public_rating_player(federation_id)?
+                .map(|(row, history)| PlayerRatings { row, of, history }))
         })
     }
 }

@@ -11,12 +11,18 @@
 //! - Views are read again after `reread` even when the stamp did not move: on a server, a
 //!   transaction that took its audit row before another one's but committed after it leaves
 //!   the stamp where it was.
+//! - The rating list is read, like a tournament, once a page asks for it, and then again with
+//!   every other view. A rated player's view (their row and their rated events) is read when
+//!   first asked for, and again when the list read again differs from the one kept (every
+//!   rebuild of the list moves it) or once it is `reread` old: not at every move at a desk,
+//!   since a federation's site may keep hundreds of them.
 //! - When the database cannot be read (a server down, a file locked), the views kept are
 //!   served as they are, marked stale with the local time of the last check that could read
 //!   ("as of 14:32"); the connection is opened again at the next check, and the pages come
 //!   back by themselves once it reads.
 
-use super::public::{EventIndex, TournamentData};
+use super::public::{EventIndex, PlayerRatings, RatingList, TournamentData};
+use super::routes::Feed;
 use super::source::Source;
 use crate::store::{Address, StoreError};
 use std::collections::{HashMap, HashSet};
@@ -57,9 +63,11 @@ pub struct Version {
 pub enum Scope {
     /// Every page: they went stale, or came back.
     All,
-    /// The event's list (`index`) and the pages of these tournaments.
+    /// The event's list (`index`), the rating pages (`ratings`) and the pages of these
+    /// tournaments.
     Views {
         index: bool,
+        ratings: bool,
         tournaments: Arc<[i64]>,
     },
 }
@@ -73,12 +81,13 @@ pub struct Change {
 }
 
 impl Change {
-    /// Whether the pages of tournament `t` (or of the event's list, for `None`) show it.
-    pub fn concerns(&self, t: Option<i64>) -> bool {
-        match (&self.scope, t) {
+    /// Whether the pages of `feed` show it.
+    pub fn concerns(&self, feed: Feed) -> bool {
+        match (&self.scope, feed) {
             (Scope::All, _) => true,
-            (Scope::Views { index, .. }, None) => *index,
-            (Scope::Views { tournaments, .. }, Some(t)) => tournaments.contains(&t),
+            (Scope::Views { index, .. }, Feed::Event) => *index,
+            (Scope::Views { ratings, .. }, Feed::Ratings) => *ratings,
+            (Scope::Views { tournaments, .. }, Feed::Tournament(t)) => tournaments.contains(&t),
         }
     }
 }
@@ -93,6 +102,13 @@ struct State {
     tournaments: HashMap<i64, Kept<TournamentData>>,
     /// Tournaments a request asked for that were not read yet.
     wanted: HashSet<i64>,
+    ratings: Option<Kept<RatingList>>,
+    /// A request asked for the rating list, not read yet.
+    ratings_wanted: bool,
+    /// Rated players' views, by federation id.
+    rated: HashMap<String, Kept<PlayerRatings>>,
+    /// Rated players a request asked for that were not read yet.
+    rated_wanted: HashSet<String>,
     /// Set while the database cannot be read: the local time ("14:32") of the last check
     /// that could.
     stale: Option<Arc<str>>,
@@ -192,6 +208,45 @@ impl Views {
         .await
     }
 
+    /// The rating list.
+    pub async fn ratings(
+        &self,
+        bound: Duration,
+    ) -> Result<(Version, Arc<RatingList>), Unavailable> {
+        self.wait(bound, |s| match &s.ratings {
+            Some(k) => Some((s.version(k.generation), k.value.clone())),
+            None => {
+                s.ratings_wanted = true;
+                None
+            }
+        })
+        .await
+    }
+
+    /// A rated player's view; `None` when the rating list has no such player. Only players
+    /// on the list are read (and kept): made-up ids cost nothing.
+    pub async fn rated_player(
+        &self,
+        federation_id: &str,
+        bound: Duration,
+    ) -> Result<Option<(Version, Arc<PlayerRatings>)>, Unavailable> {
+        self.wait(bound, |s| {
+            let Some(list) = &s.ratings else {
+                s.ratings_wanted = true;
+                return None;
+            };
+            if !list.value.contains(federation_id) {
+                return Some(None);
+            }
+            if let Some(k) = s.rated.get(federation_id) {
+                return Some(Some((s.version(k.generation), k.value.clone())));
+            }
+            s.rated_wanted.insert(federation_id.to_string());
+            None
+        })
+        .await
+    }
+
     /// A receiver of every change found from now on; `None` once the server stops.
     pub fn subscribe(&self) -> Option<broadcast::Receiver<Change>> {
         lock(&self.changes)
@@ -249,6 +304,7 @@ impl Watcher {
             },
             last_stamp: None,
             last_read: None,
+            last_rated_read: None,
             last_good: chrono::Local::now(),
             next_generation: 0,
             next_serial: 0,
@@ -292,6 +348,11 @@ struct Read {
     index: Option<EventIndex>,
     /// Tournaments read (`None`: no longer in the event).
     tournaments: Vec<(i64, Option<TournamentData>)>,
+    ratings: Option<RatingList>,
+    /// Rated players read (`None`: no longer on the list).
+    rated: Vec<(String, Option<PlayerRatings>)>,
+    /// Every rated player kept was read again.
+    rated_all: bool,
 }
 
 /// The thread's side: the source and what it last saw.
@@ -304,6 +365,8 @@ struct Reader {
     timing: Timing,
     last_stamp: Option<i64>,
     last_read: Option<Instant>,
+    /// When every rated player's view kept was last read again.
+    last_rated_read: Option<Instant>,
     last_good: chrono::DateTime<chrono::Local>,
     next_generation: u64,
     next_serial: u64,
@@ -380,33 +443,51 @@ impl Reader {
 
     fn read(&self, source: &Source, now: Instant) -> Result<Read, StoreError> {
         let stamp = source.stamp()?;
-        let (has_index, loaded, wanted, stale) = {
+        struct Known {
+            has_index: bool,
+            loaded: Vec<i64>,
+            wanted: Vec<i64>,
+            stale: bool,
+            ratings: Option<Arc<RatingList>>,
+            ratings_wanted: bool,
+            rated: Vec<String>,
+            rated_wanted: Vec<String>,
+        }
+        let kept = {
             let s = lock(&self.views.state);
-            let loaded: Vec<i64> = s.tournaments.keys().copied().collect();
-            let wanted: Vec<i64> = s.wanted.iter().copied().collect();
-            (s.index.is_some(), loaded, wanted, s.stale.is_some())
+            Known {
+                has_index: s.index.is_some(),
+                loaded: s.tournaments.keys().copied().collect(),
+                wanted: s.wanted.iter().copied().collect(),
+                stale: s.stale.is_some(),
+                ratings: s.ratings.as_ref().map(|k| k.value.clone()),
+                ratings_wanted: s.ratings_wanted,
+                rated: s.rated.keys().cloned().collect(),
+                rated_wanted: s.rated_wanted.iter().cloned().collect(),
+            }
         };
-        let all = !has_index
-            || stale
-            || self.last_stamp != Some(stamp)
-            || self
-                .last_read
-                .is_none_or(|t| now.duration_since(t) >= self.timing.reread);
+        let old =
+            |at: Option<Instant>| at.is_none_or(|t| now.duration_since(t) >= self.timing.reread);
+        let all =
+            !kept.has_index || kept.stale || self.last_stamp != Some(stamp) || old(self.last_read);
         let mut read = Read {
             stamp: all.then_some(stamp),
             index: None,
             tournaments: Vec::new(),
+            ratings: None,
+            rated: Vec::new(),
+            rated_all: false,
         };
         let count = || {
             self.views
                 .reads
                 .fetch_add(1, std::sync::atomic::Ordering::SeqCst)
         };
-        let mut ids = wanted;
+        let mut ids = kept.wanted;
         if all {
             read.index = Some(source.index()?.1);
             count();
-            ids.extend(loaded);
+            ids.extend(kept.loaded);
             ids.sort_unstable();
             ids.dedup();
         }
@@ -426,6 +507,32 @@ impl Reader {
             };
             read.tournaments.push((id, view));
         }
+        if kept.ratings_wanted || (all && kept.ratings.is_some()) {
+            read.ratings = Some(source.ratings()?);
+            count();
+        }
+        // Every rated player kept is read again when the list moved, or once old.
+        let list_moved = match (&read.ratings, &kept.ratings) {
+            (Some(new), Some(old)) => new != &**old,
+            _ => false,
+        };
+        read.rated_all = all && (list_moved || old(self.last_rated_read));
+        let mut fids = kept.rated_wanted;
+        if read.rated_all {
+            fids.extend(kept.rated);
+        }
+        fids.sort_unstable();
+        fids.dedup();
+        let list = read.ratings.as_ref().or(kept.ratings.as_deref());
+        for fid in fids {
+            let view = if list.is_some_and(|l| l.contains(&fid)) {
+                count();
+                source.rated_player(&fid)?
+            } else {
+                None
+            };
+            read.rated.push((fid, view));
+        }
         Ok(read)
     }
 
@@ -436,19 +543,41 @@ impl Reader {
             self.last_stamp = Some(stamp);
             self.last_read = Some(now);
         }
+        if read.rated_all {
+            self.last_rated_read = Some(now);
+        }
         self.last_good = chrono::Local::now();
         // The kept views, to compare with outside the lock: only this thread replaces them.
-        let (kept_index, kept): (Option<Arc<EventIndex>>, HashMap<i64, Arc<TournamentData>>) = {
+        let (kept_index, kept, kept_ratings, kept_rated) = {
             let s = lock(&self.views.state);
             (
                 s.index.as_ref().map(|k| k.value.clone()),
                 read.tournaments
                     .iter()
                     .filter_map(|(id, _)| s.tournaments.get(id).map(|k| (*id, k.value.clone())))
-                    .collect(),
+                    .collect::<HashMap<i64, Arc<TournamentData>>>(),
+                s.ratings.as_ref().map(|k| k.value.clone()),
+                read.rated
+                    .iter()
+                    .filter_map(|(id, _)| s.rated.get(id).map(|k| (id.clone(), k.value.clone())))
+                    .collect::<HashMap<String, Arc<PlayerRatings>>>(),
             )
         };
         let new_index = read.index.filter(|ev| kept_index.as_deref() != Some(ev));
+        let ratings_read = read.ratings.is_some();
+        let new_ratings = read
+            .ratings
+            .filter(|list| kept_ratings.as_deref() != Some(list));
+        let read_fids: Vec<String> = read.rated.iter().map(|(id, _)| id.clone()).collect();
+        let mut rated_updates = Vec::new();
+        for (fid, view) in read.rated {
+            match (view, kept_rated.get(&fid)) {
+                (Some(view), Some(old)) if **old == view => {}
+                (None, None) => {}
+                (view, _) => rated_updates.push((fid, view)),
+            }
+        }
+        let ratings_changed = new_ratings.is_some() || !rated_updates.is_empty();
         let read_ids: Vec<i64> = read.tournaments.iter().map(|(id, _)| *id).collect();
         let mut changed = Vec::new();
         let mut updates = Vec::new();
@@ -475,6 +604,36 @@ impl Reader {
             for id in &read_ids {
                 s.wanted.remove(id);
             }
+            if ratings_read {
+                s.ratings_wanted = false;
+            }
+            if let Some(list) = new_ratings {
+                self.next_generation += 1;
+                s.ratings = Some(Kept {
+                    generation: self.next_generation,
+                    value: Arc::new(list),
+                });
+            }
+            for fid in &read_fids {
+                s.rated_wanted.remove(fid);
+            }
+            for (fid, view) in rated_updates {
+                match view {
+                    Some(view) => {
+                        self.next_generation += 1;
+                        s.rated.insert(
+                            fid,
+                            Kept {
+                                generation: self.next_generation,
+                                value: Arc::new(view),
+                            },
+                        );
+                    }
+                    None => {
+                        s.rated.remove(&fid);
+                    }
+                }
+            }
             for (id, view) in updates {
                 match view {
                     Some(view) => {
@@ -497,9 +656,10 @@ impl Reader {
         if was_stale {
             eprintln!("ggdesk serve: the database can be read again; the pages are current");
             self.notify(Scope::All);
-        } else if index_changed || !changed.is_empty() {
+        } else if index_changed || ratings_changed || !changed.is_empty() {
             self.notify(Scope::Views {
                 index: index_changed,
+                ratings: ratings_changed,
                 tournaments: changed.into(),
             });
         }
@@ -648,10 +808,11 @@ mod tests {
         assert_ne!(changed, first);
         let change = changes.try_recv().expect("a notice");
         assert!(
-            change.concerns(Some(tid)) && change.concerns(None),
+            change.concerns(Feed::Tournament(tid)) && change.concerns(Feed::Event),
             "{change:?}"
         );
-        assert!(!change.concerns(Some(tid + 1)));
+        assert!(!change.concerns(Feed::Tournament(tid + 1)));
+        assert!(!change.concerns(Feed::Ratings));
         assert!(changes.try_recv().is_err(), "one notice for one change");
         drop(rt);
         w.stop();
@@ -691,14 +852,33 @@ mod tests {
             serial: 1,
             scope: Scope::All,
         };
-        assert!(change.concerns(None) && change.concerns(Some(5)));
+        assert!(
+            change.concerns(Feed::Event)
+                && change.concerns(Feed::Tournament(5))
+                && change.concerns(Feed::Ratings)
+        );
         let only = Change {
             serial: 2,
             scope: Scope::Views {
                 index: false,
+                ratings: false,
                 tournaments: Arc::from([5]),
             },
         };
-        assert!(!only.concerns(None) && only.concerns(Some(5)) && !only.concerns(Some(6)));
+        assert!(
+            !only.concerns(Feed::Event)
+                && only.concerns(Feed::Tournament(5))
+                && !only.concerns(Feed::Tournament(6))
+                && !only.concerns(Feed::Ratings)
+        );
+        let ratings = Change {
+            serial: 3,
+            scope: Scope::Views {
+                index: false,
+                ratings: true,
+                tournaments: Arc::from([]),
+            },
+        };
+        assert!(ratings.concerns(Feed::Ratings) && !ratings.concerns(Feed::Event));
     }
 }

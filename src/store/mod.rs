@@ -44,6 +44,7 @@ pub use ggdesk_core::game::{AnyEvent, AnyGame, GameMode, LogEntry, SheetRow};
 pub use listen::{Change, Changes};
 pub use pairings::{Absentee, BackupNote, Paired, ResultSaved, RoundCompleted};
 pub use players::{MAX_RATING, PlayerInput, RegistryId, RegistryPlayer, rows_message};
+pub use public::{PublicRatingEvent, PublicRatingRow};
 pub use ratings::{EventRatingRow, RatingEvent, RatingHistoryRow, RatingRow};
 pub use registrations::{PenaltyRow, Registration};
 pub use replication::{ServerState, StandbyState, server_status};

@@ -656,3 +656,65 @@ pub fn every_path(tid: TournamentId, rounds: u32, players: u32) -> Vec<String> {
     }
     paths
 }
+
+/// Adds to the database at `path` a completed event of the hall's first six players
+/// (federation ids `PH-0000` …, their names), marks it rated, and returns the rating pages
+/// and answers the server then has: the list, a search, and each player's page and JSON.
+pub fn rated_event(path: &std::path::Path) -> Vec<String> {
+    let mut store = Store::open(path).expect("store");
+    let ids: Vec<usize> = (0..6).collect();
+    let players: Vec<serde_json::Value> = ids
+        .iter()
+        .map(|&i| {
+            serde_json::json!({
+                "id": i + 1, "name": NAMES[i], "rating": 1500,
+                "federation_id": format!("PH-{i:04}"),
+            })
+        })
+        .collect();
+    let results = ["white", "black", "draw"];
+    let rounds: Vec<serde_json::Value> = (0..3)
+        .map(|r| {
+            let games: Vec<serde_json::Value> = (0..3)
+                .map(|k| {
+                    serde_json::json!({
+                        "table": k + 1,
+                        "white": (k + r) % 6 + 1,
+                        "black": (5 - k + r) % 6 + 1,
+                        "result": results[(r + k) % 3],
+                    })
+                })
+                .collect();
+            serde_json::json!({ "games": games })
+        })
+        .collect();
+    let file = serde_json::json!({
+        "format": "ggdesk-tournament/1",
+        "name": "Hall Rated Cup",
+        "settings": {"system": "swiss", "rounds": 3},
+        "players": players,
+        "rounds": rounds,
+    });
+    let tid = store
+        .import_tournament(&file, &director())
+        .expect("import the rated event");
+    store
+        .mark_rated(
+            tid,
+            ggdesk_core::rating::Date::parse("2026-06-01").expect("date"),
+            &director(),
+        )
+        .expect("rated");
+    let mut paths = vec![
+        "/ratings".to_string(),
+        "/ratings?q=an".into(),
+        "/ratings?q=%3Cscript".into(),
+        "/api/ratings".into(),
+        "/api/ratings?q=ph".into(),
+    ];
+    for i in ids {
+        paths.push(format!("/ratings/player/PH-{i:04}"));
+        paths.push(format!("/api/ratings/player/PH-{i:04}"));
+    }
+    paths
+}
