@@ -933,6 +933,49 @@ impl Store {
                     .take_while(|e| matches!(e.kind, LogEntryKind::Undo { .. })),
             );
             let (applied, _) = apply_checked(&before, t, &replacement)?;
+            if tx.is_station() {
+                // A station writes each entry through its event function (migration 4):
+                // the database checks its table, the round in play, the game in play, that
+                // each entry is the next one and what an undo may cancel, and writes each
+                // entry's audit line with the station as its actor. The token goes with the
+                // first entry, as the director's path stores it.
+                let mut seq = first_new;
+                let mut completed = false;
+                for entry in &correction.entries {
+                    game.events.push(*entry);
+                    let payload = entry.kind.value(entry.t).to_string();
+                    let row = super::stations::Entry {
+                        seq: entry.seq,
+                        t: entry.t,
+                        kind: entry.kind.code(),
+                        payload: &payload,
+                        token: (entry.seq == first_new)
+                            .then(|| expect.map(|e| e.token))
+                            .flatten(),
+                        reason,
+                    };
+                    completed |= super::stations::append(tx, id, &row, &game.logged().decision())?;
+                    if entry.kind.event() == Some(replacement) && entry.t == t {
+                        seq = entry.seq;
+                    }
+                }
+                let state = game
+                    .derive()
+                    .and_then(|g| g.ok())
+                    .map_or(GameState::Playing, |g| g.state());
+                return Ok((
+                    AppendOutcome {
+                        seq,
+                        applied,
+                        state,
+                        round_completed: None,
+                    },
+                    completed
+                        .then_some(game.meta.round)
+                        .flatten()
+                        .zip(game.meta.tournament_id),
+                ));
+            }
             let mut seq = first_new;
             for entry in &correction.entries {
                 let token = (entry.seq == first_new)

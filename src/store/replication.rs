@@ -200,11 +200,17 @@ fn probe(config: &Config, host: String) -> ServerState {
         host: host.clone(),
         detail,
     };
+    // The cause alone: "not connected: nothing is being saved" is the desk's own connection's
+    // line, and would be wrong here while the desk saves on another host.
+    let cause = |e: postgres::Error| match StoreError::from(e) {
+        StoreError::Disconnected(why) => why,
+        other => other.to_string(),
+    };
     let mut client = match config.connect(NoTls) {
         Ok(c) => c,
-        Err(e) => return unreachable(StoreError::from(e).to_string()),
+        Err(e) => return unreachable(cause(e)),
     };
-    let lost = |e: postgres::Error| StoreError::from(e).to_string();
+    let lost = cause;
     // The replication views show their details only to superusers and to members of
     // pg_read_all_stats (pg_monitor): others see NULLs, which would read as "no standby".
     let who = client

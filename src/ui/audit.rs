@@ -111,6 +111,10 @@ impl AuditSearch {
 /// flight), so the tail is read again from a little before the last line held.
 const TAIL_OVERLAP: i64 = 1000;
 
+/// What the lines shown were found for: the search, the tournament, the lines' version and
+/// the tables of a station's desk.
+type ShownFor = (AuditSearch, Option<TournamentId>, u64, Option<Vec<u32>>);
+
 /// The audit part of the Settings page.
 #[derive(Default)]
 pub struct AuditView {
@@ -126,7 +130,7 @@ pub struct AuditView {
     /// The numbers of the lines the search shows, newest first, and what they were found
     /// for: searched again only when the search or the lines change, not every frame.
     shown: Vec<i64>,
-    shown_for: Option<(AuditSearch, Option<TournamentId>, u64)>,
+    shown_for: Option<ShownFor>,
     watch: Watch,
     pub search: AuditSearch,
     load: LoadErrors,
@@ -232,17 +236,25 @@ impl AuditView {
 
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
         self.reload(cx);
+        // An arbiter station's desk shows the lines about the games at its tables (the
+        // database shows it their details only); the director's desk every line.
+        let mine: Option<Vec<u32>> = cx.my_tables.map(<[u32]>::to_vec);
         ui.horizontal(|ui| {
             ui.heading("Audit log");
             ui.label(
-                RichText::new("Every change a director or arbiter made, newest first.").weak(),
+                RichText::new(if mine.is_some() {
+                    "Every change made to the games at this station's tables, newest first."
+                } else {
+                    "Every change a director or arbiter made, newest first."
+                })
+                .weak(),
             );
         });
         if self.load.banner(ui) {
             return;
         }
         let only = (*cx.tournament).filter(|_| self.search.this_tournament);
-        let key = (self.search.clone(), only, self.version);
+        let key = (self.search.clone(), only, self.version, mine.clone());
         if self.shown_for.as_ref() != Some(&key) {
             // Newest first.
             self.shown = self
@@ -251,6 +263,11 @@ impl AuditView {
                 .rev()
                 .filter(|(_, r)| self.search.matches(r))
                 .filter(|(_, r)| only.is_none() || r.tournament_id == only)
+                .filter(|(_, r)| {
+                    mine.as_ref().is_none_or(|tables| {
+                        r.game.is_some() && r.table.is_some_and(|n| tables.contains(&n))
+                    })
+                })
                 .map(|(id, _)| *id)
                 .collect();
             self.shown_for = Some(key);

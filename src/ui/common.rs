@@ -174,6 +174,14 @@ impl Notices {
         self.items.retain(|n| !n.error);
     }
 
+    /// The connection is back: the errors that said it was lost are over.
+    pub fn clear_disconnected(&mut self) {
+        let lost = crate::store::StoreError::Disconnected(String::new()).to_string();
+        let prefix = lost.split(" (").next().unwrap_or(&lost).to_string();
+        self.items
+            .retain(|n| !(n.error && n.text.contains(&prefix)));
+    }
+
     /// How long until the next notice expires (the desk repaints then to remove it).
     pub fn next_expiry_ms(&self) -> Option<i64> {
         self.items

@@ -78,6 +78,16 @@ impl Page {
         }
     }
 
+    /// Whether an arbiter station's desk shows the page: its tables, the round's pairings
+    /// and the standings (read-only), and Settings (its theme and the audit of its own
+    /// games). Players, tournaments, registration, stations and ratings are the director's.
+    pub fn for_station(self) -> bool {
+        matches!(
+            self,
+            Page::Tables | Page::Rounds | Page::Standings | Page::Settings
+        )
+    }
+
     /// The function key that opens the page (F1–F7, F9, F10; F8 pauses a table's clocks).
     pub fn key(self) -> Key {
         match self {
@@ -384,6 +394,10 @@ impl DeskApp {
                     .notices
                     .error(format!("restoring this desk's tables: {e}")),
             }
+            // What said "not connected" is over: the move box and the notices say so no more
+            // (what was typed stays in its box, to be played again).
+            self.tables.connection_back();
+            self.notices.clear_disconnected();
             for table in self.tables.tables.tables.values_mut() {
                 if let Err(e) = table.reload(store) {
                     self.notices.error(format!("game {}: {e}", table.id()));
@@ -400,9 +414,23 @@ impl DeskApp {
                 }
             }
         }
-        // An arbiter station opens on its tables.
-        if self.live.station.is_some() && !self.station_page_shown {
+        // An arbiter station opens on its tables, in the tournament whose round in play has
+        // them (not the one the preferences remember: it may be a draft).
+        if let Some(station) = &self.live.station
+            && !self.station_page_shown
+        {
             self.station_page_shown = true;
+            self.prefs.page = Page::Tables;
+            match station_tournament(store, &station.tables) {
+                Ok(Some(t)) => self.prefs.tournament = Some(t),
+                Ok(None) => {}
+                Err(e) => self.notices.error(format!(
+                    "finding the round in play at this station's tables: {e}"
+                )),
+            }
+        }
+        let station = self.live.station.is_some();
+        if station && !self.prefs.page.for_station() {
             self.prefs.page = Page::Tables;
         }
 
@@ -434,7 +462,11 @@ impl DeskApp {
         }
         // Shift+F1 is the list of keys, not the Players page.
         self.help.keys(&ctx, typing);
-        for page in Page::ALL {
+        let pages: Vec<Page> = Page::ALL
+            .into_iter()
+            .filter(|p| !station || p.for_station())
+            .collect();
+        for &page in &pages {
             if ui.input(|i| i.key_pressed(page.key())) {
                 goto = Some(page);
             }
@@ -445,7 +477,7 @@ impl DeskApp {
             ui.horizontal(|ui| {
                 ui.heading(RichText::new("ggdesk").strong());
                 ui.separator();
-                for page in Page::ALL {
+                for &page in &pages {
                     let selected = self.prefs.page == page;
                     let label = format!("{}  {:?}", page.title(), page.key());
                     if ui
@@ -504,7 +536,9 @@ impl DeskApp {
         });
         self.prefs.theme = theme;
         self.help.ui(&ctx);
-        if let Some(page) = goto {
+        if let Some(page) = goto
+            && (!station || page.for_station())
+        {
             self.prefs.page = page;
         }
         if let Some(ms) = self.notices.next_expiry_ms() {
@@ -527,6 +561,32 @@ impl DeskApp {
             eprintln!("ggdesk: could not store the clocks on closing: {e}");
         }
     }
+}
+
+/// The tournament whose round in play (published, not complete) has a board at one of
+/// `tables`: the newest such; else the newest with a published round at all.
+fn station_tournament(
+    store: &Store,
+    tables: &[u32],
+) -> Result<Option<TournamentId>, crate::store::StoreError> {
+    use crate::store::RoundState;
+    let mut published = None;
+    for (id, _) in store.tournament_names()? {
+        for round in store.rounds_of(id)?.iter().rev() {
+            match round.state {
+                RoundState::Draft => continue,
+                RoundState::Published => {
+                    let boards = store.round_boards(id, round.number)?;
+                    if boards.iter().any(|b| tables.contains(&b.table_no)) {
+                        return Ok(Some(id));
+                    }
+                }
+                RoundState::Complete => {}
+            }
+            published.get_or_insert(id);
+        }
+    }
+    Ok(published)
 }
 
 /// Opens the database at `path` for the desk: the store, or the reason it was refused
@@ -695,6 +755,18 @@ fn connection_line(ui: &mut Ui, live: &live::Live) {
     }
     if let Some(servers) = live.servers() {
         ui.horizontal_wrapped(|ui| {
+            // A host that does not answer while this desk is connected to the other: the
+            // desk saves there, and the line says so before the host's trouble.
+            if servers
+                .iter()
+                .any(|s| matches!(s, crate::store::ServerState::Unreachable { .. }))
+            {
+                ui.label(
+                    RichText::new("This desk is connected and saving.")
+                        .color(common::GREEN)
+                        .strong(),
+                );
+            }
             for s in &servers {
                 let text = s.to_string();
                 if s.warning() {

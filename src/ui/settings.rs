@@ -35,10 +35,14 @@ impl SettingsPage {
             ui.radio_value(theme, ThemeChoice::Dark, "Dark");
         });
         ui.separator();
-        self.backups_ui(ui, cx);
-        ui.separator();
-        self.public_pages.ui(ui, cx);
-        ui.separator();
+        // Backups and the public pages are the director's: a station's desk shows its
+        // theme and the audit of its own games.
+        if cx.my_tables.is_none() {
+            self.backups_ui(ui, cx);
+            ui.separator();
+            self.public_pages.ui(ui, cx);
+            ui.separator();
+        }
         self.audit.ui(ui, cx);
         for cmd in std::mem::take(&mut self.queued) {
             match cmd {

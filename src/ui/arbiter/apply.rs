@@ -319,6 +319,7 @@ impl TablesPage {
             }
             Err(e) => {
                 self.move_error = Some(e.to_string());
+                self.move_error_offline = e.is_disconnected().then(|| e.to_string());
                 cx.notices.error(e.to_string());
             }
         }

@@ -201,6 +201,9 @@ pub struct TablesPage {
     pub player_fullscreen: bool,
     queued: Vec<TableCmd>,
     move_error: Option<String>,
+    /// The move box's error said the server could not be reached (or was reached again
+    /// before the desk restored): it goes when the connection is back.
+    move_error_offline: Option<String>,
     load: LoadErrors,
     /// A text field has the keyboard this frame (single keys are then the field's).
     typing: bool,
@@ -633,6 +636,16 @@ impl TablesPage {
     }
 
     /// The games at this desk's tables whose clocks are paused now.
+    /// The connection is back (the desk restored its tables): a "not connected" under the
+    /// move box is over. What was typed stays in the box, to be played again.
+    pub fn connection_back(&mut self) {
+        if let Some(offline) = self.move_error_offline.take()
+            && self.move_error.as_ref() == Some(&offline)
+        {
+            self.move_error = None;
+        }
+    }
+
     pub fn paused_games(&self, now_ms: i64) -> std::collections::HashSet<i64> {
         self.tables
             .tables

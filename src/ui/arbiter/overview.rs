@@ -99,9 +99,11 @@ impl TablesPage {
                     ui.label(RichText::new(format!("{name} — round {r}")).strong());
                 }
                 (Some(name), None, _) => {
-                    ui.label(format!(
-                        "{name}: no round published yet (publish one on the Rounds page)"
-                    ));
+                    ui.label(if cx.my_tables.is_some() {
+                        format!("{name}: no round published yet (the director publishes it)")
+                    } else {
+                        format!("{name}: no round published yet (publish one on the Rounds page)")
+                    });
                 }
                 (None, _, Some(_)) => {
                     ui.label("The chosen tournament: no round published yet");
@@ -132,6 +134,11 @@ impl TablesPage {
                 &format!("{} not opened", counts.not_opened),
                 Color32::GRAY,
             );
+            // Practice tables and imported records are the director's desk's: a station
+            // creates only the games of its tables' boards.
+            if cx.my_tables.is_some() {
+                return;
+            }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui
                     .button("Import a game record…")

@@ -153,7 +153,13 @@ pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
             );
             return;
         }
-        round_status(ui, cache.round.as_ref(), cache.registered, *cx.tournament);
+        round_status(
+            ui,
+            cache.round.as_ref(),
+            cache.registered,
+            *cx.tournament,
+            cx.my_tables.is_some(),
+        );
     });
 }
 
@@ -163,12 +169,19 @@ fn round_status(
     round: Option<&RoundView>,
     registered: usize,
     tournament: Option<TournamentId>,
+    station: bool,
 ) {
     match (round, tournament) {
+        (_, None) if station => {
+            ui.label(RichText::new("Choose a tournament in the list").weak());
+        }
         (_, None) => {
             ui.label(
                 RichText::new("Create or choose a tournament on the Tournaments page (F2)").weak(),
             );
+        }
+        (None, Some(_)) if station => {
+            ui.label("No round published yet: the director publishes it");
         }
         (None, Some(_)) if registered < 2 => {
             ui.label(format!(
@@ -229,7 +242,12 @@ impl StatusCache {
         if let Some(t) = *cx.tournament
             && let Some(rounds) = load.check("the rounds", cx.store.rounds_of(t))
         {
-            match rounds.last() {
+            // A station's desk follows the rounds published: a draft is the director's.
+            let last = rounds
+                .iter()
+                .rev()
+                .find(|r| cx.my_tables.is_none() || r.state != RoundState::Draft);
+            match last {
                 Some(last) => {
                     self.round = load
                         .check(

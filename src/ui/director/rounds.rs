@@ -96,6 +96,9 @@ pub struct RoundsPage {
     /// The games at this desk's tables whose clocks the arbiter paused (set by the desk
     /// before each frame of this page): their boards say PAUSED, not PLAYING.
     pub paused: std::collections::HashSet<i64>,
+    /// An arbiter station's desk: the round's pairings read-only (no pairing, publishing,
+    /// start, re-pair or result: the director's), drafts not shown.
+    station: bool,
 }
 
 impl RoundsPage {
@@ -114,6 +117,10 @@ impl RoundsPage {
         self.rounds = load
             .check("the rounds", cx.store.rounds_of(tid))
             .unwrap_or_default();
+        // A draft is the director's: a station sees a round once it is published.
+        if self.station {
+            self.rounds.retain(|r| r.state != RoundState::Draft);
+        }
         let number = self
             .shown
             .filter(|n| self.rounds.iter().any(|r| r.number == *n))
@@ -147,6 +154,11 @@ impl RoundsPage {
         let Some(tid) = need_tournament(ui, cx, "Rounds") else {
             return;
         };
+        let station = cx.my_tables.is_some();
+        if station != self.station {
+            self.station = station;
+            self.watch.force();
+        }
         if let Some(cmd) = self.busy.take() {
             self.apply(cmd, cx, tid);
         }
@@ -213,6 +225,10 @@ impl RoundsPage {
         if ui.input_mut(|i| i.consume_key(Modifiers::COMMAND | Modifiers::SHIFT, Key::P)) {
             self.queued.push(Cmd::Print(number, Printout::ByTable));
         }
+        if self.station {
+            self.board_keys(ui);
+            return;
+        }
         if ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::P)) {
             self.queued.push(Cmd::Pair);
         }
@@ -224,26 +240,13 @@ impl RoundsPage {
         if ui.input(|i| i.key_pressed(Key::Escape)) {
             self.swap_from = None;
         }
-        if view.boards.is_empty() {
+        let Some(pos) = self.board_keys(ui) else {
             return;
-        }
-        let (down, up) = ui.input(|i| (i.key_pressed(Key::ArrowDown), i.key_pressed(Key::ArrowUp)));
-        let n = view.boards.len();
-        let pos = self
-            .board
-            .and_then(|b| view.boards.iter().position(|x| x.board_no == b));
-        if down || up {
-            let i = match (pos, down) {
-                (Some(p), true) => (p + 1).min(n - 1),
-                (Some(p), false) => p.saturating_sub(1),
-                (None, _) => 0,
-            };
-            self.board = Some(view.boards[i].board_no);
-        }
+        };
         if state == RoundState::Draft {
             return;
         }
-        let Some(board) = pos.map(|p| view.boards[p].clone()) else {
+        let Some(board) = pos.and_then(|p| self.view.as_ref().map(|v| v.boards[p].clone())) else {
             return;
         };
         let keyed = ui.input(|i| {
@@ -262,6 +265,29 @@ impl RoundsPage {
         if let Some(result) = keyed {
             self.result_chosen(number, &board, result);
         }
+    }
+
+    /// Up/Down choose a board; the position of the board chosen before, or `None` when the
+    /// round has no board.
+    fn board_keys(&mut self, ui: &mut Ui) -> Option<Option<usize>> {
+        let view = self.view.as_ref()?;
+        if view.boards.is_empty() {
+            return None;
+        }
+        let (down, up) = ui.input(|i| (i.key_pressed(Key::ArrowDown), i.key_pressed(Key::ArrowUp)));
+        let n = view.boards.len();
+        let pos = self
+            .board
+            .and_then(|b| view.boards.iter().position(|x| x.board_no == b));
+        if down || up {
+            let i = match (pos, down) {
+                (Some(p), true) => (p + 1).min(n - 1),
+                (Some(p), false) => p.saturating_sub(1),
+                (None, _) => 0,
+            };
+            self.board = Some(view.boards[i].board_no);
+        }
+        Some(pos)
     }
 
     /// A result picked for a board: entered at once if the board had none and no game runs
@@ -321,6 +347,7 @@ impl RoundsPage {
         self.round_tabs(ui);
         ui.horizontal(|ui| {
             if let Some(NextRound::Ready(next)) = self.next
+                && !self.station
                 && ui
                     .button(RichText::new(format!("Pair round {next}")).strong())
                     .on_hover_text("Ctrl+P: propose the pairing; nothing is shown to the players until you publish")
@@ -416,6 +443,9 @@ impl RoundsPage {
                         self.queued.push(Cmd::Print(number, what));
                     }
                 }
+                if self.station {
+                    return;
+                }
                 let pending = view.boards.iter().any(|b| b.result == GameResult::Pending);
                 if view.state == RoundState::Published
                     && !pending
@@ -447,6 +477,10 @@ impl RoundsPage {
 
     /// The line under the actions: what to do next.
     fn round_hint(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        if self.station {
+            self.station_hint(ui, cx);
+            return;
+        }
         let Some(view) = self.view.clone() else {
             match self.next {
                 Some(NextRound::TooFewPlayers) => {
@@ -508,6 +542,47 @@ impl RoundsPage {
                 }
             }
         }
+    }
+
+    /// What a station's arbiter reads under the round: the official start and the grace
+    /// period as the director set them, and where results come from.
+    fn station_hint(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        let Some(view) = self.view.clone() else {
+            hint(
+                ui,
+                "No round of this tournament is published yet: the director pairs and \
+                 publishes it, then its boards appear here.",
+            );
+            return;
+        };
+        if view.state == RoundState::Published {
+            ui.horizontal(|ui| match (view.starts_at, self.grace_ends) {
+                (Some(start), Some(ends)) => {
+                    ui.label(format!("Official start {}", fmt_local_time(start)));
+                    if cx.now_ms < ends {
+                        badge(
+                            ui,
+                            &format!(
+                                "Grace period: {} left",
+                                fmt_clock((ends - cx.now_ms) * 1_000_000)
+                            ),
+                            common::GREEN,
+                        );
+                    } else {
+                        badge(ui, "Grace period over", common::RED);
+                    }
+                }
+                _ => {
+                    ui.label(RichText::new("The director has not started the round yet").weak());
+                }
+            });
+        }
+        hint(
+            ui,
+            "The round as the director published it, read-only: the games at this station's \
+             tables are played on the Tables page (F5) and give their results by themselves; \
+             any other result is the director's.",
+        );
     }
 
     fn grace_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>, number: u32, starts_at: Option<i64>) {
@@ -621,6 +696,13 @@ impl RoundsPage {
         let grace_over = self.grace_ends.is_some_and(|e| now_ms >= e);
         let picks = self.board_table(ui, &view, grace_over);
         let picked = players_out(ui, &view, self.tournament.as_ref(), self.swap_from);
+        if self.station {
+            // Read-only: only the board chosen (for its explanation) is taken.
+            if let Some(n) = picks.board {
+                self.board = Some(n);
+            }
+            return;
+        }
         self.take_picks(&view, picks, picked);
     }
 
@@ -637,7 +719,8 @@ impl RoundsPage {
         let selected_board = self.board;
         let paused = &self.paused;
         let table_height = (ui.available_height() - 70.0).max(120.0);
-        let defaults = !draft && grace_over;
+        let defaults = !draft && grace_over && !self.station;
+        let station = self.station;
         let columns = [
             Column::exact(48.0),
             Column::remainder().at_least(150.0).clip(true),
@@ -707,7 +790,13 @@ impl RoundsPage {
                             ui.label(score);
                         });
                     }
-                    row.col(|ui| result_cell(ui, view.number, b, draft, i, &mut picks));
+                    row.col(|ui| {
+                        if station {
+                            ui.label(result_short(b.result));
+                        } else {
+                            result_cell(ui, view.number, b, draft, i, &mut picks)
+                        }
+                    });
                     let is_paused = b.game.is_some_and(|g| paused.contains(&g));
                     row.col(|ui| state_cell(ui, b, draft, is_paused));
                     row.col(|ui| {
