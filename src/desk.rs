@@ -277,6 +277,73 @@ impl LiveTable {
         Ok(outcome.applied)
     }
 
+    /// Replaces the last move in force by `replacement` at the time it was made (one
+    /// transaction: an undo and the move, see [`Store::correct_last_move`]), where this desk
+    /// saw the game: another desk that wrote first wins, and this one shows the game as it
+    /// now is.
+    pub fn correct(
+        &mut self,
+        store: &mut Store,
+        replacement: AnyEvent,
+        now_ms: i64,
+        actor: &Actor,
+        reason: &str,
+    ) -> Result<Applied, StoreError> {
+        let t = self.event_t(now_ms);
+        let seq = self.stored.logged().next_seq();
+        let token = crate::store::new_token();
+        let written = store.correct_last_move(
+            self.id(),
+            Some(Expect { seq, token: &token }),
+            t,
+            replacement,
+            actor,
+            reason,
+        );
+        let outcome = match written {
+            Ok(outcome) => outcome,
+            Err(e @ StoreError::Conflict(_)) => {
+                self.reload(store)?;
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+        };
+        self.round_completed = outcome.round_completed.clone();
+        self.reload(store)?;
+        self.last_announcement = match (replacement, outcome.applied.challenge) {
+            (AnyEvent::Game(Event::Move { mv, .. }), Some(c)) => {
+                Some(Announcement::of_challenge(&c, mv.to))
+            }
+            _ => None,
+        };
+        Ok(outcome.applied)
+    }
+
+    /// The last move in force, if it can be corrected (only pauses and resumes came after
+    /// it): its sequence number, its time and the move.
+    pub fn correctable_move(&self) -> Option<(u32, f64, AnyEvent)> {
+        let effective = self.stored.effective();
+        let k = effective.iter().rposition(|(_, _, e)| {
+            matches!(
+                e,
+                AnyEvent::Game(Event::Move { .. })
+                    | AnyEvent::Physical(ggdesk_core::rules::PhysicalEvent::Move { .. })
+            )
+        })?;
+        let after_only_clocks = effective[k + 1..].iter().all(|(_, _, e)| {
+            *e == AnyEvent::pause(self.mode()) || *e == AnyEvent::resume(self.mode())
+        });
+        after_only_clocks.then_some(effective[k])
+    }
+
+    /// The thinking time each side has used on its move clock since `since` (seconds since
+    /// the start) until `now_ms`, pauses excluded, in nanoseconds.
+    pub fn used_since(&self, since: f64, now_ms: i64) -> Option<ggdesk_core::rules::BySide<i64>> {
+        self.stored
+            .logged()
+            .used_between(since, self.time_at(now_ms))
+    }
+
     /// Cancels the last event with a reason (an arbiter's correction).
     pub fn undo(
         &mut self,
@@ -341,10 +408,16 @@ impl Tables {
 
     /// Judges the clocks, at `now_ms`, of every live table this desk runs (`keeper`: a
     /// table another desk runs, or a game `feed` plays, is that writer's alone). A clock
-    /// that ran out ends its game: the `end` is written at once (the rules decided; the
-    /// arbiter only confirms). Once a second, the moment the clocks were seen is stored for
-    /// the restart after a crash.
-    pub fn tick(&mut self, store: &mut Store, now_ms: i64, keeper: &Keeper) -> Vec<TickNote> {
+    /// that ran out ends its game: the `end` is written at once by `actor` (the desk by
+    /// itself: the rules decided; the arbiter only confirms). Once a second, the moment the
+    /// clocks were seen is stored for the restart after a crash.
+    pub fn tick(
+        &mut self,
+        store: &mut Store,
+        now_ms: i64,
+        keeper: &Keeper,
+        actor: &Actor,
+    ) -> Vec<TickNote> {
         let mut notes = Vec::new();
         let mut seen = Vec::new();
         for table in self.tables.values_mut() {
@@ -360,7 +433,7 @@ impl Tables {
             if now.is_over() {
                 let id = table.id();
                 let end = AnyEvent::end(table.mode());
-                match table.submit_any(store, end, now_ms, &Actor::system(), "a clock ran out") {
+                match table.submit_any(store, end, now_ms, actor, "a clock ran out") {
                     Ok(_) => {
                         let text = match now.state() {
                             GameState::Finished { outcome, .. } => format!(

@@ -4,6 +4,7 @@
 //! data directory.
 
 use ggdesk::store::{GameId, Store};
+use ggdesk_core::record::{Record, replay};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -86,6 +87,15 @@ fn a_game_record_imported_and_exported_comes_back_as_it_went_in() {
             assert_eq!(out.status.code(), Some(2), "{file}: {}", text(&out.stderr));
             assert!(out.stdout.is_empty());
             assert_eq!(text(&out.stderr).lines().count(), 1);
+            // Refused for what `replay` finds wrong with the record, said the same way.
+            let fault = Record::from_json_str(&std::fs::read_to_string(&path).expect("read"))
+                .and_then(|r| replay(&r))
+                .expect_err("a record replay refused");
+            assert!(
+                text(&out.stderr).contains(&fault.to_string()),
+                "{file}: {} does not say {fault}",
+                text(&out.stderr)
+            );
             continue;
         }
         let id = ok(&mut with_db(&db, &["import", file]));
@@ -138,7 +148,11 @@ fn a_game_record_imported_and_exported_comes_back_as_it_went_in() {
     // A game that is not there: exit 2, its id named.
     let out = run(&mut with_db(&db, &["export", "game", "999", "-"]));
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("999"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("game 999"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// Two physical-board games: one drawn by a perpetual the arbiter declared after a

@@ -54,14 +54,17 @@ fn fixture_binary() {
         if stderr.lines().count() != 1 || !stderr.ends_with('\n') || stderr.trim().is_empty() {
             problems.push(format!("stderr is not exactly one line: {stderr:?}"));
         }
-        if let Some((_, index)) = named {
-            let events = verdicts::events_named(&stderr);
-            if events != index.into_iter().collect::<Vec<_>>() {
-                problems.push(format!(
-                    "stderr names events {events:?}, expected {index:?}: {:?}",
-                    stderr.trim_end()
-                ));
+        match named {
+            Some((_, index)) => {
+                let events = verdicts::events_named(&stderr);
+                if events != index.into_iter().collect::<Vec<_>>() {
+                    problems.push(format!(
+                        "stderr names events {events:?}, expected {index:?}: {:?}",
+                        stderr.trim_end()
+                    ));
+                }
             }
+            None => problems.push("a rejection that names no fault".into()),
         }
         // The library's error, whose kind the core's test checks, is what the binary says.
         if let Ok(text) = std::fs::read_to_string(path)
@@ -110,6 +113,11 @@ fn binary_stdin_and_unreadable_file() {
         .expect("run ggdesk");
     assert_eq!(out.status.code(), Some(1), "an unreadable file exits 1");
     assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("ggdesk: cannot read ") && stderr.contains("no such record.json"),
+        "the message names the file it could not read: {stderr}"
+    );
 }
 
 /// Defect 5: a record whose times go beyond what a record may carry (a resume 4 · 10^18 s

@@ -254,7 +254,12 @@ fn refused_untouched(make: fn(&Path, Beside) -> PathBuf, refusal: fn(&StoreError
         let path = make(dir.path(), layout);
         let before = folder(path.parent().expect("folder"));
         let err = Store::open(&path).expect_err("refused");
-        assert!(refusal(&err), "{layout:?}: {err}");
+        assert!(refusal(&err), "{layout:?}: {err:?}");
+        let shown = path.display().to_string();
+        assert!(
+            err.to_string().starts_with(&format!("{shown} ")),
+            "{layout:?}: the message names the file: {err}"
+        );
         unchanged(
             &before,
             path.parent().expect("folder"),

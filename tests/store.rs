@@ -47,6 +47,15 @@ fn sha(path: &Path) -> Vec<u8> {
     std::fs::read(path).expect("read file")
 }
 
+/// Asserts that `err` is the store's refusal of its input (`StoreError::Rejected`, nothing
+/// written) and that its message says `subject`.
+fn assert_rejected(err: &StoreError, subject: &str) {
+    assert!(
+        matches!(err, StoreError::Rejected(m) if m.contains(subject)),
+        "expected a refusal saying {subject:?}, got {err:?}"
+    );
+}
+
 /// Opens `path`, which must be refused, and checks the file is byte for byte as it was.
 fn refused_untouched(path: &Path) -> StoreError {
     let before = sha(path);
@@ -147,7 +156,11 @@ fn a_file_that_is_not_a_database_is_refused_and_left_untouched() {
     )
     .expect("write");
     let err = refused_untouched(&path);
-    assert!(matches!(err, StoreError::NotADatabase { .. }), "{err}");
+    let shown = path.display().to_string();
+    assert!(
+        matches!(&err, StoreError::NotADatabase { path, .. } if *path == shown),
+        "{err:?}"
+    );
 }
 
 #[test]
@@ -160,7 +173,11 @@ fn another_programs_sqlite_database_is_refused_and_left_untouched() {
             .expect("other schema");
     }
     let err = refused_untouched(&path);
-    assert!(matches!(err, StoreError::Foreign { .. }), "{err}");
+    let shown = path.display().to_string();
+    assert!(
+        matches!(&err, StoreError::Foreign { path } if *path == shown),
+        "{err:?}"
+    );
 }
 
 #[test]
@@ -190,12 +207,11 @@ fn a_damaged_database_is_refused_and_left_untouched() {
     }
     std::fs::write(&path, &bytes).expect("damage");
     let err = refused_untouched(&path);
+    // The header is intact (a SQLite file, and ours): the damage inside is what is said.
+    let shown = path.display().to_string();
     assert!(
-        matches!(
-            err,
-            StoreError::Corrupt { .. } | StoreError::NotADatabase { .. }
-        ),
-        "{err}"
+        matches!(&err, StoreError::Corrupt { path, .. } if *path == shown),
+        "{err:?}"
     );
 }
 
@@ -222,7 +238,7 @@ fn a_games_board_and_result_are_derived_from_its_events(engine: Engine) {
     let err = store
         .append_event(id, at(11.0, Event::Pause), &actor, "")
         .expect_err("game over");
-    assert!(matches!(err, StoreError::Rejected(_)));
+    assert_rejected(&err, "the game already ended at 10.000 s");
 }
 
 fn an_illegal_event_is_refused_and_changes_nothing(engine: Engine) {
@@ -235,11 +251,11 @@ fn an_illegal_event_is_refused_and_changes_nothing(engine: Engine) {
     let err = store
         .append_event(id, at(1.0, mv("e5-e4")), &actor, "")
         .expect_err("refused");
-    assert!(err.to_string().contains("no piece on e5"), "{err}");
+    assert_rejected(&err, "illegal move e5-e4: there is no piece on e5");
     let err = store
         .append_event(id, at(1.0, Event::Resume), &actor, "")
         .expect_err("refused");
-    assert!(err.to_string().contains("not paused"), "{err}");
+    assert_rejected(&err, "the clocks are not paused");
     assert_eq!(store.load_game(id).expect("load"), before_game);
     assert_eq!(
         store.audit_log(AuditFilter::Game(id.0)).expect("log").len(),
@@ -262,7 +278,7 @@ fn an_undo_is_a_new_event_with_its_reason_and_the_undone_event_stays_stored(engi
     let err = store
         .undo_last_event(id, 5.0, &actor, " ")
         .expect_err("needs a reason");
-    assert!(matches!(err, StoreError::Rejected(_)));
+    assert_rejected(&err, "an undo needs a reason");
     let undone = store
         .undo_last_event(id, 5.0, &actor, "wrong square entered")
         .expect("undo");
@@ -529,7 +545,15 @@ fn records_round_trip_through_the_database(engine: Engine) {
         let Ok(verdict) = replay(&record) else {
             // A malformed record is refused and nothing is stored.
             let before = store.game_metas(None).expect("games").len();
-            assert!(store.import_record(&record, &Actor::director()).is_err());
+            let fault = replay(&record).expect_err("malformed").to_string();
+            let err = store
+                .import_record(&record, &Actor::director())
+                .expect_err("a malformed record");
+            assert!(
+                matches!(&err, StoreError::Rejected(m) if *m == fault),
+                "{}: refused as the rules refuse it ({fault}), got {err:?}",
+                path.display()
+            );
             assert_eq!(store.game_metas(None).expect("games").len(), before);
             continue;
         };
@@ -795,7 +819,7 @@ fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused(engine: Engi
     let err = store
         .save_reading_sheet(id, Side::White, &bad, true, &actor)
         .expect_err("two flags");
-    assert!(err.to_string().contains("FLG"), "{err}");
+    assert_rejected(&err, "FLG");
     // Black reads a1 (the Flag) as G5, c3 (a Private) as SGT, i4 (the 2LT) right, d2 (the
     // LTC) as COL.
     let sheet = serde_json::json!({"a1": "G5", "c3": "SGT", "i4": "2LT", "d2": "COL"});
@@ -875,11 +899,15 @@ fn stored_rules_load_old_rows_and_refuse_damaged_ones_naming_the_game() {
         (r#"{"move_limt_s": 60}"#, "rules.move_limt_s"),
     ] {
         set(bad);
-        let err = store.load_game(id).expect_err(bad).to_string();
-        assert!(err.contains(&format!("game {id}")), "{err}");
-        assert!(err.contains(key), "{err}");
-        let err = store.game_metas(None).expect_err(bad).to_string();
-        assert!(err.contains(key), "{err}");
+        // A row the store never writes: the database is damaged there, and says where.
+        let damaged_at = |err: &StoreError| {
+            matches!(err, StoreError::Damaged { table: "games", row, detail }
+                if *row == format!("game {id}") && detail.contains(key))
+        };
+        let err = store.load_game(id).expect_err(bad);
+        assert!(damaged_at(&err), "{bad}: {err:?}");
+        let err = store.game_metas(None).expect_err(bad);
+        assert!(damaged_at(&err), "{bad}: {err:?}");
     }
 }
 
@@ -928,7 +956,18 @@ fn the_audit_log_and_the_events_refuse_updates_and_deletes(engine: Engine) {
         "DELETE FROM game_events",
     ] {
         let err = behind_the_stores_back(&address, sql).expect_err(sql);
-        assert!(err.contains("append-only"), "{sql}: {err}");
+        // The database's own refusal, naming the table (each engine's trigger says it).
+        let table = if sql.contains("audit_log") {
+            "audit_log"
+        } else {
+            "game_events"
+        };
+        let says = match (engine, table) {
+            (Engine::Sqlite, "audit_log") => "the audit log is append-only".to_string(),
+            (Engine::Sqlite, _) => "game events are append-only".to_string(),
+            (Engine::Postgres, _) => format!("{table} is append-only"),
+        };
+        assert!(err.contains(&says), "{sql}: {says:?} not in {err}");
     }
     assert_eq!(store.audit_log(AuditFilter::All).expect("log"), log);
     assert_eq!(store.load_game(id).expect("load"), game);
@@ -1046,7 +1085,7 @@ fn void_and_replay_keeps_the_void_record_and_replays_the_pairing(engine: Engine)
     let err = store
         .void_and_replay(id, "  ", &director)
         .expect_err("a reason is needed");
-    assert!(matches!(err, StoreError::Rejected(_)), "{err}");
+    assert_rejected(&err, "voiding a game needs a reason");
     assert_eq!(store.load_game(id).expect("load"), before);
     assert_eq!(store.game_metas(None).expect("games").len(), games_before);
 
@@ -1090,7 +1129,7 @@ fn void_and_replay_keeps_the_void_record_and_replays_the_pairing(engine: Engine)
     let err = store
         .void_and_replay(id, "again", &director)
         .expect_err("void once");
-    assert!(err.to_string().contains("already void"), "{err}");
+    assert_rejected(&err, &format!("game {id} is already void"));
 }
 
 fn a_perpetual_declared_on_a_physical_board_draws(engine: Engine) {
@@ -1140,7 +1179,7 @@ fn a_perpetual_declared_on_a_physical_board_draws(engine: Engine) {
         let err = store
             .append(id, 6.0, moved, &actor, "")
             .expect_err("nothing after the end");
-        assert!(matches!(err, StoreError::Rejected(_)), "{err}");
+        assert_rejected(&err, "the game already ended at 5.000 s");
         assert_eq!(store.load_game(id).expect("load").events.len(), 5);
         let board_now = store
             .round_view(tid, 1)

@@ -16,10 +16,10 @@ use ggdesk::store::{
 };
 use ggdesk_core::rules::{Event, Side};
 use ggdesk_core::tournament::GameResult;
-use std::time::{Duration, Instant};
 
 use event::games;
 use event::{connect, event_paired, event_with_round, setups, table_game};
+use feed::wait;
 
 fn db_name(url: &str) -> String {
     url.rsplit('/').next().unwrap_or("").to_string()
@@ -89,13 +89,13 @@ fn events_and_audit_rows_can_only_be_inserted_on_the_server() {
         .append(id, 1.0, AnyEvent::Game(e), &actor, "")
         .expect("append");
     let db = db_name(&url);
-    for sql in [
-        "UPDATE game_events SET t = 99",
-        "DELETE FROM game_events",
-        "TRUNCATE game_events CASCADE",
-        "UPDATE audit_log SET actor = 'x'",
-        "DELETE FROM audit_log",
-        "TRUNCATE audit_log",
+    for (sql, table) in [
+        ("UPDATE game_events SET t = 99", "game_events"),
+        ("DELETE FROM game_events", "game_events"),
+        ("TRUNCATE game_events CASCADE", "game_events"),
+        ("UPDATE audit_log SET actor = 'x'", "audit_log"),
+        ("DELETE FROM audit_log", "audit_log"),
+        ("TRUNCATE audit_log", "audit_log"),
     ] {
         let out = pg::pg_command(&pg::cluster().bin, "psql")
             .arg("-h")
@@ -114,6 +114,12 @@ fn events_and_audit_rows_can_only_be_inserted_on_the_server() {
         assert!(
             !out.status.success(),
             "{sql} must be refused, even for the superuser"
+        );
+        // Refused by the append-only trigger, which names the table (not by anything else).
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("{table} is append-only")),
+            "{sql}: {stderr}"
         );
     }
     assert_eq!(store.load_game(id).expect("load").events.len(), 1);
@@ -179,14 +185,16 @@ fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
 
     let before = director.export_tournament(tid).expect("export");
     let players_before = director.players().expect("players");
-    let denied = |r: Result<(), StoreError>, what: &str| match r {
-        Err(StoreError::Denied(_)) => {}
-        other => panic!("{what}: the database must refuse it, got {other:?}"),
+    // Refused by the database for this login, the message naming what was refused.
+    let denied = |r: Result<(), StoreError>, what: &str, says: &str| match r {
+        Err(StoreError::Denied(m)) if m.contains(says) => {}
+        other => panic!("{what}: the database must refuse it saying {says:?}, got {other:?}"),
     };
     let d = Actor::director();
     denied(
         table_game(&mut arbiter, tid, 3, &me).map(|_| ()),
         "a game at another station's table",
+        "row-level security policy for table \"games\"",
     );
     denied(
         arbiter
@@ -199,11 +207,13 @@ fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
             )
             .map(|_| ()),
         "adding a player",
+        "permission denied for table players",
     );
     let first = players_before[0].id;
     denied(
         arbiter.ban_player(first, "collusion", Some(tid), &d),
         "a ban",
+        "permission denied for table bans",
     );
     denied(
         arbiter.update_tournament(
@@ -216,6 +226,7 @@ fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
             &d,
         ),
         "the tournament's settings",
+        "permission denied for table tournaments",
     );
     denied(
         arbiter
@@ -228,10 +239,12 @@ fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
             )
             .map(|_| ()),
         "a penalty",
+        "permission denied for table tournaments",
     );
     denied(
         arbiter.set_withdrawn(tid, ggdesk_core::tournament::PlayerId(2), true, "ill", &d),
         "a withdrawal",
+        "permission denied for table tournaments",
     );
     let view = arbiter.round_view(tid, 1).expect("view").expect("round");
     let other = view
@@ -244,20 +257,24 @@ fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
             .set_result(tid, 1, other.board_no, GameResult::Draw, "", &d)
             .map(|_| ()),
         "a result at another station's table",
+        "permission denied for table tournaments",
     );
     denied(
         arbiter
             .void_and_replay(id, "arbiter's own idea", &me)
             .map(|_| ()),
         "voiding a game (the director's decision)",
+        "permission denied for table games",
     );
     denied(
         arbiter.repair_round(tid, 1, "no", &d).map(|_| ()),
         "re-pairing",
+        "permission denied for table tournaments",
     );
     denied(
         arbiter.add_station("rogue", &[1], &d).map(|_| ()),
         "adding a station",
+        "only the director's login may add arbiter stations",
     );
     // Nothing changed.
     assert_eq!(director.export_tournament(tid).expect("export"), before);
@@ -358,8 +375,7 @@ fn until_locks_are_awaited<T>(
     n: i64,
     desk: &std::thread::JoinHandle<T>,
 ) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
+    wait::until(&format!("{n} connections to wait for a lock"), || {
         let waiting: i64 = watcher
             .query_one(
                 "SELECT count(*) FROM pg_stat_activity
@@ -368,19 +384,12 @@ fn until_locks_are_awaited<T>(
             )
             .expect("pg_stat_activity")
             .get(0);
-        if waiting >= n {
-            return;
-        }
         assert!(
-            !desk.is_finished(),
+            waiting >= n || !desk.is_finished(),
             "the desk finished without waiting for a lock"
         );
-        assert!(
-            Instant::now() < deadline,
-            "the desk never waited for a lock"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+        waiting >= n
+    });
 }
 
 #[test]
@@ -543,8 +552,9 @@ fn a_round_published_on_the_server_says_the_server_keeps_it_not_a_backup_file() 
     );
 }
 
+/// The notice is awaited, not timed: how soon it comes is the server benchmark's to measure.
 #[test]
-fn a_change_at_one_desk_is_announced_to_the_others_within_a_second() {
+fn a_change_at_one_desk_is_announced_to_the_others() {
     let url = pg::new_database();
     let mut director = connect(&url);
     let tid = event_with_round(&mut director, 4);
@@ -553,11 +563,7 @@ fn a_change_at_one_desk_is_announced_to_the_others_within_a_second() {
         .listen(|| {})
         .expect("listen")
         .expect("a server listens");
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !changes.connected() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    assert!(changes.connected());
+    wait::until("the watcher's listener to connect", || changes.connected());
     let board = director
         .round_view(tid, 1)
         .expect("view")
@@ -568,8 +574,8 @@ fn a_change_at_one_desk_is_announced_to_the_others_within_a_second() {
         .set_result(tid, 1, board, GameResult::Draw, "", &Actor::director())
         .expect("result");
     let change = changes
-        .next(Duration::from_secs(1))
-        .expect("announced within a second");
+        .next(wait::BOUND)
+        .expect("the result is announced to the watcher");
     assert!(
         matches!(change, Change::Row { tournament: Some(t), .. } if t == tid),
         "{change:?}"
@@ -615,7 +621,10 @@ fn copy_both_ways_gives_identical_exports() {
     );
     // Copying into a database that holds data is refused and changes nothing.
     let err = src.copy_into(&mut server).expect_err("not empty");
-    assert!(matches!(err, StoreError::Rejected(_)), "{err:?}");
+    assert!(
+        matches!(&err, StoreError::Rejected(m) if m.contains("already holds ggdesk data")),
+        "{err:?}"
+    );
     assert_eq!(exports(&server), original);
     // The server numbers new rows after the copied ones.
     let p = server
@@ -656,6 +665,11 @@ fn copy_both_ways_gives_identical_exports() {
         .output()
         .expect("run copy");
     assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("archive.sqlite3") && stderr.contains("already holds ggdesk data"),
+        "the file and why: {stderr}"
+    );
     assert_eq!(std::fs::read(&back).expect("read"), before);
 }
 
@@ -665,14 +679,9 @@ fn a_lost_server_is_reported_and_the_store_reconnects_by_itself() {
     let url = server.url("postgres");
     let mut store = connect(&url);
     let changes = store.listen(|| {}).expect("listen").expect("server");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !changes.connected() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    assert!(
-        changes.connected(),
-        "the listener is up before the server goes"
-    );
+    wait::until("the listener to be up before the server goes", || {
+        changes.connected()
+    });
     let actor = Actor::arbiter(None);
     store
         .create_game(&NewGame::standalone(), &actor)
@@ -687,19 +696,19 @@ fn a_lost_server_is_reported_and_the_store_reconnects_by_itself() {
             .starts_with("not connected: nothing is being saved")
     );
     server.start();
-    let id = store
-        .create_game(&NewGame::standalone(), &actor)
-        .expect("reconnected by itself");
-    assert_eq!(id, GameId(2), "the failed attempt saved nothing");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut resynced = false;
-    while Instant::now() < deadline && !resynced {
-        resynced = changes.drain().contains(&Change::Everything);
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert!(
-        resynced,
-        "the listener came back and asked for a full reload"
+    // The store reconnects by itself on a later call; a call made while the server is
+    // still busy starting may find it unreachable once more (and saves nothing either).
+    let id = wait::for_value("the store to reconnect by itself", || {
+        match store.create_game(&NewGame::standalone(), &actor) {
+            Ok(id) => Some(id),
+            Err(e) if e.is_disconnected() => None,
+            Err(e) => panic!("only a lost connection may stop it: {e:?}"),
+        }
+    });
+    assert_eq!(id, GameId(2), "the failed attempts saved nothing");
+    wait::until(
+        "the listener to come back and ask for a full reload",
+        || changes.drain().contains(&Change::Everything),
     );
 }
 

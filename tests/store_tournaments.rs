@@ -24,6 +24,7 @@ use engines::Engine;
 
 crate::on_both_engines!(
     each_board_and_bye_keeps_its_own_part_of_the_explanation,
+    a_paired_rounds_explanations_are_the_ones_worked_out_by_hand,
     a_tournament_game_carries_the_tournaments_setup_reading_and_grace_timers,
     a_small_event_from_registration_to_the_second_round,
     changing_an_entered_result_needs_a_reason_and_pending_reopens_the_round,
@@ -715,6 +716,65 @@ fn a_result_from_the_arbiter_desk_reaches_the_board_and_completes_the_round(engi
     assert_eq!(s.pair_round(tid, &director()).expect("pair 2").round, 2);
     let t = s.load_tournament(tid).expect("load");
     assert_eq!(t.rounds()[0].games[1].result, GameResult::WhiteWins);
+}
+
+/// The round view keeps the explanation the pairing gives (the test above compares it with
+/// the core's own output); here the same is checked against text written by hand for four
+/// players whose pairings the spec pins (ratings 2000, 1990, 1980, 1970: round 1 is the top
+/// half against the bottom half, 1-3 and 2-4; both won by White, round 2 pairs each score
+/// group within itself, 1-2 and 3-4, the higher rated with white).
+fn a_paired_rounds_explanations_are_the_ones_worked_out_by_hand(engine: Engine) {
+    let mut s = store(engine);
+    let (tid, _) = event(&mut s, 4, 3);
+    let same_group = "by rating (the ideal is the top half against the bottom half).";
+    s.pair_round(tid, &director()).expect("pair 1");
+    let v = s.round_view(tid, 1).expect("v").expect("round 1");
+    assert_eq!(
+        v.explanation,
+        "Round 1 (Swiss): 4 players paired on 2 boards, 0 byes.\n\
+         Score groups, each by rating:\n  0: 1, 2, 3, 4"
+    );
+    let explained: Vec<&str> = v.boards.iter().map(|b| b.explanation.as_str()).collect();
+    assert_eq!(
+        explained,
+        [
+            format!(
+                "Table 1: 1 Player 0 (0) - 3 Player 2 (0)\n  Both in score group 0: #1 and #3 \
+                 of 4 {same_group}\n  1 has white: same score, higher rating."
+            ),
+            format!(
+                "Table 2: 2 Player 1 (0) - 4 Player 3 (0)\n  Both in score group 0: #2 and #4 \
+                 of 4 {same_group}\n  2 has white: same score, higher rating."
+            ),
+        ]
+    );
+    assert!(v.byes.is_empty());
+    s.publish_round(tid, 1, &director()).expect("publish");
+    for b in &v.boards {
+        s.set_result(tid, 1, b.board_no, GameResult::WhiteWins, "", &director())
+            .expect("result");
+    }
+    s.pair_round(tid, &director()).expect("pair 2");
+    let v = s.round_view(tid, 2).expect("v").expect("round 2");
+    assert_eq!(
+        v.explanation,
+        "Round 2 (Swiss): 4 players paired on 2 boards, 0 byes.\n\
+         Score groups, each by rating:\n  2: 1, 2\n  0: 3, 4"
+    );
+    let explained: Vec<&str> = v.boards.iter().map(|b| b.explanation.as_str()).collect();
+    assert_eq!(
+        explained,
+        [
+            format!(
+                "Table 1: 1 Player 0 (2) - 2 Player 1 (2)\n  Both in score group 2: #1 and #2 \
+                 of 2 {same_group}\n  1 has white: same score, higher rating."
+            ),
+            format!(
+                "Table 2: 3 Player 2 (0) - 4 Player 3 (0)\n  Both in score group 0: #1 and #2 \
+                 of 2 {same_group}\n  3 has white: same score, higher rating."
+            ),
+        ]
+    );
 }
 
 /// Defect 1: a tournament's setup, reading and grace timers reach the games created for it

@@ -155,6 +155,12 @@ fn an_unreadable_file_exits_1() {
     let o = run(&["standings", "/nonexistent/ggdesk/t.json"], None);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), "");
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("ggdesk: cannot read /nonexistent/ggdesk/t.json"),
+        "the message names the file it could not read: {err}"
+    );
 }
 
 #[test]

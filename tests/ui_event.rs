@@ -56,6 +56,7 @@ fn a_game_arbitrated_at_the_desk_sends_its_result_to_the_round_and_the_standings
     click(&mut h, "Random setup");
     click(&mut h, "Enter Black's setup");
     click(&mut h, "Random setup");
+    click(&mut h, "White moves first");
     click(&mut h, "Start clocks");
     clock.set(START_MS + 30_000);
     h.run();

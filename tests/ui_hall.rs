@@ -463,7 +463,7 @@ fn the_audit_log_reads_in_words_is_searched_and_exported() {
     let (mut h, _) = desk_recording(s, Page::Settings, Some(tid), &clock);
     let texts = all_text(&h);
     assert!(
-        texts.iter().any(|t| t.contains("resign black at 0:02")),
+        texts.iter().any(|t| t.contains("Black resigns at 0:02")),
         "{texts:?}"
     );
     assert!(
@@ -473,7 +473,7 @@ fn the_audit_log_reads_in_words_is_searched_and_exported() {
     type_into(&mut h, "Table:", "2");
     type_into(&mut h, "Who:", "arbiter");
     let rows = all_text(&h);
-    assert!(rows.iter().any(|t| t.contains("resign black")));
+    assert!(rows.iter().any(|t| t.contains("Black resigns")));
     assert!(!rows.iter().any(|t| t == "round published"), "{rows:?}");
     h.get_by_label_contains("lines as CSV").click();
     h.run();
@@ -485,7 +485,7 @@ fn the_audit_log_reads_in_words_is_searched_and_exported() {
         .expect("the CSV");
     let csv = std::fs::read_to_string(file.path()).expect("read");
     assert!(csv.starts_with("at,who,what,tournament,round,table,game,reason,details"));
-    assert!(csv.contains("resign black at 0:02"));
+    assert!(csv.contains("Black resigns at 0:02"));
     assert!(
         csv.lines().skip(1).all(|l| l.contains("arbiter (table 2)")),
         "{csv}"
@@ -839,7 +839,7 @@ fn the_audit_log_reads_its_tail_and_a_line_committed_late_is_not_missed() {
     let tid = event(&mut s, 4);
     desk_game(&mut s, tid, 1, 2, Side::Black);
     let mut h = desk(s, Page::Settings, Some(tid), &clock);
-    assert!(has_text(&h, "resign black at 0:02"), "{:?}", all_text(&h));
+    assert!(has_text(&h, "Black resigns at 0:02"), "{:?}", all_text(&h));
     let conn = rusqlite::Connection::open(&path).expect("open");
     let max: i64 = conn
         .query_row("SELECT max(id) FROM audit_log", [], |r| r.get(0))
@@ -861,14 +861,14 @@ fn the_audit_log_reads_its_tail_and_a_line_committed_late_is_not_missed() {
     h.run();
     let texts = all_text(&h);
     assert!(has_text(&h, "the earlier line"), "{texts:?}");
-    assert!(has_text(&h, "resign black at 0:02"), "{texts:?}");
+    assert!(has_text(&h, "Black resigns at 0:02"), "{texts:?}");
     let at = |needle: &str| texts.iter().position(|t| t.contains(needle)).expect(needle);
     assert!(
         at("the later line") < at("the earlier line"),
         "newest first"
     );
     assert!(
-        at("the earlier line") < at("resign black at 0:02"),
+        at("the earlier line") < at("Black resigns at 0:02"),
         "newest first"
     );
 }

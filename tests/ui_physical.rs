@@ -18,6 +18,7 @@ use ggdesk_core::rules::Side;
 fn started_physical_table(h: &mut Harness<'_, DeskApp>) {
     h.run();
     click(h, "New physical-board table");
+    click(h, "White moves first");
     click(h, "Start clocks");
 }
 

@@ -147,6 +147,7 @@ fn read_while_refused(
 /// A physical-board table, started, run to adjudication.
 fn physical_adjudication(h: &mut Harness<'_, DeskApp>, clock: &Rc<Cell<i64>>) -> GameId {
     click(h, "New physical-board table");
+    click(h, "White moves first");
     click(h, "Start clocks");
     to_adjudication(h, clock)
 }

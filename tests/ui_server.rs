@@ -8,6 +8,8 @@ mod common;
 mod event;
 #[path = "support/pg.rs"]
 mod pg;
+#[path = "support/wait.rs"]
+mod wait;
 
 use common::{START_MS, all_text, click, desk, go, has_text, type_into};
 use egui_kittest::Harness;
@@ -18,7 +20,6 @@ use ggdesk::ui::{DeskApp, Page};
 use ggdesk_core::tournament::GameResult;
 use std::cell::Cell;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
 
 /// A tournament of `n` players with round 1 published, on the server.
 fn event(url: &str, n: u32) -> TournamentId {
@@ -30,21 +31,24 @@ fn server_desk(url: &str, page: Page, tid: TournamentId) -> Harness<'static, Des
     desk(connect(url), page, Some(tid), &Rc::new(Cell::new(START_MS)))
 }
 
-/// Runs frames (with real time passing: the server's notices are real) until `done` or
-/// ten seconds.
+/// Runs frames (with real time passing: the server's notices are real) until `done`; fails
+/// after a generous bound ([`wait::BOUND`]) naming `what` was awaited and what the desk
+/// shows then.
 fn until(
     h: &mut Harness<'_, DeskApp>,
+    what: &str,
     mut done: impl FnMut(&Harness<'_, DeskApp>) -> bool,
-) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while Instant::now() < deadline {
-        h.run();
-        if done(h) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
+) {
+    let h = std::cell::RefCell::new(h);
+    wait::until_or(
+        what,
+        || {
+            let mut h = h.borrow_mut();
+            h.run();
+            done(&h)
+        },
+        || format!("the desk shows {:?}", all_text(&h.borrow())),
+    );
 }
 
 #[test]
@@ -67,11 +71,9 @@ fn a_result_entered_at_another_desk_appears_in_the_directors_round() {
             &Actor::director(),
         )
         .expect("result");
-    assert!(
-        until(&mut h, |h| has_text(h, "1-0")),
-        "the director's round shows the result: {:?}",
-        all_text(&h)
-    );
+    until(&mut h, "the director's round shows the result", |h| {
+        has_text(h, "1-0")
+    });
 }
 
 #[test]
@@ -179,13 +181,10 @@ fn a_lost_connection_is_said_on_every_page_until_the_desk_reconnects_by_itself()
     go(&mut h, Page::Rounds);
     assert!(!has_text(&h, "NOT CONNECTED: nothing is being saved."));
     server.stop();
-    assert!(
-        until(&mut h, |h| has_text(
-            h,
-            "NOT CONNECTED: nothing is being saved."
-        )),
-        "{:?}",
-        all_text(&h)
+    until(
+        &mut h,
+        "the desk to show \"NOT CONNECTED: nothing is being saved.\"",
+        |h| has_text(h, "NOT CONNECTED: nothing is being saved."),
     );
     for page in [Page::Players, Page::Tables, Page::Standings] {
         go(&mut h, page);
@@ -219,13 +218,10 @@ fn a_lost_connection_is_said_on_every_page_until_the_desk_reconnects_by_itself()
         "{texts:?}"
     );
     server.start();
-    assert!(
-        until(&mut h, |h| !has_text(
-            h,
-            "NOT CONNECTED: nothing is being saved."
-        )),
-        "{:?}",
-        all_text(&h)
+    until(
+        &mut h,
+        "the desk to stop showing \"NOT CONNECTED: nothing is being saved.\"",
+        |h| !has_text(h, "NOT CONNECTED: nothing is being saved."),
     );
     assert!(has_text(&h, "Connected again"), "{:?}", all_text(&h));
 }
@@ -235,13 +231,15 @@ fn the_directors_desk_warns_when_commits_have_no_synchronous_standby() {
     let url = pg::new_database();
     let tid = event(&url, 4);
     let mut h = server_desk(&url, Page::Rounds, tid);
-    assert!(
-        until(&mut h, |h| has_text(
-            h,
-            "WARNING: commits are acknowledged without a synchronous standby"
-        )),
-        "{:?}",
-        all_text(&h)
+    until(
+        &mut h,
+        "the desk to show \"WARNING: commits are acknowledged without a synchronous standby\"",
+        |h| {
+            has_text(
+                h,
+                "WARNING: commits are acknowledged without a synchronous standby",
+            )
+        },
     );
     assert!(has_text(&h, "primary"), "{:?}", all_text(&h));
 }
@@ -254,13 +252,10 @@ fn a_page_that_could_not_read_while_offline_reads_again_once_reconnected() {
     let mut h = server_desk(&url, Page::Rounds, tid);
     let stamp = connect(&url).change_stamp().expect("stamp");
     server.stop();
-    assert!(
-        until(&mut h, |h| has_text(
-            h,
-            "NOT CONNECTED: nothing is being saved."
-        )),
-        "{:?}",
-        all_text(&h)
+    until(
+        &mut h,
+        "the desk to show \"NOT CONNECTED: nothing is being saved.\"",
+        |h| has_text(h, "NOT CONNECTED: nothing is being saved."),
     );
     // A page first shown while offline cannot read: it says so.
     go(&mut h, Page::Standings);
@@ -270,23 +265,17 @@ fn a_page_that_could_not_read_while_offline_reads_again_once_reconnected() {
         all_text(&h)
     );
     server.start();
-    assert!(
-        until(&mut h, |h| !has_text(
-            h,
-            "NOT CONNECTED: nothing is being saved."
-        )),
-        "{:?}",
-        all_text(&h)
+    until(
+        &mut h,
+        "the desk to stop showing \"NOT CONNECTED: nothing is being saved.\"",
+        |h| !has_text(h, "NOT CONNECTED: nothing is being saved."),
     );
     // Nothing was written meanwhile (the change stamp is the same, and a server desk has
     // no two-second poll), yet the page reads again once connected.
-    assert!(
-        until(&mut h, |h| !has_text(
-            h,
-            "Not shown while the desk is not connected"
-        )),
-        "{:?}",
-        all_text(&h)
+    until(
+        &mut h,
+        "the desk to stop showing \"Not shown while the desk is not connected\"",
+        |h| !has_text(h, "Not shown while the desk is not connected"),
     );
     assert_eq!(
         connect(&url).change_stamp().expect("stamp"),
@@ -324,15 +313,11 @@ fn a_change_committed_after_a_later_numbered_one_still_shows() {
             &Actor::director(),
         )
         .expect("quick player");
-    assert!(
-        until(&mut h, |h| has_text(h, "Quick Player")),
-        "{:?}",
-        all_text(&h)
-    );
+    until(&mut h, "the desk to show \"Quick Player\"", |h| {
+        has_text(h, "Quick Player")
+    });
     tx.commit().expect("the slow desk commits");
-    assert!(
-        until(&mut h, |h| has_text(h, "Slow Player")),
-        "{:?}",
-        all_text(&h)
-    );
+    until(&mut h, "the desk to show \"Slow Player\"", |h| {
+        has_text(h, "Slow Player")
+    });
 }

@@ -204,6 +204,7 @@ fn the_setup_timer_survives_reopening_and_a_restart_and_its_end_needs_a_ruling()
         "both late, warned",
     );
     click(&mut h, "Record the ruling");
+    click(&mut h, "White moves first");
     assert!(is_enabled(&h, "Start clocks"));
     click(&mut h, "Start clocks");
     assert_eq!(phase(&h, clock.get()), Phase::Playing);
@@ -251,7 +252,9 @@ fn the_reading_timer_runs_from_the_end_of_game_time_hands_in_the_sheets_and_stop
     let log = store(&h).audit_log(AuditFilter::Game(id.0)).expect("log");
     let by_time: Vec<_> = log
         .iter()
-        .filter(|e| e.action == "reading sheet handed in" && e.actor == "ggdesk")
+        .filter(|e| {
+            e.action == "reading sheet handed in" && e.actor == "director's desk (automatic)"
+        })
         .collect();
     assert_eq!(by_time.len(), 2, "{log:?}");
 }
@@ -405,6 +408,7 @@ fn draw_for_respect_is_offered_only_when_the_rules_allow_it() {
     h.run();
     enter_setup(&mut h, Side::White);
     enter_setup(&mut h, Side::Black);
+    click(&mut h, "White moves first");
     click(&mut h, "Start clocks");
     assert!(!is_enabled(&h, "Draw for respect"));
     assert!(has_text(&h, "each side needs 10 complete moves"));
@@ -450,6 +454,7 @@ fn ranks_are_hidden_by_default_and_the_other_side_is_hidden_during_setup_entry()
     enter_setup(&mut h, Side::Black);
     assert!(all_text(&h).iter().any(|t| t == "black G5"));
     assert!(!all_text(&h).iter().any(|t| t.starts_with("white ")));
+    click(&mut h, "White moves first");
     click(&mut h, "Start clocks");
     assert!(!h.state().tables.show_ranks, "ranks are off by default");
     let texts = all_text(&h);

@@ -34,7 +34,11 @@ pub fn station_add(db: Option<String>, name: &str, tables: Option<&str>) -> Resu
 
 pub fn station_list(db: Option<String>) -> Result<(), CliError> {
     let store = open(db)?;
-    for s in store.stations().map_err(store_error)? {
+    let stations = store.stations().map_err(store_error)?;
+    if stations.is_empty() {
+        println!("no stations");
+    }
+    for s in stations {
         println!(
             "{} (login {}): tables {}",
             s.name,

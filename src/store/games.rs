@@ -676,8 +676,8 @@ impl Store {
         })
     }
 
-    /// Starts the clocks with `first` to move (decided by lot): both setups must be complete
-    /// and legal. `started_at` is the Unix ms of t = 0.
+    /// Starts the clocks with `first` to move (drawn by lot, or chosen by the arbiter): both
+    /// setups must be complete and legal. `started_at` is the Unix ms of t = 0.
     pub fn start_game(
         &mut self,
         id: GameId,
@@ -699,6 +699,18 @@ impl Store {
             if tx.is_station() {
                 return super::stations::start_game(tx, id, started_at, first);
             }
+            // Who moves first was drawn by lot at the desk (and is kept), or the arbiter
+            // chose it: the audit log says which.
+            let lots: Option<i64> = tx.query_row(
+                "SELECT lots_drawn_at FROM games WHERE id = ?1",
+                [id.0],
+                |r| r.get(0),
+            )?;
+            let how = if lots.is_some() && game.meta.first == first {
+                "by lot"
+            } else {
+                "chosen by the arbiter"
+            };
             tx.execute(
                 "UPDATE games SET started_at = ?1, first = ?2 WHERE id = ?3",
                 args![started_at, side_code(first), id.0],
@@ -710,7 +722,7 @@ impl Store {
                 game.meta.tournament_id,
                 Some(id.0),
                 "",
-                &format!("{first} moves first"),
+                &format!("{first} moves first ({how})"),
             )
         })
     }
@@ -846,6 +858,129 @@ impl Store {
         })
     }
 
+    /// Corrects the last move in force: it is cancelled by an undo and `replacement` is
+    /// entered at the time the cancelled move was made, so the clocks count from the moment
+    /// it was really made (pauses and resumes entered after it are kept at their times; the
+    /// core's `LoggedGame::correction`). `corrected_at` is the game time now, the undo's.
+    /// One transaction: the undo, the move and one audit row naming both, or nothing. With
+    /// `expect`, as [`Store::append_expecting`]: refused when another desk wrote first, and
+    /// answered as done when this attempt (its token) was committed already.
+    #[allow(clippy::too_many_arguments)]
+    pub fn correct_last_move(
+        &mut self,
+        id: GameId,
+        expect: Option<Expect<'_>>,
+        corrected_at: f64,
+        replacement: AnyEvent,
+        actor: &Actor,
+        reason: &str,
+    ) -> Result<AppendOutcome> {
+        if reason.trim().is_empty() {
+            return Err(rejected("a correction needs a reason"));
+        }
+        let written = self.write(|tx| {
+            let mut game = load_locked(tx, id)?;
+            if let Some(expect) = expect {
+                let done: Option<u32> = tx.query_opt(
+                    "SELECT seq FROM game_events WHERE game_id = ?1 AND token = ?2",
+                    args![id.0, expect.token],
+                    |r| r.get(0),
+                )?;
+                if let Some(seq) = done {
+                    // Committed before (its confirmation lost): the game as it now is.
+                    let derived = game.derive().and_then(|g| g.ok());
+                    let state = derived.map_or(GameState::Playing, |g| g.state());
+                    let applied = Applied {
+                        challenge: None,
+                        ended: state != GameState::Playing,
+                    };
+                    return Ok((
+                        AppendOutcome {
+                            seq,
+                            applied,
+                            state,
+                            round_completed: None,
+                        },
+                        None,
+                    ));
+                }
+                let next = game.logged().next_seq();
+                if expect.seq != next {
+                    return Err(StoreError::Conflict(format!(
+                        "game {id} changed at another desk: nothing was corrected; the game is \
+                         shown as it now is"
+                    )));
+                }
+            }
+            if game.meta.void {
+                return Err(rejected(format!("game {id} is void")));
+            }
+            if game.meta.started_at.is_none() {
+                return Err(rejected(format!("game {id} has not started")));
+            }
+            let correction = game
+                .logged()
+                .correction(replacement, corrected_at.max(0.0))
+                .map_err(rejected)?;
+            let (_, t, _) = correction.cancelled;
+            // What the move does, checked on the game as it stood before the cancelled one.
+            let mut before = game.clone();
+            let first_new = correction.entries.first().map_or(0, |e| e.seq);
+            before.events.extend(
+                correction
+                    .entries
+                    .iter()
+                    .take_while(|e| matches!(e.kind, LogEntryKind::Undo { .. })),
+            );
+            let (applied, _) = apply_checked(&before, t, &replacement)?;
+            let mut seq = first_new;
+            for entry in &correction.entries {
+                let token = (entry.seq == first_new)
+                    .then(|| expect.map(|e| e.token))
+                    .flatten();
+                insert_event(
+                    tx,
+                    id,
+                    entry.seq,
+                    entry.t,
+                    entry.kind.code(),
+                    &entry.kind.value(entry.t),
+                    token,
+                )?;
+                if entry.kind.event() == Some(replacement) && entry.t == t {
+                    seq = entry.seq;
+                }
+                game.events.push(*entry);
+            }
+            audit(
+                tx,
+                actor,
+                "move corrected",
+                game.meta.tournament_id,
+                Some(id.0),
+                reason,
+                &correction.value().to_string(),
+            )?;
+            let completed = settle(tx, &game, actor)?;
+            let state = game
+                .derive()
+                .and_then(|g| g.ok())
+                .map_or(GameState::Playing, |g| g.state());
+            Ok((
+                AppendOutcome {
+                    seq,
+                    applied,
+                    state,
+                    round_completed: None,
+                },
+                completed.zip(game.meta.tournament_id),
+            ))
+        })?;
+        let (mut outcome, completed) = written;
+        outcome.round_completed = completed.map(|(round, tid)| self.completion_backup(tid, round));
+        Ok(outcome)
+    }
+
     /// Stores (or replaces) one side's reading sheet for the adjudication, as entered so far
     /// or handed in (`complete`). The sheet is checked against the position the game stopped
     /// in; the result is decided once both sheets are handed in.
@@ -944,11 +1079,12 @@ impl Store {
     /// reported with its error, after every other game was restored.
     pub fn restore_games_in_progress(&mut self, now_ms: i64) -> Result<Restored> {
         let ids = self.games_in_progress()?;
-        self.restore_games(
+        self.restore_games_as(
             &ids,
             now_ms,
             None,
             "the desk restarted: clocks stopped while it was down",
+            &Actor::restore_after_restart(),
         )
     }
 
@@ -958,11 +1094,12 @@ impl Store {
     /// keeps them.
     pub fn restore_unattended_games(&mut self, now_ms: i64, quiet_ms: i64) -> Result<Restored> {
         let ids = self.games_in_progress()?;
-        self.restore_games(
+        self.restore_games_as(
             &ids,
             now_ms,
             Some(quiet_ms),
             "no desk kept the clocks: they stopped when the last desk saw them",
+            &Actor::restore_after_restart(),
         )
     }
 
@@ -978,6 +1115,19 @@ impl Store {
         now_ms: i64,
         quiet_ms: Option<i64>,
         why: &str,
+    ) -> Result<Restored> {
+        let actor = Actor::restore_after_reconnection();
+        self.restore_games_as(ids, now_ms, quiet_ms, why, &actor)
+    }
+
+    /// Restores the given games, with `actor` (which restore this is) in the audit log.
+    fn restore_games_as(
+        &mut self,
+        ids: &[GameId],
+        now_ms: i64,
+        quiet_ms: Option<i64>,
+        why: &str,
+        actor: &Actor,
     ) -> Result<Restored> {
         let mut report = Restored::default();
         let keeper = self.keeper()?;
@@ -1003,7 +1153,7 @@ impl Store {
                     continue;
                 }
             }
-            match self.restore_game(id, now_ms, quiet_ms, why, &mut report.completed) {
+            match self.restore_game(id, now_ms, quiet_ms, why, actor, &mut report.completed) {
                 Ok(true) => report.restored.push(id),
                 Ok(false) => report.left_to_their_desk.push(id),
                 Err(e) => report.failed.push((id, e)),
@@ -1020,6 +1170,7 @@ impl Store {
         now_ms: i64,
         quiet_ms: Option<i64>,
         why: &str,
+        actor: &Actor,
         completed: &mut Vec<super::RoundCompleted>,
     ) -> Result<bool> {
         let game = self.load_game(id)?;
@@ -1067,7 +1218,7 @@ impl Store {
             .zip(&tokens)
             .map(|(&(seq, t, event), token)| (Expect { seq, token }, t, event))
             .collect();
-        match self.append_all_expecting(id, &expected, &Actor::system(), why) {
+        match self.append_all_expecting(id, &expected, actor, why) {
             Ok(done) => {
                 completed.extend(done);
                 Ok(true)
@@ -1359,6 +1510,20 @@ fn append_in(
                 .flatten()
                 .zip(game.meta.tournament_id),
         ));
+    }
+    // A move limit passed since the last event is said in the log, before the event that
+    // records it (the clocks count it; nobody entered it).
+    if let Some(overstep) = game.logged().overstep_before(t) {
+        let details = overstep.value().to_string();
+        audit(
+            tx,
+            actor,
+            "overstep",
+            game.meta.tournament_id,
+            Some(id.0),
+            "",
+            &details,
+        )?;
     }
     insert_event(
         tx,

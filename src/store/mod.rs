@@ -176,13 +176,23 @@ pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 /// Set in the environment (to anything), the store says on standard error when a tournament
 /// import's transaction has begun and when it is about to commit, one line each
 /// (`ggdesk-trace: import transaction begun` / `... committing`): the kill test watches for
-/// them to know its kills landed inside the transaction. Unset, nothing is printed.
+/// them to know where its kills land. Set to [`TRACE_PAUSE`], the process also stops after
+/// each line until it reads a line on its standard input, so that the test kills it at that
+/// very point. Unset, nothing is printed and nothing waits.
 pub const TRACE_ENV: &str = "GGDESK_TRACE_TRANSACTIONS";
 
-/// One line on standard error when [`TRACE_ENV`] is set.
+/// The value of [`TRACE_ENV`] that makes each traced point wait for a line on standard input.
+pub const TRACE_PAUSE: &str = "pause";
+
+/// One line on standard error when [`TRACE_ENV`] is set (and the wait it asks for).
 pub(crate) fn trace(what: &str) {
-    if std::env::var_os(TRACE_ENV).is_some() {
-        eprintln!("ggdesk-trace: {what}");
+    let Some(mode) = std::env::var_os(TRACE_ENV) else {
+        return;
+    };
+    eprintln!("ggdesk-trace: {what}");
+    if mode == TRACE_PAUSE {
+        // Whatever comes (a line, the end of the input, an error) lets it go on.
+        let _ = std::io::stdin().read_line(&mut String::new());
     }
 }
 
@@ -228,6 +238,14 @@ impl Actor {
     }
     pub fn system() -> Actor {
         Actor("ggdesk".into())
+    }
+    /// The restore of the games in progress when a desk starts again.
+    pub fn restore_after_restart() -> Actor {
+        Actor("restore after restart".into())
+    }
+    /// The restore of a desk's tables when its connection to the server came back.
+    pub fn restore_after_reconnection() -> Actor {
+        Actor("restore after reconnection".into())
     }
 }
 

@@ -771,9 +771,18 @@ mod tests {
     fn tables_are_read_as_the_director_types_them() {
         assert_eq!(parse_tables("1-3, 7,5 ,2").ok(), Some(vec![1, 2, 3, 5, 7]));
         assert_eq!(tables_text(&[1, 2, 3, 5, 7, 8]), "1-3, 5, 7-8");
-        assert!(parse_tables("3-1").is_err());
-        assert!(parse_tables("a").is_err());
-        assert!(parse_tables("0").is_err());
+        assert_eq!(
+            parse_tables("3-1"),
+            Err("3-1: the range runs backwards".into())
+        );
+        assert_eq!(
+            parse_tables("a"),
+            Err("\"a\" is not a table number (1 to 10000)".into())
+        );
+        assert_eq!(
+            parse_tables("2, 0"),
+            Err("\"0\" is not a table number (1 to 10000)".into())
+        );
         assert_eq!(parse_tables("").ok(), Some(vec![]));
     }
 

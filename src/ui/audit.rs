@@ -4,16 +4,15 @@
 //! writer.
 
 use super::PageCtx;
-use super::common::{self, LoadErrors, fmt_clock, fmt_local_datetime};
+use super::common::{self, LoadErrors, fmt_local_datetime};
 use super::director::{Watch, write_export};
 use super::files;
 use crate::store::TournamentId;
 use crate::store::{AuditEntry, AuditFilter, GameMeta};
 use egui::{RichText, Ui};
 use egui_extras::{Column, TableBuilder};
-use ggdesk_core::export::audit::{AuditLine, audit_csv};
+use ggdesk_core::export::audit::{AuditLine, audit_csv, details_in_words, place_of};
 use ggdesk_core::export::print::sort_key;
-use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
 /// One line of the log, in words.
@@ -105,77 +104,6 @@ impl AuditSearch {
         }
         true
     }
-}
-
-/// A game's event payload in words: `{"t":12.5,"move":"a3-a4"}` → "move a3-a4 at 0:12".
-pub fn readable_details(details: &str) -> String {
-    let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(details) else {
-        return readable_sheet(details).unwrap_or_else(|| details.to_string());
-    };
-    let mut parts = Vec::new();
-    let mut at = None;
-    for (k, v) in &obj {
-        let key = k.replace('_', " ");
-        match (k.as_str(), v) {
-            ("t", Value::Number(n)) => at = n.as_f64(),
-            (_, Value::Bool(true)) => parts.push(key),
-            (_, Value::Bool(false)) => {}
-            (_, Value::String(s)) => parts.push(format!("{key} {}", s.replace('_', " "))),
-            (_, Value::Number(n)) => parts.push(format!("{key} {n}")),
-            (_, Value::Array(items)) => parts.push(format!(
-                "{key} {}",
-                items
-                    .iter()
-                    .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
-                    .collect::<Vec<_>>()
-                    .join(" against ")
-            )),
-            (_, Value::Object(o)) => parts.push(format!(
-                "{key}: {}",
-                o.iter()
-                    .map(|(a, b)| format!("{a} {b}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-            (_, Value::Null) => {}
-        }
-    }
-    let mut text = parts.join(", ");
-    if let Some(t) = at {
-        text.push_str(&format!(" at {}", fmt_clock((t * 1e9) as i64)));
-    }
-    text
-}
-
-/// A reading sheet as the store logs it (`white: {"a8":"G5",...}`) in words.
-fn readable_sheet(details: &str) -> Option<String> {
-    let (side, json) = details.split_once(": ")?;
-    let value: Value = serde_json::from_str(json).ok()?;
-    let readings: Vec<String> = match &value {
-        Value::Object(o) => o
-            .iter()
-            .map(|(sq, r)| format!("{sq} as {}", r.as_str().unwrap_or("?")))
-            .collect(),
-        // A physical board's tally sheet: each remaining piece by its real rank, and what the
-        // reader wrote for it.
-        Value::Array(items) => items
-            .iter()
-            .filter_map(|i| {
-                let pair = i.as_array()?;
-                let real = pair.first()?.as_str()?;
-                Some(match pair.get(1)?.as_str() {
-                    Some(read) => format!("{real} read as {read}"),
-                    None => format!("{real} not read"),
-                })
-            })
-            .collect(),
-        _ => return None,
-    };
-    Some(if readings.is_empty() {
-        format!("{side} read nothing (every piece abstained)")
-    } else {
-        format!("{side} read {}", readings.join(", "))
-    })
 }
 
 /// How far back each reading of the log's tail starts, in line numbers: on a server a line
@@ -345,8 +273,15 @@ impl AuditView {
             if ui.button("Clear").clicked() {
                 self.search = AuditSearch::default();
             }
+            let n = shown.len();
             export = ui
-                .button(format!("Export {} lines as CSV", shown.len()))
+                .add_enabled(
+                    n > 0,
+                    egui::Button::new(format!(
+                        "Export {n} line{} as CSV",
+                        if n == 1 { "" } else { "s" }
+                    )),
+                )
                 .clicked();
         });
         if export {
@@ -355,7 +290,8 @@ impl AuditView {
                 .filter_map(|id| self.rows.get(id))
                 .map(line_of)
                 .collect();
-            let name = format!("audit-log-{}.csv", cx.now_ms / 1000);
+            let tournament = only.and_then(|t| self.names.tournaments.get(&t).cloned());
+            let name = export_name(&self.search, tournament.as_deref(), cx.now_ms);
             let r = write_export(cx.store, &name, &audit_csv(&lines));
             if let Some(file) = cx.notices.report(r, "") {
                 files::written(cx.notices, "Audit log (CSV)", &file);
@@ -363,6 +299,36 @@ impl AuditView {
         }
         table(ui, shown, &self.rows);
     }
+}
+
+/// The exported file's name says what was exported: `audit-log-table-3-round-2-...csv`
+/// for a search, `audit-log-all-...csv` for the whole log, then the local date and time.
+pub fn export_name(search: &AuditSearch, tournament: Option<&str>, now_ms: i64) -> String {
+    // Letters with accents as their base letter ("Ñora" as "nora").
+    let stem = |text: &str| super::director::file_stem(&sort_key(text));
+    let mut parts = Vec::new();
+    if let Some(t) = tournament {
+        parts.push(stem(t));
+    }
+    for (word, value) in [
+        ("table", &search.table),
+        ("round", &search.round),
+        ("player", &search.player),
+        ("who", &search.who),
+        ("text", &search.text),
+    ] {
+        let v = value.trim();
+        if !v.is_empty() {
+            parts.push(format!("{word}-{}", stem(v)));
+        }
+    }
+    if parts.is_empty() {
+        parts.push("all".to_string());
+    }
+    let when = fmt_local_datetime(now_ms)
+        .replace([' ', ':'], "-")
+        .replace("--", "-");
+    format!("audit-log-{}-{when}.csv", parts.join("-"))
 }
 
 fn row_of(e: AuditEntry, names: &Names) -> AuditRow {
@@ -380,6 +346,12 @@ fn row_of(e: AuditEntry, names: &Names) -> AuditRow {
             format!("{} - {}", name(p.white), name(p.black))
         })
         .unwrap_or_default();
+    // A line about a game is where its game is; a director's line (a result typed on
+    // Rounds, a round's change) names its round and table in its details.
+    let (round, table) = match game {
+        Some(g) => (g.round, g.table_no),
+        None => place_of(&e.details),
+    };
     AuditRow {
         at: e.at,
         who: e.actor,
@@ -389,12 +361,12 @@ fn row_of(e: AuditEntry, names: &Names) -> AuditRow {
             .tournament_id
             .and_then(|t| names.tournaments.get(&t).cloned())
             .unwrap_or_default(),
-        round: game.and_then(|g| g.round),
-        table: game.and_then(|g| g.table_no),
+        round,
+        table,
         game: e.game_id,
         players,
         reason: e.reason,
-        details: readable_details(&e.details),
+        details: details_in_words(&e.action, &e.details),
     }
 }
 
@@ -508,22 +480,23 @@ mod tests {
     }
 
     #[test]
-    fn event_payloads_read_as_words() {
-        assert_eq!(
-            readable_details(r#"{"t":12.5,"move":"a3-a4"}"#),
-            "move a3-a4 at 0:13"
+    fn the_exported_file_says_its_filter() {
+        let at = 1_800_000_000_000;
+        let all = export_name(&AuditSearch::default(), None, at);
+        assert!(all.starts_with("audit-log-all-"), "{all}");
+        assert!(
+            all.ends_with(".csv") && !all.contains(' ') && !all.contains(':'),
+            "{all}"
         );
-        assert_eq!(
-            readable_details(r#"{"t":61.0,"penalty":"own_exposure","side":"black"}"#),
-            "penalty own exposure, side black at 1:01"
-        );
-        assert_eq!(
-            readable_details(r#"white: {"a8":"G5","c6":"FLG"}"#),
-            "white read a8 as G5, c6 as FLG"
-        );
-        assert_eq!(
-            readable_details("round 1: every result is in"),
-            "round 1: every result is in"
+        let search = AuditSearch {
+            table: "3".into(),
+            player: "Ñora Cruz".into(),
+            ..AuditSearch::default()
+        };
+        let some = export_name(&search, Some("GGF Open"), at);
+        assert!(
+            some.starts_with("audit-log-ggf-open-table-3-player-nora-cruz-"),
+            "{some}"
         );
     }
 

@@ -14,6 +14,13 @@ pub fn fmt_clock(ns: i64) -> String {
     format!("{sign}{}:{:02}", secs / 60, secs % 60)
 }
 
+/// A time since the game started or a duration used, in whole seconds rounded down (as a
+/// wall clock shows it): `0:17`, `12:05`, `1:02:03`. Clocks counting down use
+/// [`fmt_clock`], which rounds towards the limit.
+pub fn fmt_elapsed(ns: i64) -> String {
+    ggdesk_core::export::audit::game_time(ns.max(0) as f64 / 1e9)
+}
+
 /// `h:mm:ss` for the game clock.
 pub fn fmt_hms(ns: i64) -> String {
     let secs = ns.max(0) / 1_000_000_000;
@@ -444,13 +451,19 @@ pub fn header_cells(h: &mut egui_extras::TableRow<'_, '_>, titles: &[&str]) {
     }
 }
 
-/// Plain text cells, one per column, in order.
+/// Plain text cells, one per column, in order. A text too long for its column (a long
+/// name, a club) ends with an ellipsis and shows in full on hover.
 pub fn text_cells(row: &mut egui_extras::TableRow<'_, '_>, texts: &[&str]) {
     for t in texts {
         row.col(|ui| {
-            ui.label(*t);
+            cut_label(ui, *t);
         });
     }
+}
+
+/// A label that ends with an ellipsis where its space ends, the whole text on hover.
+pub fn cut_label(ui: &mut Ui, text: impl Into<egui::WidgetText>) -> egui::Response {
+    ui.add(egui::Label::new(text).truncate())
 }
 
 #[cfg(test)]

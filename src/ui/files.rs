@@ -257,11 +257,13 @@ pub fn poll_picker(
 }
 
 /// Opens files and folders with the desktop's programs (`xdg-open`). Tests use `Record`,
-/// which notes what would have been opened and starts nothing.
+/// which notes what would have been opened and starts nothing, or `Program`, another
+/// program in place of `xdg-open`.
 #[derive(Debug, Clone, Default)]
 pub enum Launcher {
     #[default]
     System,
+    Program(PathBuf),
     Record(std::rc::Rc<std::cell::RefCell<Vec<PathBuf>>>),
 }
 
@@ -269,19 +271,55 @@ impl Launcher {
     /// Opens `path` (a page in the browser, a folder in the file manager); false if no
     /// program could be started.
     pub fn open(&self, path: &Path) -> bool {
+        self.start(path).is_ok()
+    }
+
+    /// Starts the program that opens `path`: its process id (`None` when recording). The
+    /// program is waited for when it ends, so that it never stays behind as a zombie.
+    pub fn start(&self, path: &Path) -> std::io::Result<Option<u32>> {
         match self {
-            Launcher::System => std::process::Command::new("xdg-open")
-                .arg(path)
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .is_ok(),
+            Launcher::System => start_reaped(Path::new("xdg-open"), path).map(Some),
+            Launcher::Program(program) => start_reaped(program, path).map(Some),
             Launcher::Record(list) => {
                 list.borrow_mut().push(path.to_path_buf());
-                true
+                Ok(None)
             }
         }
     }
+}
+
+/// Starts `program path` with no input or output, and a thread that waits for it: a child
+/// that ends is reaped at once (`xdg-open` ends as soon as it has handed the file to the
+/// browser or the file manager).
+fn start_reaped(program: &Path, path: &Path) -> std::io::Result<u32> {
+    let mut child = std::process::Command::new(program)
+        .arg(path)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()?;
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("ggdesk-launcher".into())
+        .spawn(move || {
+            // The child moves to the thread only once the thread runs.
+            if let Ok(mut child) = rx.recv() {
+                let _ = std::process::Child::wait(&mut child);
+            }
+        });
+    match spawned {
+        Ok(_) => {
+            if let Err(std::sync::mpsc::SendError(mut child)) = tx.send(child) {
+                let _ = child.wait();
+            }
+        }
+        // No thread to spare: wait here (the opener ends at once).
+        Err(_) => {
+            let _ = child.wait();
+        }
+    }
+    Ok(pid)
 }
 
 /// The full path of a file just written, for the notice that says where it went.

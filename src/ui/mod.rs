@@ -9,12 +9,14 @@ pub mod audit;
 pub mod common;
 pub mod director;
 pub mod files;
+pub mod help;
 pub mod input;
 pub mod live;
 mod public_pages;
 pub mod ratings;
 mod settings;
 mod stations;
+mod wake;
 
 use crate::store::TournamentId;
 use crate::store::{Address, Store};
@@ -28,9 +30,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// How often the desk looks at the database for changes it did not make itself (another
-/// desk on the same file), when nothing else asks for a frame.
-const POLL: Duration = Duration::from_secs(2);
+/// How often the desk draws a frame to look at the database when nothing else asks for
+/// one. On a file, another program's write wakes the desk at once ([`wake::FileWatch`]);
+/// this only makes sure a change missed between a look and a frame is found. On a server,
+/// the server's notices wake it; this notices a server gone silent.
+const POLL_FILE: Duration = Duration::from_secs(10);
+const POLL_SERVER: Duration = Duration::from_secs(5);
 
 /// The pages of the desk, in the order of the navigation bar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -162,6 +167,24 @@ pub struct PageCtx<'a> {
     pub my_tables: Option<&'a [u32]>,
     /// Which arbiter station runs each table (on a server).
     pub table_stations: &'a std::collections::BTreeMap<u32, String>,
+    /// This desk as the audit log names it: its station ("hall-a"), or "director's desk".
+    pub desk: &'a str,
+}
+
+/// The name of the desk that is no arbiter station, in the audit log.
+pub const DIRECTOR_DESK: &str = "director's desk";
+
+impl PageCtx<'_> {
+    /// Who acts at this desk, for the audit log: the desk itself ("hall-a", "director's
+    /// desk"); where (the round and table) is the line's own.
+    pub fn actor(&self) -> crate::store::Actor {
+        crate::store::Actor(self.desk.to_string())
+    }
+
+    /// This desk acting by itself (a clock ran out, reading time ended).
+    pub fn automatic(&self) -> crate::store::Actor {
+        crate::store::Actor(format!("{} (automatic)", self.desk))
+    }
 }
 
 /// The desk application.
@@ -192,6 +215,11 @@ pub struct DeskApp {
     stations: stations::StationsPage,
     /// An arbiter station's desk opened on its Tables page once.
     station_page_shown: bool,
+    /// The list of every key (the "Keys" button, Shift+F1, `?`).
+    help: help::Help,
+    /// Another program's writes to the database file wake the desk (a file only).
+    file_watch: Option<wake::FileWatch>,
+    file_watch_started: bool,
 }
 
 const PREFS_KEY: &str = "ggdesk.prefs";
@@ -244,6 +272,9 @@ impl DeskApp {
             live: live::Live::default(),
             stations: Default::default(),
             station_page_shown: false,
+            file_watch: None,
+            file_watch_started: false,
+            help: help::Help::default(),
             pacer: Default::default(),
             typing_last: false,
             launcher: files::Launcher::System,
@@ -296,7 +327,6 @@ impl DeskApp {
         let now_ms = self.time.now_ms();
         self.notices.set_now(now_ms);
         self.apply_theme(&ctx);
-        ctx.request_repaint_after(POLL);
         let typing = self.typing_last || common::typing(&ctx);
 
         let store = match &mut self.store {
@@ -310,6 +340,25 @@ impl DeskApp {
 
         // The store writes the frame's time: the desk's clock (a manual one in the tests).
         store.set_now(now_ms);
+        match (store.engine(), store.path()) {
+            (crate::store::Engine::Postgres, _) => ctx.request_repaint_after(POLL_SERVER),
+            (crate::store::Engine::Sqlite, Some(path)) => {
+                if !self.file_watch_started {
+                    self.file_watch_started = true;
+                    let waker = ctx.clone();
+                    self.file_watch =
+                        wake::FileWatch::start(path, move || waker.request_repaint()).ok();
+                }
+                let poll = if self.file_watch.is_some() {
+                    POLL_FILE
+                } else {
+                    POLL_SERVER
+                };
+                ctx.request_repaint_after(poll);
+            }
+            // In memory: nobody else writes it.
+            (crate::store::Engine::Sqlite, None) => {}
+        }
         let news = self.live.frame(store, &ctx, now_ms);
         if news.reconnected {
             // The restore is the first write on the new connection: what was typed while the
@@ -375,9 +424,16 @@ impl DeskApp {
                     poll: !matches!(self.live.engine, Some(crate::store::Engine::Postgres)),
                     my_tables: self.live.my_tables(),
                     table_stations: &self.live.table_stations,
+                    desk: self
+                        .live
+                        .station
+                        .as_ref()
+                        .map_or(DIRECTOR_DESK, |s| s.name.as_str()),
                 }
             };
         }
+        // Shift+F1 is the list of keys, not the Players page.
+        self.help.keys(&ctx, typing);
         for page in Page::ALL {
             if ui.input(|i| i.key_pressed(page.key())) {
                 goto = Some(page);
@@ -399,6 +455,14 @@ impl DeskApp {
                     {
                         goto = Some(page);
                     }
+                }
+                ui.separator();
+                if ui
+                    .selectable_label(self.help.open, "Keys")
+                    .on_hover_text("Every key of the desk (Shift+F1, or ? outside a text field)")
+                    .clicked()
+                {
+                    self.help.open = !self.help.open;
                 }
             });
             connection_line(ui, &self.live);
@@ -423,6 +487,9 @@ impl DeskApp {
         let on_tables = self.prefs.page == Page::Tables;
         self.tables.background(&ctx, &mut frame, on_tables);
         let page = self.prefs.page;
+        if page == Page::Rounds {
+            self.rounds.paused = self.tables.paused_games(now_ms);
+        }
         let mut theme = self.prefs.theme;
         egui::CentralPanel::default().show(ui, |ui| match page {
             Page::Settings => self.settings.ui(ui, &mut frame, &mut theme),
@@ -436,6 +503,7 @@ impl DeskApp {
             Page::Ratings => self.ratings.ui(ui, &mut frame),
         });
         self.prefs.theme = theme;
+        self.help.ui(&ctx);
         if let Some(page) = goto {
             self.prefs.page = page;
         }
@@ -443,6 +511,10 @@ impl DeskApp {
             ctx.request_repaint_after(Duration::from_millis(ms as u64));
         }
         self.typing_last = common::typing(&ctx);
+        // What this frame wrote is seen: only another program's writes wake the desk.
+        if let Some(watch) = &self.file_watch {
+            watch.seen();
+        }
     }
 
     /// Before the desk closes: the running clocks are stored as seen now, so a restart
@@ -511,6 +583,9 @@ fn readable_text(style: &mut egui::Style) {
         (TextStyle::Monospace, FontId::monospace(13.5)),
     ]
     .into();
+    // A blinking text cursor asks for a frame twice a second while a field has the
+    // keyboard (the move box, most of the time): a steady one costs nothing.
+    style.visuals.text_cursor.blink = false;
 }
 
 fn cannot_open(ui: &mut Ui, message: &str) {

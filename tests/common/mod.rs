@@ -191,6 +191,7 @@ pub fn started_practice_table(h: &mut Harness<'_, DeskApp>) {
     click(h, "New practice table");
     enter_setup(h, ggdesk_core::rules::Side::White);
     enter_setup(h, ggdesk_core::rules::Side::Black);
+    click(h, "White moves first");
     click(h, "Start clocks");
 }
 

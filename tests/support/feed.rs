@@ -1,6 +1,10 @@
-//! `ggdesk feed` children for the tests: a random game's lines, a child fed by a thread, and
-//! the checks that every acknowledged event is stored once with its audit row.
+//! `ggdesk feed` children for the tests: a random game's lines, a child fed by a thread or
+//! in parts ([`Feed`]), and the checks that every acknowledged event is stored once with its
+//! audit row.
 #![allow(dead_code)]
+
+#[path = "wait.rs"]
+pub mod wait;
 
 use ggdesk::store::{AuditFilter, GameId, Store};
 use ggdesk_core::record::Record;
@@ -9,8 +13,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::time::Instant;
 
 /// The lines `feed` reads for one random game: the header, then one event per line.
 pub fn feed_lines(seed: u64) -> Vec<String> {
@@ -43,50 +48,141 @@ pub fn feed_lines_up_to(seed: u64, max_events: usize) -> Vec<String> {
     lines
 }
 
-/// A `feed` child writing into `db`, its input written by a thread.
+/// A `feed` child writing into `db`, its whole input written by a thread.
 pub fn spawn_feed(db: &str, lines: Vec<String>) -> (Child, std::thread::JoinHandle<Vec<String>>) {
-    let (child, timed) = spawn_feed_paced(db, lines, Duration::ZERO);
+    let mut feed = Feed::spawn(db);
+    feed.give(lines);
+    feed.close_input();
+    let Feed {
+        child,
+        output,
+        mut seen,
+        ..
+    } = feed;
     let reader = std::thread::spawn(move || {
-        let lines = timed.join().unwrap_or_default();
-        lines.into_iter().map(|(_, line)| line).collect()
+        seen.extend(output.iter());
+        seen.into_iter().map(|(_, line)| line).collect()
     });
     (child, reader)
 }
 
-/// A `feed` child whose input lines are written `pace` apart (so that it is still writing
-/// when something happens to the server); each output line comes with its arrival time.
-pub fn spawn_feed_paced(
-    db: &str,
-    lines: Vec<String>,
-    pace: Duration,
-) -> (Child, std::thread::JoinHandle<Vec<(Instant, String)>>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
-        .args(["--db", db, "feed", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn feed");
-    let mut stdin = child.stdin.take().expect("stdin");
-    std::thread::spawn(move || {
-        for line in lines {
-            if writeln!(stdin, "{line}").is_err() {
-                break;
+/// A `feed` child that the test gives its input in parts, holding its standard input open
+/// in between (the child then waits for more, in the middle of its game), and whose output
+/// lines the test sees as they come, each with the moment it arrived. A test that kills at
+/// a point it has observed waits for a line ([`Feed::until_line`]) and kills then.
+pub struct Feed {
+    pub child: Child,
+    /// The thread writing the latest part; it hands the standard input back when done
+    /// (`None` once the child stopped reading).
+    writer: Option<std::thread::JoinHandle<Option<ChildStdin>>>,
+    stdin: Option<ChildStdin>,
+    output: mpsc::Receiver<(Instant, String)>,
+    /// Every line the child wrote that the test has received so far.
+    pub seen: Vec<(Instant, String)>,
+}
+
+impl Feed {
+    /// `ggdesk --db DB feed -`, given nothing yet.
+    pub fn spawn(db: &str) -> Feed {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
+            .args(["--db", db, "feed", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn feed");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout");
+        let (send, output) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if send.send((Instant::now(), line)).is_err() {
+                    break;
+                }
             }
-            if !pace.is_zero() {
-                std::thread::sleep(pace);
+        });
+        Feed {
+            child,
+            writer: None,
+            stdin,
+            output,
+            seen: Vec::new(),
+        }
+    }
+
+    /// Writes `lines` to the child (by a thread: the child may be slow to read), after
+    /// whatever was given before.
+    pub fn give(&mut self, lines: Vec<String>) {
+        let stdin = self.take_stdin();
+        self.writer = Some(std::thread::spawn(move || {
+            let mut stdin = stdin?;
+            for line in lines {
+                writeln!(stdin, "{line}").ok()?;
+            }
+            Some(stdin)
+        }));
+    }
+
+    /// The standard input back from the writer, once it has written everything given.
+    fn take_stdin(&mut self) -> Option<ChildStdin> {
+        match self.writer.take() {
+            Some(w) => w.join().expect("the writer thread"),
+            None => self.stdin.take(),
+        }
+    }
+
+    /// Closes the child's standard input once all that was given is written: the end of
+    /// its game.
+    pub fn close_input(&mut self) {
+        drop(self.take_stdin());
+    }
+
+    /// Receives the child's output until a line is `line`; fails naming it, with every
+    /// line seen, when the child ends first or after [`wait::BOUND`].
+    pub fn until_line(&mut self, line: &str) {
+        let deadline = Instant::now() + wait::BOUND;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.output.recv_timeout(left) {
+                Ok((at, got)) => {
+                    let found = got == line;
+                    self.seen.push((at, got));
+                    if found {
+                        return;
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => panic!(
+                    "waited {:?} for the feed to write {line:?}, in vain; it wrote {:?}",
+                    wait::BOUND,
+                    self.text()
+                ),
+                Err(mpsc::RecvTimeoutError::Disconnected) => panic!(
+                    "the feed ended before it wrote {line:?}; it wrote {:?}",
+                    self.text()
+                ),
             }
         }
-    });
-    let stdout = child.stdout.take().expect("stdout");
-    let reader = std::thread::spawn(move || {
-        BufReader::new(stdout)
-            .lines()
-            .map_while(Result::ok)
-            .map(|line| (Instant::now(), line))
-            .collect()
-    });
-    (child, reader)
+    }
+
+    /// Kills the child with SIGKILL where it stands and reaps it.
+    pub fn kill(&mut self) -> ExitStatus {
+        self.child.kill().expect("SIGKILL");
+        self.child.wait().expect("reap")
+    }
+
+    /// Closes the input (if still open), waits for the child to exit and receives the rest
+    /// of its output; its exit status.
+    pub fn finish(&mut self) -> ExitStatus {
+        self.close_input();
+        let status = self.child.wait().expect("wait for feed");
+        self.seen.extend(self.output.iter());
+        status
+    }
+
+    /// The output lines seen so far, without their times.
+    pub fn text(&self) -> Vec<String> {
+        self.seen.iter().map(|(_, l)| l.clone()).collect()
+    }
 }
 
 /// The game a feed's output names, and the sequence numbers it acknowledged.

@@ -142,7 +142,7 @@ pub fn start(bin: &Path, dir: &Path, port: u16, extra: &[&str]) {
     let out = pg_command(bin, "pg_ctl")
         .arg("-D")
         .arg(dir.join("data"))
-        .args(["-w", "-t", "60", "-l"])
+        .args(["-w", "-t", "120", "-l"])
         .arg(dir.join("log"))
         .args(["-o", &options, "start"])
         .output()
@@ -202,7 +202,7 @@ impl Cluster {
         let out = pg_command(&self.bin, "pg_ctl")
             .arg("-D")
             .arg(self.dir.join("data"))
-            .args(["-m", "fast", "-w", "stop"])
+            .args(["-m", "fast", "-w", "-t", "120", "stop"])
             .output()
             .expect("run pg_ctl");
         assert!(

@@ -8,7 +8,7 @@ use ggdesk_core::game::{
     SheetEntryError, SheetRow,
 };
 use ggdesk_core::physical_record::PhysicalRecord;
-use ggdesk_core::record::{DESK_TIMERS_KEY, Record};
+use ggdesk_core::record::{DESK_TIMERS_KEY, Fault, Record, RecordError};
 use ggdesk_core::rules::{
     BySide, Event, EventError, GameState, Outcome, PhysicalEvent, PhysicalGame, Reason,
     RuleSettings, Side, SideSetup,
@@ -65,7 +65,10 @@ fn a_record_carries_the_desk_timers_beside_its_seven_rule_keys() {
     // A bad timer is named.
     let mut v = record.to_value();
     v[DESK_TIMERS_KEY]["reading_s"] = json!(-5);
-    let err = Record::from_value(&v).expect_err("refused").to_string();
+    let err = Record::from_value(&v).expect_err("refused");
+    assert!(matches!(err, RecordError::Rules(_)), "{err:?}");
+    assert_eq!(err.fault(), Fault::BadField);
+    let err = err.to_string();
     assert!(err.contains("desk_timers.reading_s"), "{err}");
 }
 
@@ -79,14 +82,19 @@ fn a_record_without_a_required_key_is_refused_naming_it() {
     for key in ["format", "setup", "events"] {
         let mut v = full.clone();
         v.as_object_mut().expect("object").remove(key);
-        let err = Record::from_value(&v).expect_err(key).to_string();
+        let err = Record::from_value(&v).expect_err(key);
+        // A top-level field of the wrong form (referee.py's FAULTS: the setup as a whole is
+        // a field; a side's setup missing inside it would be bad_setup).
+        assert_eq!(err.fault(), Fault::BadField, "{key}: {err}");
+        let err = err.to_string();
         assert!(err.starts_with(key), "{key}: {err}");
         assert!(err.contains("missing"), "{key}: {err}");
     }
     let mut v = full.clone();
     v["events"] = Value::Null;
-    assert!(
-        Record::from_value(&v).is_err(),
+    assert_eq!(
+        Record::from_value(&v),
+        Err(RecordError::Field("events must be a list".into())),
         "null is not a list of events"
     );
     // The optional keys may go.
@@ -282,7 +290,10 @@ fn each_entry_is_written_and_read_back_the_same() {
     }
     // The kind column must agree with the event.
     let v = LogEntryKind::Game(Event::Pause).value(1.0);
-    assert!(LogEntryKind::parse(GameMode::Arbitrated, "resume", &v).is_err());
+    assert_eq!(
+        LogEntryKind::parse(GameMode::Arbitrated, "resume", &v),
+        Err("the kind is \"resume\" but the event is a \"pause\"".into())
+    );
 }
 
 #[test]

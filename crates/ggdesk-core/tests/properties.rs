@@ -5,7 +5,8 @@
 use ggdesk_core::clock::Time;
 use ggdesk_core::record::{Record, TimedEvent, Verdict, replay, replay_game};
 use ggdesk_core::rules::{
-    ByRank, BySide, Event, Game, Move, Position, Rank, RuleSettings, Side, Square,
+    ByRank, BySide, Event, EventError, Game, Move, MoveError, Position, Rank, RuleSettings, Side,
+    Square,
 };
 use ggdesk_core::sim::{SimOptions, random_record};
 use proptest::prelude::*;
@@ -94,6 +95,68 @@ fn rulebook_allows(position: &Position, side: Side, from: (i32, i32), to: (i32, 
     let one_step = (from.0 - to.0).abs() + (from.1 - to.1).abs() == 1;
     let owner = |sq: Square| position.get(sq).map(|p| p.side);
     one_step && owner(from_sq) == Some(side) && owner(to_sq) != Some(side)
+}
+
+/// What RULES.md finds wrong with a move (the same rule as [`rulebook_allows`], fault by
+/// fault).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RulebookFault {
+    /// FROM holds no piece.
+    NoPiece,
+    /// FROM holds the other side's piece.
+    NotYours,
+    /// Not exactly one square forward, backward or sideways.
+    NotOneStep,
+    /// TO holds a piece of the side moving.
+    OntoOwnPiece,
+}
+
+/// Every fault RULES.md finds with `side` moving between two squares of the board (none when
+/// it allows the move).
+fn rulebook_faults(position: &Position, side: Side, mv: Move) -> Vec<RulebookFault> {
+    let (from, to) = (coordinates(mv.from), coordinates(mv.to));
+    let owner = |sq: Square| position.get(sq).map(|p| p.side);
+    let mut faults = Vec::new();
+    match owner(mv.from) {
+        None => faults.push(RulebookFault::NoPiece),
+        Some(s) if s != side => faults.push(RulebookFault::NotYours),
+        Some(_) => {}
+    }
+    if (from.0 - to.0).abs() + (from.1 - to.1).abs() != 1 {
+        faults.push(RulebookFault::NotOneStep);
+    }
+    if owner(mv.to) == Some(side) {
+        faults.push(RulebookFault::OntoOwnPiece);
+    }
+    faults
+}
+
+/// Whether the engine's refusal of `side`'s move `mv` names a fault the rulebook finds in it
+/// (the move itself, and what is wrong with it), when the game is on and the clocks run.
+fn names_a_rulebook_fault(err: &EventError, position: &Position, side: Side, mv: Move) -> bool {
+    let faults = rulebook_faults(position, side, mv);
+    let (named, fault) = match *err {
+        EventError::Move(MoveError::NoPiece { mv: m }) => (m, RulebookFault::NoPiece),
+        EventError::Move(MoveError::NotYours {
+            mv: m,
+            side: s,
+            owner,
+        }) => {
+            if s != side || owner == side {
+                return false;
+            }
+            (m, RulebookFault::NotYours)
+        }
+        EventError::Move(MoveError::NotAdjacent { mv: m }) => (m, RulebookFault::NotOneStep),
+        EventError::Move(MoveError::OntoOwnPiece { mv: m, side: s }) => {
+            if s != side {
+                return false;
+            }
+            (m, RulebookFault::OntoOwnPiece)
+        }
+        _ => return false,
+    };
+    named == mv && faults.contains(&fault)
 }
 
 /// Every (from, to) pair of squares of the board, by coordinates.
@@ -216,11 +279,24 @@ proptest! {
                 prop_assert_eq!(&generated, &rulebook, "\n{}", position.diagram());
                 for &(a, b) in all_pairs() {
                     let mv = as_move(a, b).expect("squares of the board");
-                    prop_assert_eq!(
-                        position.check_move(side, mv).is_ok(),
-                        rulebook_allows(&position, side, a, b),
-                        "{} {} on\n{}", side, mv, position.diagram()
-                    );
+                    let allowed = rulebook_allows(&position, side, a, b);
+                    match position.check_move(side, mv) {
+                        Ok(()) => prop_assert!(
+                            allowed,
+                            "{} {} taken on\n{}", side, mv, position.diagram()
+                        ),
+                        // A refusal names a fault the rulebook finds in the move.
+                        Err(e) => prop_assert!(
+                            !allowed
+                                && names_a_rulebook_fault(
+                                    &EventError::Move(e.clone()),
+                                    &position,
+                                    side,
+                                    mv
+                                ),
+                            "{} {} refused with {:?} on\n{}", side, mv, e, position.diagram()
+                        ),
+                    }
                 }
             }
         }
@@ -289,11 +365,33 @@ proptest! {
                 );
                 if !allowed {
                     let mut refused = game.clone();
-                    prop_assert!(refused.apply(t, &event).is_err());
+                    let err = refused.apply(t, &event).expect_err("refused");
+                    // The refusal names why: the game is over, the clocks are paused, or a
+                    // fault the rulebook finds in this very move.
+                    let named = if over {
+                        matches!(err, EventError::GameOver { .. })
+                    } else if paused {
+                        err == EventError::Paused
+                    } else {
+                        names_a_rulebook_fault(&err, &position, to_move, mv)
+                    };
+                    prop_assert!(
+                        named,
+                        "{} to move, {}, over {}, paused {}: refused with {:?} on\n{}",
+                        to_move, mv, over, paused, err, position.diagram()
+                    );
                     prop_assert_eq!(&refused, &game);
                 }
                 let by_other = Event::Move { mv, by: Some(to_move.opponent()) };
-                prop_assert!(game.check(t, &by_other).is_err(), "{} by {}", mv, to_move.opponent());
+                let err = game.check(t, &by_other).expect_err("a move by the side not to move");
+                let named = if over {
+                    matches!(err, EventError::GameOver { .. })
+                } else if paused {
+                    err == EventError::Paused
+                } else {
+                    err == EventError::WrongSide { by: to_move.opponent(), to_move }
+                };
+                prop_assert!(named, "{} by {}: refused with {:?}", mv, to_move.opponent(), err);
             }
             if over {
                 break;

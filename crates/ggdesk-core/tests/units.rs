@@ -8,8 +8,9 @@ use ggdesk_core::clock::{Clock, ClockError, ClockSettings, Expiry, Time};
 use ggdesk_core::physical_record::PhysicalRecord;
 use ggdesk_core::record::{Record, replay_game};
 use ggdesk_core::rules::{
-    ByRank, BySide, ChallengeResult, Event, Game, GameState, Move, Outcome, PenaltyKind,
-    PhysicalEvent, Piece, PlayerView, Position, Rank, Reason, Side, SideSetup, Square,
+    ByRank, BySide, ChallengeResult, Event, EventError, Game, GameState, Move, MoveError, Outcome,
+    PenaltyKind, PhysicalEvent, Piece, PlayerView, Position, Rank, Reason, SetupError, Side,
+    SideSetup, Square,
 };
 use serde_json::{Value, json};
 
@@ -362,7 +363,10 @@ fn squares_sides_and_ranks_by_their_names() {
     assert_eq!(Square::from_index(72), None);
     assert_eq!(Square::all().count(), 72);
     for bad in ["j1", "a9", "a0", "A1", "a", "a10", ""] {
-        assert!(bad.parse::<Square>().is_err(), "{bad}");
+        assert_eq!(
+            bad.parse::<Square>(),
+            Err(format!("{bad:?} is not a square (files a-i, ranks 1-8)"))
+        );
     }
     let mut around: Vec<String> = sq("e4").neighbours().map(|s| s.to_string()).collect();
     around.sort();
@@ -374,14 +378,28 @@ fn squares_sides_and_ranks_by_their_names() {
     assert!(!sq("e4").is_adjacent(sq("f5")) && !sq("e4").is_adjacent(sq("e6")));
     assert!(!sq("e4").is_adjacent(sq("e4")));
     assert_eq!(mv("e3-e4").to_string(), "e3-e4");
-    assert!("e3e4".parse::<Move>().is_err());
+    assert_eq!(
+        "e3e4".parse::<Move>(),
+        Err("\"e3e4\" is not a move (write it FROM-TO, like e3-e4)".into())
+    );
     assert_eq!(Move::parse_typed(" E3E4 "), Ok(mv("e3-e4")));
     assert_eq!(Move::parse_typed("e3 - e4"), Ok(mv("e3-e4")));
-    assert!(Move::parse_typed("e3").is_err());
+    assert_eq!(
+        Move::parse_typed("e3"),
+        Err("\"e3\" is not a move (write it FROM-TO, like e3-e4)".into())
+    );
+    assert_eq!(
+        Move::parse_typed("e3-j4"),
+        Err("\"j4\" is not a square (files a-i, ranks 1-8)".into()),
+        "the square at fault is named"
+    );
 
     assert_eq!("white".parse::<Side>(), Ok(Side::White));
     assert_eq!("black".parse::<Side>(), Ok(Side::Black));
-    assert!("White".parse::<Side>().is_err());
+    assert_eq!(
+        "White".parse::<Side>(),
+        Err("unknown side \"White\" (expected \"white\" or \"black\")".into())
+    );
     assert_eq!(
         (Side::White.to_string(), Side::Black.name()),
         ("white".into(), "black")
@@ -586,8 +604,18 @@ fn a_challenge_says_which_pieces_left_the_board() {
     let mut p = small_position();
     assert_eq!(p.play(Side::White, mv("a2-a3")), Ok(None));
     let before = p.clone();
-    assert!(p.play(Side::White, mv("a3-a5")).is_err());
-    assert!(p.play(Side::Black, mv("a3-a4")).is_err());
+    assert_eq!(
+        p.play(Side::White, mv("a3-a5")),
+        Err(MoveError::NotAdjacent { mv: mv("a3-a5") })
+    );
+    assert_eq!(
+        p.play(Side::Black, mv("a3-a4")),
+        Err(MoveError::NotYours {
+            mv: mv("a3-a4"),
+            side: Side::Black,
+            owner: Side::White
+        })
+    );
     assert_eq!(p, before);
 }
 
@@ -615,7 +643,19 @@ fn setups_are_read_counted_mirrored_and_drawn_at_random() {
         let s = SideSetup::random(side, &mut pick);
         assert_eq!(s.placements.len(), 21);
         assert_eq!(s.validate(side), Ok(()));
-        assert!(s.validate(side.opponent()).is_err());
+        // The first piece placed already stands outside the other side's ranks.
+        let (first, _) = s.placements[0];
+        assert_eq!(
+            s.validate(side.opponent()),
+            Err(SetupError::OutsideHome {
+                side: side.opponent(),
+                square: first,
+                ranks: match side.opponent() {
+                    Side::White => "1-3",
+                    Side::Black => "6-8",
+                },
+            })
+        );
     }
 }
 
@@ -630,7 +670,10 @@ fn a_game_reports_its_counters() {
     assert_eq!(g.to_move(), Side::Black);
     assert_eq!(g.last_time(), Time::from_secs(25));
     assert_eq!(g.ratings(), None);
-    assert!(g.respect_allowed().is_err());
+    assert_eq!(
+        g.respect_allowed(),
+        Err("the players' ratings are not known".into())
+    );
     assert_eq!(g.pending_flag(), None);
     assert_eq!(g.perpetual_counts(), BySide::new(0, 0));
     assert!(!g.is_over());
@@ -687,27 +730,38 @@ fn checking_an_event_changes_nothing() {
         ),
         Ok(())
     );
-    assert!(
+    assert_eq!(
         g.check(
             t,
             &Event::Move {
                 mv: mv("a4-a6"),
                 by: None
             }
-        )
-        .is_err()
+        ),
+        Err(EventError::Move(MoveError::NotAdjacent { mv: mv("a4-a6") }))
     );
-    assert!(
+    assert_eq!(
         g.check(
             t,
             &Event::Move {
                 mv: mv("i5-i4"),
                 by: None
             }
-        )
-        .is_err()
+        ),
+        Err(EventError::Move(MoveError::NotYours {
+            mv: mv("i5-i4"),
+            side: Side::White,
+            owner: Side::Black
+        }))
     );
-    assert!(g.check(Time(0), &Event::Pause).is_err(), "time going back");
+    assert_eq!(
+        g.check(Time(0), &Event::Pause),
+        Err(EventError::Clock(ClockError::TimeWentBack {
+            from: 10.0,
+            to: 0.0
+        })),
+        "time going back"
+    );
     assert_eq!(g, before);
 }
 
@@ -877,12 +931,25 @@ fn a_physical_game_asks_the_counts_at_the_thirty_move_rule() {
     // pieces than a side has, and counts given at an earlier time.
     let mut g = waiting.replay_game().expect("replays");
     let count = |white, black| PhysicalEvent::ThirtyCount { white, black };
-    assert!(
-        g.apply(Time::from_secs(9), &PhysicalEvent::Move { challenge: None })
-            .is_err()
+    assert_eq!(
+        g.apply(Time::from_secs(9), &PhysicalEvent::Move { challenge: None }),
+        Err(EventError::CountsNeeded)
     );
-    assert!(g.apply(Time::from_secs(9), &count(22, 0)).is_err());
-    assert!(g.apply(Time::from_secs(3), &count(1, 1)).is_err());
+    assert_eq!(
+        g.apply(Time::from_secs(9), &count(22, 0)),
+        Err(EventError::CountTooHigh {
+            side: Side::White,
+            count: 22,
+            left: 21
+        })
+    );
+    assert_eq!(
+        g.apply(Time::from_secs(3), &count(1, 1)),
+        Err(EventError::Clock(ClockError::TimeWentBack {
+            from: 4.0,
+            to: 3.0
+        }))
+    );
     assert!(g.awaiting_thirty_count());
     let mut at_once = g.clone();
     assert_eq!(
@@ -894,7 +961,10 @@ fn a_physical_game_asks_the_counts_at_the_thirty_move_rule() {
     let mut fresh = physical(json!([]), json!({}))
         .replay_game()
         .expect("replays");
-    assert!(fresh.apply(Time::from_secs(1), &count(1, 1)).is_err());
+    assert_eq!(
+        fresh.apply(Time::from_secs(1), &count(1, 1)),
+        Err(EventError::CountsNotAsked)
+    );
     // A challenge with a piece the side no longer has is refused; the tally is unchanged.
     let mut g = physical(
         json!([{"t": 5, "challenge": ["SPY", "G5"]}, {"t": 6, "move": true}]),
@@ -906,7 +976,13 @@ fn a_physical_game_asks_the_counts_at_the_thirty_move_rule() {
     let again = PhysicalEvent::Move {
         challenge: Some((rank("PVT"), rank("G5"))),
     };
-    assert!(g.apply(Time::from_secs(7), &again).is_err());
+    assert_eq!(
+        g.apply(Time::from_secs(7), &again),
+        Err(EventError::NoSuchPiece {
+            side: Side::Black,
+            rank: rank("G5")
+        })
+    );
     assert_eq!(g, before);
 }
 
@@ -994,17 +1070,23 @@ fn a_physical_draw_for_respect_needs_equal_ratings_and_ten_moves_each() {
             .expect("replays")
     };
     let equal = json!({"white": 1500, "black": 1500});
-    assert!(
-        game(equal.clone(), 19).respect_allowed().is_err(),
+    assert_eq!(
+        game(equal.clone(), 19).respect_allowed(),
+        Err("each side needs 10 complete moves (white has 10, black 9)".into()),
         "Black has made 9"
     );
     assert_eq!(game(equal.clone(), 20).respect_allowed(), Ok(()));
     let unequal = json!({"white": 1500, "black": 1510});
-    assert!(game(unequal, 20).respect_allowed().is_err());
+    assert_eq!(
+        game(unequal, 20).respect_allowed(),
+        Err("the ratings differ (white 1500, black 1510)".into())
+    );
     let mut g = game(equal, 19);
-    assert!(
-        g.apply(Time::from_secs(30), &PhysicalEvent::DrawForRespect)
-            .is_err()
+    assert_eq!(
+        g.apply(Time::from_secs(30), &PhysicalEvent::DrawForRespect),
+        Err(EventError::RespectNotAllowed(
+            "each side needs 10 complete moves (white has 10, black 9)".into()
+        ))
     );
     assert!(!g.is_over());
 }
@@ -1021,8 +1103,12 @@ fn judging_the_clocks_without_an_event_ends_the_game_when_they_run_out() {
     );
     assert_eq!(g.judge_clocks(Time::from_secs(131)), Ok(()));
     assert_eq!(g.clock().oversteps(), BySide::new(1, 0));
-    assert!(
-        g.judge_clocks(Time::from_secs(120)).is_err(),
+    assert_eq!(
+        g.judge_clocks(Time::from_secs(120)),
+        Err(EventError::Clock(ClockError::TimeWentBack {
+            from: 131.0,
+            to: 120.0
+        })),
         "time going back"
     );
     assert_eq!(g.judge_clocks(Time::from_secs(7300)), Ok(()));
@@ -1046,19 +1132,21 @@ fn a_physical_game_pauses_resumes_and_ends_its_record() {
     let pause = PhysicalEvent::Pause;
     assert_eq!(g.apply(Time::from_secs(60), &pause), Ok(()));
     assert!(g.clock().is_paused());
-    assert!(
-        g.apply(Time::from_secs(61), &pause).is_err(),
+    assert_eq!(
+        g.apply(Time::from_secs(61), &pause),
+        Err(EventError::Clock(ClockError::AlreadyPaused)),
         "already paused"
     );
     let moved = PhysicalEvent::Move { challenge: None };
-    assert!(
-        g.apply(Time::from_secs(62), &moved).is_err(),
+    assert_eq!(
+        g.apply(Time::from_secs(62), &moved),
+        Err(EventError::Paused),
         "no move while paused"
     );
     assert_eq!(g.apply(Time::from_secs(70), &PhysicalEvent::Resume), Ok(()));
-    assert!(
-        g.apply(Time::from_secs(71), &PhysicalEvent::Resume)
-            .is_err()
+    assert_eq!(
+        g.apply(Time::from_secs(71), &PhysicalEvent::Resume),
+        Err(EventError::Clock(ClockError::NotPaused))
     );
     assert_eq!(g.apply(Time::from_secs(72), &moved), Ok(()));
     assert_eq!(g.plies(), 2);
@@ -1188,7 +1276,12 @@ fn a_random_setup_draws_each_square_from_the_numbers_it_is_given() {
 #[test]
 fn a_typed_move_that_is_not_ascii_is_refused_without_a_panic() {
     for typed in ["aé3", "é3e", "e3é4"] {
-        assert!(Move::parse_typed(typed).is_err(), "{typed}");
+        assert_eq!(
+            Move::parse_typed(typed),
+            Err(format!(
+                "{typed:?} is not a move (write it FROM-TO, like e3-e4)"
+            ))
+        );
     }
     assert_eq!(Move::parse_typed("E3E4"), Ok(mv("e3-e4")));
 }

@@ -46,23 +46,48 @@ impl TablesPage {
                 reason,
             } => self.event(game, event, &reason, cx),
             TableCmd::Undo { game, reason } => {
-                let actor = self.actor(game);
+                let actor = cx.actor();
                 if let Some(table) = self.tables.tables.get_mut(&game) {
                     let r = table.undo(cx.store, cx.now_ms, &actor, &reason);
                     cx.notices.report(r, "Last event undone");
                 }
             }
+            TableCmd::Correct { game, mv, reason } => {
+                let actor = cx.actor();
+                let replacement = AnyEvent::Game(Event::Move { mv, by: None });
+                if let Some(table) = self.tables.tables.get_mut(&game) {
+                    let r = table.correct(cx.store, replacement, cx.now_ms, &actor, &reason);
+                    match r {
+                        Ok(_) => {
+                            cx.notices.info(format!(
+                                "Last move corrected: {mv} entered at the time the move was made"
+                            ));
+                            if let Some(a) = &table.last_announcement {
+                                cx.notices.info(a.text.clone());
+                            }
+                            if let Phase::Finished(o) = table.phase(cx.now_ms) {
+                                cx.notices
+                                    .info(format!("Game over: {}", super::parts::outcome_words(o)));
+                            }
+                            if let Some(c) = table.round_completed.clone() {
+                                cx.notices.round_complete(c.round, &c.backup);
+                            }
+                            self.move_error = None;
+                            self.focus_move = true;
+                        }
+                        Err(e) => cx.notices.error(e.to_string()),
+                    }
+                }
+            }
             TableCmd::SaveSetup { game, side, setup } => {
-                let r = cx.store.save_setup(game, side, &setup, &self.actor(game));
+                let r = cx.store.save_setup(game, side, &setup, &cx.actor());
                 if cx.notices.report(r, "").is_some() {
                     self.reload(game, cx);
                 }
             }
             TableCmd::DrawLots { game } => self.draw_lots(game, cx),
             TableCmd::Start { game, first } => {
-                let r = cx
-                    .store
-                    .start_game(game, cx.now_ms, first, &self.actor(game));
+                let r = cx.store.start_game(game, cx.now_ms, first, &cx.actor());
                 if cx
                     .notices
                     .report(r, &format!("Clocks started: {} moves first", Cap(first)))
@@ -73,9 +98,7 @@ impl TablesPage {
                 }
             }
             TableCmd::StartSetupTimer { game } => {
-                let r = cx
-                    .store
-                    .start_setup_timer(game, cx.now_ms, &self.actor(game));
+                let r = cx.store.start_setup_timer(game, cx.now_ms, &cx.actor());
                 if cx.notices.report(r, "").is_some() {
                     self.reload(game, cx);
                 }
@@ -83,7 +106,7 @@ impl TablesPage {
             TableCmd::SetupRuling { game, reason } => {
                 let r = cx
                     .store
-                    .record_setup_overrun(game, cx.now_ms, &reason, &self.actor(game));
+                    .record_setup_overrun(game, cx.now_ms, &reason, &cx.actor());
                 if cx
                     .notices
                     .report(r, "Ruling on the setup time recorded in the audit log")
@@ -93,7 +116,7 @@ impl TablesPage {
                 }
             }
             TableCmd::StartReadingTimer { game, at_ms } => {
-                let r = cx.store.start_reading_timer(game, at_ms, &Actor::system());
+                let r = cx.store.start_reading_timer(game, at_ms, &cx.automatic());
                 if cx.notices.report(r, "").is_some() {
                     self.reload(game, cx);
                 } else {
@@ -101,7 +124,7 @@ impl TablesPage {
                 }
             }
             TableCmd::VoidAndReplay { game, reason } => {
-                let r = cx.store.void_and_replay(game, &reason, &Actor::director());
+                let r = cx.store.void_and_replay(game, &reason, &cx.actor());
                 if let Some(new) = cx
                     .notices
                     .report(r, "Game voided; the replay is ready for new setups")
@@ -112,9 +135,7 @@ impl TablesPage {
                 }
             }
             TableCmd::RemovePractice { game, reason } => {
-                let r = cx
-                    .store
-                    .remove_practice_table(game, &reason, &self.actor(game));
+                let r = cx.store.remove_practice_table(game, &reason, &cx.actor());
                 if cx
                     .notices
                     .report(r, "Practice table removed (its record is kept)")
@@ -131,7 +152,7 @@ impl TablesPage {
                 sheet,
                 complete,
             } => {
-                let actor = self.actor(game);
+                let actor = cx.actor();
                 let done = if complete {
                     format!("{}'s reading sheet handed in", Cap(side))
                 } else {
@@ -156,12 +177,13 @@ impl TablesPage {
                     "Reading time is over: {}'s sheet handed in as it stood",
                     Cap(side)
                 );
-                if !self.save_sheet(game, side, &sheet, true, &Actor::system(), &done, cx) {
+                let actor = cx.automatic();
+                if !self.save_sheet(game, side, &sheet, true, &actor, &done, cx) {
                     self.ask_again_later((game, Some(side)), cx.now_ms);
                 }
             }
             TableCmd::ConfirmResult { game } => {
-                let r = cx.store.confirm_result(game, &self.actor(game));
+                let r = cx.store.confirm_result(game, &cx.actor());
                 if cx.notices.report(r, "Result confirmed").is_some() {
                     self.reload(game, cx);
                 }
@@ -188,11 +210,6 @@ impl TablesPage {
                 }
             }
         }
-    }
-
-    /// Who acts at a table, for the audit log.
-    fn actor(&self, game: GameId) -> Actor {
-        Actor::arbiter(self.label(game).table_no.map(i64::from))
     }
 
     /// Reloads a table after a write (its events, sheets and timers).
@@ -242,7 +259,7 @@ impl TablesPage {
             return;
         };
         let new = NewGame::for_board(tid, round, &board, mode, rules);
-        let actor = Actor::arbiter(Some(board.table_no.into()));
+        let actor = cx.actor();
         if let Some(id) = cx.notices.report(cx.store.create_game(&new, &actor), "") {
             self.refresh_cards(cx, true);
             self.queued.push(TableCmd::Open(id));
@@ -262,7 +279,7 @@ impl TablesPage {
             };
             new.rules = rules;
         }
-        let r = cx.store.create_game(&new, &Actor::arbiter(None));
+        let r = cx.store.create_game(&new, &cx.actor());
         if let Some(id) = cx.notices.report(r, "Practice table created") {
             self.refresh_cards(cx, true);
             self.queued.push(TableCmd::Open(id));
@@ -272,7 +289,7 @@ impl TablesPage {
     /// One event at a table. A move refused by the rules keeps its text in the move box,
     /// with the reason, for the arbiter to correct.
     fn event(&mut self, game: GameId, event: AnyEvent, reason: &str, cx: &mut PageCtx<'_>) {
-        let actor = self.actor(game);
+        let actor = cx.actor();
         let now = cx.now_ms;
         let Some(table) = self.tables.tables.get_mut(&game) else {
             return;
@@ -311,9 +328,7 @@ impl TablesPage {
         use rand::{Rng, SeedableRng};
         let heads = rand::rngs::StdRng::from_os_rng().random::<bool>();
         let first = if heads { Side::White } else { Side::Black };
-        let r = cx
-            .store
-            .draw_lots(game, first, cx.now_ms, &self.actor(game));
+        let r = cx.store.draw_lots(game, first, cx.now_ms, &cx.actor());
         if cx
             .notices
             .report(r, &format!("Lots drawn: {} moves first", Cap(first)))
@@ -377,13 +392,25 @@ impl TablesPage {
                 .title_line(),
             None => label.title.clone(),
         };
+        // The playing time on the game clock (pauses excluded), and the time since the start
+        // only when pauses make it differ.
+        let played_ns = stored
+            .derive()
+            .and_then(Result::ok)
+            .map_or((verdict.at * 1e9) as i64, |g| g.clock().game_used_ns());
+        let wall_ns = (verdict.at * 1e9) as i64;
         let heading = ggdesk_core::export::forms::FormHeading {
             event,
             round: stored.meta.round,
             table: stored.meta.table_no,
             white: label.names.0,
             black: label.names.1,
-            stopped_at: fmt_hms((verdict.at * 1e9) as i64),
+            played: fmt_hms(played_ns),
+            stopped_at: if fmt_hms(wall_ns) == fmt_hms(played_ns) {
+                String::new()
+            } else {
+                fmt_hms(wall_ns)
+            },
         };
         let html = ggdesk_core::export::forms::adjudication_form(&heading, &adj);
         let dir = beside_db(cx, "forms");
@@ -421,7 +448,7 @@ fn import_record(cx: &mut PageCtx<'_>, path: &std::path::Path) -> Result<GameId,
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
     let value: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{shown}: not valid JSON: {e}"))?;
-    let actor = Actor::director();
+    let actor = cx.actor();
     match value.get("format").and_then(serde_json::Value::as_str) {
         Some(record::FORMAT) => {
             let r = record::Record::from_value(&value).map_err(|e| format!("{shown}: {e}"))?;

@@ -28,7 +28,7 @@ use super::PageCtx;
 use super::common::{Confirm, LoadErrors, Reasoned, poll_confirm};
 use crate::desk::{LiveTable, Phase, Tables};
 use crate::store::TournamentId;
-use crate::store::{AnyEvent, GameId, GameMeta, GameMode, RoundBoard, TableTimers};
+use crate::store::{AnyEvent, AnyGame, GameId, GameMeta, GameMode, RoundBoard, TableTimers};
 use egui::{Key, Ui};
 use ggdesk_core::rules::{Event, GameState, Side, SideSetup, Square};
 use std::collections::HashMap;
@@ -82,6 +82,12 @@ pub enum TableCmd {
     },
     Undo {
         game: GameId,
+        reason: String,
+    },
+    /// The last move replaced by `mv` at the time it was made.
+    Correct {
+        game: GameId,
+        mv: ggdesk_core::rules::Move,
         reason: String,
     },
     SaveSetup {
@@ -186,8 +192,11 @@ pub struct TablesPage {
     setup: setup::SetupState,
     adjudication: adjudication::AdjudicationState,
     physical: physical::PhysicalState,
+    /// Who moves first, as the arbiter chose it at a table whose lots were not drawn.
     first: HashMap<GameId, Side>,
     confirm: Option<Confirm<TableCmd>>,
+    /// The "Correct the last move" dialog, when open.
+    correcting: Option<table::Correcting>,
     pub player_window: bool,
     pub player_fullscreen: bool,
     queued: Vec<TableCmd>,
@@ -333,6 +342,15 @@ impl TablesPage {
         self.timers.get(&id).copied().unwrap_or_default()
     }
 
+    /// Who moves first at a table not started, once decided: drawn by lot (stored), or
+    /// chosen by the arbiter on this desk. `None` until then: the clocks cannot start.
+    fn first_mover(&self, table: &LiveTable, timers: TableTimers) -> Option<Side> {
+        if timers.lots_drawn_at.is_some() {
+            return Some(table.stored.meta.first);
+        }
+        self.first.get(&table.id()).copied()
+    }
+
     /// What the desk does every frame, whichever page is shown: follow the round's tables,
     /// judge every live clock (a clock that runs out ends its game at once), keep the
     /// heartbeat that brings the clocks back after a crash, start and enforce the reading
@@ -345,16 +363,24 @@ impl TablesPage {
     pub fn background(&mut self, ctx: &egui::Context, cx: &mut PageCtx<'_>, shown: bool) {
         self.refresh_cards(cx, false);
         let keeper = crate::store::Keeper::new(cx.my_tables, cx.table_stations);
-        for note in self.tables.tick(cx.store, cx.now_ms, &keeper) {
+        let automatic = cx.automatic();
+        for note in self.tables.tick(cx.store, cx.now_ms, &keeper, &automatic) {
             cx.notices.say(note.text, note.failed);
         }
         self.reading_timers(cx);
         if !self.queued.is_empty() {
             self.apply_queued(cx);
         }
-        if let Some(ms) = self.next_second(cx.now_ms) {
-            let ms = if shown { ms.max(200) } else { ms.max(1000) };
-            ctx.request_repaint_after(Duration::from_millis(ms as u64));
+        if let Some(ms) = self.next_second(cx.now_ms, shown) {
+            // At most five frames a second, however many tables run.
+            ctx.request_repaint_after(Duration::from_millis(ms.max(200) as u64));
+        }
+        // The heartbeat of the running clocks (kept for the restart after a crash): once a
+        // second while a game runs, whatever is on screen.
+        if self.tables.tables.values().any(|t| {
+            t.started() && !t.stored.meta.void && t.derived().is_some_and(AnyGame::clocks_running)
+        }) {
+            ctx.request_repaint_after(Duration::from_secs(1));
         }
     }
 
@@ -409,29 +435,57 @@ impl TablesPage {
         }
     }
 
-    /// Milliseconds until a clock or timer on screen shows its next second, if any runs.
-    fn next_second(&self, now: i64) -> Option<i64> {
+    /// Milliseconds until the desk must draw again for its tables: a move clock or a timer
+    /// on screen showing its next second, or a clock running out (the moment the rules
+    /// compute, on every page: its game ends then). The game clocks beside the move clocks
+    /// are not waited for: they are read at the move clock's frames (at most a second
+    /// late on screen, never late in the record). `shown` is whether the Tables page is on
+    /// screen; with a table open, only its clocks are.
+    fn next_second(&self, now: i64, shown: bool) -> Option<i64> {
         let mut next: Option<i64> = None;
-        let mut take = |ns: i64| {
-            let ms = (ns.rem_euclid(1_000_000_000) / 1_000_000).max(1) + 1;
+        let mut at = |ms: i64| {
+            let ms = ms.max(1);
             next = Some(next.map_or(ms, |n: i64| n.min(ms)));
         };
+        // A shown value counting down in nanoseconds changes its whole second when what is
+        // left past the second has run (and 1 ms later it shows the new one).
+        let second = |left_ns: i64| left_ns.rem_euclid(1_000_000_000) / 1_000_000 + 1;
         for (id, table) in &self.tables.tables {
+            let on_screen = shown && self.selected.is_none_or(|s| s == *id);
             match table.phase(now) {
                 Phase::Playing | Phase::FlagPending(_) => {
                     if let Some(g) = table.derived_at(now) {
-                        take(g.clock().move_remaining_ns());
-                        take(g.clock().game_remaining_ns());
+                        let c = g.clock();
+                        if on_screen {
+                            at(second(c.move_remaining_ns()));
+                        }
+                        // The last overstep and the end of game time end the game at once.
+                        let limit = g.settings().oversteps_to_lose;
+                        let turn_oversteps = c.oversteps()[c.turn()];
+                        if c.move_remaining_ns() > 0 && turn_oversteps + 1 >= limit {
+                            at(c.move_remaining_ns() / 1_000_000 + 1);
+                        }
+                        if c.game_remaining_ns() > 0 {
+                            at(c.game_remaining_ns() / 1_000_000 + 1);
+                        }
                     }
                 }
-                Phase::Setup | Phase::Ready => {
+                Phase::Setup | Phase::Ready if on_screen => {
                     if let Some(s) = self.timers(*id).setup_started_at {
-                        take((now - s) * 1_000_000);
+                        let limit = table.stored.meta.rules.setup_limit_ns;
+                        at(second(limit - (now - s) * 1_000_000));
                     }
                 }
                 Phase::AdjudicationPending => {
                     if let Some(s) = self.timers(*id).reading_started_at {
-                        take((now - s) * 1_000_000);
+                        let limit = table.stored.meta.rules.reading_limit_ns;
+                        let left = limit - (now - s) * 1_000_000;
+                        if on_screen {
+                            at(second(left));
+                        } else if left > 0 {
+                            // The sheets are handed in as they stand when reading time is up.
+                            at(left / 1_000_000 + 1);
+                        }
                     }
                 }
                 _ => {}
@@ -447,6 +501,7 @@ impl TablesPage {
             self.queued.push(cmd);
             self.focus_move = true;
         }
+        self.correction_dialog(ui, cx);
         if let Some(path) = super::files::poll_picker(&mut self.picker, ui.ctx(), cx.last_folder) {
             self.queued.push(TableCmd::ImportRecord(path));
         }
@@ -485,7 +540,7 @@ impl TablesPage {
     /// tables, but only while no text field has the keyboard: a space typed into the move
     /// box is part of the move ("f4 f5"), never also a pause.
     fn keyboard(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
-        if self.confirm.is_some() {
+        if self.confirm.is_some() || self.correcting.is_some() {
             return;
         }
         let f8 = ui.input(|i| i.key_pressed(Key::F8));
@@ -575,6 +630,16 @@ impl TablesPage {
     fn ask(&mut self, title: &str, message: &str, label: &str, cmd: TableCmd, reason: bool) {
         let c = Confirm::new(title, message, label, cmd);
         self.confirm = Some(if reason { c.with_reason() } else { c });
+    }
+
+    /// The games at this desk's tables whose clocks are paused now.
+    pub fn paused_games(&self, now_ms: i64) -> std::collections::HashSet<i64> {
+        self.tables
+            .tables
+            .values()
+            .filter(|t| t.phase(now_ms) == Phase::Paused)
+            .map(|t| t.id().0)
+            .collect()
     }
 
     /// Stores, for every running game, the clocks as seen now (on closing the desk).

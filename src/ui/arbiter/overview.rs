@@ -214,7 +214,8 @@ fn card_ui(
                         }
                     });
                 });
-                ui.label(format!("{}  vs  {}", card.names.0, card.names.1));
+                // One line, whatever the names: the cards' lines stay level.
+                common::cut_label(ui, format!("{}  vs  {}", card.names.0, card.names.1));
                 if let Some(c) = card_lines(ui, card, table, timers, phase, now, round) {
                     cmd = Some(c);
                 }
@@ -260,6 +261,11 @@ fn card_lines(
                 }
                 Some(Phase::AdjudicationPending) => {
                     ui.label("reading sheets awaited");
+                }
+                // The thirty-move rule stopped the clocks: no clock runs while the arbiter
+                // counts.
+                Some(Phase::ThirtyCountPending) => {
+                    ui.label("clocks stopped: thirty-move counts awaited");
                 }
                 _ => {
                     ui.label(format!("{} to move", capitalise(g.to_move().name())));

@@ -64,28 +64,27 @@ pub(crate) struct StartGate {
     pub blocked: Option<String>,
 }
 
-/// Who moves first and the button that starts the clocks. The lot is drawn once, by the
-/// desk, and recorded; until then the arbiter may set who moves first (lots drawn at the
-/// table).
+/// Who moves first and the button that starts the clocks. The desk draws the lot once and
+/// records it; or the arbiter, who drew lots at the table, chooses by hand. "Start clocks"
+/// stays disabled until one or the other has decided, and the audit log says which.
 pub(crate) fn start_clocks(
     ui: &mut Ui,
     game: GameId,
-    first: &mut Side,
+    first: &mut Option<Side>,
     lots_drawn: bool,
     gate: &StartGate,
     queued: &mut Vec<TableCmd>,
 ) {
-    ui.horizontal(|ui| {
-        if lots_drawn {
-            ui.label(
-                RichText::new(format!("Drawn by lot: {} moves first", Cap(*first)))
-                    .strong()
-                    .color(common::GREEN),
-            );
-        } else {
-            ui.label("Moves first (by lot):");
-            ui.radio_value(first, Side::White, "White");
-            ui.radio_value(first, Side::Black, "Black");
+    if lots_drawn {
+        let side = first.unwrap_or(Side::White);
+        ui.label(
+            RichText::new(format!("Drawn by lot: {} moves first", Cap(side)))
+                .strong()
+                .color(common::GREEN),
+        );
+    } else {
+        ui.horizontal(|ui| {
+            ui.label("Who moves first:");
             if ui
                 .button("Draw lots")
                 .on_hover_text("The desk draws who moves first, once; the audit log keeps it")
@@ -93,23 +92,38 @@ pub(crate) fn start_clocks(
             {
                 queued.push(TableCmd::DrawLots { game });
             }
-        }
-    });
+            ui.label("or, drawn at the table:");
+        });
+        ui.horizontal(|ui| {
+            for side in Side::BOTH {
+                if ui
+                    .radio(*first == Some(side), format!("{} moves first", Cap(side)))
+                    .clicked()
+                {
+                    *first = Some(side);
+                }
+            }
+        });
+    }
+    let blocked = match (&gate.blocked, *first) {
+        (Some(why), _) => Some(why.clone()),
+        (None, None) => Some("Decide who moves first: draw lots, or choose White or Black".into()),
+        (None, Some(_)) => None,
+    };
     let button = ui.add_enabled(
-        gate.blocked.is_none(),
+        blocked.is_none(),
         egui::Button::new(RichText::new("Start clocks").strong().size(18.0)),
     );
-    let button = match &gate.blocked {
+    let button = match &blocked {
         Some(why) => button.on_disabled_hover_text(why),
         None => button,
     };
-    if button.clicked() {
-        queued.push(TableCmd::Start {
-            game,
-            first: *first,
-        });
+    if button.clicked()
+        && let Some(side) = *first
+    {
+        queued.push(TableCmd::Start { game, first: side });
     }
-    if let Some(why) = &gate.blocked {
+    if let Some(why) = &blocked {
         ui.label(RichText::new(why).color(common::AMBER));
     }
 }

@@ -56,11 +56,13 @@ impl TablesPage {
                 table.stored.meta.rules.setup_limit_ns,
                 now,
             );
-            let mut first = *self.first.entry(id).or_insert(table.stored.meta.first);
+            let mut first = self.first_mover(table, timers);
             let gate = StartGate { blocked: None };
             let lots = timers.lots_drawn_at.is_some();
             super::start_clocks(ui, id, &mut first, lots, &gate, &mut self.queued);
-            self.first.insert(id, first);
+            if let Some(side) = first {
+                self.first.insert(id, side);
+            }
             return;
         }
         let Some(game) = table.derived_at(now) else {
@@ -173,6 +175,12 @@ impl TablesPage {
             m.black,
             game.challenges()
         ));
+        // With the counts, above the tally (which scrolls): always on screen at 1366 × 768.
+        ui.label(format!(
+            "Pieces left: White {}, Black {}",
+            game.count(Side::White),
+            game.count(Side::Black)
+        ));
         super::thirty_line(
             ui,
             game.settings().thirty_moves,
@@ -184,23 +192,53 @@ impl TablesPage {
     fn moves_panel(&mut self, ui: &mut Ui, id: GameId, game: &PhysicalGame, phase: Phase) {
         let side = game.to_move();
         let paused = phase == Phase::Paused;
-        // Enter records a move made, unless a text field has the keyboard.
-        let enter =
-            !self.typing && ui.input(|i| i.key_pressed(egui::Key::Enter)) && self.confirm.is_none();
-        if ui
-            .add_enabled(
-                !paused,
-                egui::Button::new(RichText::new("Move made (Enter)").strong().size(20.0)),
-            )
-            .on_hover_text(format!("{} moved without a challenge", Cap(side)))
-            .clicked()
-            || (enter && !paused)
-        {
-            self.queued
-                .push(physical(id, PhysicalEvent::Move { challenge: None }));
-            self.physical.attacker = None;
-            self.physical.defender = None;
-        }
+        // "Move made" and "Record challenge" side by side, above the tally: both on screen
+        // without scrolling at 1366 × 768.
+        ui.horizontal(|ui| {
+            // Enter records a move made, unless a text field has the keyboard.
+            let enter = !self.typing
+                && ui.input(|i| i.key_pressed(egui::Key::Enter))
+                && self.confirm.is_none();
+            if ui
+                .add_enabled(
+                    !paused,
+                    egui::Button::new(RichText::new("Move made (Enter)").strong().size(20.0)),
+                )
+                .on_hover_text(format!("{} moved without a challenge", Cap(side)))
+                .clicked()
+                || (enter && !paused)
+            {
+                self.queued
+                    .push(physical(id, PhysicalEvent::Move { challenge: None }));
+                self.physical.attacker = None;
+                self.physical.defender = None;
+            }
+            let ready = self.physical.attacker.zip(self.physical.defender);
+            let label = match ready {
+                Some((a, d)) => format!(
+                    "Record challenge: {}'s {} attacks {}'s {}",
+                    Cap(side),
+                    a.code(),
+                    Cap(side.opponent()),
+                    d.code()
+                ),
+                None => "Record challenge".to_string(),
+            };
+            if ui
+                .add_enabled(ready.is_some() && !paused, egui::Button::new(label))
+                .clicked()
+                && let Some(pair) = ready
+            {
+                self.queued.push(physical(
+                    id,
+                    PhysicalEvent::Move {
+                        challenge: Some(pair),
+                    },
+                ));
+                self.physical.attacker = None;
+                self.physical.defender = None;
+            }
+        });
         ui.add_space(6.0);
         ui.label(
             RichText::new(format!(
@@ -243,36 +281,6 @@ impl TablesPage {
                     ui.end_row();
                 }
             });
-        let ready = self.physical.attacker.zip(self.physical.defender);
-        let label = match ready {
-            Some((a, d)) => format!(
-                "Record challenge: {}'s {} attacks {}'s {}",
-                Cap(side),
-                a.code(),
-                Cap(side.opponent()),
-                d.code()
-            ),
-            None => "Record challenge".to_string(),
-        };
-        if ui
-            .add_enabled(ready.is_some() && !paused, egui::Button::new(label))
-            .clicked()
-            && let Some(pair) = ready
-        {
-            self.queued.push(physical(
-                id,
-                PhysicalEvent::Move {
-                    challenge: Some(pair),
-                },
-            ));
-            self.physical.attacker = None;
-            self.physical.defender = None;
-        }
-        ui.label(format!(
-            "Pieces left: White {}, Black {}",
-            game.count(Side::White),
-            game.count(Side::Black)
-        ));
     }
 
     fn thirty_prompt(&mut self, ui: &mut Ui, id: GameId, game: &PhysicalGame) {

@@ -91,7 +91,7 @@ pub fn ui(
     ui: &mut Ui,
     state: &mut SetupState,
     table: &LiveTable,
-    first: &mut Side,
+    first: &mut Option<Side>,
     timers: TableTimers,
     now_ms: i64,
     queued: &mut Vec<TableCmd>,

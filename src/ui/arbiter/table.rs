@@ -6,7 +6,7 @@ use super::{Cap, TableCmd, TableLabel, TablesPage, confirmation, phase_badge, se
 use crate::desk::{LiveTable, Phase};
 use crate::store::{AnyEvent, GameId, GameMode, StoredEventKind};
 use crate::ui::PageCtx;
-use crate::ui::common::{self, badge, fmt_clock};
+use crate::ui::common::{self, badge};
 use egui::{RichText, Ui};
 use ggdesk_core::record::TimedEvent;
 use ggdesk_core::rules::{Event, Game, GameState, Move, PenaltyKind, Side, Square};
@@ -43,9 +43,8 @@ impl TablesPage {
             return;
         }
         if !table.started() {
-            let first = *self.first.entry(id).or_insert(table.stored.meta.first);
-            let mut first = first;
             let timers = self.timers(id);
+            let mut first = self.first_mover(table, timers);
             setup::ui(
                 ui,
                 &mut self.setup,
@@ -56,7 +55,9 @@ impl TablesPage {
                 &mut self.queued,
                 &mut self.confirm,
             );
-            self.first.insert(id, first);
+            if let Some(side) = first {
+                self.first.insert(id, side);
+            }
             return;
         }
         let Some(game) = table.game_at(now) else {
@@ -83,7 +84,7 @@ impl TablesPage {
                 RichText::new("An imported record: shown as it stands, read-only.")
                     .color(common::AMBER),
             );
-            self.status_panel(ui, &game, phase);
+            self.status_panel(ui, &game, phase, None, now);
             return;
         }
         if self.player_fullscreen {
@@ -108,7 +109,7 @@ impl TablesPage {
             });
             ui.separator();
             ui.vertical(|ui| {
-                self.status_panel(ui, &game, phase);
+                self.status_panel(ui, &game, phase, Some(table), now);
                 if let Phase::Finished(_) = phase {
                     confirmation(ui, table, &label, &mut self.queued);
                 }
@@ -282,7 +283,14 @@ impl TablesPage {
         };
     }
 
-    fn status_panel(&self, ui: &mut Ui, game: &Game, phase: Phase) {
+    fn status_panel(
+        &self,
+        ui: &mut Ui,
+        game: &Game,
+        phase: Phase,
+        table: Option<&LiveTable>,
+        now: i64,
+    ) {
         let c = game.clock();
         let limit = game.settings().oversteps_to_lose;
         match phase {
@@ -321,6 +329,9 @@ impl TablesPage {
             );
         }
         super::clock_panel(ui, c, limit, !game.is_over());
+        if let Some(table) = table {
+            correction_line(ui, table, now);
+        }
         let moves = game.moves_by();
         ui.label(format!(
             "Moves {} (White {}, Black {}) · challenges {}",
@@ -392,6 +403,24 @@ impl TablesPage {
                     game: id,
                     event,
                     reason: String::new(),
+                });
+            }
+            if table.mode() == GameMode::Arbitrated
+                && !table.stored.meta.imported
+                && table.correctable_move().is_some()
+                && ui
+                    .button("Correct the last move…")
+                    .on_hover_text(
+                        "A move entered wrongly: the right move replaces it at the time it was made",
+                    )
+                    .clicked()
+            {
+                self.correcting = Some(Correcting {
+                    game: id,
+                    text: String::new(),
+                    reason: String::new(),
+                    error: None,
+                    focus: true,
                 });
             }
             if let Some(what) = last_event_words(table)
@@ -536,7 +565,7 @@ fn last_event_words(table: &LiveTable) -> Option<String> {
     };
     Some(format!(
         "event {seq}, {what} at {}",
-        fmt_clock((t * 1e9) as i64)
+        common::fmt_elapsed((t * 1e9) as i64)
     ))
 }
 
@@ -560,17 +589,24 @@ pub(super) fn event_log(ui: &mut Ui, table: &LiveTable) {
         .max_height(180.0)
         .stick_to_bottom(true)
         .show(ui, |ui| {
-            for e in &table.stored.events {
-                let text = match e.kind {
+            let log = &table.stored.events;
+            for (i, e) in log.iter().enumerate() {
+                let mut text = match e.kind {
                     StoredEventKind::Game(event) => describe(&TimedEvent { t: e.t, event }),
                     StoredEventKind::Physical(event) => event.code().replace('_', " "),
                     StoredEventKind::Undo { seq } => format!("undo of event {seq}"),
                 };
+                if let Some((replaced, at)) = corrected_by(log, i) {
+                    text.push_str(&format!(
+                        " (replaces event {replaced}; entered at {})",
+                        common::fmt_elapsed((at * 1e9) as i64)
+                    ));
+                }
                 ui.label(
                     RichText::new(format!(
                         "{:>3}  {}  {text}",
                         e.seq,
-                        fmt_clock((e.t * 1e9) as i64)
+                        common::fmt_elapsed((e.t * 1e9) as i64)
                     ))
                     .monospace(),
                 );
@@ -580,5 +616,198 @@ pub(super) fn event_log(ui: &mut Ui, table: &LiveTable) {
         ui.label(
             RichText::new("Finished games cannot take more moves; undo needs a reason.").weak(),
         );
+    }
+}
+
+/// The "Correct the last move" dialog's state: the right move and the reason as typed.
+#[derive(Debug, Clone)]
+pub(super) struct Correcting {
+    game: GameId,
+    text: String,
+    reason: String,
+    error: Option<String>,
+    /// Put the keyboard in the move field on the next frame (the dialog just opened).
+    focus: bool,
+}
+
+/// Whether entry `i` of a log is the move of a correction: it follows undos, one of which
+/// cancelled a move made at the same time. The event it replaces, and when the correction
+/// was entered.
+fn corrected_by(log: &[crate::store::LogEntry], i: usize) -> Option<(u32, f64)> {
+    let entry = &log[i];
+    entry.kind.event()?;
+    log[..i]
+        .iter()
+        .rev()
+        .take_while(|e| matches!(e.kind, StoredEventKind::Undo { .. }))
+        .find_map(|undo| {
+            let StoredEventKind::Undo { seq } = undo.kind else {
+                return None;
+            };
+            let cancelled = log.iter().find(|e| e.seq == seq)?;
+            (cancelled.t == entry.t && cancelled.kind.code() == entry.kind.code())
+                .then_some((seq, undo.t))
+        })
+}
+
+/// The thinking time each side has used since a moment, in words: "White 0:20, Black 0:00".
+fn used_words(used: &ggdesk_core::rules::BySide<i64>) -> String {
+    format!(
+        "White {}, Black {}",
+        fmt_used(used.white),
+        fmt_used(used.black)
+    )
+}
+
+/// A duration used, in whole seconds rounded down: `0:20`, `1:42`.
+fn fmt_used(ns: i64) -> String {
+    common::fmt_elapsed(ns)
+}
+
+/// Under the clocks after a correction (while the corrected move is the last move): what
+/// was replaced, and the time each side has used since the move was made, so the arbiter
+/// sees that the clocks count from the moment it was really made.
+fn correction_line(ui: &mut Ui, table: &LiveTable, now: i64) {
+    let Some(seen) = table.stored.logged().last_correction() else {
+        return;
+    };
+    let last_move = table.correctable_move().map(|(seq, _, _)| seq);
+    if last_move != Some(seen.seq) {
+        return;
+    }
+    let Some(used) = table.used_since(seen.t, now) else {
+        return;
+    };
+    let (AnyEvent::Game(old), AnyEvent::Game(new)) = (seen.cancelled, seen.replacement) else {
+        return;
+    };
+    let at = fmt_used((seen.t * 1e9) as i64);
+    ui.label(
+        RichText::new(format!(
+            "Corrected: {} replaced by {}, both at {at} (when the move was made).",
+            describe(&TimedEvent {
+                t: seen.t,
+                event: old
+            }),
+            describe(&TimedEvent {
+                t: seen.t,
+                event: new
+            }),
+        ))
+        .color(common::AMBER),
+    )
+    .on_hover_text(format!(
+        "The correction was entered at {}; the clocks count from {at}",
+        fmt_used((seen.corrected_at * 1e9) as i64)
+    ));
+    ui.label(
+        RichText::new(format!(
+            "Used since {at} (pauses excluded): {}",
+            used_words(&used)
+        ))
+        .color(common::AMBER),
+    );
+}
+
+impl TablesPage {
+    /// The "Correct the last move" dialog: the move being replaced and when it was made,
+    /// the time each side has used since then (which stays theirs: the right move is entered
+    /// at that time), the right move and a reason.
+    pub(super) fn correction_dialog(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        let Some(state) = self.correcting.as_mut() else {
+            return;
+        };
+        let Some(table) = self.tables.tables.get(&state.game) else {
+            self.correcting = None;
+            return;
+        };
+        let Some((_, t, AnyEvent::Game(old))) = table.correctable_move() else {
+            self.correcting = None;
+            return;
+        };
+        let at = fmt_used((t * 1e9) as i64);
+        let used = table.used_since(t, cx.now_ms);
+        let mut close = false;
+        let mut queue = None;
+        let modal =
+            egui::Modal::new(egui::Id::unique("ggdesk-correct-move")).show(ui.ctx(), |ui| {
+                ui.set_max_width(480.0);
+                ui.heading("Correct the last move");
+                ui.add_space(4.0);
+                ui.label(format!(
+                    "The last move in force is {}, made at {at}. The move you type replaces it at \
+                 {at}, the time it was made: the clocks count from then, as if it had been \
+                 entered right. The record keeps both (an undo and the new move).",
+                    describe(&TimedEvent { t, event: old })
+                ));
+                if let Some(used) = &used {
+                    ui.label(
+                        RichText::new(format!(
+                            "Used since {at} (pauses excluded): {}. That time stays where it is.",
+                            used_words(used)
+                        ))
+                        .strong(),
+                    );
+                }
+                ui.add_space(6.0);
+                let label = ui.label("The right move:");
+                let field = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut state.text)
+                            .hint_text("e3-e4")
+                            .desired_width(140.0)
+                            .font(egui::TextStyle::Monospace),
+                    )
+                    .labelled_by(label.id);
+                if std::mem::take(&mut state.focus) {
+                    field.request_focus();
+                }
+                let label = ui.label("Reason (kept in the audit log):");
+                ui.add(
+                    egui::TextEdit::singleline(&mut state.reason)
+                        .desired_width(f32::INFINITY)
+                        .hint_text("why"),
+                )
+                .labelled_by(label.id);
+                if let Some(e) = &state.error {
+                    ui.colored_label(common::RED, e);
+                }
+                ui.add_space(8.0);
+                let allowed = !state.text.trim().is_empty() && !state.reason.trim().is_empty();
+                ui.horizontal(|ui| {
+                    let confirm = ui.add_enabled(
+                        allowed,
+                        egui::Button::new(RichText::new("Correct the move").strong()),
+                    );
+                    let enter = allowed
+                        && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter));
+                    if confirm.clicked() || enter {
+                        match Move::parse_typed(&state.text) {
+                            Ok(mv) => {
+                                queue = Some(TableCmd::Correct {
+                                    game: state.game,
+                                    mv,
+                                    reason: state.reason.trim().to_string(),
+                                });
+                                close = true;
+                            }
+                            Err(e) => state.error = Some(e),
+                        }
+                    }
+                    if ui.button("Cancel").clicked() {
+                        close = true;
+                    }
+                });
+            });
+        if modal.should_close() {
+            close = true;
+        }
+        if let Some(cmd) = queue {
+            self.queued.push(cmd);
+            self.focus_move = true;
+        }
+        if close {
+            self.correcting = None;
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! anything is saved; and registration into the chosen tournament.
 
 use super::{Watch, hint};
-use crate::store::{Actor, PlayerInput, RegistryId, RegistryPlayer};
+use crate::store::{PlayerInput, RegistryId, RegistryPlayer};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
 use crate::ui::files::{FilePicker, poll_picker};
@@ -229,9 +229,9 @@ impl PlayersPage {
         let selected = self.selected;
         let columns = [
             Column::exact(50.0),
-            Column::remainder().at_least(180.0),
-            Column::exact(110.0),
-            Column::exact(120.0),
+            Column::remainder().at_least(180.0).clip(true),
+            Column::exact(110.0).clip(true),
+            Column::exact(120.0).clip(true),
             Column::exact(70.0),
             Column::exact(150.0),
         ];
@@ -441,8 +441,10 @@ impl PlayersPage {
         }
         if let Some(preview) = &self.preview {
             if preview.bad.is_empty() {
+                let n = preview.rows.len();
+                let players = if n == 1 { "player" } else { "players" };
                 ui.label(
-                    RichText::new(format!("{} players ready to import", preview.rows.len()))
+                    RichText::new(format!("{n} {players} ready to import"))
                         .color(common::GREEN)
                         .strong(),
                 );
@@ -451,19 +453,25 @@ impl PlayersPage {
                     .max_height(160.0)
                     .show(ui, |ui| {
                         for r in &preview.rows {
-                            ui.label(format!(
-                                "line {}: {} ({}) {}",
-                                r.line,
-                                r.name,
-                                r.federation_id.as_deref().unwrap_or("-"),
-                                r.rating
-                            ));
+                            // Every column of the file: name, club, federation id, rating.
+                            common::cut_label(
+                                ui,
+                                format!(
+                                    "line {}: {} · club {} · id {} · rating {}",
+                                    r.line,
+                                    r.name,
+                                    r.club.as_deref().filter(|c| !c.is_empty()).unwrap_or("-"),
+                                    r.federation_id
+                                        .as_deref()
+                                        .filter(|f| !f.is_empty())
+                                        .unwrap_or("-"),
+                                    r.rating
+                                ),
+                            );
                         }
                     });
                 if ui
-                    .button(
-                        RichText::new(format!("Import {} players", preview.rows.len())).strong(),
-                    )
+                    .button(RichText::new(format!("Import {n} {players}")).strong())
                     .clicked()
                 {
                     self.queued.push(Cmd::Import);
@@ -491,7 +499,7 @@ impl PlayersPage {
     }
 
     fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>) {
-        let actor = Actor::director();
+        let actor = cx.actor();
         match cmd {
             Cmd::Save(form) => {
                 let input = match form.input() {

@@ -4,7 +4,7 @@
 
 use super::{Watch, hint, need_tournament, next_step};
 use crate::store::TournamentId;
-use crate::store::{Actor, PenaltyRow, Registration, RegistryId, RegistryPlayer};
+use crate::store::{PenaltyRow, Registration, RegistryId, RegistryPlayer};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
 use egui::{RichText, Ui};
@@ -205,7 +205,8 @@ impl RegistrationPage {
                                     "Banned: {}",
                                     p.ban.as_deref().unwrap_or("")
                                 ));
-                            ui.label(
+                            common::cut_label(
+                                ui,
                                 RichText::new(format!("{} (BANNED)", p.name)).color(common::RED),
                             );
                         } else {
@@ -216,7 +217,7 @@ impl RegistrationPage {
                             {
                                 register = Some(p.id);
                             }
-                            ui.label(format!("{}  {}", p.name, p.rating));
+                            common::cut_label(ui, format!("{}  {}", p.name, p.rating));
                         }
                     });
                 }
@@ -250,9 +251,9 @@ impl RegistrationPage {
         let mut clicked = None;
         let columns = [
             Column::exact(40.0),
-            Column::remainder().at_least(160.0),
+            Column::remainder().at_least(160.0).clip(true),
             Column::exact(60.0),
-            Column::exact(100.0),
+            Column::exact(100.0).clip(true),
             Column::exact(170.0),
             Column::exact(110.0),
             Column::exact(60.0),
@@ -480,7 +481,7 @@ impl RegistrationPage {
     }
 
     fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
-        let actor = Actor::director();
+        let actor = cx.actor();
         match cmd {
             Cmd::Register(id) => {
                 let r = cx.store.register(tid, id, &actor);

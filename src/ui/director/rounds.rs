@@ -14,8 +14,7 @@ use super::{
 };
 use crate::store::TournamentId;
 use crate::store::{
-    Absentee, Actor, BoardStatus, NextRound, ResultSaved, RoundBoard, RoundInfo, RoundState,
-    RoundView,
+    Absentee, BoardStatus, NextRound, ResultSaved, RoundBoard, RoundInfo, RoundState, RoundView,
 };
 use crate::ui::PageCtx;
 use crate::ui::common::{
@@ -27,6 +26,9 @@ use egui_extras::Column;
 use ggdesk_core::export::print::{self, PrintBoard, PrintPlayer, PrintRound};
 use ggdesk_core::pairing::{self, Pairing};
 use ggdesk_core::tournament::{GameResult, PlayerId, Score, Tournament};
+
+/// The width kept for a player's rating after the name on the boards.
+const RATING_WIDTH: f32 = 44.0;
 
 /// A printout of a round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,6 +93,9 @@ pub struct RoundsPage {
     confirm: Option<Confirm<Cmd>>,
     queued: Vec<Cmd>,
     tid: Option<TournamentId>,
+    /// The games at this desk's tables whose clocks the arbiter paused (set by the desk
+    /// before each frame of this page): their boards say PAUSED, not PLAYING.
+    pub paused: std::collections::HashSet<i64>,
 }
 
 impl RoundsPage {
@@ -630,6 +635,7 @@ impl RoundsPage {
             .map(|b| (self.score_before(b.white.no), self.score_before(b.black.no)))
             .collect();
         let selected_board = self.board;
+        let paused = &self.paused;
         let table_height = (ui.available_height() - 70.0).max(120.0);
         let defaults = !draft && grace_over;
         let columns = [
@@ -676,24 +682,34 @@ impl RoundsPage {
                     for (p, score) in [(&b.white, &scores[i].0), (&b.black, &scores[i].1)] {
                         row.col(|ui| {
                             let text = format!("{} {}", p.no, p.name);
-                            ui.horizontal(|ui| {
-                                if draft {
-                                    let on = swap_from == Some(PlayerId(p.no));
-                                    if ui.selectable_label(on, text).clicked() {
-                                        picks.player = Some(PlayerId(p.no));
+                            // A long name ends with an ellipsis before the rating (in full
+                            // on hover).
+                            let name_width = (ui.available_width() - RATING_WIDTH).max(40.0);
+                            ui.allocate_ui_with_layout(
+                                egui::vec2(name_width, 22.0),
+                                egui::Layout::left_to_right(egui::Align::Center),
+                                |ui| {
+                                    if draft {
+                                        let on = swap_from == Some(PlayerId(p.no));
+                                        let button =
+                                            egui::Button::selectable(on, text.as_str()).truncate();
+                                        if ui.add(button).on_hover_text(&text).clicked() {
+                                            picks.player = Some(PlayerId(p.no));
+                                        }
+                                    } else {
+                                        common::cut_label(ui, text.as_str());
                                     }
-                                } else {
-                                    ui.label(text);
-                                }
-                                ui.label(RichText::new(p.rating.to_string()).weak());
-                            });
+                                },
+                            );
+                            ui.label(RichText::new(p.rating.to_string()).weak());
                         });
                         row.col(|ui| {
                             ui.label(score);
                         });
                     }
                     row.col(|ui| result_cell(ui, view.number, b, draft, i, &mut picks));
-                    row.col(|ui| state_cell(ui, b, draft));
+                    let is_paused = b.game.is_some_and(|g| paused.contains(&g));
+                    row.col(|ui| state_cell(ui, b, draft, is_paused));
                     row.col(|ui| {
                         if defaults
                             && b.status == BoardStatus::AwaitingResult
@@ -777,7 +793,7 @@ impl RoundsPage {
 
     /// A round's life: pair, publish, discard, re-pair, complete.
     fn apply_round(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
-        let actor = Actor::director();
+        let actor = cx.actor();
         match cmd {
             Cmd::Pair => {
                 let r = cx.store.pair_round(tid, &actor);
@@ -831,7 +847,7 @@ impl RoundsPage {
     }
 
     fn apply_swap(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
-        let actor = Actor::director();
+        let actor = cx.actor();
         match cmd {
             Cmd::TrySwap(n, a, b) => match cx.store.check_swap(tid, n, a, b) {
                 Err(e) => cx.notices.error(e.to_string()),
@@ -864,7 +880,7 @@ impl RoundsPage {
     }
 
     fn apply_result(&self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
-        let actor = Actor::director();
+        let actor = cx.actor();
         match cmd {
             Cmd::Result(n, board, result, reason) => {
                 let table = self
@@ -971,7 +987,7 @@ fn game_under_way(board: &RoundBoard, game: i64, result: GameResult) -> String {
     )
 }
 
-fn state_cell(ui: &mut Ui, b: &RoundBoard, draft: bool) {
+fn state_cell(ui: &mut Ui, b: &RoundBoard, draft: bool, paused: bool) {
     if draft {
         let first = b
             .explanation
@@ -985,7 +1001,11 @@ fn state_cell(ui: &mut Ui, b: &RoundBoard, draft: bool) {
         }
         return;
     }
-    let (word, color) = status_badge(b.status);
+    let (word, color) = if paused && b.status == BoardStatus::Playing {
+        ("PAUSED", common::AMBER)
+    } else {
+        status_badge(b.status)
+    };
     ui.label(RichText::new(word).color(color).strong());
 }
 
@@ -1048,15 +1068,19 @@ fn players_out(
             ui.label(text);
         }
     };
-    ui.horizontal_wrapped(|ui| {
-        if !view.byes.is_empty() {
+    // One line each: the bye, the players not paired, the withdrawn (who are not in the
+    // round at all), so that nobody reads a withdrawal as the bye's.
+    if !view.byes.is_empty() {
+        ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("Bye:").strong());
             for (p, _) in &view.byes {
                 pick(ui, p.no, format!("{} {}", p.no, p.name));
             }
-        }
-        let playing: Vec<&(u32, String, bool)> = out.iter().filter(|p| !p.2).collect();
-        if !playing.is_empty() {
+        });
+    }
+    let playing: Vec<&(u32, String, bool)> = out.iter().filter(|p| !p.2).collect();
+    if !playing.is_empty() {
+        ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("Not paired:").strong());
             for (no, name, _) in playing {
                 let asked = view.absent.iter().any(|a| a.no == *no);
@@ -1066,12 +1090,22 @@ fn players_out(
                     format!("{no} {name}{}", if asked { " (absent)" } else { "" }),
                 );
             }
-        }
-        let withdrawn = out.iter().filter(|p| p.2).count();
-        if withdrawn > 0 {
-            ui.label(RichText::new(format!("{withdrawn} withdrawn")).weak());
-        }
-    });
+        });
+    }
+    let withdrawn: Vec<String> = out
+        .iter()
+        .filter(|p| p.2)
+        .map(|(no, name, _)| format!("{no} {name}"))
+        .collect();
+    if !withdrawn.is_empty() {
+        ui.label(
+            RichText::new(format!(
+                "Withdrawn from the tournament (not paired): {}",
+                withdrawn.join(", ")
+            ))
+            .weak(),
+        );
+    }
     picked
 }
 

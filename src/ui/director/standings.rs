@@ -199,7 +199,7 @@ impl StandingsPage {
             .striped(true)
             .column(Column::exact(48.0))
             .column(Column::exact(44.0))
-            .column(Column::remainder().at_least(180.0))
+            .column(Column::remainder().at_least(180.0).clip(true))
             .column(Column::exact(64.0))
             .column(Column::exact(64.0));
         for _ in &s.tiebreaks {
@@ -230,7 +230,7 @@ impl StandingsPage {
                         } else {
                             r.name.clone()
                         };
-                        ui.label(text);
+                        common::cut_label(ui, text);
                     });
                     row.col(|ui| {
                         ui.label(r.rating.to_string());
@@ -257,7 +257,7 @@ impl StandingsPage {
             .striped(true)
             .column(Column::exact(48.0))
             .column(Column::exact(44.0))
-            .column(Column::exact(200.0))
+            .column(Column::exact(200.0).clip(true))
             .column(Column::exact(64.0));
         for _ in 0..after {
             builder = builder.column(Column::exact(64.0));
@@ -281,7 +281,7 @@ impl StandingsPage {
                         ui.label(r.id.to_string());
                     });
                     row.col(|ui| {
-                        ui.label(&r.name);
+                        common::cut_label(ui, &r.name);
                     });
                     row.col(|ui| {
                         ui.label(RichText::new(r.score.to_string()).strong());
@@ -332,7 +332,7 @@ impl StandingsPage {
                     .map_err(|e| e.to_string())
                     .and_then(|d| {
                         let (name, html) = if cmd == Cmd::PrintStandings {
-                            ("standings", print::standings_page(&d, &s, provisional))
+                            ("standings", print::standings_page(&d, t, &s, provisional))
                         } else {
                             ("crosstable", print::crosstable_page(&d, t, &s, provisional))
                         };

@@ -4,7 +4,7 @@
 
 use super::{Watch, display_name, file_stem, hint, next_step, write_export};
 use crate::store::TournamentId;
-use crate::store::{Actor, Registration, TournamentSetup, TournamentSummary};
+use crate::store::{Registration, TournamentSetup, TournamentSummary};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
 use crate::ui::files::{self, FilePicker, poll_picker};
@@ -14,6 +14,9 @@ use ggdesk_core::rules::RuleSettings;
 use ggdesk_core::tournament::{PlayerId, PointsScale, Score, System, TieBreak};
 
 const NS: i64 = 1_000_000_000;
+
+/// The width of a tie-break's name in the order list.
+const TIEBREAK_NAME_WIDTH: f32 = 250.0;
 
 /// The settings form, as typed.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,48 +90,45 @@ impl SetupForm {
         self.grace_min = minutes(r.grace_ns);
     }
 
-    /// The setup the form describes, or what is wrong with it.
+    /// The setup the form describes, or what is wrong with it: the first field in error,
+    /// in a sentence ("Move time: not a whole number (\"2m\")"). Each field's own error is
+    /// shown beside it ([`count_error`], [`minutes_error`], [`points_error`]).
     pub fn setup(&self) -> Result<TournamentSetup, String> {
         let count = |what: &str, text: &str| -> Result<u32, String> {
-            text.trim()
-                .parse::<u32>()
-                .map_err(|_| format!("{what}: {:?} is not a whole number", text.trim()))
+            match count_error(text) {
+                Some(e) => Err(format!("{what}: {}", lower_first(&e))),
+                None => Ok(text.trim().parse::<u32>().unwrap_or_default()),
+            }
         };
         let secs_of_minutes = |what: &str, text: &str| -> Result<i64, String> {
-            let m: f64 = text
-                .trim()
-                .parse()
-                .map_err(|_| format!("{what}: {:?} is not a number of minutes", text.trim()))?;
-            let s = m * 60.0;
-            if !(0.0..=1e7).contains(&s) || s.fract() != 0.0 {
-                return Err(format!(
-                    "{what}: {m} minutes is not a whole number of seconds"
-                ));
+            match minutes_error(text) {
+                Some(e) => Err(format!("{what}: {}", lower_first(&e))),
+                None => Ok((text.trim().parse::<f64>().unwrap_or_default() * 60.0) as i64 * NS),
             }
-            Ok(s as i64 * NS)
         };
+        if let Some(e) = self.rounds_error() {
+            return Err(format!("Rounds: {}", lower_first(&e)));
+        }
         let rounds = match self.rounds.trim() {
-            "" if self.system == System::RoundRobin => None,
-            "" => return Err("a Swiss needs a number of rounds".into()),
+            "" => None,
             r => Some(count("Rounds", r)?),
         };
         let mut points = PointsScale::default();
         for (i, key) in PointsScale::KEYS.iter().enumerate() {
             let text = self.points[i].trim();
-            let v: f64 = text
-                .parse()
-                .map_err(|_| format!("points for {key}: {text:?} is not a number"))?;
-            let halves = v * 2.0;
-            if halves.fract() != 0.0 || !(0.0..=2e6).contains(&halves) {
+            if let Some(e) = points_error(text) {
                 return Err(format!(
-                    "points for {key} must be a multiple of 0.5 from 0, not {text}"
+                    "Points for {}: {}",
+                    key.replace('_', " "),
+                    lower_first(&e)
                 ));
             }
+            let halves = text.parse::<f64>().unwrap_or_default() * 2.0;
             points.set(key, Score::from_halves(halves as i64));
         }
         let rules = RuleSettings {
             move_limit_ns: i64::from(count("Move time", &self.move_s)?) * NS,
-            oversteps_to_lose: count("Losing overstep", &self.oversteps)?,
+            oversteps_to_lose: count("Overstep that loses", &self.oversteps)?,
             game_limit_ns: secs_of_minutes("Game time", &self.game_min)?,
             thirty_moves: count("Thirty-move rule", &self.thirty)?,
             perpetual_short: count("Short perpetual", &self.perpetual_short)?,
@@ -147,6 +147,88 @@ impl SetupForm {
             rules,
         })
     }
+
+    /// What is wrong with the number of rounds as typed: a Swiss needs one; a round robin
+    /// takes one full cycle when it is empty.
+    pub fn rounds_error(&self) -> Option<String> {
+        match self.rounds.trim() {
+            "" if self.system == System::RoundRobin => None,
+            "" => Some("A Swiss needs a number of rounds".into()),
+            r => count_error(r),
+        }
+    }
+}
+
+/// What is wrong with a count as typed (a whole number from 0), in a sentence.
+pub fn count_error(text: &str) -> Option<String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Some("Type a whole number".into());
+    }
+    t.parse::<u32>()
+        .err()
+        .map(|_| format!("Not a whole number ({t:?})"))
+}
+
+/// What is wrong with a number of minutes as typed (whole seconds, from 0).
+pub fn minutes_error(text: &str) -> Option<String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Some("Type a number of minutes".into());
+    }
+    let Ok(m) = t.parse::<f64>() else {
+        return Some(format!("Not a number of minutes ({t:?})"));
+    };
+    let s = m * 60.0;
+    if !(0.0..=1e7).contains(&s) || s.fract() != 0.0 {
+        return Some(format!("Not a whole number of seconds ({t} minutes)"));
+    }
+    None
+}
+
+/// What is wrong with points as typed (a multiple of 0.5 from 0).
+pub fn points_error(text: &str) -> Option<String> {
+    let t = text.trim();
+    let Ok(v) = t.parse::<f64>() else {
+        return Some(if t.is_empty() {
+            "Type a number of points".into()
+        } else {
+            format!("Not a number ({t:?})")
+        });
+    };
+    let halves = v * 2.0;
+    if halves.fract() != 0.0 || !(0.0..=2e6).contains(&halves) {
+        return Some(format!("Not a multiple of 0.5 from 0 ({t})"));
+    }
+    None
+}
+
+/// A sentence's words after a colon: "Not a whole number" → "not a whole number".
+fn lower_first(text: &str) -> String {
+    let mut c = text.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// The width kept beside a field for its error, so that the fields beside it do not move
+/// when one appears.
+const FIELD_ERROR_WIDTH: f32 = 170.0;
+
+/// A field's error beside it, in red (or the same space left empty); a long one ends with
+/// an ellipsis, in full on hover.
+fn field_error(ui: &mut Ui, error: Option<String>) {
+    ui.allocate_ui_with_layout(
+        egui::vec2(FIELD_ERROR_WIDTH, 18.0),
+        egui::Layout::left_to_right(egui::Align::Center),
+        |ui| {
+            ui.set_min_width(FIELD_ERROR_WIDTH);
+            if let Some(e) = error {
+                common::cut_label(ui, RichText::new(e).color(common::RED));
+            }
+        },
+    );
 }
 
 impl Default for SetupForm {
@@ -166,6 +248,8 @@ enum Cmd {
     Allow(PlayerId, PlayerId),
     Import(std::path::PathBuf),
     Export(TournamentId),
+    /// The tie-breaks back to the default order (asked first).
+    DefaultTiebreaks,
 }
 
 impl Reasoned for Cmd {
@@ -377,7 +461,16 @@ impl TournamentsPage {
             ui.label("System:");
             ui.add_enabled_ui(started == 0, |ui| {
                 ui.radio_value(&mut self.form.system, System::Swiss, "Swiss");
-                ui.radio_value(&mut self.form.system, System::RoundRobin, "Round robin");
+                if ui
+                    .radio(self.form.system == System::RoundRobin, "Round robin")
+                    .clicked()
+                    && self.form.system != System::RoundRobin
+                {
+                    // A round robin plays one full cycle unless told otherwise: the rounds
+                    // typed for a Swiss do not carry over.
+                    self.form.system = System::RoundRobin;
+                    self.form.rounds.clear();
+                }
             });
         });
         let rounds_hint = if self.form.system == System::RoundRobin {
@@ -385,7 +478,10 @@ impl TournamentsPage {
         } else {
             "Rounds:"
         };
-        labelled_text(ui, rounds_hint, &mut self.form.rounds, 60.0);
+        ui.horizontal(|ui| {
+            labelled_text(ui, rounds_hint, &mut self.form.rounds, 60.0);
+            field_error(ui, self.form.rounds_error());
+        });
         ui.add_space(6.0);
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| self.points_ui(ui));
@@ -439,7 +535,7 @@ impl TournamentsPage {
     fn points_ui(&mut self, ui: &mut Ui) {
         ui.label(RichText::new("Points").strong());
         egui::Grid::new("points-grid")
-            .num_columns(2)
+            .num_columns(3)
             .show(ui, |ui| {
                 for (i, key) in PointsScale::KEYS.iter().enumerate() {
                     let l = ui.label(format!("Points for {}:", key.replace('_', " ")));
@@ -447,6 +543,7 @@ impl TournamentsPage {
                         egui::TextEdit::singleline(&mut self.form.points[i]).desired_width(50.0),
                     )
                     .labelled_by(l.id);
+                    field_error(ui, points_error(&self.form.points[i]));
                     ui.end_row();
                 }
             });
@@ -460,7 +557,18 @@ impl TournamentsPage {
         let n = self.form.tiebreaks.len();
         for (i, tb) in self.form.tiebreaks.iter().enumerate() {
             ui.horizontal(|ui| {
-                ui.label(format!("{}. {}", i + 1, tiebreak_words(*tb)));
+                // A fixed width for the name: the buttons stay where they are, whichever
+                // tie-break a row holds.
+                ui.allocate_ui_with_layout(
+                    egui::vec2(TIEBREAK_NAME_WIDTH, 20.0),
+                    egui::Layout::left_to_right(egui::Align::Center),
+                    |ui| {
+                        ui.set_min_width(TIEBREAK_NAME_WIDTH);
+                        let text = format!("{}. {}", i + 1, tiebreak_words(*tb));
+                        ui.add(egui::Label::new(&text).truncate())
+                            .on_hover_text(text);
+                    },
+                );
                 if ui
                     .add_enabled(i > 0, egui::Button::new("Up").small())
                     .accessible_name(format!("Move {} up", tb.name()))
@@ -520,11 +628,24 @@ impl TournamentsPage {
                 self.form.tiebreaks.push(t);
             }
         }
-        if ui
-            .add(egui::Button::new("Back to the default order").small())
-            .clicked()
+        if self.form.tiebreaks != TieBreak::default_order()
+            && ui
+                .add(egui::Button::new("Back to the default order…").small())
+                .clicked()
         {
-            self.form.tiebreaks = TieBreak::default_order();
+            let order: Vec<&str> = TieBreak::default_order()
+                .into_iter()
+                .map(tiebreak_words)
+                .collect();
+            self.confirm = Some(Confirm::new(
+                "Back to the default tie-break order?",
+                format!(
+                    "The order above is replaced by: {}. Nothing is saved until you save the settings.",
+                    order.join(", ")
+                ),
+                "Use the default order",
+                Cmd::DefaultTiebreaks,
+            ));
         }
     }
 
@@ -538,27 +659,35 @@ impl TournamentsPage {
                 self.form.set_rules(&RuleSettings::default());
             }
         });
-        egui::Grid::new("rules-grid").num_columns(4).show(ui, |ui| {
+        egui::Grid::new("rules-grid").num_columns(6).show(ui, |ui| {
             let f = &mut self.form;
-            let field = |ui: &mut Ui, label: &str, value: &mut String| {
+            // Each field with its error beside it, as typed.
+            let count = |ui: &mut Ui, label: &str, value: &mut String| {
                 let l = ui.label(label);
                 ui.add(egui::TextEdit::singleline(value).desired_width(50.0))
                     .labelled_by(l.id);
+                field_error(ui, count_error(value));
             };
-            field(ui, "Move time (seconds):", &mut f.move_s);
-            field(ui, "Overstep that loses:", &mut f.oversteps);
+            let minutes = |ui: &mut Ui, label: &str, value: &mut String| {
+                let l = ui.label(label);
+                ui.add(egui::TextEdit::singleline(value).desired_width(50.0))
+                    .labelled_by(l.id);
+                field_error(ui, minutes_error(value));
+            };
+            count(ui, "Move time (seconds):", &mut f.move_s);
+            count(ui, "Overstep that loses:", &mut f.oversteps);
             ui.end_row();
-            field(ui, "Game time (minutes):", &mut f.game_min);
-            field(ui, "Thirty-move rule (moves, 0 off):", &mut f.thirty);
+            minutes(ui, "Game time (minutes):", &mut f.game_min);
+            count(ui, "Thirty-move rule (moves, 0 off):", &mut f.thirty);
             ui.end_row();
-            field(ui, "Short perpetual (moves):", &mut f.perpetual_short);
-            field(ui, "Long perpetual (moves):", &mut f.perpetual_long);
+            count(ui, "Short perpetual (moves):", &mut f.perpetual_short);
+            count(ui, "Long perpetual (moves):", &mut f.perpetual_long);
             ui.end_row();
-            field(ui, "Moves before a draw for respect:", &mut f.respect);
-            field(ui, "Setup time (minutes):", &mut f.setup_min);
+            count(ui, "Moves before a draw for respect:", &mut f.respect);
+            minutes(ui, "Setup time (minutes):", &mut f.setup_min);
             ui.end_row();
-            field(ui, "Reading time (minutes):", &mut f.reading_min);
-            field(ui, "Grace period (minutes):", &mut f.grace_min);
+            minutes(ui, "Reading time (minutes):", &mut f.reading_min);
+            minutes(ui, "Grace period (minutes):", &mut f.grace_min);
             ui.end_row();
         });
     }
@@ -688,7 +817,7 @@ impl TournamentsPage {
     }
 
     fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>) {
-        let actor = Actor::director();
+        let actor = cx.actor();
         match cmd {
             Cmd::Select(id) => {
                 *cx.tournament = Some(id);
@@ -701,6 +830,10 @@ impl TournamentsPage {
                 self.details = Details::default();
             }
             Cmd::Save(setup, reason) => self.save(*setup, &reason, cx),
+            Cmd::DefaultTiebreaks => {
+                self.form.tiebreaks = TieBreak::default_order();
+                return;
+            }
             Cmd::SaveDetails(id, details) => {
                 let r = cx.store.set_tournament_details(id, &details, &actor);
                 cx.notices
@@ -758,7 +891,7 @@ impl TournamentsPage {
     }
 
     fn save(&mut self, setup: TournamentSetup, reason: &str, cx: &mut PageCtx<'_>) {
-        let actor = Actor::director();
+        let actor = cx.actor();
         match self.form.editing {
             Some(id) => {
                 let r = cx.store.update_tournament(id, &setup, reason, &actor);

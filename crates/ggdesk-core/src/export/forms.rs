@@ -28,7 +28,11 @@ pub struct FormHeading {
     pub table: Option<u32>,
     pub white: String,
     pub black: String,
-    /// When game time ran out, as the form should show it.
+    /// The playing time when game time ran out (pauses excluded), as the form should show
+    /// it: the game clock's limit.
+    pub played: String,
+    /// When game time ran out on the wall clock since the game started (pauses included);
+    /// empty when the game was never paused.
     pub stopped_at: String,
 }
 
@@ -60,11 +64,21 @@ pub fn adjudication_form(heading: &FormHeading, adjudication: &Adjudication) -> 
     if let Some(t) = heading.table {
         where_.push(format!("Table {t}"));
     }
-    if !heading.stopped_at.is_empty() {
-        where_.push(format!(
+    match (heading.played.is_empty(), heading.stopped_at.is_empty()) {
+        (false, true) => where_.push(format!(
+            "game time ran out after {} of play",
+            html_escape(&heading.played)
+        )),
+        (false, false) => where_.push(format!(
+            "game time ran out after {} of play ({} since the start, pauses included)",
+            html_escape(&heading.played),
+            html_escape(&heading.stopped_at)
+        )),
+        (true, false) => where_.push(format!(
             "game time ran out at {}",
             html_escape(&heading.stopped_at)
-        ));
+        )),
+        (true, true) => {}
     }
     html.push_str(&format!(
         "<p>{}<br>White: <b>{}</b> &nbsp; Black: <b>{}</b></p>\n",
@@ -181,9 +195,23 @@ mod tests {
             table: Some(7),
             white: "Reyes, Ana".into(),
             black: "Cruz & Co".into(),
-            stopped_at: "2:00:00".into(),
+            played: "2:00:00".into(),
+            stopped_at: "2:07:30".into(),
         };
         let html = adjudication_form(&heading, &adj);
+        assert!(
+            html.contains(
+                "game time ran out after 2:00:00 of play (2:07:30 since the start, pauses included)"
+            ),
+            "{html}"
+        );
+        let unpaused = FormHeading {
+            stopped_at: String::new(),
+            ..heading.clone()
+        };
+        assert!(
+            adjudication_form(&unpaused, &adj).contains("game time ran out after 2:00:00 of play<")
+        );
         assert!(html.contains("GGF &lt;Open&gt;"));
         assert!(html.contains("Cruz &amp; Co"));
         // White: +2 for e8, −1 for f8: NRS 1; AVP 7.50; TAS 8.50. Black: AVP 7.80.

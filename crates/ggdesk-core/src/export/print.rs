@@ -250,9 +250,23 @@ pub fn tiebreak_title(t: TieBreak) -> &'static str {
     }
 }
 
+/// A player's name as the printed standings give it: "(withdrawn)" after a player who
+/// withdrew (no longer paired; the games played count).
+fn standings_name(t: &Tournament, id: crate::tournament::PlayerId, name: &str) -> String {
+    if t.player(id).is_some_and(|p| p.withdrawn) {
+        format!("{} <i>(withdrawn)</i>", html_escape(name))
+    } else {
+        html_escape(name)
+    }
+}
+
+/// The note under standings that mark a withdrawn player.
+const WITHDRAWN_NOTE: &str =
+    "<p>(withdrawn): the player withdrew and is no longer paired; the games played count.</p>\n";
+
 /// The standings after `s.after_round` rounds. `provisional` marks standings that count a
-/// round still in play.
-pub fn standings_page(d: &Details, s: &Standings, provisional: bool) -> String {
+/// round still in play; a player who withdrew is marked.
+pub fn standings_page(d: &Details, t: &Tournament, s: &Standings, provisional: bool) -> String {
     let mut body = String::new();
     if provisional {
         body.push_str(
@@ -269,7 +283,7 @@ pub fn standings_page(d: &Details, s: &Standings, provisional: bool) -> String {
             "<tr><td class=num>{}</td><td class=num>{}</td><td>{}</td><td class=num>{}</td><td class=num><b>{}</b></td>",
             r.rank,
             r.id,
-            html_escape(&r.name),
+            standings_name(t, r.id, &r.name),
             r.rating,
             r.score
         ));
@@ -279,6 +293,12 @@ pub fn standings_page(d: &Details, s: &Standings, provisional: bool) -> String {
         body.push_str("</tr>\n");
     }
     body.push_str("</table>\n");
+    if s.rows
+        .iter()
+        .any(|r| t.player(r.id).is_some_and(|p| p.withdrawn))
+    {
+        body.push_str(WITHDRAWN_NOTE);
+    }
     let title = if s.after_round == 0 {
         "Standings before round 1".to_string()
     } else {
@@ -335,7 +355,7 @@ pub fn crosstable_page(d: &Details, t: &Tournament, s: &Standings, provisional: 
             "<tr><td class=num>{}</td><td class=num>{}</td><td>{}</td><td class=num><b>{}</b></td>",
             row.rank,
             row.id,
-            html_escape(&row.name),
+            standings_name(t, row.id, &row.name),
             row.score
         ));
         let cells = t.player_index(row.id).and_then(|i| entries.get(i));
@@ -356,6 +376,12 @@ pub fn crosstable_page(d: &Details, t: &Tournament, s: &Standings, provisional: 
         body.push_str("</tr>\n");
     }
     body.push_str(&format!("</table>\n<p>{CROSS_LEGEND}</p>\n"));
+    if s.rows
+        .iter()
+        .any(|r| t.player(r.id).is_some_and(|p| p.withdrawn))
+    {
+        body.push_str(WITHDRAWN_NOTE);
+    }
     page(d, &format!("Cross-table after round {rounds}"), &body)
 }
 
@@ -601,13 +627,33 @@ mod tests {
     fn standings_and_crosstable_pages_say_when_they_are_provisional() {
         let t = two_player_tournament(GameResult::Pending);
         let s = standings(&t, 1);
-        let html = standings_page(&details(), &s, true);
+        let html = standings_page(&details(), &t, &s, true);
         assert!(html.contains("Provisional"));
         assert!(html.contains("Standings after round 1"));
-        assert!(!standings_page(&details(), &s, false).contains("Provisional"));
+        assert!(!standings_page(&details(), &t, &s, false).contains("Provisional"));
+        assert!(!html.contains("withdrawn"), "nobody withdrew");
         let x = crosstable_page(&details(), &t, &s, false);
         assert!(x.contains("<td>?2<span class=col>w</span></td>"), "{x}");
         assert!(x.contains(CROSS_LEGEND));
         assert_eq!(tiebreak_title(TieBreak::Buchholz), "Buchholz");
+    }
+
+    #[test]
+    fn printed_standings_mark_a_withdrawn_player() {
+        let mut t = two_player_tournament(GameResult::WhiteWins);
+        let second = t.players()[1].id;
+        let name = t.players()[1].name.clone();
+        t.set_withdrawn(second, true).expect("withdrawn");
+        let s = standings(&t, 1);
+        let html = standings_page(&details(), &t, &s, false);
+        assert!(
+            html.contains(&format!("{} <i>(withdrawn)</i>", html_escape(&name))),
+            "{html}"
+        );
+        assert!(html.contains(WITHDRAWN_NOTE));
+        let x = crosstable_page(&details(), &t, &s, false);
+        assert!(x.contains("<i>(withdrawn)</i>"), "{x}");
+        // The other player is not marked.
+        assert_eq!(html.matches("(withdrawn)</i>").count(), 1);
     }
 }

@@ -216,6 +216,11 @@ impl LoggedGame<'_> {
     /// The game record (`ggdesk-record/1`) of a game the desk arbitrates, once both setups
     /// are in.
     pub fn record(&self) -> Option<Record> {
+        self.record_of(&self.effective())
+    }
+
+    /// The game record with these events (the events in force, or a part of them).
+    fn record_of(&self, events: &[(u32, f64, AnyEvent)]) -> Option<Record> {
         if self.mode != GameMode::Arbitrated {
             return None;
         }
@@ -223,10 +228,12 @@ impl LoggedGame<'_> {
         record.first = self.first;
         record.ratings = self.ratings;
         record.rules = self.rules;
-        record.events = self
-            .effective_events()
-            .into_iter()
-            .map(|(_, e)| e)
+        record.events = events
+            .iter()
+            .filter_map(|&(_, t, e)| match e {
+                AnyEvent::Game(event) => Some(TimedEvent { t, event }),
+                AnyEvent::Physical(_) => None,
+            })
             .collect();
         // The readings count once both sheets are handed in; an imported record keeps its
         // readings as written.
@@ -241,6 +248,11 @@ impl LoggedGame<'_> {
 
     /// The record of a game on a physical board (`ggdesk-physical/1`).
     pub fn physical_record(&self) -> Option<PhysicalRecord> {
+        self.physical_record_of(&self.effective())
+    }
+
+    /// The physical-board record with these events.
+    fn physical_record_of(&self, events: &[(u32, f64, AnyEvent)]) -> Option<PhysicalRecord> {
         if self.mode != GameMode::Physical {
             return None;
         }
@@ -253,10 +265,9 @@ impl LoggedGame<'_> {
             first: self.first,
             ratings: self.ratings,
             rules: self.rules,
-            events: self
-                .effective()
-                .into_iter()
-                .filter_map(|(_, t, e)| match e {
+            events: events
+                .iter()
+                .filter_map(|&(_, t, e)| match e {
                     AnyEvent::Physical(e) => Some((t, e)),
                     AnyEvent::Game(_) => None,
                 })
@@ -269,12 +280,19 @@ impl LoggedGame<'_> {
     /// The game derived from its events, whichever way it is followed. `None` before an
     /// arbitrated game's setups are both in.
     pub fn derive(&self) -> Option<Result<AnyGame, String>> {
+        self.derive_of(&self.effective())
+    }
+
+    /// The game derived from these events (the events in force, or the first of them).
+    fn derive_of(&self, events: &[(u32, f64, AnyEvent)]) -> Option<Result<AnyGame, String>> {
         match self.mode {
-            GameMode::Arbitrated => self
-                .game()
-                .map(|r| r.map(AnyGame::Arbitrated).map_err(|e| e.to_string())),
+            GameMode::Arbitrated => self.record_of(events).map(|r| {
+                record::replay_game(&r)
+                    .map(|(g, _)| AnyGame::Arbitrated(g))
+                    .map_err(|e| e.to_string())
+            }),
             GameMode::Physical => self
-                .physical_record()
+                .physical_record_of(events)
                 .map(|r| r.replay_game().map(AnyGame::Physical)),
         }
     }
@@ -339,5 +357,256 @@ impl LoggedGame<'_> {
         let time = Time::from_secs_f64(t).ok_or_else(|| record::time_out_of_range(t))?;
         let applied = game.apply(time, event).map_err(|e| e.to_string())?;
         Ok((applied, game.state()))
+    }
+}
+
+/// Whether an event is a move (with or without a challenge, on either kind of board).
+fn is_move(event: &AnyEvent) -> bool {
+    matches!(
+        event,
+        AnyEvent::Game(Event::Move { .. }) | AnyEvent::Physical(PhysicalEvent::Move { .. })
+    )
+}
+
+/// Whether an event only stops or restarts the clocks.
+fn is_pause_or_resume(event: &AnyEvent) -> bool {
+    matches!(
+        event,
+        AnyEvent::Game(Event::Pause | Event::Resume)
+            | AnyEvent::Physical(PhysicalEvent::Pause | PhysicalEvent::Resume)
+    )
+}
+
+/// An overstep the clocks counted after the last event in force: the move limit passed by
+/// the side to move, while nobody entered anything.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Overstep {
+    pub side: Side,
+    /// The side's oversteps, this one included.
+    pub count: u32,
+    /// How many oversteps lose the game.
+    pub limit: u32,
+    /// The moment the move limit was passed, in seconds since the game started.
+    pub at: f64,
+}
+
+impl Overstep {
+    /// The overstep as the audit log keeps it: `{"t": at, "overstep": side, "count": n,
+    /// "of": limit}`.
+    pub fn value(&self) -> Value {
+        json!({"t": self.at, "overstep": self.side.name(), "count": self.count, "of": self.limit})
+    }
+}
+
+/// The last move replaced at the time it was made: what the log takes, and what it replaces.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Correction {
+    /// The entries to append, in order: an undo of each pause or resume that followed the
+    /// move and of the move itself (all at `corrected_at`), the replacement at the cancelled
+    /// move's own time, then those pauses and resumes again at their own times.
+    pub entries: Vec<LogEntry>,
+    /// The move cancelled: its sequence number, its time and what it was.
+    pub cancelled: (u32, f64, AnyEvent),
+    /// The move that replaces it, at the same time.
+    pub replacement: AnyEvent,
+    /// When the correction was entered.
+    pub corrected_at: f64,
+}
+
+impl Correction {
+    /// The correction as the audit log keeps it: the move cancelled and the move entered,
+    /// each as its record writes it (at its time), and when the correction was entered.
+    pub fn value(&self) -> Value {
+        let (seq, t, old) = self.cancelled;
+        json!({
+            "corrected_at": self.corrected_at,
+            "cancelled": old.value(t),
+            "cancelled_seq": seq,
+            "entered": self.replacement.value(t),
+        })
+    }
+}
+
+/// Why the last move cannot be corrected. Nothing is written.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CorrectionError {
+    #[error("there is no move to correct")]
+    NoMove,
+    #[error("a correction replaces a move with a move, not a {0}")]
+    NotAMove(&'static str),
+    #[error(
+        "event {seq} ({code}) came after the last move: only the last move can be corrected (undo event {seq} first)"
+    )]
+    EventAfter { seq: u32, code: &'static str },
+    #[error("the corrected move is refused: {0}")]
+    Refused(String),
+    #[error("{0}")]
+    Form(String),
+}
+
+/// A correction found in a log: the move cancelled and the move that replaced it at its time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CorrectionSeen {
+    pub cancelled: AnyEvent,
+    pub replacement: AnyEvent,
+    /// The sequence number of the replacement.
+    pub seq: u32,
+    /// The time of both moves.
+    pub t: f64,
+    /// When the correction was entered.
+    pub corrected_at: f64,
+}
+
+impl LoggedGame<'_> {
+    /// Replaces the last move in force by `replacement` at the time the cancelled move was
+    /// made (`corrected_at` is now): the clocks then count from the moment the move was
+    /// really made, as if it had been entered right. Pauses and resumes entered after the
+    /// move are kept at their times; any other event after it must be undone first. The
+    /// replacement is checked against the game as it stood before the cancelled move.
+    pub fn correction(
+        &self,
+        replacement: AnyEvent,
+        corrected_at: f64,
+    ) -> Result<Correction, CorrectionError> {
+        if !is_move(&replacement) {
+            return Err(CorrectionError::NotAMove(replacement.code()));
+        }
+        let effective = self.effective();
+        let k = effective
+            .iter()
+            .rposition(|(_, _, e)| is_move(e))
+            .ok_or(CorrectionError::NoMove)?;
+        let after = &effective[k + 1..];
+        if let Some(&(seq, _, e)) = after.iter().find(|(_, _, e)| !is_pause_or_resume(e)) {
+            return Err(CorrectionError::EventAfter {
+                seq,
+                code: e.code(),
+            });
+        }
+        let (seq, t, old) = effective[k];
+        let mut game = self
+            .derive_of(&effective[..k])
+            .ok_or_else(|| CorrectionError::Form("the setups are not both entered".into()))?
+            .map_err(CorrectionError::Form)?;
+        let time = Time::from_secs_f64(t).ok_or_else(|| {
+            CorrectionError::Form(format!("event {seq}: {}", record::time_out_of_range(t)))
+        })?;
+        game.apply(time, &replacement)
+            .map_err(|e| CorrectionError::Refused(e.to_string()))?;
+        // The pauses and resumes after it apply as they did (a paused game stays paused).
+        for &(s, t, e) in after {
+            let time = Time::from_secs_f64(t).ok_or_else(|| {
+                CorrectionError::Form(format!("event {s}: {}", record::time_out_of_range(t)))
+            })?;
+            game.apply(time, &e)
+                .map_err(|e| CorrectionError::Refused(format!("event {s} after it: {e}")))?;
+        }
+        let mut next = self.next_seq();
+        let mut entries = Vec::new();
+        let mut push = |t: f64, kind: LogEntryKind| {
+            entries.push(LogEntry { seq: next, t, kind });
+            next += 1;
+        };
+        for &(s, _, _) in after.iter().rev() {
+            push(corrected_at, LogEntryKind::Undo { seq: s });
+        }
+        push(corrected_at, LogEntryKind::Undo { seq });
+        push(t, replacement.into());
+        for &(_, t, e) in after {
+            push(t, e.into());
+        }
+        Ok(Correction {
+            entries,
+            cancelled: (seq, t, old),
+            replacement,
+            corrected_at,
+        })
+    }
+
+    /// The last correction of a move in the log (see [`LoggedGame::correction`]): a move
+    /// entered right after undos, one of which cancelled a move of the same time.
+    pub fn last_correction(&self) -> Option<CorrectionSeen> {
+        let by_seq = |seq: u32| self.log.iter().find(|e| e.seq == seq);
+        self.log.iter().enumerate().rev().find_map(|(i, entry)| {
+            let replacement = entry.kind.event().filter(is_move)?;
+            let undos = self.log[..i]
+                .iter()
+                .rev()
+                .take_while(|e| matches!(e.kind, LogEntryKind::Undo { .. }));
+            undos.into_iter().find_map(|undo| {
+                let LogEntryKind::Undo { seq } = undo.kind else {
+                    return None;
+                };
+                let cancelled = by_seq(seq)?;
+                let old = cancelled.kind.event().filter(is_move)?;
+                (cancelled.t == entry.t).then_some(CorrectionSeen {
+                    cancelled: old,
+                    replacement,
+                    seq: entry.seq,
+                    t: entry.t,
+                    corrected_at: undo.t,
+                })
+            })
+        })
+    }
+
+    /// The playing time each side has used on its move clock from `since` (seconds since
+    /// the game started) until `until`: pauses excluded, each stretch counted to the side
+    /// whose turn it was. `None` when the game cannot be derived.
+    pub fn used_between(&self, since: f64, until: Time) -> Option<BySide<i64>> {
+        let effective = self.effective();
+        let split = effective
+            .iter()
+            .position(|(_, t, _)| *t > since)
+            .unwrap_or(effective.len());
+        let mut game = self.derive_of(&effective[..split])?.ok()?;
+        // The clocks up to `since` are before it: they count for nobody.
+        let since = Time::from_secs_f64(since)?;
+        if since > game.clock().now() {
+            game.judge_clocks(since).ok()?;
+        }
+        let mut used = BySide::<i64>::default();
+        for &(_, t, e) in &effective[split..] {
+            let time = Time::from_secs_f64(t)?;
+            run_clocks(&mut game, time, &mut used);
+            if game.apply(time, &e).is_err() {
+                return Some(used);
+            }
+        }
+        run_clocks(&mut game, until, &mut used);
+        Some(used)
+    }
+
+    /// The overstep the clocks count between the last event in force and `t`, if any: the
+    /// side to move passing the move limit while nothing was entered (at most one, as a
+    /// turn passes the limit once). An event at `t` would record it.
+    pub fn overstep_before(&self, t: f64) -> Option<Overstep> {
+        let game = self.derive()?.ok()?;
+        let time = Time::from_secs_f64(t)?;
+        let before = game.clock().oversteps();
+        let mut judged = game.clone();
+        judged.judge_clocks(time).ok()?;
+        let after = judged.clock().oversteps();
+        let side = Side::BOTH.into_iter().find(|s| after[*s] > before[*s])?;
+        // The clocks ran from the last event without a pause (an overstep needs a running
+        // move clock), so the limit was passed when what was left of it at that event had
+        // run.
+        let left = Time::from_ns(game.clock().move_remaining_ns().max(0));
+        Some(Overstep {
+            side,
+            count: after[side],
+            limit: game.settings().oversteps_to_lose,
+            at: game.last_time().plus(left).as_secs_f64(),
+        })
+    }
+}
+
+/// Runs a game's clocks up to `to` without an event, counting the playing time that passed
+/// to the side whose turn it is (nothing while paused or once a clock ran out).
+fn run_clocks(game: &mut AnyGame, to: Time, used: &mut BySide<i64>) {
+    let side = game.to_move();
+    let before = game.clock().game_used_ns();
+    if to > game.clock().now() && game.judge_clocks(to).is_ok() {
+        used[side] += game.clock().game_used_ns() - before;
     }
 }

@@ -9,7 +9,10 @@
 
 mod log;
 
-pub use log::{Decision, LogEntry, LogEntryKind, LoggedGame, SheetRow, effective};
+pub use log::{
+    Correction, CorrectionError, CorrectionSeen, Decision, LogEntry, LogEntryKind, LoggedGame,
+    Overstep, SheetRow, effective,
+};
 
 use crate::adjudication::{self, SheetError, TallySheetError};
 use crate::clock::Time;

@@ -356,11 +356,14 @@ impl fmt::Display for Explanation {
         for bye in &self.byes {
             write!(f, "\n{bye}\n")?;
         }
-        if let Some(line) = self.round.absent_line() {
-            write!(f, "\n{line}\n")?;
-        }
-        if let Some(line) = self.round.withdrawn_line() {
-            writeln!(f, "{line}")?;
+        // Who was left out is one paragraph of its own, whichever of its lines there are
+        // (a withdrawn line alone was written onto the last board's or bye's paragraph).
+        let left_out: Vec<String> = [self.round.absent_line(), self.round.withdrawn_line()]
+            .into_iter()
+            .flatten()
+            .collect();
+        if !left_out.is_empty() {
+            write!(f, "\n{}\n", left_out.join("\n"))?;
         }
         Ok(())
     }

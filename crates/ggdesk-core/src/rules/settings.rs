@@ -313,27 +313,63 @@ mod tests {
 
     #[test]
     fn bad_values_and_unknown_keys_are_refused_naming_the_key() {
-        let refused = |v: Value| {
-            RuleSettings::from_value(&v, "game 7 rules")
-                .expect_err("refused")
-                .to_string()
-        };
-        assert!(refused(json!({"move_limit_s": "120"})).contains("game 7 rules.move_limit_s"));
-        assert!(refused(json!({"game_limit_s": -1})).contains("not negative"));
-        assert!(refused(json!({"game_limit_s": 1e10})).contains("2^33 s"));
-        assert!(refused(json!({"oversteps_to_lose": 0})).contains("at least 1"));
-        assert!(refused(json!({"reading_s": 0.5})).contains("whole number of seconds"));
-        assert!(refused(json!({"move_limt_s": 60})).contains("move_limt_s is not a rule"));
+        let refused = |v: Value| RuleSettings::from_value(&v, "game 7 rules").expect_err("refused");
+        let at = |key: &str| (String::from("game 7 rules"), String::from(key));
+        let (prefix, key) = at("move_limit_s");
+        let e = refused(json!({"move_limit_s": "120"}));
+        assert_eq!(e, RulesError::NotSeconds { prefix, key });
+        assert!(e.to_string().contains("game 7 rules.move_limit_s"), "{e}");
+        let (prefix, key) = at("game_limit_s");
+        let e = refused(json!({"game_limit_s": -1}));
+        assert_eq!(e, RulesError::NotSeconds { prefix, key });
+        assert!(e.to_string().contains("not negative"), "{e}");
+        let e = refused(json!({"game_limit_s": 1e10}));
+        assert!(
+            matches!(&e, RulesError::TooLong { prefix, key, .. }
+                if (prefix.as_str(), key.as_str()) == ("game 7 rules", "game_limit_s")),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("2^33 s"), "{e}");
+        let (prefix, key) = at("oversteps_to_lose");
+        let e = refused(json!({"oversteps_to_lose": 0}));
+        assert_eq!(
+            e,
+            RulesError::NotCount {
+                prefix,
+                key,
+                min: 1
+            }
+        );
+        assert!(e.to_string().contains("at least 1"), "{e}");
+        let (prefix, key) = at("reading_s");
+        let e = refused(json!({"reading_s": 0.5}));
+        assert_eq!(e, RulesError::NotWholeSeconds { prefix, key });
+        assert!(e.to_string().contains("whole number of seconds"), "{e}");
+        let (prefix, key) = at("move_limt_s");
+        let e = refused(json!({"move_limt_s": 60}));
+        assert_eq!(e, RulesError::UnknownKey { prefix, key });
         // The unknown key's message lists the ten keys of the encoding, in its order.
         assert_eq!(
-            refused(json!({"move_limt_s": 60})),
+            refused(json!({"move_limt_s": 60})).to_string(),
             "game 7 rules.move_limt_s is not a rule setting (the settings are move_limit_s, \
              oversteps_to_lose, game_limit_s, thirty_moves, perpetual_short, perpetual_long, \
              respect_min_moves, setup_s, reading_s, grace_s)"
         );
-        assert!(refused(json!([1])).contains("must be an object"));
+        assert_eq!(
+            refused(json!([1])),
+            RulesError::NotAnObject {
+                prefix: "game 7 rules".into()
+            }
+        );
         // A record ignores keys it does not define, but not bad values of its own keys.
         assert!(RuleSettings::from_record_value(Some(&json!({"move_limt_s": 60}))).is_ok());
-        assert!(RuleSettings::from_record_value(Some(&json!({"thirty_moves": -2}))).is_err());
+        assert_eq!(
+            RuleSettings::from_record_value(Some(&json!({"thirty_moves": -2}))),
+            Err(RulesError::NotCount {
+                prefix: "rules".into(),
+                key: "thirty_moves".into(),
+                min: 0
+            })
+        );
     }
 }
