@@ -193,17 +193,22 @@ fn stage_spec(tid: TournamentId, r: &Row) -> Result<(u32, StageSpec)> {
     Ok((no, spec))
 }
 
+/// A stage's system, round count, groups, series and its value, seeding and third-place
+/// match, as the `stages` columns hold them.
+type StageColumns = (
+    &'static str,
+    Option<u32>,
+    u32,
+    Option<&'static str>,
+    Option<i64>,
+    Option<&'static str>,
+    bool,
+);
+
 /// The values of [`STAGE_COLUMNS`] for stage `no` (from 1).
 fn stage_values(no: usize, s: &StageSpec) -> Vec<DbValue> {
-    let (system, round_count, groups, series, value, seeding, third): (
-        &str,
-        Option<u32>,
-        u32,
-        Option<&str>,
-        Option<i64>,
-        Option<&str>,
-        bool,
-    ) = match s.format {
+    let (system, round_count, groups, series, value, seeding, third): StageColumns = match s.format
+    {
         StageFormat::Swiss { rounds } => ("swiss", Some(rounds), 1, None, None, None, false),
         StageFormat::RoundRobin { groups, rounds } => {
             ("round_robin", rounds, groups, None, None, None, false)
