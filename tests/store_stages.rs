@@ -498,3 +498,54 @@ fn groups_then_a_knockout_played_through_the_store_copied_and_rated(engine: Engi
         ]
     );
 }
+
+/// `ggdesk --db DB import` takes a `/2` file (checked as `pair` checks it) and `export
+/// tournament` writes it back as the same event.
+#[test]
+fn the_command_line_imports_and_exports_an_event_in_stages() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("cli.sqlite3");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/stages/knockout-in-progress.json");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ggdesk"))
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .output()
+            .expect("runs")
+    };
+    let out = run(&["import", path.to_str().expect("path")]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let id = String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .trim()
+        .to_string();
+    let out = run(&["export", "tournament", &id, "-"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let back: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let file = shared("knockout-in-progress.json");
+    assert_eq!(
+        Event::from_value(&back).expect("reads").parts(),
+        Event::from_value(&file).expect("reads").parts()
+    );
+    // A bad /2 file: exit 2, the place named, nothing imported.
+    let mut bad = file.clone();
+    bad["stages"][0]["rounds"][0]["games"][0]["black"] = json!(99);
+    let bad_path = dir.path().join("bad.json");
+    std::fs::write(&bad_path, bad.to_string()).expect("write");
+    let out = run(&["import", bad_path.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).expect("UTF-8");
+    assert!(err.contains("stages[0].rounds[0].games[0]"), "{err}");
+}
