@@ -67,12 +67,24 @@ pub fn import(db: Option<String>, file: &str) -> Result<(), CliError> {
                 })?
                 .to_string()
         }
+        // An event in stages: checked as `pair` checks it.
+        ggdesk_core::tournament::stages::FORMAT_2 => {
+            ggdesk_core::tournament::stages::Event::from_value(&value).map_err(|e| bad(&e))?;
+            open(db)?
+                .import_tournament(&value, &director)
+                .map_err(|e| match e {
+                    StoreError::Rejected(m) => bad(&m),
+                    other => store_error(other),
+                })?
+                .to_string()
+        }
         other => {
             return Err(CliError::Input(format!(
-                "{file}: unknown format {other:?} (expected {:?}, {:?} or {:?})",
+                "{file}: unknown format {other:?} (expected {:?}, {:?}, {:?} or {:?})",
                 ggdesk_core::record::FORMAT,
                 ggdesk_core::physical_record::FORMAT,
-                ggdesk_core::tournament::FORMAT
+                ggdesk_core::tournament::FORMAT,
+                ggdesk_core::tournament::stages::FORMAT_2
             )));
         }
     };

@@ -7,9 +7,12 @@ use super::{Result, Store, StoreError};
 
 /// The tables that hold an event, in an order where every row's references come first.
 /// (The stations of a server are its logins: they stay with the server.)
-pub(crate) const TABLES: [(&str, &str); 17] = [
+pub(crate) const TABLES: [(&str, &str); 18] = [
     ("players", "id"),
     ("tournaments", "id"),
+    // The stages of an event (migration 6); its rounds, boards and penalties carry their
+    // stage, group and match in their own rows.
+    ("stages", "tournament_id, stage_no"),
     ("bans", "id"),
     ("registrations", "tournament_id, player_no"),
     ("forbidden_pairs", "tournament_id, player_a, player_b"),

@@ -28,6 +28,7 @@ mod round_rules;
 mod rounds;
 mod seen;
 mod sqlite;
+mod stages;
 mod stations;
 mod tables;
 mod tournaments;
@@ -51,6 +52,7 @@ pub use replication::{ServerState, StandbyState, server_status};
 pub use round_rules::NextRound;
 pub use rounds::{BoardPlayer, BoardStatus, RoundBoard, RoundInfo, RoundState, RoundView};
 pub use sqlite::SqliteSettings;
+pub use stages::{RoundPlace, series_words, stage_line};
 pub use stations::{
     DIRECTOR_ROOM, Keeper, STATION_CONNECTIONS, Station, StationLogin, parse_tables, tables_text,
 };

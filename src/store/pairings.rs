@@ -97,7 +97,7 @@ fn player_name(t: &Tournament, id: PlayerId) -> String {
 }
 
 /// The number of boards of a round still without a result.
-fn pending_boards(conn: &mut Tx<'_>, tid: TournamentId, round: u32) -> Result<u32> {
+pub(crate) fn pending_boards(conn: &mut Tx<'_>, tid: TournamentId, round: u32) -> Result<u32> {
     conn.query_row(
         "SELECT count(*) FROM pairings WHERE tournament_id = ?1 AND round = ?2 AND result = 'pending'",
         args![tid, round],
@@ -106,7 +106,12 @@ fn pending_boards(conn: &mut Tx<'_>, tid: TournamentId, round: u32) -> Result<u3
 }
 
 /// Marks a published round complete when none of its boards is pending. True if it did.
-fn complete_if_done(tx: &mut Tx<'_>, tid: TournamentId, round: u32, actor: &Actor) -> Result<bool> {
+pub(crate) fn complete_if_done(
+    tx: &mut Tx<'_>,
+    tid: TournamentId,
+    round: u32,
+    actor: &Actor,
+) -> Result<bool> {
     // Two last results entered at once: the second to take this lock counts the first's.
     tx.lock(
         "rounds",
@@ -152,6 +157,9 @@ pub(crate) fn round_after_result(
         "tournament_id = ?1 AND number = ?2",
         args![tid, round],
     )?;
+    // An event of stages must still hold together: a result that changes a cut whose next
+    // stage has begun, or a double forfeit in a knockout, is refused.
+    super::stages::check_event(tx, tid)?;
     // A rated event's result moves the rating list: rebuilt here, in the same transaction.
     super::ratings::after_result(tx, tid, round, actor, reason)?;
     let state = state_of(tx, tid, round)?;
@@ -182,6 +190,11 @@ fn draft_next_round(
     actor: &Actor,
     reason: &str,
 ) -> Result<u32> {
+    // An event of stages pairs its next step (a round of a stage, playoff games, the first
+    // round of the stage it seeds) as the core decides it.
+    if let Some((number, _)) = super::stages::draft_next(tx, tid, actor, reason)? {
+        return Ok(number);
+    }
     let t = load(tx, tid)?;
     let number = u32::try_from(t.rounds().len() + 1).unwrap_or(u32::MAX);
     // Absences asked for this round (and those of late entries).
@@ -334,7 +347,11 @@ fn plan_swap(
     b: PlayerId,
 ) -> Result<(Tournament, SwapPlan)> {
     let state = state_of(conn, tid, round)?;
-    let t = load(conn, tid)?;
+    // In an event of stages only a Swiss stage's draft changes by hand, against the stage.
+    let t = match super::stages::swap_table(conn, tid, round)? {
+        Some(stage) => stage,
+        None => load(conn, tid)?,
+    };
     let draft = draft_round(conn, tid, round, state)?;
     let mut banned = Vec::new();
     for p in [a, b] {
@@ -426,10 +443,11 @@ impl Store {
             if state_of(tx, tid, round)? != RoundState::Draft {
                 return Err(rejected(format!("round {round} is not a draft")));
             }
+            let staged = super::stages::publish_checks(tx, tid, round)?;
             let t = load(tx, tid)?;
             let state = state_of(tx, tid, round)?;
             let seats = draft_round(tx, tid, round, state)?.seats(&t);
-            for (p, seat) in &seats {
+            for (p, seat) in seats.iter().filter(|_| !staged) {
                 if *seat == Seat::Out {
                     continue;
                 }
@@ -450,7 +468,14 @@ impl Store {
                 "UPDATE rounds SET state = 'published', published_at = ?1 WHERE tournament_id = ?2 AND number = ?3",
                 args![tx.now(), tid, round],
             )?;
-            audit(tx, actor, "round published", Some(tid), None, "", &format!("round {round}"))
+            audit(tx, actor, "round published", Some(tid), None, "", &format!("round {round}"))?;
+            if staged {
+                // The round joins the event: it must fit it as the event now stands, and a
+                // round whose games were all decided when drafted (forfeits) is complete.
+                super::stages::check_event(tx, tid)?;
+                complete_if_done(tx, tid, round, actor)?;
+            }
+            Ok(())
         })?;
         Ok(self.backup_note(&format!("t{tid}-round-{round}-published")))
     }
@@ -833,7 +858,7 @@ impl Store {
     }
 
     /// Writes a backup and says how it went (the change before it is committed either way).
-    fn backup_note(&self, label: &str) -> BackupNote {
+    pub(crate) fn backup_note(&self, label: &str) -> BackupNote {
         if self.path().is_none() {
             return if self.address().is_some() {
                 BackupNote::OnServer

@@ -18,8 +18,10 @@
 
 use super::db::{Row, Tx, args};
 use super::rounds::{BoardPlayer, BoardStatus, RoundBoard, RoundState, RoundView};
+use super::stages::RoundPlace;
 use super::{Conn, Context, Result, Store, StoreError, TournamentId};
 use ggdesk_core::rating::Date;
+use ggdesk_core::tournament::StageNo;
 use ggdesk_core::tournament::{
     Game, GameResult, Penalty, Player, PlayerId, Round, Score, Tournament,
 };
@@ -251,7 +253,7 @@ fn damaged(id: TournamentId, what: impl std::fmt::Display) -> StoreError {
     }
 }
 
-fn public_tournament_in(
+pub(crate) fn public_tournament_in(
     q: &mut Tx<'_>,
     id: TournamentId,
 ) -> Result<Option<(Tournament, Vec<RoundView>)>> {
@@ -301,20 +303,35 @@ fn public_tournament_in(
         })
     };
 
-    let rounds = q.query_map(
-        "SELECT number, state FROM rounds WHERE tournament_id = ?1 AND state <> 'draft'
+    let rows = q.query_map(
+        "SELECT number, state, stage, kind FROM rounds WHERE tournament_id = ?1 AND state <> 'draft'
          ORDER BY number",
         [id],
         |r| {
             let number: u32 = r.get(0)?;
-            Ok((
-                number,
-                r.code("state", RoundState::from_code)
-                    .at("rounds", format!("tournament {id}, round {number}"))?,
-            ))
+            (|| {
+                Ok((
+                    number,
+                    r.code("state", RoundState::from_code)?,
+                    StageNo(r.get(2)?),
+                    r.code("kind", super::stages::parse_kind)?,
+                ))
+            })()
+            .at("rounds", format!("tournament {id}, round {number}"))
         },
     )?;
-    for (k, &(n, _)) in rounds.iter().enumerate() {
+    let places = super::stages::places(
+        &rows
+            .iter()
+            .map(|&(n, _, stage, playoff)| (n, stage, playoff))
+            .collect::<Vec<_>>(),
+    );
+    let rounds: Vec<(u32, RoundState, RoundPlace)> = rows
+        .iter()
+        .zip(places)
+        .map(|(&(n, state, _, _), place)| (n, state, place))
+        .collect();
+    for (k, &(n, _, _)) in rounds.iter().enumerate() {
         if n as usize != k + 1 {
             return Err(damaged(id, format!("round {n} follows round {k}")));
         }
@@ -341,9 +358,10 @@ fn public_tournament_in(
     let mut core_rounds = vec![Round::default(); rounds.len()];
     let mut views: Vec<RoundView> = rounds
         .iter()
-        .map(|&(number, state)| RoundView {
+        .map(|&(number, state, place)| RoundView {
             number,
             state,
+            place,
             starts_at: None,
             published_at: None,
             explanation: String::new(),
@@ -353,7 +371,8 @@ fn public_tournament_in(
         })
         .collect();
     let boards = q.query_map(
-        "SELECT p.round, p.board_no, p.table_no, p.table_given, p.white, p.black, p.result
+        "SELECT p.round, p.board_no, p.table_no, p.table_given, p.white, p.black, p.result,
+                p.group_letter, p.match_id
          FROM pairings p JOIN rounds r ON r.tournament_id = p.tournament_id AND r.number = p.round
          WHERE p.tournament_id = ?1 AND r.state <> 'draft' ORDER BY p.round, p.board_no",
         [id],
@@ -368,6 +387,7 @@ fn public_tournament_in(
                     r.get::<u32>(4)?,
                     r.get::<u32>(5)?,
                     r.code("result", GameResult::from_name)?,
+                    super::rounds::stage_of_board(r, 7)?,
                 ))
             })()
             .at(
@@ -376,7 +396,7 @@ fn public_tournament_in(
             )
         },
     )?;
-    for (round, board_no, table_no, given, white, black, result) in boards {
+    for (round, board_no, table_no, given, white, black, result, (group, series)) in boards {
         let Some(k) = slot(round) else { continue };
         core_rounds[k].games.push(Game {
             table: given.then_some(table_no),
@@ -405,6 +425,8 @@ fn public_tournament_in(
             explanation: String::new(),
             status,
             game: game.map(|g| g.0),
+            group,
+            series,
         });
     }
     // The byes and the absences of each round: rows of the same shape.

@@ -575,10 +575,10 @@ fn display(name: &str, tid: TournamentId) -> String {
 
 /// Every tournament with its rating state, for the Ratings page: complete when it has
 /// played at least one round, every round it has is complete (no draft, no pending game),
-/// and as many as it plans.
+/// and as many as it plans; an event of stages when, besides, its last stage is over.
 fn rating_events_in(tx: &mut Tx<'_>) -> Result<Vec<RatingEvent>> {
     let rows = tx.query_map(
-        "SELECT t.id, t.name, t.rated_date, t.system, t.rounds, t.extra,
+        "SELECT t.id, t.name, t.rated_date, t.system, t.rounds, t.extra, t.format,
                 (SELECT count(*) FROM rounds r WHERE r.tournament_id = t.id AND r.state = 'complete'),
                 (SELECT count(*) FROM rounds r WHERE r.tournament_id = t.id AND r.state <> 'complete'),
                 (SELECT count(*) FROM registrations g WHERE g.tournament_id = t.id)
@@ -591,9 +591,10 @@ fn rating_events_in(tx: &mut Tx<'_>) -> Result<Vec<RatingEvent>> {
                 let system = r.code("system", System::from_name)?;
                 let planned: Option<u32> = r.get(4)?;
                 let extra: String = r.get(5)?;
-                let complete: u32 = r.get(6)?;
-                let open: u32 = r.get(7)?;
-                let players: u32 = r.get(8)?;
+                let staged = r.get::<i64>(6)? == 2;
+                let complete: u32 = r.get(7)?;
+                let open: u32 = r.get(8)?;
+                let players: u32 = r.get(9)?;
                 let planned = planned.or(match system {
                     System::RoundRobin => Some(if players.is_multiple_of(2) {
                         players.saturating_sub(1)
@@ -601,7 +602,8 @@ fn rating_events_in(tx: &mut Tx<'_>) -> Result<Vec<RatingEvent>> {
                         players
                     }),
                     System::Swiss => None,
-                });
+                })
+                .filter(|_| !staged);
                 let not_ready = if complete == 0 {
                     Some("no round has been played".to_string())
                 } else if open > 0 {
@@ -620,14 +622,25 @@ fn rating_events_in(tx: &mut Tx<'_>) -> Result<Vec<RatingEvent>> {
                 let file_date = serde_json::from_str::<serde_json::Value>(&extra)
                     .ok()
                     .and_then(|v| v.get("date").and_then(|d| d.as_str()).map(str::to_string));
-                Ok((r.get::<String>(1)?, rated, not_ready, file_date))
+                Ok((r.get::<String>(1)?, rated, not_ready, file_date, staged))
             })()
             .at("tournaments", format!("tournament {id}"))
             .map(|row| (id, row))
         },
     )?;
     rows.into_iter()
-        .map(|(id, (name, rated, not_ready, file_date))| {
+        .map(|(id, (name, rated, mut not_ready, file_date, staged))| {
+            // An event of stages is complete when its last stage is over.
+            if staged
+                && not_ready.is_none()
+                && let Some(event) = super::stages::load_event_in(tx, id)?
+                && !event.is_over()
+            {
+                not_ready = Some(format!(
+                    "stage {} is still being played",
+                    event.current().stage
+                ));
+            }
             Ok(RatingEvent {
                 id,
                 name,

@@ -134,6 +134,7 @@ fn register_in(
     )?;
     // The list's rating when the player is on it: a new tournament seeds by the list.
     let rating = super::ratings::listed_rating(tx, player)?.unwrap_or(rating);
+    super::stages::refuse_late_entry(tx, tid)?;
     let (_, started) = round_counts(tx, tid)?;
     let entry = started + 1;
     let text = |s: String| (!s.is_empty()).then_some(s);
@@ -338,6 +339,7 @@ impl Store {
         self.write(|tx| {
             tx.lock("tournaments", "id = ?1", [tid])?;
             let name = registration_name(tx, tid, no)?;
+            super::stages::refuse_absence(tx, tid)?;
             match round_state(tx, tid, round)? {
                 None => {}
                 Some(RoundState::Draft) => {
@@ -419,12 +421,15 @@ impl Store {
             tx.lock("tournaments", "id = ?1", [tid])?;
             let name = registration_name(tx, tid, no)?;
             let now = tx.now();
+            // In an event of stages a penalty counts in the stage being played.
+            let stage = super::stages::penalty_stage(tx, tid)?;
             let id: i64 = tx.query_one(
-                "INSERT INTO penalties (tournament_id, player_no, points, reason, decided_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
-                args![tid, no.0, points.halves(), reason, now],
+                "INSERT INTO penalties (tournament_id, player_no, points, reason, decided_at, stage)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
+                args![tid, no.0, points.halves(), reason, now, stage],
                 |r| r.get(0),
             )?;
+            super::stages::check_event(tx, tid)?;
             audit(
                 tx,
                 actor,
@@ -461,6 +466,7 @@ impl Store {
                 .optional()?
                 .ok_or_else(|| StoreError::NotFound(format!("penalty {penalty}")))?;
             tx.execute("DELETE FROM penalties WHERE id = ?1", [penalty])?;
+            super::stages::check_event(tx, tid)?;
             audit(
                 tx,
                 actor,

@@ -1,9 +1,11 @@
 //! Read-only views of tournaments, rounds and boards for the desk pages.
 
 use super::db::{Tx, args};
+use super::stages::{RoundPlace, parse_kind, places};
 use super::{Context, Result, Store, TournamentId};
 use ggdesk_core::rules::RuleSettings;
-use ggdesk_core::tournament::{GameResult, PlayerId};
+use ggdesk_core::tournament::stages::{GroupId, MatchId};
+use ggdesk_core::tournament::{GameResult, PlayerId, StageNo};
 use std::collections::HashMap;
 
 /// A round's state is the core's (`tournament::lifecycle`): the store only saves its code.
@@ -17,12 +19,14 @@ pub struct BoardPlayer {
     pub rating: i64,
 }
 
-/// A round's number, state and official start.
+/// A round's number, state and official start, and its place in its event (a tournament of
+/// one system: round `number` of stage 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RoundInfo {
     pub number: u32,
     pub state: RoundState,
     pub starts_at: Option<i64>,
+    pub place: RoundPlace,
 }
 
 impl Store {
@@ -71,26 +75,40 @@ impl Store {
     }
 }
 
-/// The rounds of a tournament, in order; a state this program never writes is an error.
+/// The rounds of a tournament, in order, each with its place in its event; a state or kind
+/// this program never writes is an error.
 pub(crate) fn rounds_in(q: &mut Tx<'_>, tournament_id: TournamentId) -> Result<Vec<RoundInfo>> {
-    q.query_map(
-        "SELECT number, state, starts_at FROM rounds WHERE tournament_id = ?1 ORDER BY number",
+    let rows = q.query_map(
+        "SELECT number, state, starts_at, stage, kind FROM rounds WHERE tournament_id = ?1 ORDER BY number",
         [tournament_id],
         |r| {
             let number: u32 = r.get(0)?;
             (|| {
-                Ok(RoundInfo {
+                Ok((
                     number,
-                    state: r.code("state", RoundState::from_code)?,
-                    starts_at: r.get(2)?,
-                })
+                    r.code("state", RoundState::from_code)?,
+                    r.get::<Option<i64>>(2)?,
+                    StageNo(r.get(3)?),
+                    r.code("kind", parse_kind)?,
+                ))
             })()
             .at(
                 "rounds",
                 format!("tournament {tournament_id}, round {number}"),
             )
         },
-    )
+    )?;
+    let at: Vec<(u32, StageNo, bool)> = rows.iter().map(|r| (r.0, r.3, r.4)).collect();
+    Ok(rows
+        .into_iter()
+        .zip(places(&at))
+        .map(|((number, state, starts_at, _, _), place)| RoundInfo {
+            number,
+            state,
+            starts_at,
+            place,
+        })
+        .collect())
 }
 
 /// Where a board of a published round stands, as the director sees it at a glance.
@@ -123,6 +141,10 @@ pub struct RoundBoard {
     pub status: BoardStatus,
     /// The live (not void) desk game of the table, if any.
     pub game: Option<i64>,
+    /// In an event of stages: the board's group (a grouped round robin, its playoffs).
+    pub group: Option<GroupId>,
+    /// In an event of stages: the board's match (a knockout).
+    pub series: Option<MatchId>,
 }
 
 /// A round as the Rounds page shows it.
@@ -130,6 +152,8 @@ pub struct RoundBoard {
 pub struct RoundView {
     pub number: u32,
     pub state: RoundState,
+    /// The round's place in its event.
+    pub place: RoundPlace,
     pub starts_at: Option<i64>,
     pub published_at: Option<i64>,
     /// What the pairing said about the whole round.
@@ -222,18 +246,19 @@ pub(crate) fn round_view_in(
             games.insert(r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?));
         }
         let mut stmt = conn.prepare_cached(
-            "SELECT board_no, table_no, white, black, result, explanation FROM pairings
-             WHERE tournament_id = ?1 AND round = ?2 ORDER BY board_no",
+            "SELECT board_no, table_no, white, black, result, explanation, group_letter, match_id
+             FROM pairings WHERE tournament_id = ?1 AND round = ?2 ORDER BY board_no",
         )?;
         let mut boards = Vec::new();
         let mut rows = stmt.query(args![tournament_id, round])?;
         while let Some(r) = rows.next()? {
             let table_no: u32 = r.get(1)?;
             let board_no: u32 = r.get(0)?;
-            let result = r.code("result", GameResult::from_name).at(
-                "pairings",
-                format!("tournament {tournament_id}, round {round}, board {board_no}"),
-            )?;
+            let at = format!("tournament {tournament_id}, round {round}, board {board_no}");
+            let result = r
+                .code("result", GameResult::from_name)
+                .at("pairings", &at)?;
+            let (group, series) = stage_of_board(r, 6).at("pairings", &at)?;
             let game = games.get(&table_no);
             let status = match (result, game) {
                 (r, _) if r != GameResult::Pending => BoardStatus::Finished,
@@ -255,6 +280,8 @@ pub(crate) fn round_view_in(
                 explanation: r.get(5)?,
                 status,
                 game: game.map(|g| g.0),
+                group,
+                series,
             });
         }
         let mut stmt = conn.prepare_cached(
@@ -280,6 +307,7 @@ pub(crate) fn round_view_in(
         Ok(Some(RoundView {
             number: info.number,
             state: info.state,
+            place: info.place,
             starts_at: info.starts_at,
             published_at,
             explanation,
@@ -288,6 +316,31 @@ pub(crate) fn round_view_in(
             absent,
         }))
     }
+}
+
+/// A board's group and match, from its `group_letter` and `match_id` columns (at `at` and
+/// `at + 1` in the row).
+pub(crate) fn stage_of_board(
+    r: &super::db::Row,
+    at: usize,
+) -> Result<(Option<GroupId>, Option<MatchId>)> {
+    let group: Option<String> = r.get(at)?;
+    let series: Option<String> = r.get(at + 1)?;
+    let group = group
+        .map(|g| {
+            GroupId::from_letter(&g).ok_or_else(|| {
+                super::StoreError::Decode(format!("group_letter holds an unknown group {g:?}"))
+            })
+        })
+        .transpose()?;
+    let series = series
+        .map(|m| {
+            MatchId::parse(&m).ok_or_else(|| {
+                super::StoreError::Decode(format!("match_id holds an unknown match {m:?}"))
+            })
+        })
+        .transpose()?;
+    Ok((group, series))
 }
 
 impl Store {

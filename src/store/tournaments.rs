@@ -106,6 +106,9 @@ pub struct TournamentSummary {
     /// Rounds published or complete.
     pub rounds_started: u32,
     pub created_at: i64,
+    /// An event of stages: its stages' names in order (a stage without a name by its
+    /// system); empty for a tournament of one system.
+    pub stages: Vec<String>,
 }
 
 fn inconsistent(id: TournamentId, what: impl std::fmt::Display) -> StoreError {
@@ -204,7 +207,7 @@ fn setup_values(s: &TournamentSetup) -> Vec<DbValue> {
 }
 
 /// Inserts a tournament row and returns its id.
-fn insert_tournament(
+pub(crate) fn insert_tournament(
     tx: &mut Tx<'_>,
     s: &TournamentSetup,
     extra: &Map<String, Value>,
@@ -430,7 +433,7 @@ const FILE_KEYS: [&str; 6] = [
 /// The rule settings a tournament file may carry in `settings.rules` (ggdesk writes them
 /// there; other programs ignore the key): the one encoding of every rule setting, the
 /// record's rules object plus the desk's timers.
-fn file_rules(settings: Option<&Value>) -> Result<RuleSettings> {
+pub(crate) fn file_rules(settings: Option<&Value>) -> Result<RuleSettings> {
     match settings
         .and_then(|s| s.get("rules"))
         .filter(|v| !v.is_null())
@@ -446,7 +449,20 @@ impl Store {
     /// Every tournament with its size and progress, newest first.
     pub fn tournaments(&self) -> Result<Vec<TournamentSummary>> {
         self.read(|q| {
-            q.query_map(
+            let mut stages: HashMap<TournamentId, Vec<String>> = HashMap::new();
+            for (id, name, system) in q.query_map(
+                "SELECT tournament_id, name, system FROM stages ORDER BY tournament_id, stage_no",
+                args![],
+                |r| Ok((r.get::<TournamentId>(0)?, r.get::<String>(1)?, r.get::<String>(2)?)),
+            )? {
+                let shown = if name.trim().is_empty() {
+                    system.replace('_', " ")
+                } else {
+                    name
+                };
+                stages.entry(id).or_default().push(shown);
+            }
+            let mut list = q.query_map(
                 "SELECT t.id, t.name, t.system, t.rounds, t.created_at,
                         (SELECT count(*) FROM registrations r WHERE r.tournament_id = t.id),
                         (SELECT count(*) FROM rounds r WHERE r.tournament_id = t.id AND r.state <> 'draft')
@@ -463,11 +479,16 @@ impl Store {
                             created_at: r.get(4)?,
                             players: r.get(5)?,
                             rounds_started: r.get(6)?,
+                            stages: Vec::new(),
                         })
                     })()
                     .at("tournaments", format!("tournament {id}"))
                 },
-            )
+            )?;
+            for t in &mut list {
+                t.stages = stages.remove(&t.id).unwrap_or_default();
+            }
+            Ok(list)
         })
     }
 
@@ -530,6 +551,14 @@ impl Store {
         self.write(|tx| {
             tx.lock("tournaments", "id = ?1", [id])?;
             let old = read_setup(tx, id)?;
+            // An event of stages: its stages hold the system, rounds and tie-breaks.
+            let staged = super::stages::is_staged(tx, id)?;
+            let mut setup = setup.clone();
+            if staged {
+                setup.system = old.system;
+                setup.rounds = old.rounds;
+                setup.tiebreaks = old.tiebreaks.clone();
+            }
             let (paired, _) = round_counts(tx, id)?;
             if paired > 0 && old.system != setup.system {
                 return Err(rejected(
@@ -557,6 +586,8 @@ impl Store {
                  WHERE id = ?16",
                 &values[..],
             )?;
+            // New points may change a stage's cut: refused if a next stage was seeded by it.
+            super::stages::check_event(tx, id)?;
             audit(
                 tx,
                 actor,
@@ -641,11 +672,16 @@ impl Store {
         self.read(|q| load(q, id))
     }
 
-    /// Imports a `ggdesk-tournament/1` file in one transaction: the whole tournament or
-    /// nothing. Players keep the file's ids; each is linked to the registry player with the
+    /// Imports a `ggdesk-tournament/1` file (or a `ggdesk-tournament/2` event of stages,
+    /// see `stages.rs`) in one transaction: the whole tournament or nothing. Players keep the file's ids; each is linked to the registry player with the
     /// same federation id, or added to the registry. A player banned in the registry refuses
     /// the file. Returns the new tournament's id.
     pub fn import_tournament(&mut self, file: &Value, actor: &Actor) -> Result<TournamentId> {
+        if file.get("format").and_then(Value::as_str)
+            == Some(ggdesk_core::tournament::stages::FORMAT_2)
+        {
+            return self.import_event(file, actor);
+        }
         let t = Tournament::from_value(file).map_err(|e| rejected(e.to_string()))?;
         let settings_value = file.get("settings");
         let rules = file_rules(settings_value)?;
@@ -670,7 +706,11 @@ impl Store {
         self.write(|tx| {
             super::trace("import transaction begun");
             let id = insert_tournament(tx, &setup, &extra)?;
-            write_players(tx, id, &t)?;
+            let leading = |p: PlayerId| -> u32 {
+                let n = t.rounds().iter().take_while(|r| r.absent.contains(&p)).count();
+                u32::try_from(n).unwrap_or(u32::MAX)
+            };
+            write_players(tx, id, t.players(), &leading)?;
             for &(a, b) in &t.settings().forbidden {
                 let (lo, hi) = if a < b { (a, b) } else { (b, a) };
                 tx.prepare_cached(
@@ -706,10 +746,14 @@ impl Store {
         })
     }
 
-    /// The tournament as a `ggdesk-tournament/1` file: every published or complete round,
+    /// The tournament as a `ggdesk-tournament/1` file (an event of stages as a
+    /// `ggdesk-tournament/2` file, see `stages.rs`): every published or complete round,
     /// the GGF rule settings in `settings.rules`, and the keys of an imported file this desk
     /// does not use.
     pub fn export_tournament(&self, id: TournamentId) -> Result<Value> {
+        if self.read(|q| super::stages::is_staged(q, id))? {
+            return self.export_event(id);
+        }
         let (t, setup, extra, rated) = self.read(|q| {
             let t = load(q, id)?;
             let setup = read_setup(q, id)?;
@@ -739,23 +783,17 @@ impl Store {
     }
 }
 
-/// Registers the file's players (keeping their ids), linked to the registry.
-fn write_players(tx: &mut Tx<'_>, id: TournamentId, t: &Tournament) -> Result<()> {
+/// Registers a file's players (keeping their ids), linked to the registry; a player absent
+/// in the first `leading_absences` rounds is a late entry from the round after.
+pub(crate) fn write_players(
+    tx: &mut Tx<'_>,
+    id: TournamentId,
+    players: &[Player],
+    leading_absences: &dyn Fn(PlayerId) -> u32,
+) -> Result<()> {
     let now = tx.now();
     let mut linked: HashSet<RegistryId> = HashSet::new();
-    let mut leading_absences: HashMap<PlayerId, u32> = HashMap::new();
-    for p in t.players() {
-        let mut n = 0;
-        for r in t.rounds() {
-            if r.absent.contains(&p.id) {
-                n += 1;
-            } else {
-                break;
-            }
-        }
-        leading_absences.insert(p.id, n);
-    }
-    for (i, p) in t.players().iter().enumerate() {
+    for (i, p) in players.iter().enumerate() {
         let fid = p.federation_id.clone().unwrap_or_default();
         let fid = fid.trim();
         let found = by_federation_id(tx, fid)?;
@@ -785,7 +823,7 @@ fn write_players(tx: &mut Tx<'_>, id: TournamentId, t: &Tournament) -> Result<()
             )?,
         };
         linked.insert(registry);
-        let entry = leading_absences.get(&p.id).copied().unwrap_or(0) + 1;
+        let entry = leading_absences(p.id) + 1;
         tx.prepare_cached(
             "INSERT INTO registrations (tournament_id, player_no, player_id, name, rating, club,
                  federation_id, entry_round, withdrawn, extra, seq, registered_at)

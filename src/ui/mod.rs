@@ -49,10 +49,11 @@ pub enum Page {
     Settings,
     Stations,
     Ratings,
+    Bracket,
 }
 
 impl Page {
-    pub const ALL: [Page; 9] = [
+    pub const ALL: [Page; 10] = [
         Page::Players,
         Page::Tournaments,
         Page::Registration,
@@ -62,6 +63,7 @@ impl Page {
         Page::Settings,
         Page::Stations,
         Page::Ratings,
+        Page::Bracket,
     ];
 
     pub fn title(self) -> &'static str {
@@ -75,6 +77,7 @@ impl Page {
             Page::Settings => "Settings",
             Page::Stations => "Stations",
             Page::Ratings => "Ratings",
+            Page::Bracket => "Bracket",
         }
     }
 
@@ -88,7 +91,7 @@ impl Page {
         )
     }
 
-    /// The function key that opens the page (F1–F7, F9, F10; F8 pauses a table's clocks).
+    /// The function key that opens the page (F1–F7, F9–F11; F8 pauses a table's clocks).
     pub fn key(self) -> Key {
         match self {
             Page::Players => Key::F1,
@@ -100,6 +103,7 @@ impl Page {
             Page::Settings => Key::F7,
             Page::Stations => Key::F9,
             Page::Ratings => Key::F10,
+            Page::Bracket => Key::F11,
         }
     }
 }
@@ -211,6 +215,7 @@ pub struct DeskApp {
     pub rounds: director::rounds::RoundsPage,
     pub standings: director::standings::StandingsPage,
     pub ratings: ratings::RatingsPage,
+    pub bracket: director::bracket::BracketPage,
     status: director::StatusCache,
     pacer: input::InputPacer,
     /// A text field had the keyboard at the end of the last frame.
@@ -278,6 +283,7 @@ impl DeskApp {
             rounds: Default::default(),
             standings: Default::default(),
             ratings: Default::default(),
+            bracket: Default::default(),
             status: Default::default(),
             live: live::Live::default(),
             stations: Default::default(),
@@ -533,6 +539,7 @@ impl DeskApp {
             Page::Standings => self.standings.ui(ui, &mut frame),
             Page::Stations => self.stations.ui(ui, &mut frame),
             Page::Ratings => self.ratings.ui(ui, &mut frame),
+            Page::Bracket => self.bracket.ui(ui, &mut frame),
         });
         self.prefs.theme = theme;
         self.help.ui(&ctx);

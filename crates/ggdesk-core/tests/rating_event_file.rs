@@ -63,32 +63,38 @@ fn a_version_1_file_counts_only_games_over_the_board_between_rated_players() {
     );
 }
 
-#[test]
-fn a_version_2_file_counts_every_stage_and_the_playoffs() {
-    let text = json!({
+/// A `/2` event of four players (seeded by rating: groups A = 1, 4 and B = 2, 3), a
+/// group stage of one round whose group A is drawn and played off (1 wins it) and whose
+/// group B is won by 3 by forfeit, then a best-of-3 final between 1 and 3.
+fn staged() -> serde_json::Value {
+    json!({
         "format": "ggdesk-tournament/2",
         "name": "August Championship",
         "date": "2026-08-30",
         "settings": {},
         "players": [
-            {"id": 1, "name": "A", "federation_id": "F1"},
-            {"id": 2, "name": "B", "federation_id": "F2"},
-            {"id": 3, "name": "C", "federation_id": "F3"},
-            {"id": 4, "name": "D", "federation_id": "F4"}
+            {"id": 1, "name": "A", "rating": 2000, "federation_id": "F1"},
+            {"id": 2, "name": "B", "rating": 1900, "federation_id": "F2"},
+            {"id": 3, "name": "C", "rating": 1800, "federation_id": "F3"},
+            {"id": 4, "name": "D", "rating": 1700, "federation_id": "F4"}
         ],
         "stages": [
             {"name": "Groups", "system": "round_robin", "groups": 2, "advance": 1,
-             "rounds": [{"games": [{"group": "A", "white": 1, "black": 2, "result": "white"},
-                                   {"group": "B", "white": 3, "black": 4, "result": "black_forfeit"}]}],
-             "playoffs": [{"white": 2, "black": 1, "result": "draw"},
-                          {"white": 1, "black": 2, "result": "black"}]},
+             "rounds": [{"games": [{"group": "A", "white": 1, "black": 4, "result": "draw"},
+                                   {"group": "B", "white": 2, "black": 3, "result": "black_forfeit"}]}],
+             "playoffs": [{"group": "A", "white": 1, "black": 4, "result": "draw"},
+                          {"group": "A", "white": 4, "black": 1, "result": "black"}]},
             {"name": "Final", "system": "knockout", "match": {"best_of": 3},
-             "rounds": [{"games": [{"match": "1.1", "white": 1, "black": 4, "result": "draw"}]},
-                        {"games": [{"match": "1.1", "white": 4, "black": 1, "result": "white"}]}]}
+             "rounds": [{"games": [{"match": "1.1", "white": 1, "black": 3, "result": "draw"}]},
+                        {"games": [{"match": "1.1", "white": 3, "black": 1, "result": "white"}]},
+                        {"games": [{"match": "1.1", "white": 1, "black": 3, "result": "white"}]}]}
         ]
     })
-    .to_string();
-    let f = event_file(&text).expect("a valid /2 file");
+}
+
+#[test]
+fn a_version_2_file_counts_every_stage_and_the_playoffs() {
+    let f = event_file(&staged().to_string()).expect("a valid /2 file");
     let games: Vec<(&str, &str, Played)> = f
         .event
         .games
@@ -98,11 +104,12 @@ fn a_version_2_file_counts_every_stage_and_the_playoffs() {
     assert_eq!(
         games,
         [
-            ("F1", "F2", Played::WhiteWins),
-            ("F2", "F1", Played::Draw),
-            ("F1", "F2", Played::BlackWins),
             ("F1", "F4", Played::Draw),
-            ("F4", "F1", Played::WhiteWins),
+            ("F1", "F4", Played::Draw),
+            ("F4", "F1", Played::BlackWins),
+            ("F1", "F3", Played::Draw),
+            ("F3", "F1", Played::WhiteWins),
+            ("F1", "F3", Played::WhiteWins),
         ]
     );
     assert!(f.unrated.is_empty());
@@ -155,68 +162,41 @@ fn refusals_name_the_place_and_the_fault() {
     assert!(matches!(e.fault, EventFault::Json(_)));
 }
 
+/// A change to a file, and the start of the refusal it must get.
+type Case = (fn(&mut serde_json::Value), &'static str);
+
 #[test]
-fn version_2_refusals_name_the_place() {
-    let file = |stages: serde_json::Value, players: serde_json::Value| {
-        json!({"format": "ggdesk-tournament/2", "date": "2026-08-30",
-               "players": players, "stages": stages})
-        .to_string()
-    };
-    let players = json!([{"id": 1, "name": "A", "federation_id": "F1"},
-                         {"id": 2, "name": "B", "federation_id": "F2"}]);
-    let cases = [
+fn version_2_files_are_checked_as_pair_checks_them() {
+    let cases: [Case; 5] = [
         (
-            file(
-                json!([{"rounds": [{"games": [{"white": 1, "black": 3, "result": "white"}]}]}]),
-                players.clone(),
-            ),
-            "stages[0].rounds[0].games[0].black: unknown player id 3",
+            |f| f["stages"][0]["rounds"][0]["games"][0]["black"] = json!(9),
+            "stages[0].rounds[0].games[0]: player 9 did not qualify for stage 1",
         ),
         (
-            file(
-                json!([{"rounds": [{"games": [{"white": 1, "black": 2, "result": "won"}]}]}]),
-                players.clone(),
-            ),
-            "stages[0].rounds[0].games[0].result: unknown result \"won\" (expected white, black, draw, white_forfeit, black_forfeit, double_forfeit or pending)",
+            |f| f["stages"][0]["rounds"][0]["games"][0]["result"] = json!("won"),
+            "stages[0].rounds[0].games[0].result: unknown result \"won\"",
         ),
         (
-            file(
-                json!([{"rounds": [], "playoffs": [{"white": 2, "black": 2, "result": "draw"}]}]),
-                players.clone(),
-            ),
-            "stages[0].playoffs[0]: player 2 cannot play themself",
+            |f| f["players"][1]["id"] = json!(1),
+            "players[1]: duplicate player id 1",
         ),
+        // What the ratings' own reader let through: a final with a player who did not
+        // qualify for it (4 lost group A's playoff).
         (
-            file(
-                json!([{"rounds": [{"games": [{"white": 1, "black": 2, "result": "draw"},
-                                                {"white": 2, "black": 1, "result": "draw"}]}]}]),
-                players.clone(),
-            ),
-            "stages[0].rounds[0].games[1]: player 2 appears twice in the round",
+            |f| f["stages"][1]["rounds"][0]["games"][0]["black"] = json!(4),
+            "stages[1].rounds[0].games[0]",
         ),
+        // A game of a group between players of two groups.
         (
-            file(json!([{"name": "no rounds"}]), players.clone()),
-            "stages[0].rounds: is missing",
-        ),
-        (
-            file(
-                json!([]),
-                json!([{"id": 1, "name": "A"}, {"id": 1, "name": "B"}]),
-            ),
-            "players[1].id: duplicate player id 1",
-        ),
-        (
-            file(json!([]), json!([{"id": 0, "name": "A"}])),
-            "players[0].id: must be a positive integer player id",
-        ),
-        (
-            json!({"format": "ggdesk-tournament/2", "date": "2026-08-30", "players": []})
-                .to_string(),
-            "stages: is missing",
+            |f| f["stages"][0]["rounds"][0]["games"][0]["black"] = json!(2),
+            "stages[0].rounds[0].games[0]",
         ),
     ];
-    for (text, message) in cases {
-        let e = event_file(&text).expect_err(message);
-        assert_eq!(e.to_string(), message);
+    for (change, message) in cases {
+        let mut file = staged();
+        change(&mut file);
+        let e = event_file(&file.to_string()).expect_err(message);
+        assert!(matches!(e.fault, EventFault::Tournament(_)), "{e}");
+        assert!(e.to_string().starts_with(message), "{message}: {e}");
     }
 }

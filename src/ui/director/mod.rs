@@ -2,6 +2,7 @@
 //! pairings and results, standings. One module per page; each page draws, queues commands,
 //! and applies them through the store after drawing (one transaction each).
 
+pub mod bracket;
 pub mod players;
 pub mod registration;
 pub mod rounds;

@@ -1,14 +1,19 @@
 //! Printable pages for the tournament hall: the pairing list by table, the alphabetical
 //! pairing list for the wall ("find your name, find your table"), a result slip per table
-//! with signature lines, the standings and the cross-table. Every page carries the
-//! tournament's details (name, dates, venue, organiser, chief arbiter) as its header.
+//! with signature lines, the standings and the cross-table; for an event in stages the
+//! knockout bracket (landscape: one page for up to 16 players, two for 32) and the group
+//! tables of a round-robin stage. Every page carries the tournament's details (name, dates,
+//! venue, organiser, chief arbiter) as its header.
 //!
 //! Pure: plain values in, a complete HTML document out (the desk writes it to a file and
 //! opens the browser, which prints it).
 
 use super::forms::html_escape;
 use crate::rules::Side;
-use crate::tournament::{Entry, GameOutcome, Standings, TieBreak, Tournament};
+use crate::tournament::stages::{Event, Match, MatchFormat, MatchId, Reached};
+use crate::tournament::{
+    Entry, GameOutcome, GameResult, PlayerId, Standings, TieBreak, Tournament,
+};
 
 /// What every printout says about the event.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -485,6 +490,394 @@ pub fn rating_report_page(
     }
     body.push_str("</table>\n");
     page(d, "Rating report", &body)
+}
+
+// ------------------------------------------------------------------ events in stages
+
+/// A knockout's series in words, for the printouts: `race to 4 points`, `best of 3`.
+pub fn series_title(m: MatchFormat) -> String {
+    match m {
+        MatchFormat::BestOf(1) => "single game".into(),
+        MatchFormat::BestOf(k) => format!("best of {k}"),
+        MatchFormat::RaceTo(p) => format!("race to {p} points"),
+        MatchFormat::TwiceToBeat => "twice to beat (the higher seed wins with one game)".into(),
+    }
+}
+
+const BRACKET_STYLE: &str = "@page{size:landscape;margin:1cm}\
+body{font-family:sans-serif;margin:0;color:#111;font-size:9pt}\
+header{border-bottom:2px solid #111;margin-bottom:.4em;padding-bottom:.2em}\
+header h1{font-size:1.4em;margin:0}header p{margin:.1em 0;color:#333}\
+h2{font-size:1.1em;margin:.3em 0}\
+.sheet{page-break-after:always;break-after:page}.sheet:last-child{page-break-after:auto;break-after:auto}\
+.bracket{display:flex;gap:1em;align-items:stretch;height:15.5cm}\
+.round{display:flex;flex-direction:column;flex:1;min-width:0}\
+.round h3{font-size:.95em;margin:0 0 .2em 0;text-align:center}\
+.boxes{flex:1;display:flex;flex-direction:column;justify-content:space-around}\
+.third h3{margin-top:.4em}\
+.m{border:1px solid #555;border-radius:3px;margin:.15em 0;page-break-inside:avoid;break-inside:avoid}\
+.m .id{font-size:.8em;color:#555;padding:0 .3em;border-bottom:1px solid #ccc}\
+.p{display:flex;justify-content:space-between;padding:.05em .3em;white-space:nowrap;overflow:hidden}\
+.p .n{overflow:hidden;text-overflow:ellipsis}.p .s{font-weight:bold;margin-left:.4em}\
+.w{font-weight:bold;background:#e8e8e8}.tbd{color:#777;font-style:italic}\
+.g{font-size:.8em;color:#333;padding:0 .3em;border-top:1px dotted #ccc}";
+
+/// A whole landscape page set of `sheets` (each a `<section class=sheet>`), each with the
+/// details header.
+fn landscape(d: &Details, title: &str, sheets: &[String]) -> String {
+    let mut body = String::new();
+    for s in sheets {
+        body.push_str(&format!(
+            "<section class=sheet>\n{}<h2>{}</h2>\n{s}</section>\n",
+            header(d),
+            html_escape(title)
+        ));
+    }
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{} - {}</title>\
+         <style>{BRACKET_STYLE}</style></head><body>\n{body}</body></html>\n",
+        html_escape(d.event.trim()),
+        html_escape(title),
+    )
+}
+
+/// A game of a match from the view of the match's top player: `1`, `½`, `0`, `1f` / `0f`
+/// by forfeit, `…` still to be played.
+fn game_mark(top: PlayerId, white: PlayerId, result: GameResult) -> &'static str {
+    let top_white = top == white;
+    match (result, top_white) {
+        (GameResult::Pending, _) => "…",
+        (GameResult::Draw, _) => "½",
+        (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => "1",
+        (GameResult::WhiteWins, false) | (GameResult::BlackWins, true) => "0",
+        (GameResult::WhiteWinsByForfeit, true) | (GameResult::BlackWinsByForfeit, false) => "1f",
+        (GameResult::WhiteWinsByForfeit, false)
+        | (GameResult::BlackWinsByForfeit, true)
+        | (GameResult::DoubleForfeit, _) => "0f",
+    }
+}
+
+/// One match box: its id, its two players (seed, name, series score; the winner marked),
+/// a bye as such, a player not known yet as where they come from; its games.
+fn match_box(event: &Event, format: MatchFormat, m: &Match, from: [&str; 2]) -> String {
+    let score = m.series.score(format);
+    let played = m.players().is_some();
+    let mut out = format!("<div class=m><div class=id>{}</div>", match_title(m.id));
+    for (i, slot) in m.slots.iter().enumerate() {
+        let seed = slot.seed.map_or_else(String::new, |s| format!("({s}) "));
+        match slot.player {
+            Some(p) => {
+                let name = event
+                    .player(p)
+                    .map_or_else(|| p.to_string(), |x| x.name.clone());
+                let won = m.winner == Some(p);
+                let s = if played && !m.games.is_empty() {
+                    score[i].to_string()
+                } else {
+                    String::new()
+                };
+                out.push_str(&format!(
+                    "<div class=\"p{}\"><span class=n>{}{}{}</span><span class=s>{}</span></div>",
+                    if won { " w" } else { "" },
+                    html_escape(&seed),
+                    html_escape(&name),
+                    if won { " ✓" } else { "" },
+                    s
+                ));
+            }
+            None if slot.seed.is_none() && m.players().is_none() && m.winner.is_some() => {
+                out.push_str("<div class=\"p tbd\"><span class=n>bye</span></div>");
+            }
+            None => out.push_str(&format!(
+                "<div class=\"p tbd\"><span class=n>{}{}</span></div>",
+                html_escape(&seed),
+                html_escape(from[i])
+            )),
+        }
+    }
+    if let (Some([top, _]), false) = (m.players(), m.games.is_empty()) {
+        let marks: Vec<&str> = m
+            .games
+            .iter()
+            .map(|g| game_mark(top, g.white, g.result))
+            .collect();
+        out.push_str(&format!("<div class=g>Games: {}</div>", marks.join(" ")));
+    }
+    out.push_str("</div>\n");
+    out
+}
+
+/// A match's title in its box: `Match 1.2`, `Third-place match`.
+fn match_title(id: MatchId) -> String {
+    match id {
+        MatchId::ThirdPlace => "Third-place match".into(),
+        other => format!("Match {other}"),
+    }
+}
+
+/// An empty box for a match whose players are not known yet.
+fn future_box(id: MatchId, from: [String; 2]) -> String {
+    format!(
+        "<div class=m><div class=id>{}</div>\
+         <div class=\"p tbd\"><span class=n>{}</span></div>\
+         <div class=\"p tbd\"><span class=n>{}</span></div></div>\n",
+        match_title(id),
+        html_escape(&from[0]),
+        html_escape(&from[1])
+    )
+}
+
+/// The name of bracket round `r` (from 1) of `count`: Final, Semi-finals, Quarter-finals,
+/// else Round r.
+fn round_title(r: usize, count: usize) -> String {
+    match count - r {
+        0 => "Final".into(),
+        1 => "Semi-finals".into(),
+        2 => "Quarter-finals".into(),
+        _ => format!("Round {r}"),
+    }
+}
+
+/// The knockout bracket of an event (its last knockout stage seeded) on landscape pages:
+/// every bracket round as a column of matches, each with its players' seeds, names and
+/// series score, the winner marked, byes and the players not known yet (`winner of 1.2`),
+/// the games so far (from the top player's side), and the third-place match under the
+/// final. Up to 16 players fit one page; a larger bracket prints its top half and its bottom
+/// half on a page each (the semi-finals on, the final and the third-place match on the
+/// second). `None` while the event has no knockout seeded.
+pub fn bracket_page(d: &Details, event: &Event) -> Option<String> {
+    let reached: &Reached = event.reached().iter().rev().find(|r| r.bracket.is_some())?;
+    let b = reached.bracket.as_ref()?;
+    let spec = reached
+        .stage
+        .index()
+        .and_then(|k| event.settings().stages.get(k))?;
+    let (next, next_third) = b.preview();
+    let first = b.rounds.first()?.len();
+    // How many bracket rounds the knockout has in all, and how many matches each.
+    let mut sizes = vec![first];
+    while *sizes.last()? > 1 {
+        let n = *sizes.last()?;
+        sizes.push(n.div_ceil(2));
+    }
+    let count = sizes.len();
+    // Each column's boxes, top first.
+    let mut columns: Vec<Vec<String>> = Vec::new();
+    for (r, &size) in sizes.iter().enumerate() {
+        let known: Option<&Vec<Match>> = b.rounds.get(r).or(if r == b.rounds.len() {
+            next.as_ref()
+        } else {
+            None
+        });
+        let round_no = u32::try_from(r + 1).unwrap_or(u32::MAX);
+        let feeders = |j: usize| -> [String; 2] {
+            if r == 0 {
+                return [String::new(), String::new()];
+            }
+            let n = u32::try_from(j).unwrap_or(u32::MAX);
+            [
+                format!("winner of {}.{}", round_no - 1, 2 * n + 1),
+                format!("winner of {}.{}", round_no - 1, 2 * n + 2),
+            ]
+        };
+        let boxes = (0..size)
+            .map(|j| {
+                let from = feeders(j);
+                match known.and_then(|ms| ms.get(j)) {
+                    Some(m) => match_box(event, b.format, m, [&from[0], &from[1]]),
+                    None => future_box(
+                        MatchId::Bracket {
+                            round: round_no,
+                            number: u32::try_from(j + 1).unwrap_or(u32::MAX),
+                        },
+                        from,
+                    ),
+                }
+            })
+            .collect();
+        columns.push(boxes);
+    }
+    let third = if b.third_place && count >= 2 {
+        let semis = count - 1;
+        let from = [format!("loser of {semis}.1"), format!("loser of {semis}.2")];
+        Some(match b.third.as_ref().or(next_third.as_ref()) {
+            Some(m) => match_box(event, b.format, m, [&from[0], &from[1]]),
+            None => future_box(MatchId::ThirdPlace, from),
+        })
+    } else {
+        None
+    };
+    let column = |r: usize, boxes: &[String], with_third: bool| -> String {
+        let mut out = format!(
+            "<div class=round><h3>{}</h3><div class=boxes>\n",
+            html_escape(&round_title(r + 1, count))
+        );
+        for x in boxes {
+            out.push_str(x);
+        }
+        if with_third && let Some(t) = &third {
+            out.push_str("<div class=third><h3>Third place</h3>\n");
+            out.push_str(t);
+            out.push_str("</div>\n");
+        }
+        out.push_str("</div></div>\n");
+        out
+    };
+    let sheets = if first <= 8 {
+        let mut s = String::from("<div class=bracket>\n");
+        for (r, boxes) in columns.iter().enumerate() {
+            s.push_str(&column(r, boxes, r + 1 == count));
+        }
+        s.push_str("</div>\n");
+        vec![s]
+    } else {
+        // Two halves: every round but the final split at its middle.
+        let mut halves = [
+            String::from("<div class=bracket>\n"),
+            String::from("<div class=bracket>\n"),
+        ];
+        for (r, boxes) in columns.iter().enumerate() {
+            if r + 1 == count {
+                halves[1].push_str(&column(r, boxes, true));
+                continue;
+            }
+            let mid = boxes.len().div_ceil(2);
+            halves[0].push_str(&column(r, &boxes[..mid], false));
+            halves[1].push_str(&column(r, &boxes[mid..], false));
+        }
+        for h in &mut halves {
+            h.push_str("</div>\n");
+        }
+        halves.to_vec()
+    };
+    let name = if spec.name.trim().is_empty() {
+        "Knockout".to_string()
+    } else {
+        spec.name.trim().to_string()
+    };
+    let title = format!("{name}: the bracket ({})", series_title(b.format));
+    let legend = "<p class=g>(n): seed in the stage. Score: the series score. ✓: the winner. \
+                  Games: each game for the upper player of the box (1 won, ½ drawn, 0 lost, \
+                  f by forfeit, … to be played).</p>\n";
+    let sheets: Vec<String> = sheets.into_iter().map(|s| s + legend).collect();
+    Some(landscape(d, &title, &sheets))
+}
+
+/// The tables of a round-robin stage's groups (`stage` from 1): per group its players in
+/// rank order with their result against each other player of the group (`1`, `½`, `0`,
+/// `1f`/`0f` by forfeit, one mark per game when they meet more than once, `…` to be
+/// played), their points and the stage's tie-breaks, and the group's playoff games if any.
+/// `None` when the stage is not a round robin or not seeded yet.
+pub fn group_tables_page(d: &Details, event: &Event, stage: u32) -> Option<String> {
+    let k = usize::try_from(stage).ok()?.checked_sub(1)?;
+    let spec = event.settings().stages.get(k)?;
+    if !matches!(
+        spec.format,
+        crate::tournament::stages::StageFormat::RoundRobin { .. }
+    ) {
+        return None;
+    }
+    let reached = event.reached().get(k)?;
+    let standings = event.stage_standings(Some(stage)).ok()?;
+    let play = event.play(k);
+    let mut body = String::new();
+    for g in &reached.groups {
+        let rows: Vec<_> = standings
+            .rows
+            .iter()
+            .filter(|(gid, _)| *gid == g.id)
+            .map(|(_, r)| r)
+            .collect();
+        let order: Vec<PlayerId> = rows.iter().map(|r| r.id).collect();
+        body.push_str(&format!("<h3>Group {}</h3>\n", g.id));
+        body.push_str("<table><tr><th>Rank</th><th>No</th><th>Name</th>");
+        for (i, _) in order.iter().enumerate() {
+            body.push_str(&format!("<th class=num>{}</th>", i + 1));
+        }
+        body.push_str("<th>Points</th>");
+        for t in &standings.tiebreaks {
+            body.push_str(&format!("<th>{}</th>", tiebreak_title(*t)));
+        }
+        body.push_str("</tr>\n");
+        for (i, r) in rows.iter().enumerate() {
+            body.push_str(&format!(
+                "<tr><td class=num>{}</td><td class=num>{}</td><td>{} {}</td>",
+                r.rank,
+                r.id,
+                i + 1,
+                html_escape(&r.name)
+            ));
+            for &o in &order {
+                if o == r.id {
+                    body.push_str("<td class=num style=\"background:#ddd\"></td>");
+                    continue;
+                }
+                let marks: Vec<&str> = g
+                    .table
+                    .rounds()
+                    .iter()
+                    .flat_map(|round| &round.games)
+                    .filter(|x| {
+                        (x.white == r.id && x.black == o) || (x.white == o && x.black == r.id)
+                    })
+                    .map(|x| game_mark(r.id, x.white, x.result))
+                    .collect();
+                body.push_str(&format!("<td class=num>{}</td>", marks.join(" ")));
+            }
+            body.push_str(&format!("<td class=num><b>{}</b></td>", r.score));
+            for v in &r.tiebreaks {
+                body.push_str(&format!("<td class=num>{v}</td>"));
+            }
+            body.push_str("</tr>\n");
+        }
+        body.push_str("</table>\n");
+        let playoffs: Vec<String> = play
+            .map(|p| &p.playoffs[..])
+            .unwrap_or_default()
+            .iter()
+            .filter(|x| {
+                x.group == Some(g.id) || (x.group.is_none() && g.members.contains(&x.white))
+            })
+            .map(|x| {
+                let name = |p: PlayerId| {
+                    event
+                        .player(p)
+                        .map_or_else(|| p.to_string(), |q| q.name.clone())
+                };
+                format!(
+                    "{} – {}: {}",
+                    html_escape(&name(x.white)),
+                    html_escape(&name(x.black)),
+                    match x.result {
+                        GameResult::Pending => "to be played",
+                        GameResult::WhiteWins => "1-0",
+                        GameResult::BlackWins => "0-1",
+                        GameResult::Draw => "½-½",
+                        GameResult::WhiteWinsByForfeit => "1-0 by forfeit",
+                        GameResult::BlackWinsByForfeit => "0-1 by forfeit",
+                        GameResult::DoubleForfeit => "both forfeit",
+                    }
+                )
+            })
+            .collect();
+        if !playoffs.is_empty() {
+            body.push_str(&format!(
+                "<p>Playoff at the cut: {}</p>\n",
+                playoffs.join("; ")
+            ));
+        }
+    }
+    if let Some(a) = spec.advance {
+        body.push_str(&format!(
+            "<p>The top {a} of each group go on to the next stage.</p>\n"
+        ));
+    }
+    let name = if spec.name.trim().is_empty() {
+        format!("Stage {stage}")
+    } else {
+        spec.name.trim().to_string()
+    };
+    Some(page(d, &format!("{name}: group tables"), &body))
 }
 
 #[cfg(test)]

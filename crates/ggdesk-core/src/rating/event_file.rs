@@ -1,7 +1,7 @@
 //! The rated games of one event file: [`event_file`] is the one function that reads them,
 //! from a `ggdesk-tournament/1` file (through the tournament file reader, with all its
-//! checks) or a `ggdesk-tournament/2` file (its stages' rounds and playoffs, with the checks
-//! the ratings need: players, ids, results).
+//! checks) or a `ggdesk-tournament/2` file (through the stages reader, with all the checks
+//! `pair` makes: seeding, groups, cuts, playoffs, the bracket).
 //!
 //! Which games count (`spec/ratings.md`): every game played over the board (`white`,
 //! `black`, `draw`) in any round of any stage, playoffs included. Forfeits, byes, absences
@@ -10,13 +10,14 @@
 //! is told who they are ([`EventFile::unrated`]).
 
 use super::{Date, Played, RatedEvent, RatedGame};
+use crate::tournament::stages::Event;
 use crate::tournament::{GameResult, PlayerId, Tournament, TournamentFileError};
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-/// The `format` of a staged event file.
-pub const FORMAT_2: &str = "ggdesk-tournament/2";
+/// The `format` of a staged event file (the stages reader's).
+pub use crate::tournament::stages::FORMAT_2;
 
 /// The rated games of one event file, and the players it does not rate.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,18 +73,6 @@ pub enum EventFault {
     NoDate,
     #[error("{0}")]
     Date(super::DateError),
-    #[error("duplicate player id {0}")]
-    DuplicatePlayer(PlayerId),
-    #[error("unknown player id {0}")]
-    UnknownPlayer(PlayerId),
-    #[error("player {0} cannot play themself")]
-    SamePlayer(PlayerId),
-    #[error("player {0} appears twice in the round")]
-    TwiceInRound(PlayerId),
-    #[error(
-        "unknown result {0:?} (expected white, black, draw, white_forfeit, black_forfeit, double_forfeit or pending)"
-    )]
-    UnknownResult(String),
     #[error("federation id {federation_id:?} is also that of player {first} in this event")]
     DuplicateFederationId {
         federation_id: String,
@@ -106,12 +95,6 @@ fn object<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, EventFil
     v.as_object().ok_or_else(|| expected(at, "an object"))
 }
 
-fn array<'a>(v: &'a Value, at: &str) -> Result<&'a [Value], EventFileError> {
-    v.as_array()
-        .map(Vec::as_slice)
-        .ok_or_else(|| expected(at, "an array"))
-}
-
 /// Absent and `null` both count as not given.
 fn optional<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     map.get(key).filter(|v| !v.is_null())
@@ -127,14 +110,6 @@ fn required<'a>(
 
 fn string<'a>(v: &'a Value, at: &str) -> Result<&'a str, EventFileError> {
     v.as_str().ok_or_else(|| expected(at, "a string"))
-}
-
-fn player_id(v: &Value, at: &str) -> Result<PlayerId, EventFileError> {
-    v.as_u64()
-        .filter(|&n| n >= 1)
-        .and_then(|n| u32::try_from(n).ok())
-        .map(PlayerId)
-        .ok_or_else(|| expected(at, "a positive integer player id"))
 }
 
 /// A player as the ratings see them: id, name, federation id (empty = none).
@@ -161,7 +136,7 @@ pub fn event_file(text: &str) -> Result<EventFile, EventFileError> {
     let format = string(required(top, "format", "format")?, "format")?;
     let (name, players, games) = match format {
         crate::tournament::FORMAT => read_1(&value)?,
-        FORMAT_2 => read_2(top)?,
+        FORMAT_2 => read_2(&value)?,
         other => return Err(err("format", EventFault::UnknownFormat(other.to_string()))),
     };
     let date = match optional(top, "date") {
@@ -198,101 +173,36 @@ fn read_1(value: &Value) -> Result<Read, EventFileError> {
     Ok((t.name().to_string(), players, games))
 }
 
-fn read_2(top: &Map<String, Value>) -> Result<Read, EventFileError> {
-    let name = match optional(top, "name") {
-        None => String::new(),
-        Some(n) => string(n, "name")?.to_string(),
-    };
-    let mut players = Vec::new();
-    let mut ids = HashSet::new();
-    for (i, p) in array(required(top, "players", "players")?, "players")?
+/// The players and games of a `/2` file, read by the stages reader with every check `pair`
+/// makes (`spec/stages.md`): every game of every round of every stage, then the stage's
+/// playoff games.
+fn read_2(value: &Value) -> Result<Read, EventFileError> {
+    let event = Event::from_value(value).map_err(|e| err("", EventFault::Tournament(e)))?;
+    let players = event
+        .players()
         .iter()
-        .enumerate()
-    {
-        let at = format!("players[{i}]");
-        let map = object(p, &at)?;
-        let id_at = format!("{at}.id");
-        let id = player_id(required(map, "id", &id_at)?, &id_at)?;
-        if !ids.insert(id) {
-            return Err(err(id_at, EventFault::DuplicatePlayer(id)));
-        }
-        let name_at = format!("{at}.name");
-        let name = string(required(map, "name", &name_at)?, &name_at)?.to_string();
-        let federation_id = optional(map, "federation_id")
-            .map(|f| string(f, &format!("{at}.federation_id")).map(str::to_string))
-            .transpose()?;
-        players.push(FilePlayer {
-            id,
-            name,
-            federation_id,
-        });
-    }
+        .map(|p| FilePlayer {
+            id: p.id,
+            name: p.name.clone(),
+            federation_id: p.federation_id.clone(),
+        })
+        .collect();
     let mut games = Vec::new();
-    let stages = array(required(top, "stages", "stages")?, "stages")?;
-    for (s, stage) in stages.iter().enumerate() {
-        let at = format!("stages[{s}]");
-        let map = object(stage, &at)?;
-        let rounds_at = format!("{at}.rounds");
-        for (k, round) in array(required(map, "rounds", &rounds_at)?, &rounds_at)?
-            .iter()
-            .enumerate()
-        {
-            let round_at = format!("{rounds_at}[{k}]");
-            let round = object(round, &round_at)?;
-            let games_at = format!("{round_at}.games");
-            let mut seen = HashSet::new();
-            for (i, g) in array(required(round, "games", &games_at)?, &games_at)?
-                .iter()
-                .enumerate()
-            {
-                let g_at = format!("{games_at}[{i}]");
-                let game = read_game(g, &g_at, &ids)?;
-                for p in [game.white, game.black] {
-                    if !seen.insert(p) {
-                        return Err(err(g_at, EventFault::TwiceInRound(p)));
-                    }
-                }
-                games.push(game);
-            }
+    for play in &event.parts().stages {
+        for round in &play.rounds {
+            games.extend(round.games.iter().map(|g| FileGame {
+                white: g.game.white,
+                black: g.game.black,
+                result: g.game.result,
+            }));
         }
-        if let Some(playoffs) = optional(map, "playoffs") {
-            let playoffs_at = format!("{at}.playoffs");
-            for (i, g) in array(playoffs, &playoffs_at)?.iter().enumerate() {
-                games.push(read_game(g, &format!("{playoffs_at}[{i}]"), &ids)?);
-            }
-        }
+        games.extend(play.playoffs.iter().map(|g| FileGame {
+            white: g.white,
+            black: g.black,
+            result: g.result,
+        }));
     }
-    Ok((name, players, games))
-}
-
-fn read_game(v: &Value, at: &str, ids: &HashSet<PlayerId>) -> Result<FileGame, EventFileError> {
-    let map = object(v, at)?;
-    let side = |key: &str| -> Result<PlayerId, EventFileError> {
-        let side_at = format!("{at}.{key}");
-        let id = player_id(required(map, key, &side_at)?, &side_at)?;
-        if !ids.contains(&id) {
-            return Err(err(side_at, EventFault::UnknownPlayer(id)));
-        }
-        Ok(id)
-    };
-    let white = side("white")?;
-    let black = side("black")?;
-    if white == black {
-        return Err(err(at, EventFault::SamePlayer(white)));
-    }
-    let result_at = format!("{at}.result");
-    let result_name = string(required(map, "result", &result_at)?, &result_at)?;
-    let result = GameResult::from_name(result_name).ok_or_else(|| {
-        err(
-            &result_at,
-            EventFault::UnknownResult(result_name.to_string()),
-        )
-    })?;
-    Ok(FileGame {
-        white,
-        black,
-        result,
-    })
+    Ok((event.name().to_string(), players, games))
 }
 
 /// The event keyed by federation id: games between two rated players, played over the

@@ -1,0 +1,551 @@
+//! Events in stages in the store (issue 20, migration 6), on both engines: a
+//! `ggdesk-tournament/2` file imported and exported comes back equal to the file; the store
+//! agrees with the binary on the shared examples (the next step it pairs, the standings of
+//! the current stage, the bracket, the final placement); `copy` carries the stages; the
+//! rating list counts every game over the board in every stage, playoffs included; bad
+//! files and changes that would break an event are refused, naming why, and change nothing.
+
+#[path = "support/engines.rs"]
+mod engines;
+#[path = "support/pg.rs"]
+mod pg;
+
+use engines::Engine;
+use ggdesk::store::{
+    Actor, PlayerInput, RoundPlace, Store, StoreError, TournamentId, TournamentSetup,
+};
+use ggdesk_core::rating::Date;
+use ggdesk_core::rules::RuleSettings;
+use ggdesk_core::tournament::GameResult;
+use ggdesk_core::tournament::stages::{Event, stage_standings_json};
+use ggdesk_core::tournament::stages::{MatchFormat, Seeding, StageFormat, StageSpec};
+use ggdesk_core::tournament::{RoundNo, Score, StageNo, TieBreak};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+
+crate::on_both_engines!(
+    every_example_round_trips_equal_to_the_file,
+    the_store_agrees_with_the_binary_on_the_shared_examples,
+    a_bad_file_is_refused_naming_the_fault_and_changes_nothing,
+    groups_then_a_knockout_played_through_the_store_copied_and_rated,
+);
+
+const EXAMPLES: [&str; 5] = [
+    "groups-then-cross-over-final",
+    "knockout-in-progress",
+    "playoff-at-the-cut",
+    "rr-rr-best-of-3-final",
+    "swiss-then-final-twice-to-beat",
+];
+
+fn director() -> Actor {
+    Actor::director()
+}
+
+fn read(path: PathBuf) -> Value {
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"))
+}
+
+/// A worked example of the shared folder (the project's copies must be the same files).
+fn shared(name: &str) -> Value {
+    let shared = read(PathBuf::from(format!(
+        "/work/shared/examples/stages/{name}"
+    )));
+    let ours = read(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/stages/{name}")),
+    );
+    assert_eq!(shared, ours, "{name}: the fixture is the shared example");
+    ours
+}
+
+/// Every number as a float, so that `1` and `1.0` compare equal.
+fn norm(v: &Value) -> Value {
+    match v {
+        Value::Number(n) => json!(n.as_f64().expect("number")),
+        Value::Array(a) => Value::Array(a.iter().map(norm).collect()),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), norm(v))).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The first place where `file` is not found unchanged in `out`: every key of an object
+/// with its value, every element of an array (of the same length), every other value equal.
+/// `out` may hold more keys (the defaults a reader takes, written out).
+fn missing_from(file: &Value, out: &Value, at: &str) -> Option<String> {
+    match (file, out) {
+        (Value::Object(x), Value::Object(y)) => x.iter().find_map(|(k, v)| match y.get(k) {
+            Some(w) => missing_from(v, w, &format!("{at}.{k}")),
+            None => Some(format!("{at}.{k} is missing")),
+        }),
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (p, q))| missing_from(p, q, &format!("{at}[{i}]"))),
+        _ if file == out => None,
+        _ => Some(format!("{at}: the file has {file}, the export {out}")),
+    }
+}
+
+fn every_example_round_trips_equal_to_the_file(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    for name in EXAMPLES {
+        let file = shared(&format!("{name}.json"));
+        let id = s.import_tournament(&file, &director()).expect(name);
+        let out = s.export_tournament(id).expect("export");
+        // Everything the file says comes back unchanged, ...
+        if let Some(at) = missing_from(&norm(&file), &norm(&out), "") {
+            panic!("{name}: {at}");
+        }
+        // ... and the export is the core's own writing of the file's event, with the game
+        // rules the desk adds in `settings.rules` (the defaults a reader takes, such as an
+        // empty `byes` list, written out: nothing else).
+        let event = Event::from_value(&file).expect("the example reads");
+        let mut canonical = event.to_value();
+        canonical["settings"]["rules"] = RuleSettings::default().to_value();
+        assert_eq!(out, canonical, "{name}");
+        assert_eq!(
+            Event::from_value(&out).expect("the export reads").parts(),
+            event.parts(),
+            "{name}"
+        );
+        // And again from the database's own export: the same file, literally.
+        let again = s.import_tournament(&out, &director()).expect("re-import");
+        assert_ne!(again, id);
+        assert_eq!(s.export_tournament(again).expect("export 2"), out, "{name}");
+    }
+}
+
+/// The games of a pairing as `(low id, high id)`, sorted (colours and tables aside).
+fn unordered(games: impl Iterator<Item = (u64, u64)>) -> Vec<(u64, u64)> {
+    let mut out: Vec<(u64, u64)> = games.map(|(w, b)| (w.min(b), w.max(b))).collect();
+    out.sort_unstable();
+    out
+}
+
+fn the_store_agrees_with_the_binary_on_the_shared_examples(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    for name in EXAMPLES {
+        let file = shared(&format!("{name}.json"));
+        let expected = shared(&format!("{name}.expected.json"));
+        let id = s.import_tournament(&file, &director()).expect(name);
+        let event = s.load_event(id).expect("event");
+        if let Some(want) = expected.get("standings_stage") {
+            let stage = u32::try_from(want["stage"].as_u64().expect("stage")).expect("u32");
+            let st = event.stage_standings(Some(stage)).expect("standings");
+            let rows: Value = serde_json::from_str(&stage_standings_json(&st)).expect("JSON");
+            let got: Vec<Value> = rows
+                .as_array()
+                .expect("rows")
+                .iter()
+                .map(|r| json!([r["rank"], r["id"], r["score"]]))
+                .collect();
+            assert_eq!(
+                norm(&json!(got)),
+                norm(&want["rows_rank_id_score"]),
+                "{name}"
+            );
+        }
+        if let Some(want) = expected.get("bracket") {
+            let got: Value =
+                serde_json::from_str(&event.bracket_json().expect("a bracket")).expect("JSON");
+            assert_eq!(norm(&got), norm(want), "{name}: bracket");
+        }
+        if let Some(want) = expected.get("final_place_id") {
+            let got: Vec<Value> = event
+                .final_placement()
+                .expect("over")
+                .iter()
+                .map(|p| json!([p.place, p.id.0]))
+                .collect();
+            assert_eq!(norm(&json!(got)), norm(want), "{name}: final");
+        }
+        // The next step, paired by the store as a draft round after the file's.
+        let want = &expected["pair"];
+        let before = s.rounds_of(id).expect("rounds").len();
+        match s.pair_round(id, &director()) {
+            Err(StoreError::Rejected(m)) => {
+                assert!(want.get("exit").is_some(), "{name}: refused: {m}");
+                assert_eq!(s.rounds_of(id).expect("rounds").len(), before, "{name}");
+            }
+            Err(e) => panic!("{name}: {e:?}"),
+            Ok(_) => {
+                assert!(want.get("exit").is_none(), "{name}: the binary refuses");
+                let rounds = s.rounds_of(id).expect("rounds");
+                assert_eq!(rounds.len(), before + 1, "{name}");
+                let number = rounds.last().expect("draft").number;
+                let view = s.round_view(id, number).expect("view").expect("draft");
+                assert_eq!(
+                    u64::from(view.place.stage().0),
+                    want["stage"].as_u64().expect("stage"),
+                    "{name}"
+                );
+                assert_eq!(
+                    view.place.is_playoff(),
+                    want.get("playoff")
+                        .and_then(Value::as_bool)
+                        .unwrap_or(false),
+                    "{name}"
+                );
+                let got: Vec<(u64, u64)> = view
+                    .boards
+                    .iter()
+                    .map(|b| (u64::from(b.white.no), u64::from(b.black.no)))
+                    .collect();
+                let games = want["games"].as_array().expect("games");
+                let wanted: Vec<(u64, u64)> = games
+                    .iter()
+                    .map(|g| {
+                        (
+                            g["white"].as_u64().expect("w"),
+                            g["black"].as_u64().expect("b"),
+                        )
+                    })
+                    .collect();
+                if want.get("note").is_some() {
+                    assert_eq!(
+                        unordered(got.into_iter()),
+                        unordered(wanted.into_iter()),
+                        "{name}"
+                    );
+                } else {
+                    assert_eq!(got, wanted, "{name}: colours and order");
+                    let tables: Vec<u64> =
+                        view.boards.iter().map(|b| u64::from(b.table_no)).collect();
+                    let want_tables: Vec<u64> = games
+                        .iter()
+                        .map(|g| g["table"].as_u64().expect("table"))
+                        .collect();
+                    assert_eq!(tables, want_tables, "{name}: tables");
+                }
+                assert!(view.boards.iter().all(|b| b.result == GameResult::Pending));
+            }
+        }
+    }
+}
+
+fn a_bad_file_is_refused_naming_the_fault_and_changes_nothing(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    let mut file = shared("groups-then-cross-over-final.json");
+    // A game of the knockout between players who are not in that match.
+    let games = file["stages"][1]["rounds"][0]["games"]
+        .as_array_mut()
+        .expect("the knockout's first round");
+    let first_white = games[0]["white"].clone();
+    games[1]["white"] = first_white;
+    let before = s.tournaments().expect("list").len();
+    match s.import_tournament(&file, &director()) {
+        Err(StoreError::Rejected(m)) => {
+            assert!(m.starts_with("stages[1].rounds[0].games[1]"), "{m}")
+        }
+        other => panic!("must be refused, got {other:?}"),
+    }
+    assert_eq!(s.tournaments().expect("list").len(), before);
+}
+
+/// Two groups of four (serpentine by rating), the top two of each into a cross-over
+/// knockout, race to 4 points (two wins on the usual GG points).
+fn groups_then_knockout(s: &mut Store) -> TournamentId {
+    let stages = [
+        StageSpec {
+            name: "Groups".into(),
+            format: StageFormat::RoundRobin {
+                groups: 2,
+                rounds: None,
+            },
+            tiebreaks: TieBreak::default_order(),
+            advance: Some(2),
+        },
+        StageSpec {
+            name: "Knockout".into(),
+            format: StageFormat::Knockout {
+                series: MatchFormat::RaceTo(Score::from_points(4)),
+                seeding: Seeding::CrossOver,
+                third_place: false,
+            },
+            tiebreaks: TieBreak::default_order(),
+            advance: None,
+        },
+    ];
+    let setup = TournamentSetup {
+        name: "League night".into(),
+        ..TournamentSetup::default()
+    };
+    let tid = s
+        .create_staged_tournament(&setup, &stages, &director())
+        .expect("create");
+    for i in 1..=8 {
+        let p = s
+            .add_player(
+                &PlayerInput {
+                    name: format!("Player {i}"),
+                    federation_id: format!("L-{i}"),
+                    club: String::new(),
+                    rating: 2100 - 10 * i64::from(i),
+                },
+                &director(),
+            )
+            .expect("player");
+        s.register(tid, p, &director()).expect("register");
+    }
+    tid
+}
+
+/// Plays the event's next step as the desk does (a group round paired as a draft and
+/// published; a knockout round started in one action) with the higher-rated player
+/// (the lower number) winning every game. Returns the round's number.
+fn play_step(s: &mut Store, tid: TournamentId) -> u32 {
+    let event = s.load_event(tid).expect("event");
+    let step = event.next_step().expect("a next step");
+    let knockout = step
+        .stage()
+        .index()
+        .and_then(|k| event.settings().stages.get(k))
+        .expect("the step's stage")
+        .format
+        .is_knockout();
+    let number = if knockout {
+        s.start_next_games(tid, &director()).expect("next games").0
+    } else {
+        let n = s.pair_round(tid, &director()).expect("pair").round;
+        s.publish_round(tid, n, &director()).expect("publish");
+        n
+    };
+    let view = s.round_view(tid, number).expect("view").expect("round");
+    for b in &view.boards {
+        let result = if b.white.no < b.black.no {
+            GameResult::WhiteWins
+        } else {
+            GameResult::BlackWins
+        };
+        s.set_result(tid, number, b.board_no, result, "", &director())
+            .expect("result");
+    }
+    number
+}
+
+fn groups_then_a_knockout_played_through_the_store_copied_and_rated(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    let tid = groups_then_knockout(&mut s);
+    // A group round is a pairing to look at: never started in one action.
+    match s.start_next_games(tid, &director()) {
+        Err(StoreError::Rejected(m)) => {
+            assert!(m.contains("pair it as a draft, then publish it"), "{m}")
+        }
+        other => panic!("must be refused, got {other:?}"),
+    }
+    assert!(s.rounds_of(tid).expect("rounds").is_empty());
+    // The groups: A = 1, 4, 5, 8 and B = 2, 3, 6, 7; three rounds each.
+    for r in 1..=3 {
+        let n = play_step(&mut s, tid);
+        let view = s.round_view(tid, n).expect("view").expect("round");
+        assert_eq!(
+            view.place,
+            RoundPlace::Round {
+                stage: StageNo(1),
+                round: RoundNo(r)
+            }
+        );
+        assert!(
+            view.boards
+                .iter()
+                .all(|b| b.group.is_some() && b.series.is_none())
+        );
+    }
+    // The groups complete, the knockout's first round (the cross-over semi-finals) starts
+    // in one action: it seeds the stage.
+    s.start_next_games(tid, &director())
+        .expect("the knockout's first round");
+    let rounds = s.rounds_of(tid).expect("rounds");
+    let first = rounds.last().expect("round 4");
+    assert_eq!(first.number, 4);
+    assert_eq!(
+        first.place,
+        RoundPlace::Round {
+            stage: StageNo(2),
+            round: RoundNo(1)
+        }
+    );
+    let view = s.round_view(tid, 4).expect("view").expect("round");
+    let mut semis: Vec<(u32, u32)> = view
+        .boards
+        .iter()
+        .map(|b| (b.white.no.min(b.black.no), b.white.no.max(b.black.no)))
+        .collect();
+    semis.sort_unstable();
+    // A1 = 1 against B2 = 3, B1 = 2 against A2 = 4.
+    assert_eq!(semis, [(1, 3), (2, 4)]);
+    assert!(
+        view.boards
+            .iter()
+            .all(|b| b.series.is_some() && b.group.is_none())
+    );
+    // A group result that would change the cut, now that the knockout has begun: refused,
+    // naming why, and nothing changes. (Round 2 of group A: 4 against 5, won by 4.)
+    let (round, board) = (1..=3)
+        .find_map(|r| {
+            let v = s.round_view(tid, r).expect("view").expect("round");
+            v.boards
+                .iter()
+                .find(|b| {
+                    [b.white.no, b.black.no].contains(&4) && [b.white.no, b.black.no].contains(&5)
+                })
+                .map(|b| (r, b.board_no))
+        })
+        .expect("4 met 5 in the groups");
+    let before = s.export_tournament(tid).expect("export");
+    let five_wins = {
+        let v = s.round_view(tid, round).expect("view").expect("round");
+        let b = v
+            .boards
+            .iter()
+            .find(|b| b.board_no == board)
+            .expect("board");
+        if b.white.no == 5 {
+            GameResult::WhiteWins
+        } else {
+            GameResult::BlackWins
+        }
+    };
+    match s.set_result(
+        tid,
+        round,
+        board,
+        five_wins,
+        "scoresheet misread",
+        &director(),
+    ) {
+        Err(StoreError::Rejected(m)) => assert!(
+            m.contains("would leave the event's stages inconsistent"),
+            "{m}"
+        ),
+        other => panic!("must be refused, got {other:?}"),
+    }
+    assert_eq!(s.export_tournament(tid).expect("export"), before);
+    // The semi-finals' games: each match's next game appears when the round before is
+    // complete; two wins each, then the final, two wins.
+    for b in &view.boards {
+        let result = if b.white.no < b.black.no {
+            GameResult::WhiteWins
+        } else {
+            GameResult::BlackWins
+        };
+        s.set_result(tid, 4, b.board_no, result, "", &director())
+            .expect("result");
+    }
+    let mut played = 4;
+    while !s.load_event(tid).expect("event").is_over() {
+        played = play_step(&mut s, tid);
+        assert!(played < 20, "the event ends");
+    }
+    assert_eq!(played, 7, "2 semi-final games, then 2 final games");
+    match s.start_next_games(tid, &director()) {
+        Err(StoreError::Rejected(m)) => assert!(m.contains("the event is over"), "{m}"),
+        other => panic!("nothing follows the final, got {other:?}"),
+    }
+    let places: Vec<(u32, u32)> = s
+        .load_event(tid)
+        .expect("event")
+        .final_placement()
+        .expect("over")
+        .iter()
+        .map(|p| (p.place, p.id.0))
+        .collect();
+    assert_eq!(places[..2], [(1, 1), (2, 2)]);
+    let mut semi_losers: Vec<u32> = places[2..4].iter().map(|p| p.1).collect();
+    semi_losers.sort_unstable();
+    assert_eq!(semi_losers, [3, 4]);
+
+    // `copy` carries the stages: the copy's event and file are the original's.
+    let mut dst = Store::open_in_memory().expect("copy");
+    s.copy_into(&mut dst).expect("copied");
+    assert_eq!(
+        dst.load_event(tid).expect("event").parts(),
+        s.load_event(tid).expect("event").parts()
+    );
+    assert_eq!(
+        dst.export_tournament(tid).expect("export"),
+        s.export_tournament(tid).expect("export")
+    );
+    assert_eq!(
+        dst.stages(tid).expect("stages"),
+        s.stages(tid).expect("stages")
+    );
+
+    // Rated: every game over the board in every stage counts (groups 3 each; semi-finals 2
+    // more for 1-4; the final 2 more for 1 and 2).
+    s.mark_rated(tid, Date::new(2026, 8, 30).expect("date"), &director())
+        .expect("rated");
+    let mut games: Vec<(String, u32)> = s
+        .event_ratings(tid)
+        .expect("ratings")
+        .into_iter()
+        .map(|r| (r.federation_id, r.rated.games))
+        .collect();
+    games.sort();
+    assert_eq!(
+        games,
+        [
+            ("L-1".to_string(), 7),
+            ("L-2".to_string(), 7),
+            ("L-3".to_string(), 5),
+            ("L-4".to_string(), 5),
+            ("L-5".to_string(), 3),
+            ("L-6".to_string(), 3),
+            ("L-7".to_string(), 3),
+            ("L-8".to_string(), 3),
+        ]
+    );
+}
+
+/// `ggdesk --db DB import` takes a `/2` file (checked as `pair` checks it) and `export
+/// tournament` writes it back as the same event.
+#[test]
+fn the_command_line_imports_and_exports_an_event_in_stages() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("cli.sqlite3");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/stages/knockout-in-progress.json");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ggdesk"))
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .output()
+            .expect("runs")
+    };
+    let out = run(&["import", path.to_str().expect("path")]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let id = String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .trim()
+        .to_string();
+    let out = run(&["export", "tournament", &id, "-"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let back: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let file = shared("knockout-in-progress.json");
+    assert_eq!(
+        Event::from_value(&back).expect("reads").parts(),
+        Event::from_value(&file).expect("reads").parts()
+    );
+    // A bad /2 file: exit 2, the place named, nothing imported.
+    let mut bad = file.clone();
+    bad["stages"][0]["rounds"][0]["games"][0]["black"] = json!(99);
+    let bad_path = dir.path().join("bad.json");
+    std::fs::write(&bad_path, bad.to_string()).expect("write");
+    let out = run(&["import", bad_path.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).expect("UTF-8");
+    assert!(err.contains("stages[0].rounds[0].games[0]"), "{err}");
+}
