@@ -1386,20 +1386,11 @@ impl Store {
             )?;
             Ok((event, setup, extra, rated))
         })?;
-        let mut value = event.to_value();
-        if let Value::Object(top) = &mut value {
-            if let Some(Value::Object(settings)) = top.get_mut("settings") {
-                settings.insert("rules".into(), setup.rules.to_value());
-            }
-            if let Some(date) = rated {
-                top.insert("date".into(), Value::String(date));
-            }
-            if let Ok(Value::Object(extra)) = serde_json::from_str::<Value>(&extra) {
-                for (k, v) in extra {
-                    top.entry(k).or_insert(v);
-                }
-            }
-        }
-        Ok(value)
+        Ok(super::tournaments::with_desk_keys(
+            event.to_value(),
+            &setup,
+            &extra,
+            rated,
+        ))
     }
 }

@@ -764,23 +764,33 @@ impl Store {
             )?;
             Ok((t, setup, extra, rated))
         })?;
-        let mut value = t.to_value();
-        if let Value::Object(top) = &mut value {
-            if let Some(Value::Object(settings)) = top.get_mut("settings") {
-                settings.insert("rules".into(), setup.rules.to_value());
-            }
-            // A rated event carries its rated date (`spec/ratings.md`), over a file's own.
-            if let Some(date) = rated {
-                top.insert("date".into(), Value::String(date));
-            }
-            if let Ok(Value::Object(extra)) = serde_json::from_str::<Value>(&extra) {
-                for (k, v) in extra {
-                    top.entry(k).or_insert(v);
-                }
+        Ok(with_desk_keys(t.to_value(), &setup, &extra, rated))
+    }
+}
+
+/// A tournament file (`/1` or `/2`) as exported: the GGF rule settings in
+/// `settings.rules`, a rated event's date (`spec/ratings.md`, over a file's own), and the
+/// keys of an imported file this desk does not use (`extra`, a JSON object).
+pub(crate) fn with_desk_keys(
+    mut value: Value,
+    setup: &TournamentSetup,
+    extra: &str,
+    rated: Option<String>,
+) -> Value {
+    if let Value::Object(top) = &mut value {
+        if let Some(Value::Object(settings)) = top.get_mut("settings") {
+            settings.insert("rules".into(), setup.rules.to_value());
+        }
+        if let Some(date) = rated {
+            top.insert("date".into(), Value::String(date));
+        }
+        if let Ok(Value::Object(extra)) = serde_json::from_str::<Value>(extra) {
+            for (k, v) in extra {
+                top.entry(k).or_insert(v);
             }
         }
-        Ok(value)
     }
+    value
 }
 
 /// Registers a file's players (keeping their ids), linked to the registry; a player absent
