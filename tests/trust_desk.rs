@@ -12,33 +12,15 @@ mod pg;
 #[path = "support/trust.rs"]
 mod trust;
 
-use common::{START_MS, all_text, click, desk, has_text, type_into};
-use egui_kittest::Harness;
+use common::{START_MS, all_text, click, desk, has_text, type_into, until};
 use egui_kittest::kittest::Queryable;
 use event::{connect, games};
 use ggdesk::store::{AuditFilter, GameId, Store};
-use ggdesk::ui::{DeskApp, Page};
+use ggdesk::ui::Page;
 use ggdesk_core::rules::{Event, Side};
 use std::cell::Cell;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
-
-/// Runs frames (real time passing: the listener and the server are real) until `done`, for
-/// at most thirty seconds.
-fn until(
-    h: &mut Harness<'_, DeskApp>,
-    mut done: impl FnMut(&Harness<'_, DeskApp>) -> bool,
-) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
-        h.run();
-        if done(h) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
-}
+use std::time::Duration;
 
 fn kinds(store: &Store, id: GameId) -> Vec<String> {
     store

@@ -12,7 +12,9 @@ mod pg;
 #[path = "support/trust.rs"]
 mod trust;
 
-use common::{START_MS, all_text, click, desk, go, has_text, key_event, one_frame, type_into};
+use common::{
+    START_MS, all_text, click, desk, go, has_text, key_event, one_frame, type_into, until,
+};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use event::{connect, games};
@@ -21,25 +23,7 @@ use ggdesk::ui::{DeskApp, Page};
 use ggdesk_core::rules::{Event, Move, Side};
 use std::cell::Cell;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
 use trust::dump;
-
-/// Runs frames (real time passing: the listener and the server are real) until `done`, for
-/// at most thirty seconds; false if it never came.
-fn until(
-    h: &mut Harness<'_, DeskApp>,
-    mut done: impl FnMut(&Harness<'_, DeskApp>) -> bool,
-) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
-        h.run();
-        if done(h) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
-}
 
 /// The page buttons of the navigation bar on screen.
 fn nav(h: &Harness<'_, DeskApp>) -> Vec<Page> {

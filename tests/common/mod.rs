@@ -222,3 +222,20 @@ pub fn shown_players(h: &Harness<'_, DeskApp>) -> Vec<String> {
         .map(|p| p.name.clone())
         .collect()
 }
+
+/// Runs frames (real time passing: the listener and the server are real) until `done`, for
+/// at most thirty seconds; false if it never came.
+pub fn until(
+    h: &mut Harness<'_, DeskApp>,
+    mut done: impl FnMut(&Harness<'_, DeskApp>) -> bool,
+) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::time::Instant::now() < deadline {
+        h.run();
+        if done(h) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    false
+}
