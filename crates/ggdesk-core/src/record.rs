@@ -4,7 +4,7 @@
 //! field or the event index; the replay then runs the events through the one rules engine.
 
 use crate::adjudication::{self, Adjudication, ReadingSheet, SheetError};
-use crate::clock::{ClockError, NS_PER_S, Time};
+use crate::clock::{ClockError, Time};
 use crate::rules::{
     BySide, Event, EventError, Game, GameState, Move, Outcome, PenaltyKind, Position, Rank,
     RuleSettings, RulesError, SetupError, Side, SideSetup, Square,
@@ -698,9 +698,4 @@ pub fn replay(record: &Record) -> Result<Verdict, RecordError> {
         }
     }
     Ok(verdict)
-}
-
-/// Seconds as a record writes them, from exact nanoseconds.
-pub fn secs(ns: i64) -> f64 {
-    ns as f64 / NS_PER_S as f64
 }

@@ -1,0 +1,100 @@
+//! Tests the game model's mutants showed missing (`cargo mutants` on `game/`, see
+//! "Mutation testing" in ARCHITECTURE.md): the mode's database code, an event of either
+//! kind for a game followed in a mode, and a game of either kind seen as the arbitrated one.
+
+use ggdesk_core::game::{AnyEvent, AnyGame, GameMode};
+use ggdesk_core::rules::{Event, PenaltyKind, PhysicalEvent, PhysicalGame, RuleSettings, Side};
+use ggdesk_core::sim::{SimOptions, random_record};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// The codes the database keeps (schema.sql's `games.mode` check), written by hand.
+#[test]
+fn each_mode_has_the_code_the_database_keeps_and_reads_back() {
+    assert_eq!(GameMode::Arbitrated.code(), "arbitrated");
+    assert_eq!(GameMode::Physical.code(), "physical");
+    assert_eq!(
+        GameMode::from_code("arbitrated"),
+        Some(GameMode::Arbitrated)
+    );
+    assert_eq!(GameMode::from_code("physical"), Some(GameMode::Physical));
+    assert_eq!(GameMode::from_code(""), None);
+    assert_eq!(GameMode::from_code("Physical"), None);
+}
+
+/// An event common to both kinds (penalty, resignation, draw for respect, pause, resume,
+/// end) becomes the physical board's own event for a physical game and stays the record's
+/// event for an arbitrated one; a move has no physical counterpart here.
+#[test]
+fn a_common_event_is_given_to_a_game_of_either_mode_and_a_move_only_to_an_arbitrated_one() {
+    let pairs = [
+        (
+            Event::Penalty {
+                kind: PenaltyKind::OwnExposure,
+                side: Side::Black,
+            },
+            PhysicalEvent::Penalty {
+                kind: PenaltyKind::OwnExposure,
+                side: Side::Black,
+            },
+        ),
+        (
+            Event::Resign(Side::White),
+            PhysicalEvent::Resign(Side::White),
+        ),
+        (Event::DrawForRespect, PhysicalEvent::DrawForRespect),
+        (Event::Pause, PhysicalEvent::Pause),
+        (Event::Resume, PhysicalEvent::Resume),
+        (Event::End, PhysicalEvent::End),
+    ];
+    for (event, physical) in pairs {
+        assert_eq!(
+            AnyEvent::for_mode(GameMode::Arbitrated, event),
+            Some(AnyEvent::Game(event))
+        );
+        assert_eq!(
+            AnyEvent::for_mode(GameMode::Physical, event),
+            Some(AnyEvent::Physical(physical))
+        );
+    }
+    let record = random_record(&mut picker(5), SimOptions::default()).expect("a simulated game");
+    let a_move = record
+        .events
+        .iter()
+        .map(|e| e.event)
+        .find(|e| matches!(e, Event::Move { .. }))
+        .expect("a simulated game has a move");
+    assert_eq!(
+        AnyEvent::for_mode(GameMode::Arbitrated, a_move),
+        Some(AnyEvent::Game(a_move))
+    );
+    assert_eq!(AnyEvent::for_mode(GameMode::Physical, a_move), None);
+}
+
+/// `as_arbitrated` gives the arbitrated game itself (its moves), `as_physical` the
+/// physical one; each refuses the other kind.
+#[test]
+fn a_game_of_either_kind_is_seen_as_its_own_kind_only() {
+    let record = random_record(&mut picker(8), SimOptions::default()).expect("a simulated game");
+    let (game, _) = ggdesk_core::record::replay_game(&record).expect("replays");
+    let plies = game.plies();
+    let arbitrated = AnyGame::Arbitrated(game);
+    assert_eq!(arbitrated.as_arbitrated().map(|g| g.plies()), Some(plies));
+    assert!(arbitrated.as_physical().is_none());
+
+    let physical = AnyGame::Physical(PhysicalGame::new(
+        RuleSettings::default(),
+        Side::Black,
+        None,
+    ));
+    assert!(physical.as_arbitrated().is_none());
+    assert_eq!(
+        physical.as_physical().map(|g| g.to_move()),
+        Some(Side::Black)
+    );
+}
+
+fn picker(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut rng = StdRng::seed_from_u64(seed);
+    move |n| if n == 0 { 0 } else { rng.random_range(0..n) }
+}
