@@ -376,3 +376,194 @@ fn round_robin_then_round_robin_final_round_then_a_best_of_3_final() {
         ],
     );
 }
+
+/// The games a group stage must hold: every pair inside each group, once.
+fn group_pairs(groups: &[&[u32]]) -> Vec<(u32, u32)> {
+    let mut v: Vec<(u32, u32)> = groups
+        .iter()
+        .flat_map(|g| {
+            g.iter()
+                .flat_map(move |&a| g.iter().filter(move |&&b| a < b).map(move |&b| (a, b)))
+        })
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// Groups then a cross-over knockout (16 players): four round-robin groups of four, the
+/// top two of each into cross-over quarter-finals played as race to 4 points (a win is 2,
+/// a draw 1), then semi-finals and the final, the same series.
+///
+/// Rule: the lower number wins every game, except the quarter-final between 1 and 7: its
+/// first five games are drawn and 7 wins the sixth.
+///
+/// By hand. Groups, serpentine by seed (= number): A 1 8 9 16, B 2 7 10 15, C 3 6 11 14,
+/// D 4 5 12 13. In each group the lower number wins: winners 1 2 3 4 (6 points), seconds
+/// 8 7 6 5 (4 points), equal on every tie-break group to group, so ordered by group
+/// letter. Knockout seeds: 1 P1, 2 P2, 3 P3, 4 P4 (winners A..D), 5 P8, 6 P7, 7 P6, 8 P5
+/// (seconds A..D). Cross-over: 1.1 A1-B2 = P1-P7, 1.2 C1-D2 = P3-P5, 1.3 B1-A2 = P2-P8,
+/// 1.4 D1-C2 = P4-P6.
+/// Quarter-finals: 1.2, 1.3 and 1.4 end 4-0 after two games (3, 2, 4 win). 1.1: four
+/// draws make 4-4 (both reach 4 on one game: sudden death), a fifth draw 5-5, and 7 wins
+/// game 6 (7 is white: game 1 white is the higher seed, 1, then colours alternate): 7-5
+/// for 7, marks for 1 "½ ½ ½ ½ ½ 0". Six knockout rounds for the quarter-finals.
+/// Semi-finals: 2.1 P7 (seed 6) - P3 (seed 3): 3 wins 4-0; 2.2 P2 - P4: 2 wins 4-0.
+/// Final 3.1 P3 - P2: 2 wins 4-0.
+/// Placement: 1 P2, 2 P3, 3 P4 and P7 (semi-final losers, by seed 4, 6), 5 P1 P8 P6 P5
+/// (quarter-final losers by seed 1, 5, 7, 8); then the groups' thirds 9 10 11 12 and
+/// fourths 16 15 14 13, each by group letter, on places 9 to 16.
+#[test]
+fn groups_then_a_cross_over_knockout_with_a_race_to_4_going_to_sudden_death() {
+    let gl = vec![
+        TieBreak::DirectEncounter,
+        TieBreak::FewestForfeitWins,
+        TieBreak::Wins,
+    ];
+    let stages = vec![
+        stage(
+            "Groups",
+            StageFormat::RoundRobin {
+                groups: 4,
+                rounds: None,
+            },
+            gl.clone(),
+            Some(2),
+        ),
+        stage(
+            "Knockout",
+            knockout(
+                MatchFormat::RaceTo(Score::from_points(4)),
+                Seeding::CrossOver,
+            ),
+            gl,
+            None,
+        ),
+    ];
+    let (_dir, mut h, tid) = event("League face-to-face", stages, 16);
+    let mut met = Meetings::new();
+    let rule = |w: u32, b: u32, meeting: u32| match (w.min(b), w.max(b), meeting) {
+        (1, 7, 1..=5) => GameResult::Draw,
+        (1, 7, _) => won_by(7, w),
+        _ => lower_wins(w, b),
+    };
+    // The groups: three rounds of eight games (two a group).
+    let mut played = Vec::new();
+    for _ in 0..3 {
+        let n = pair_and_publish(&mut h, tid);
+        let games = enter_results(&mut h, tid, n, &mut met, rule);
+        assert_eq!(games.len(), 8, "round {n}: eight games");
+        played.extend(pairs(&games));
+    }
+    played.sort_unstable();
+    assert_eq!(
+        played,
+        group_pairs(&[
+            &[1, 8, 9, 16],
+            &[2, 7, 10, 15],
+            &[3, 6, 11, 14],
+            &[4, 5, 12, 13]
+        ]),
+        "serpentine groups, each a full round robin"
+    );
+    // The quarter-finals, a game a match a round from the Bracket page.
+    let button = "Start the next games of the knockout";
+    let n = start_next_games(&mut h, tid, button);
+    let games = enter_results(&mut h, tid, n, &mut met, rule);
+    assert_eq!(
+        pairs(&games),
+        [(1, 7), (2, 8), (3, 5), (4, 6)],
+        "cross-over quarter-finals A1-B2, C1-D2, B1-A2, D1-C2"
+    );
+    for &(w, _, _) in &games {
+        assert!(
+            w <= 4,
+            "game 1 gives white to the higher seed (a group winner): {games:?}"
+        );
+    }
+    let n = start_next_games(&mut h, tid, button);
+    assert_eq!(enter_results(&mut h, tid, n, &mut met, rule).len(), 4);
+    // Only 1.1 goes on: two more draws make 4-4.
+    for _ in 0..2 {
+        let n = start_next_games(&mut h, tid, button);
+        let games = enter_results(&mut h, tid, n, &mut met, rule);
+        assert_eq!(pairs(&games), [(1, 7)]);
+    }
+    let texts = bracket_texts(&mut h);
+    // Both on 4 after one game: no winner yet, the match plays on.
+    shows(&texts, "(1) Player 01   4");
+    shows(&texts, "(6) Player 07   4");
+    shows(&texts, "Games: ½ ½ ½ ½");
+    shows(&texts, "(3) Player 03  (winner)   4");
+    shows(&texts, "(8) Player 05   0");
+    assert!(
+        has_text(&h, "Next: a round of stage 2 (start it here)"),
+        "{texts:?}"
+    );
+    // Sudden death: a fifth draw changes nothing, the sixth game decides.
+    for expected in [GameResult::Draw, GameResult::WhiteWins] {
+        let n = start_next_games(&mut h, tid, button);
+        let games = enter_results(&mut h, tid, n, &mut met, rule);
+        assert_eq!(games.len(), 1, "round {n}: only match 1.1 plays");
+        assert_eq!(games[0].2, expected);
+    }
+    // Semi-finals and the final: two games a match.
+    let mut later = Vec::new();
+    for _ in 0..4 {
+        let n = start_next_games(&mut h, tid, button);
+        later.push(pairs(&enter_results(&mut h, tid, n, &mut met, rule)));
+    }
+    assert_eq!(
+        later,
+        [
+            vec![(2, 4), (3, 7)],
+            vec![(2, 4), (3, 7)],
+            vec![(2, 3)],
+            vec![(2, 3)]
+        ]
+    );
+    let texts = bracket_texts(&mut h);
+    shows(
+        &texts,
+        "Stages: 1 Groups (complete)  >  2 Knockout (complete)",
+    );
+    for m in [
+        "Match 1.1",
+        "Match 1.4",
+        "Match 2.1",
+        "Match 2.2",
+        "Match 3.1",
+    ] {
+        shows(&texts, m);
+    }
+    // The quarter-final that went to sudden death.
+    shows(&texts, "(1) Player 01   5");
+    shows(&texts, "(6) Player 07  (winner)   7");
+    shows(&texts, "Games: ½ ½ ½ ½ ½ 0");
+    // A semi-final and the final.
+    shows(&texts, "(6) Player 07   0");
+    shows(&texts, "(3) Player 03  (winner)   4");
+    shows(&texts, "(3) Player 03   0");
+    shows(&texts, "(2) Player 02  (winner)   4");
+    assert!(has_text(&h, "Next: the event is over"), "{texts:?}");
+    expect_placement(
+        &texts,
+        &[
+            (1, 2, 2),
+            (2, 3, 2),
+            (3, 4, 2),
+            (3, 7, 2),
+            (5, 1, 2),
+            (5, 8, 2),
+            (5, 6, 2),
+            (5, 5, 2),
+            (9, 9, 1),
+            (10, 10, 1),
+            (11, 11, 1),
+            (12, 12, 1),
+            (13, 16, 1),
+            (14, 15, 1),
+            (15, 14, 1),
+            (16, 13, 1),
+        ],
+    );
+}
