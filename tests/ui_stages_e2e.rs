@@ -567,3 +567,134 @@ fn groups_then_a_cross_over_knockout_with_a_race_to_4_going_to_sudden_death() {
         ],
     );
 }
+
+/// A three-round Swiss of eight players, the top two into a final where the top seed has
+/// twice to beat; tie-breaks head-to-head, then wins.
+///
+/// Rule: the lower number wins every game, except the first playoff game between 2 and 4
+/// (their second meeting), which 4 wins, and the first game of the final (the second
+/// meeting of 1 and 2), which 2 wins.
+///
+/// By hand. Round 1, top half against bottom half: 1-5, 2-6, 3-7, 4-8; 1..4 win. Round 2:
+/// on 2 points 1-3, 2-4, on 0 5-7, 6-8: 1 and 2 on 4, 3 4 5 6 on 2, 7 8 on 0. Round 3:
+/// 1-2; 3-5, 4-6 (top half against bottom half of the group of 2 points, no rematch); 7-8.
+/// Final scores: 1 6; 2 3 4 on 4; 5 6 7 on 2; 8 0. The cut (2 go on) falls inside the tie
+/// of 2, 3, 4: head-to-head cannot settle it (3 met neither 2 nor 4), and each has one
+/// win: they play off, a round robin. First round robin: 2 beats 3, 3 beats 4, 4 beats 2
+/// (the exception): still level, all three, across the cut: another round robin, where 2
+/// beats 3 and 4 and 3 beats 4. 2 goes on; 3 then 4 are the Swiss's third and fourth.
+/// Final: 1 (seed 1, white in game 1) against 2. Game 1: 2 wins; game 2 (2 white): 1
+/// wins, and with it the match (one won game each, marks for 1 "0 1").
+/// Placement: 1 P1, 2 P2; then the Swiss's places: 3 P3, 4 P4 (their playoff order), 5 P5,
+/// 6 P6, 7 P7 (equal on score and tie-breaks, each on a place of their own by seed), 8 P8.
+#[test]
+fn swiss_then_a_twice_to_beat_final_with_a_playoff_at_the_cut() {
+    let stages = vec![
+        stage(
+            "Swiss",
+            StageFormat::Swiss { rounds: 3 },
+            vec![TieBreak::DirectEncounter, TieBreak::Wins],
+            Some(2),
+        ),
+        stage(
+            "Final",
+            knockout(MatchFormat::TwiceToBeat, Seeding::Standard),
+            TieBreak::default_order(),
+            None,
+        ),
+    ];
+    let (_dir, mut h, tid) = event("League online monthly", stages, 8);
+    let mut met = Meetings::new();
+    let rule = |w: u32, b: u32, meeting: u32| match (w.min(b), w.max(b), meeting) {
+        (2, 4, 2) => won_by(4, w),
+        (1, 2, 2) => won_by(2, w),
+        _ => lower_wins(w, b),
+    };
+    let mut swiss = Vec::new();
+    for _ in 0..3 {
+        let n = pair_and_publish(&mut h, tid);
+        swiss.push(pairs(&enter_results(&mut h, tid, n, &mut met, rule)));
+    }
+    assert_eq!(
+        swiss,
+        [
+            vec![(1, 5), (2, 6), (3, 7), (4, 8)],
+            vec![(1, 3), (2, 4), (5, 7), (6, 8)],
+            vec![(1, 2), (3, 5), (4, 6), (7, 8)],
+        ],
+        "the Swiss's pairings"
+    );
+    // The tie at the cut: playoff games started from the Bracket page until it is clear.
+    let texts = bracket_texts(&mut h);
+    assert!(
+        has_text(&h, "Next: playoff games of stage 1 (start it here)"),
+        "{texts:?}"
+    );
+    let mut playoff = Vec::new();
+    let playoff_button = "Start the playoff games at stage 1's cut";
+    for _ in 0..12 {
+        bracket_texts(&mut h);
+        if h.query_by_label(playoff_button).is_none() {
+            break;
+        }
+        let n = start_next_games(&mut h, tid, playoff_button);
+        playoff.extend(enter_results(&mut h, tid, n, &mut met, rule));
+    }
+    let mut games: Vec<(u32, u32, u32)> = playoff
+        .iter()
+        .map(|&(w, b, r)| {
+            let winner = match r {
+                GameResult::WhiteWins => w,
+                GameResult::BlackWins => b,
+                other => panic!("a playoff game here is won: {other:?}"),
+            };
+            (w.min(b), w.max(b), winner)
+        })
+        .collect();
+    games.sort_unstable();
+    assert_eq!(
+        games,
+        [
+            (2, 3, 2),
+            (2, 3, 2),
+            (2, 4, 2),
+            (2, 4, 4),
+            (3, 4, 3),
+            (3, 4, 3)
+        ],
+        "two round robins among 2, 3 and 4: {playoff:?}"
+    );
+    // The final: twice to beat.
+    let button = "Start the next games of the knockout";
+    let mut fin = Vec::new();
+    for _ in 0..2 {
+        let n = start_next_games(&mut h, tid, button);
+        fin.extend(enter_results(&mut h, tid, n, &mut met, rule));
+    }
+    assert_eq!(
+        fin,
+        [(1, 2, GameResult::BlackWins), (2, 1, GameResult::BlackWins)],
+        "seed 1 white in game 1; 2 wins it, 1 wins game 2"
+    );
+    let texts = bracket_texts(&mut h);
+    shows(&texts, "Stages: 1 Swiss (complete)  >  2 Final (complete)");
+    shows(&texts, "Match 1.1");
+    shows(&texts, "(1) Player 01  (winner)   1");
+    shows(&texts, "(2) Player 02   1");
+    shows(&texts, "Games: 0 1");
+    assert!(has_text(&h, "Next: the event is over"), "{texts:?}");
+    assert!(h.query_by_label(playoff_button).is_none());
+    expect_placement(
+        &texts,
+        &[
+            (1, 1, 2),
+            (2, 2, 2),
+            (3, 3, 1),
+            (4, 4, 1),
+            (5, 5, 1),
+            (6, 6, 1),
+            (7, 7, 1),
+            (8, 8, 1),
+        ],
+    );
+}
