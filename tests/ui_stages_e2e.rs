@@ -589,41 +589,14 @@ fn groups_then_a_cross_over_knockout_with_a_race_to_4_going_to_sudden_death() {
 /// 6 P6, 7 P7 (equal on score and tie-breaks, each on a place of their own by seed), 8 P8.
 #[test]
 fn swiss_then_a_twice_to_beat_final_with_a_playoff_at_the_cut() {
-    let stages = vec![
-        stage(
-            "Swiss",
-            StageFormat::Swiss { rounds: 3 },
-            vec![TieBreak::DirectEncounter, TieBreak::Wins],
-            Some(2),
-        ),
-        stage(
-            "Final",
-            knockout(MatchFormat::TwiceToBeat, Seeding::Standard),
-            TieBreak::default_order(),
-            None,
-        ),
-    ];
-    let (_dir, mut h, tid) = event("League online monthly", stages, 8);
+    let (_dir, mut h, tid) = swiss_then_final();
     let mut met = Meetings::new();
     let rule = |w: u32, b: u32, meeting: u32| match (w.min(b), w.max(b), meeting) {
         (2, 4, 2) => won_by(4, w),
         (1, 2, 2) => won_by(2, w),
         _ => lower_wins(w, b),
     };
-    let mut swiss = Vec::new();
-    for _ in 0..3 {
-        let n = pair_and_publish(&mut h, tid);
-        swiss.push(pairs(&enter_results(&mut h, tid, n, &mut met, rule)));
-    }
-    assert_eq!(
-        swiss,
-        [
-            vec![(1, 5), (2, 6), (3, 7), (4, 8)],
-            vec![(1, 3), (2, 4), (5, 7), (6, 8)],
-            vec![(1, 2), (3, 5), (4, 6), (7, 8)],
-        ],
-        "the Swiss's pairings"
-    );
+    play_swiss(&mut h, tid, &mut met, rule);
     // The tie at the cut: playoff games started from the Bracket page until it is clear.
     let texts = bracket_texts(&mut h);
     assert!(
@@ -691,6 +664,108 @@ fn swiss_then_a_twice_to_beat_final_with_a_playoff_at_the_cut() {
             (2, 2, 2),
             (3, 3, 1),
             (4, 4, 1),
+            (5, 5, 1),
+            (6, 6, 1),
+            (7, 7, 1),
+            (8, 8, 1),
+        ],
+    );
+}
+
+/// The event of the Swiss tests: a three-round Swiss of eight players (head-to-head, then
+/// wins), the top two into a final where the top seed has twice to beat.
+fn swiss_then_final() -> (tempfile::TempDir, Desk, TournamentId) {
+    let stages = vec![
+        stage(
+            "Swiss",
+            StageFormat::Swiss { rounds: 3 },
+            vec![TieBreak::DirectEncounter, TieBreak::Wins],
+            Some(2),
+        ),
+        stage(
+            "Final",
+            knockout(MatchFormat::TwiceToBeat, Seeding::Standard),
+            TieBreak::default_order(),
+            None,
+        ),
+    ];
+    event("League online monthly", stages, 8)
+}
+
+/// Plays the Swiss's three rounds through the Rounds page under `rule`, checking its
+/// pairings, the same under both Swiss tests' rules (they differ from "the lower number
+/// wins" only from round 3's results on): round 1 top half against bottom half (1-5, 2-6,
+/// 3-7, 4-8), round 2 inside the groups of 2 and 0 points (1-3, 2-4; 5-7, 6-8), round 3
+/// 1-2 (both on 4), 3-5 and 4-6 (top half against bottom half of the four on 2, no
+/// rematch), 7-8.
+fn play_swiss(
+    h: &mut Desk,
+    tid: TournamentId,
+    met: &mut Meetings,
+    rule: impl Fn(u32, u32, u32) -> GameResult + Copy,
+) {
+    let mut swiss = Vec::new();
+    for _ in 0..3 {
+        let n = pair_and_publish(h, tid);
+        swiss.push(pairs(&enter_results(h, tid, n, met, rule)));
+    }
+    assert_eq!(
+        swiss,
+        [
+            vec![(1, 5), (2, 6), (3, 7), (4, 8)],
+            vec![(1, 3), (2, 4), (5, 7), (6, 8)],
+            vec![(1, 2), (3, 5), (4, 6), (7, 8)],
+        ],
+        "the Swiss's pairings"
+    );
+}
+
+/// The same Swiss, its tie at the cut settled by head-to-head: no playoff.
+///
+/// Rule: the lower number wins every game, except 3-5 in round 3 (their first meeting),
+/// drawn.
+///
+/// By hand. The pairings as in [`play_swiss`]. Scores: 1 6; 2 and 4 on 4; 3 and 5 on 3;
+/// 6 and 7 on 2; 8 0. The cut falls between 2 and 4: they met in round 2 and 2 won, so
+/// head-to-head puts 2 second and 4 third: the cut is clear, no playoff, and the final
+/// starts at once. Final: 1 wins game 1 (white, the higher seed), and with it the match
+/// (1 game to 0, marks "1"). Placement: 1 P1, 2 P2; then the Swiss's places: 3 P4; 3 and
+/// 5 drew each other and have one win each: equal, on places 4 and 5 by seed (3, 5); 6
+/// and 7 never met and have one win each: places 6 and 7 by seed; 8 P8.
+#[test]
+fn swiss_then_a_twice_to_beat_final_a_tie_at_the_cut_settled_head_to_head() {
+    let (_dir, mut h, tid) = swiss_then_final();
+    let mut met = Meetings::new();
+    let rule = |w: u32, b: u32, meeting: u32| match (w.min(b), w.max(b), meeting) {
+        (3, 5, 1) => GameResult::Draw,
+        _ => lower_wins(w, b),
+    };
+    play_swiss(&mut h, tid, &mut met, rule);
+    let texts = bracket_texts(&mut h);
+    assert!(
+        has_text(&h, "Next: a round of stage 2 (start it here)"),
+        "no playoff: {texts:?}"
+    );
+    assert!(
+        h.query_by_label("Start the playoff games at stage 1's cut")
+            .is_none()
+    );
+    let n = start_next_games(&mut h, tid, "Start the next games of the knockout");
+    let fin = enter_results(&mut h, tid, n, &mut met, rule);
+    assert_eq!(fin, [(1, 2, GameResult::WhiteWins)]);
+    let texts = bracket_texts(&mut h);
+    shows(&texts, "Stages: 1 Swiss (complete)  >  2 Final (complete)");
+    shows(&texts, "(1) Player 01  (winner)   1");
+    shows(&texts, "(2) Player 02   0");
+    shows(&texts, "Games: 1");
+    assert!(has_text(&h, "Next: the event is over"), "{texts:?}");
+    expect_placement(
+        &texts,
+        &[
+            (1, 1, 2),
+            (2, 2, 2),
+            (3, 4, 1),
+            (4, 3, 1),
             (5, 5, 1),
             (6, 6, 1),
             (7, 7, 1),
