@@ -1,12 +1,16 @@
 //! Tests the game model's mutants showed missing (`cargo mutants` on `game/`, see
 //! "Mutation testing" in ARCHITECTURE.md): the mode's database code, an event of either
-//! kind for a game followed in a mode, and a game of either kind seen as the arbitrated one.
+//! kind for a game followed in a mode, a game of either kind seen as its own kind, and the
+//! arbitrated game of a log.
 
-use ggdesk_core::game::{AnyEvent, AnyGame, GameMode};
-use ggdesk_core::rules::{Event, PenaltyKind, PhysicalEvent, PhysicalGame, RuleSettings, Side};
+use ggdesk_core::game::{AnyEvent, AnyGame, GameMode, LogEntry, LoggedGame};
+use ggdesk_core::rules::{
+    BySide, Event, PenaltyKind, PhysicalEvent, PhysicalGame, RuleSettings, Side,
+};
 use ggdesk_core::sim::{SimOptions, random_record};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use serde_json::Map;
 
 /// The codes the database keeps (schema.sql's `games.mode` check), written by hand.
 #[test]
@@ -92,6 +96,60 @@ fn a_game_of_either_kind_is_seen_as_its_own_kind_only() {
         physical.as_physical().map(|g| g.to_move()),
         Some(Side::Black)
     );
+}
+
+/// The arbitrated game of a log is its record replayed: as many plies and the same state as
+/// the record's own replay; nothing before both setups are in.
+#[test]
+fn a_logged_game_is_its_record_replayed_once_both_setups_are_in() {
+    let record = random_record(&mut picker(13), SimOptions::default()).expect("a simulated game");
+    let (replayed, _) = ggdesk_core::record::replay_game(&record).expect("replays");
+    let log: Vec<LogEntry> = record
+        .events
+        .iter()
+        .zip(0u32..)
+        .map(|(e, seq)| LogEntry {
+            seq,
+            t: e.t,
+            kind: AnyEvent::Game(e.event).into(),
+        })
+        .collect();
+    let both = BySide {
+        white: Some(record.setup.white.clone()),
+        black: Some(record.setup.black.clone()),
+    };
+    let sheets = BySide {
+        white: None,
+        black: None,
+    };
+    let extra = Map::new();
+    let logged = LoggedGame {
+        mode: GameMode::Arbitrated,
+        first: record.first,
+        ratings: record.ratings,
+        rules: record.rules,
+        setup: &both,
+        log: &log,
+        sheets: &sheets,
+        extra: &extra,
+    };
+    let game = logged
+        .game()
+        .expect("both setups are in")
+        .expect("the log replays");
+    assert_eq!(game.plies(), replayed.plies());
+    assert_eq!(game.state(), replayed.state());
+    assert!(game.plies() > 0, "the simulated game has moves");
+
+    let one = BySide {
+        white: Some(record.setup.white.clone()),
+        black: None,
+    };
+    let waiting = LoggedGame {
+        setup: &one,
+        ..logged
+    };
+    assert!(waiting.game().is_none());
 }
 
 fn picker(seed: u64) -> impl FnMut(usize) -> usize {
