@@ -99,7 +99,7 @@ fn a_game_of_either_kind_is_seen_as_its_own_kind_only() {
 }
 
 /// The arbitrated game of a log is its record replayed: as many plies and the same state as
-/// the record's own replay; nothing before both setups are in.
+/// the record's own replay, and its export is the record; nothing before both setups are in.
 #[test]
 fn a_logged_game_is_its_record_replayed_once_both_setups_are_in() {
     let record = random_record(&mut picker(13), SimOptions::default()).expect("a simulated game");
@@ -140,6 +140,8 @@ fn a_logged_game_is_its_record_replayed_once_both_setups_are_in() {
     assert_eq!(game.plies(), replayed.plies());
     assert_eq!(game.state(), replayed.state());
     assert!(game.plies() > 0, "the simulated game has moves");
+    // Its export is the record itself.
+    assert_eq!(logged.export_value(), Some(record.to_value()));
 
     let one = BySide {
         white: Some(record.setup.white.clone()),
@@ -150,6 +152,7 @@ fn a_logged_game_is_its_record_replayed_once_both_setups_are_in() {
         ..logged
     };
     assert!(waiting.game().is_none());
+    assert_eq!(waiting.export_value(), None);
 }
 
 fn picker(seed: u64) -> impl FnMut(usize) -> usize {
