@@ -99,6 +99,16 @@ fn the_last_move_is_replaced_at_the_time_it_was_made() {
         ]
     );
     assert_eq!(c.cancelled, (1, 9.0, mv("a6-a5")));
+    // The audit log's account of it: both moves as the record writes them, at 0:09.
+    assert_eq!(
+        c.value(),
+        serde_json::json!({
+            "corrected_at": 30.0,
+            "cancelled": {"t": 9.0, "move": "a6-a5"},
+            "cancelled_seq": 1,
+            "entered": {"t": 9.0, "move": "b6-b5"},
+        })
+    );
     let mut corrected = log.clone();
     corrected.extend(c.entries.iter().copied());
     let after = logged(&f, &corrected);
