@@ -1,8 +1,8 @@
 //! Arbiter stations on an event server: one PostgreSQL login per station, its password kept
 //! by the server as a SCRAM verifier only, the tables it runs, and what the database lets it
 //! do: read the views of schema `ggdesk_station` and call the station functions of
-//! migration 4, each of which checks the station, its table, the round in play and the
-//! change itself. What a station's desk writes goes through those functions (the calls at
+//! migrations 4 and 7, each of which checks the station, its table, the round in play and
+//! the change itself, and writes the audit line in the director's desk's words. What a station's desk writes goes through those functions (the calls at
 //! the end of this module); which games a desk writes into by itself is [`Keeper`]'s rule.
 
 use super::db::{Tx, args};
