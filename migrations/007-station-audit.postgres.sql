@@ -257,19 +257,27 @@ BEGIN
     FOR j IN 0..2 * v_m - 1 LOOP
         e := v_entries -> j;
         v_ok := jsonb_typeof(e) = 'object'
-            AND jsonb_typeof(e -> 'seq') = 'number' AND jsonb_typeof(e -> 't') = 'number'
+            AND jsonb_typeof(e -> 'seq') = 'number' AND (e ->> 'seq') ~ '^[0-9]{1,18}$'
+            AND jsonb_typeof(e -> 't') = 'number'
             AND jsonb_typeof(e -> 'kind') = 'string' AND jsonb_typeof(e -> 'payload') = 'string';
+        IF v_ok THEN
+            v_ok := (e -> 't')::NUMERIC BETWEEN 0 AND 1125899906842624;
+        END IF;
         IF v_ok THEN
             v_t := (e ->> 't')::DOUBLE PRECISION;
             v_kind := e ->> 'kind';
             IF j = 0 THEN
                 v_at := v_t;
             END IF;
-            v_ok := CASE
-                WHEN j < v_m THEN v_kind = 'undo' AND v_t = v_at
-                WHEN j = v_m THEN v_kind IN ('move', 'challenge') AND v_t = f.ts[v_k]
-                ELSE v_kind = f.kinds[v_k + j - v_m] AND v_t = f.ts[v_k + j - v_m]
-                     AND (e ->> 'payload')::JSONB = f.payloads[v_k + j - v_m]::JSONB
+            BEGIN
+                v_ok := CASE
+                    WHEN j < v_m THEN v_kind = 'undo' AND v_t = v_at
+                    WHEN j = v_m THEN v_kind IN ('move', 'challenge') AND v_t = f.ts[v_k]
+                    ELSE v_kind = f.kinds[v_k + j - v_m] AND v_t = f.ts[v_k + j - v_m]
+                         AND (e ->> 'payload')::JSONB = f.payloads[v_k + j - v_m]::JSONB
+                END;
+            EXCEPTION WHEN others THEN
+                v_ok := false;
             END;
         END IF;
         IF NOT v_ok THEN

@@ -336,6 +336,18 @@ fn the_event_function_takes_no_correction_in_disguise() {
             ev.game_a.0
         ),
     );
+    // Nor entries that are not a correction of the last move: the move entered back at
+    // 0:30, not at 0:31 when the move it replaces was made.
+    let elsewhen = good.replace("31.0", "30.0");
+    assert_ne!(good, elsewhen);
+    assert_denied(
+        &mut sql,
+        &elsewhen,
+        &format!(
+            "game {}: entry 2 of the correction is not what a correction of event 2 writes",
+            ev.game_a.0
+        ),
+    );
     assert_eq!(dump(&ev.db), before, "nothing changed");
     // And the same correction with its true details goes through, one line.
     let n = lines(&ev.director, ev.game_a).len();
