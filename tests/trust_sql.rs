@@ -254,7 +254,7 @@ fn a_station_changes_nothing_but_its_own_games_in_play_whatever_sql_it_sends() {
         ),
         (
             format!(
-                "SELECT public.ggdesk_station_start({}, 5, 'black', 0)",
+                "SELECT public.ggdesk_station_start({}, 5, 'black', 'arbiter', 0)",
                 ev.game_a.0
             ),
             format!("game {} has already started", ev.game_a.0),

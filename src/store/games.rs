@@ -696,17 +696,19 @@ impl Store {
                 })?;
                 Position::from_setups(&setups).map_err(rejected)?;
             }
-            if tx.is_station() {
-                return super::stations::start_game(tx, id, started_at, first);
-            }
             // Who moves first was drawn by lot at the desk (and is kept), or the arbiter
-            // chose it: the audit log says which.
+            // chose it: the audit log says which (at a station, its start function writes
+            // the same words, after checking the lots itself: migration 7).
             let lots: Option<i64> = tx.query_row(
                 "SELECT lots_drawn_at FROM games WHERE id = ?1",
                 [id.0],
                 |r| r.get(0),
             )?;
-            let how = if lots.is_some() && game.meta.first == first {
+            let by_lot = lots.is_some() && game.meta.first == first;
+            if tx.is_station() {
+                return super::stations::start_game(tx, id, started_at, first, by_lot);
+            }
+            let how = if by_lot {
                 "by lot"
             } else {
                 "chosen by the arbiter"
@@ -934,31 +936,27 @@ impl Store {
             );
             let (applied, _) = apply_checked(&before, t, &replacement)?;
             if tx.is_station() {
-                // A station writes each entry through its event function (migration 4):
-                // the database checks its table, the round in play, the game in play, that
-                // each entry is the next one and what an undo may cancel, and writes each
-                // entry's audit line with the station as its actor. The token goes with the
+                // A station writes the whole correction through its correction function
+                // (migration 7): the database checks its table, the round in play, the game
+                // in play, each entry as any event and that the entries are a correction of
+                // the last move, and writes the one "move corrected" line with the station
+                // as its actor, in the director's desk's words. The token goes with the
                 // first entry, as the director's path stores it.
                 let mut seq = first_new;
-                let mut completed = false;
                 for entry in &correction.entries {
                     game.events.push(*entry);
-                    let payload = entry.kind.value(entry.t).to_string();
-                    let row = super::stations::Entry {
-                        seq: entry.seq,
-                        t: entry.t,
-                        kind: entry.kind.code(),
-                        payload: &payload,
-                        token: (entry.seq == first_new)
-                            .then(|| expect.map(|e| e.token))
-                            .flatten(),
-                        reason,
-                    };
-                    completed |= super::stations::append(tx, id, &row, &game.logged().decision())?;
                     if entry.kind.event() == Some(replacement) && entry.t == t {
                         seq = entry.seq;
                     }
                 }
+                let completed = super::stations::correct(
+                    tx,
+                    id,
+                    &correction,
+                    expect.map(|e| e.token),
+                    reason,
+                    &game.logged().decision(),
+                )?;
                 let state = game
                     .derive()
                     .and_then(|g| g.ok())

@@ -23,6 +23,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/004-station-functions.postgres.sql"),
     include_str!("../../migrations/005-ratings.postgres.sql"),
     include_str!("../../migrations/006-stages.postgres.sql"),
+    include_str!("../../migrations/007-station-audit.postgres.sql"),
 ];
 
 /// The channel the database notifies changes on (`LISTEN ggdesk`).

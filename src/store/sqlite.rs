@@ -15,6 +15,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/004-station-functions.sql"),
     include_str!("../../migrations/005-ratings.sql"),
     include_str!("../../migrations/006-stages.sql"),
+    include_str!("../../migrations/007-station-audit.sql"),
 ];
 
 /// Opens (or creates) the database file at `path` and migrates it.

@@ -1,14 +1,14 @@
 //! Arbiter stations on an event server: one PostgreSQL login per station, its password kept
 //! by the server as a SCRAM verifier only, the tables it runs, and what the database lets it
 //! do: read the views of schema `ggdesk_station` and call the station functions of
-//! migration 4, each of which checks the station, its table, the round in play and the
-//! change itself. What a station's desk writes goes through those functions (the calls at
+//! migrations 4 and 7, each of which checks the station, its table, the round in play and
+//! the change itself, and writes the audit line in the director's desk's words. What a station's desk writes goes through those functions (the calls at
 //! the end of this module); which games a desk writes into by itself is [`Keeper`]'s rule.
 
 use super::db::{Tx, args};
 use super::games::GameId;
 use super::{Actor, Address, Engine, Result, Store, StoreError, audit};
-use ggdesk_core::game::Decision;
+use ggdesk_core::game::{Correction, Decision};
 use ggdesk_core::rules::Side;
 use rand::Rng;
 
@@ -643,14 +643,65 @@ pub(crate) fn save_setup(tx: &mut Tx<'_>, id: GameId, side: Side, setup: &str) -
     Ok(())
 }
 
-/// The clocks started at `started_at`, `first` to move.
-pub(crate) fn start_game(tx: &mut Tx<'_>, id: GameId, started_at: i64, first: Side) -> Result<()> {
+/// The clocks started at `started_at`, `first` to move, decided by the lots drawn
+/// (`by_lot`) or chosen by the arbiter: the function checks which against the lots and
+/// writes it to the audit log (migration 7).
+pub(crate) fn start_game(
+    tx: &mut Tx<'_>,
+    id: GameId,
+    started_at: i64,
+    first: Side,
+    by_lot: bool,
+) -> Result<()> {
     let now = tx.now();
+    let how = if by_lot { "lot" } else { "arbiter" };
     tx.query(
-        "SELECT public.ggdesk_station_start(?1, ?2, ?3, ?4) AS done",
-        args![id.0, started_at, first.name(), now],
+        "SELECT public.ggdesk_station_start(?1, ?2, ?3, ?4, ?5) AS done",
+        args![id.0, started_at, first.name(), how, now],
     )?;
     Ok(())
+}
+
+/// A correction of the last move (the core's [`Correction`]: its entries, each as the
+/// store writes it), with its one audit line, the director's desk's details, and the
+/// result it gives, in one call (migration 7); `token` goes with the first entry. True when
+/// the result completed the round.
+pub(crate) fn correct(
+    tx: &mut Tx<'_>,
+    id: GameId,
+    correction: &Correction,
+    token: Option<&str>,
+    reason: &str,
+    decision: &Decision,
+) -> Result<bool> {
+    let entries: Vec<serde_json::Value> = correction
+        .entries
+        .iter()
+        .map(|e| {
+            serde_json::json!({
+                "seq": e.seq,
+                "t": e.t,
+                "kind": e.kind.code(),
+                "payload": e.kind.value(e.t).to_string(),
+            })
+        })
+        .collect();
+    let (result, board) = settled(decision);
+    let now = tx.now();
+    tx.query_one(
+        "SELECT public.ggdesk_station_correct(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) AS completed",
+        args![
+            id.0,
+            serde_json::Value::Array(entries).to_string(),
+            token,
+            reason,
+            correction.value().to_string(),
+            result,
+            board,
+            now
+        ],
+        |r| r.get(0),
+    )
 }
 
 /// One entry of a game's log (an event or an undo) as the store's append writes it.

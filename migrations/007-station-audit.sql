@@ -1,0 +1,7 @@
+-- ggdesk migration 7 (SQLite): nothing changes in a database file.
+--
+-- PostgreSQL's migration 7 (007-station-audit.postgres.sql) gives an arbiter station the
+-- audit lines the director's desk writes: one "move corrected" line for a correction of the
+-- last move, and "by lot" or "chosen by the arbiter" on a clock start. A SQLite file has one
+-- desk and no stations, whose store writes those lines itself; this migration only keeps the
+-- two engines' schema versions equal, so that `copy` can check that both ends agree.
