@@ -140,6 +140,28 @@ fn a_logged_game_is_its_record_replayed_once_both_setups_are_in() {
     assert_eq!(game.plies(), replayed.plies());
     assert_eq!(game.state(), replayed.state());
     assert!(game.plies() > 0, "the simulated game has moves");
+    // The events in force are the record's, numbered from 0; its verdict is the record's.
+    let in_force: Vec<(u32, f64)> = logged
+        .effective_events()
+        .iter()
+        .map(|(seq, e)| (*seq, e.t))
+        .collect();
+    let expected: Vec<(u32, f64)> = record
+        .events
+        .iter()
+        .zip(0u32..)
+        .map(|(e, s)| (s, e.t))
+        .collect();
+    assert_eq!(in_force, expected);
+    assert_eq!(
+        logged
+            .effective_events()
+            .iter()
+            .map(|(_, e)| *e)
+            .collect::<Vec<_>>(),
+        record.events
+    );
+    assert_eq!(logged.verdict(), Some(ggdesk_core::record::replay(&record)));
     // Its export is the record itself.
     assert_eq!(logged.export_value(), Some(record.to_value()));
 
@@ -153,6 +175,7 @@ fn a_logged_game_is_its_record_replayed_once_both_setups_are_in() {
     };
     assert!(waiting.game().is_none());
     assert_eq!(waiting.export_value(), None);
+    assert_eq!(waiting.verdict(), None);
 }
 
 fn picker(seed: u64) -> impl FnMut(usize) -> usize {
