@@ -224,10 +224,11 @@ fn a_complete_stage_shows_its_cut_and_seeding_the_next_drafts_its_first_round() 
         .collect();
     pairs.sort();
     assert_eq!(pairs, vec![[1, 3], [7, 8]]);
-    assert_shows(
-        &all_text(&h),
-        "Stage 2 · Final round · round 1 of 3 (round 10)",
-    );
+    let texts = all_text(&h);
+    assert_shows(&texts, "Stage 2 · Final round · round 1 of 3 (round 10)");
+    // A stage starts from 0 points: Ramos's 14 of stage 1 are not his points here.
+    assert!(!texts.iter().any(|t| t == "14"), "{texts:?}");
+    assert!(texts.iter().filter(|t| *t == "0").count() >= 4, "{texts:?}");
     // Published: the six players not through the cut are out, not "Not paired".
     click(&mut h, "Publish round 10");
     let texts = all_text(&h);

@@ -361,6 +361,11 @@ impl RoundsPage {
                 .map(|(p, s)| (p.id.0, s))
                 .collect();
         }
+        // An event in stages: the points within the round's stage (a stage starts from 0);
+        // none in a knockout or a playoff, which score no points.
+        if let (Some(event), Some(view)) = (&self.event, &self.view) {
+            self.scores_before = stage_scores(event, view);
+        }
         self.load = load;
     }
 
@@ -642,7 +647,8 @@ impl RoundsPage {
 
     fn header(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
         self.round_tabs(ui);
-        ui.horizontal(|ui| {
+        // Wrapped: a stage's round title and the next action may not fit one line.
+        ui.horizontal_wrapped(|ui| {
             if self.event.is_some() && !self.station {
                 self.staged_button(ui, cx);
             } else if let Some(NextRound::Ready(next)) = self.next
@@ -796,7 +802,8 @@ impl RoundsPage {
     /// The rounds as tabs, and how many are planned.
     fn round_tabs(&mut self, ui: &mut Ui) {
         let staged = self.event.is_some();
-        ui.horizontal(|ui| {
+        // Wrapped: a knockout of series adds a round for every game.
+        ui.horizontal_wrapped(|ui| {
             ui.heading("Rounds");
             let mut stage = None;
             for r in &self.rounds {
@@ -1870,4 +1877,31 @@ fn cut_place(reached: &ggdesk_core::tournament::stages::Reached, p: PlayerId) ->
         }
     }
     String::new()
+}
+
+/// Every player's points in the stage of round `view` before it (each group's own table);
+/// empty for a knockout round or playoff games.
+fn stage_scores(event: &Event, view: &RoundView) -> HashMap<u32, Score> {
+    let RoundPlace::Round { stage, round } = view.place else {
+        return HashMap::new();
+    };
+    let Some(reached) = stage.index().and_then(|k| event.reached().get(k)) else {
+        return HashMap::new();
+    };
+    if reached.bracket.is_some() {
+        return HashMap::new();
+    }
+    let before = usize::try_from(round.0.saturating_sub(1)).unwrap_or(0);
+    reached
+        .groups
+        .iter()
+        .flat_map(|g| {
+            g.table
+                .players()
+                .iter()
+                .map(|p| p.id.0)
+                .zip(g.table.scores(before))
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
