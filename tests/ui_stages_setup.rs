@@ -249,8 +249,16 @@ fn a_tie_at_the_cut_shows_its_playoff_games_pending_then_in_play() {
     // places: a round robin among them, the first games by seed.
     assert_shows(
         &texts,
-        "tie at the cut: 3 Aquino, P3, 9 Lim, P9, 2 Garcia, P2, 7 Garcia, P7 are level on \
-         score and every tie-break, and play off",
+        "Tie at the cut: 3 Aquino, P3, 9 Lim, P9, 2 Garcia, P2, 7 Garcia, P7 are level on \
+         score and every tie-break and play off for 3 places",
+    );
+    assert_shows(&texts, "Through: 11 Lim, P11");
+    assert!(
+        has_text(
+            &h,
+            "Next: start the playoff games at stage 1's cut (Ctrl+P)"
+        ),
+        "{texts:?}"
     );
     assert_shows(
         &texts,

@@ -754,17 +754,34 @@ impl RoundsPage {
                             }
                             continue;
                         };
-                        let group = if reached.groups.len() > 1 {
-                            format!("Group {}: ", cut.group)
+                        let (through_words, tie_words) = if reached.groups.len() > 1 {
+                            (
+                                format!("Group {}: through", cut.group),
+                                format!("Group {}: tie at the cut", cut.group),
+                            )
                         } else {
-                            String::new()
+                            ("Through".to_string(), "Tie at the cut".to_string())
                         };
+                        // Those above the tie are through; the tied play off for the rest.
+                        let through: Vec<String> = cut
+                            .standings
+                            .rows
+                            .iter()
+                            .take(advance)
+                            .filter(|r| !playoff.order.contains(&r.id))
+                            .map(|r| name(r.id))
+                            .collect();
+                        if !through.is_empty() {
+                            ui.label(format!("{through_words}: {}", through.join(", ")));
+                        }
+                        let places = advance.saturating_sub(through.len());
                         let tied: Vec<String> = playoff.order.iter().map(|&p| name(p)).collect();
                         ui.label(
                             RichText::new(format!(
-                                "{group}tie at the cut: {} are level on score and every \
-                                 tie-break, and play off",
-                                tied.join(", ")
+                                "{tie_words}: {} are level on score and every \
+                                 tie-break and play off for {places} place{}",
+                                tied.join(", "),
+                                if places == 1 { "" } else { "s" }
                             ))
                             .color(common::AMBER),
                         );
@@ -1846,10 +1863,10 @@ fn staged_hint(ui: &mut Ui, next: &StagedNext) {
             ui,
             &format!("pair round {number}: stage {stage}, round {round} (Ctrl+P)"),
         ),
-        StagedNext::Start(_) => next_step(
-            ui,
-            "start the next games (Ctrl+P): one game for every open match, at its table",
-        ),
+        StagedNext::Start(words) => {
+            let words = words.replacen("Start", "start", 1);
+            next_step(ui, &format!("{words} (Ctrl+P), at their tables"))
+        }
         StagedNext::Seed { label, stage, .. } => next_step(
             ui,
             &format!(
