@@ -159,7 +159,7 @@ pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
             cache.round.as_ref(),
             cache.registered,
             *cx.tournament,
-            cx.my_tables.is_some(),
+            (cx.my_tables.is_some(), cache.staged),
         );
     });
 }
@@ -170,7 +170,7 @@ fn round_status(
     round: Option<&RoundView>,
     registered: usize,
     tournament: Option<TournamentId>,
-    station: bool,
+    (station, staged): (bool, bool),
 ) {
     match (round, tournament) {
         (_, None) if station => {
@@ -198,13 +198,32 @@ fn round_status(
         }
         (Some(view), Some(_)) => {
             let (word, color) = state_badge(view.state);
-            ui.label(RichText::new(format!("Round {}", view.number)).strong());
+            // An event in stages: the round's stage beside its number.
+            let place = match view.place {
+                _ if !staged => String::new(),
+                crate::store::RoundPlace::Round { stage, round } => {
+                    format!(" (stage {stage}, round {round})")
+                }
+                crate::store::RoundPlace::Playoff { stage, .. } => {
+                    format!(" (stage {stage}, playoff games)")
+                }
+            };
+            ui.label(RichText::new(format!("Round {}{place}", view.number)).strong());
             badge(ui, word, color);
             match view.state {
                 RoundState::Draft => {
                     ui.label(RichText::new("check and publish it on the Rounds page (F4)").weak());
                 }
                 RoundState::Published => round_badges(ui, view),
+                RoundState::Complete if staged => {
+                    ui.label(
+                        RichText::new(format!(
+                            "all {} results in: the next step is on the Rounds page (F4)",
+                            view.boards.len()
+                        ))
+                        .weak(),
+                    );
+                }
                 RoundState::Complete => {
                     ui.label(
                         RichText::new(format!(
@@ -240,6 +259,11 @@ impl StatusCache {
         }
         self.round = None;
         self.registered = 0;
+        self.staged = cx.tournament.is_some_and(|t| {
+            load.check("the stages", cx.store.stages(t))
+                .flatten()
+                .is_some()
+        });
         if let Some(t) = *cx.tournament
             && let Some(rounds) = load.check("the rounds", cx.store.rounds_of(t))
         {
@@ -278,6 +302,8 @@ pub struct StatusCache {
     round: Option<RoundView>,
     /// Players registered and not withdrawn, read while no round is paired.
     registered: usize,
+    /// The tournament is an event in stages.
+    staged: bool,
     load: LoadErrors,
 }
 

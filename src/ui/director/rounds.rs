@@ -5,6 +5,12 @@
 //! (pairings by table and by name, result slips), re-pairing after a confirmation, and the
 //! round's state at a glance.
 //!
+//! An event in stages: each round is named by its stage ("Stage 1 · Swiss · round 3 of 6",
+//! a knockout round by its name), the players out of the event are shown as out (where they
+//! went out), a complete stage shows its cut (who goes on with their seeds, a tie at the
+//! cut with its playoff games) and the one next action: pair the next round, seed the next
+//! stage, or start the next games of a knockout or a playoff (the Bracket page's action).
+//!
 //! Pages draw; commands apply: the drawing functions only queue a [`Cmd`]; `apply` runs
 //! them through the store after drawing, one transaction each.
 
@@ -14,7 +20,8 @@ use super::{
 };
 use crate::store::TournamentId;
 use crate::store::{
-    Absentee, BoardStatus, NextRound, ResultSaved, RoundBoard, RoundInfo, RoundState, RoundView,
+    Absentee, BoardStatus, NextRound, ResultSaved, RoundBoard, RoundInfo, RoundPlace, RoundState,
+    RoundView,
 };
 use crate::ui::PageCtx;
 use crate::ui::common::{
@@ -25,7 +32,9 @@ use egui::{Key, Modifiers, RichText, Ui};
 use egui_extras::Column;
 use ggdesk_core::export::print::{self, PrintBoard, PrintPlayer, PrintRound};
 use ggdesk_core::pairing::{self, Pairing};
-use ggdesk_core::tournament::{GameResult, PlayerId, Score, Tournament};
+use ggdesk_core::tournament::stages::{Event, MatchId, NextStep, StageFormat, StepRefusal};
+use ggdesk_core::tournament::{GameResult, PlayerId, Score, StageNo, Tournament};
+use std::collections::HashMap;
 
 /// The width kept for a player's rating after the name on the boards.
 const RATING_WIDTH: f32 = 44.0;
@@ -56,6 +65,9 @@ enum Cmd {
     Default(u32, u32, Absentee),
     StartAt(u32, Option<i64>),
     Print(u32, Printout),
+    /// An event in stages: pair and publish the next games of a knockout, or the playoff
+    /// games at a cut (the Bracket page's "Start the next games").
+    StartNext,
 }
 
 impl Reasoned for Cmd {
@@ -99,6 +111,199 @@ pub struct RoundsPage {
     /// An arbiter station's desk: the round's pairings read-only (no pairing, publishing,
     /// start, re-pair or result: the director's), drafts not shown.
     station: bool,
+    /// An event in stages as the core replays it (its stages, cuts, playoffs, bracket);
+    /// `None` for a tournament of one system.
+    pub event: Option<Event>,
+}
+
+/// What comes next in an event in stages, once no draft waits.
+#[derive(Debug, Clone, PartialEq)]
+enum StagedNext {
+    /// Round `number` of the event: round `round` of stage `stage`, a draft to look at.
+    Pair {
+        number: u32,
+        stage: StageNo,
+        round: u32,
+    },
+    /// The next games of a knockout or a playoff, started in one action: the words of
+    /// the Bracket page's button.
+    Start(String),
+    /// A stage just seeded: its first round on the director's word. `forced`: a knockout's
+    /// first games (started at once), else a draft.
+    Seed {
+        label: String,
+        stage: StageNo,
+        forced: bool,
+    },
+    /// The event is over.
+    Over,
+    /// Nothing can start: why.
+    Wait(String),
+}
+
+/// A stage's name, or its system when it has none.
+fn stage_name(event: &Event, stage: StageNo) -> String {
+    let Some(spec) = stage.index().and_then(|k| event.settings().stages.get(k)) else {
+        return String::new();
+    };
+    if spec.name.trim().is_empty() {
+        match spec.format {
+            StageFormat::Swiss { .. } => "Swiss".into(),
+            StageFormat::RoundRobin { .. } => "Round robin".into(),
+            StageFormat::Knockout { .. } => "Knockout".into(),
+        }
+    } else {
+        spec.name.trim().to_string()
+    }
+}
+
+/// How many bracket rounds a knockout whose first round has `matches` matches takes.
+fn bracket_rounds(matches: usize) -> u32 {
+    (2 * matches.max(1)).next_power_of_two().trailing_zeros()
+}
+
+/// The name of bracket round `r` (from 1) of `count`: Final, Semi-finals, Quarter-finals,
+/// else Round of 16, 32, …
+pub fn bracket_round_title(r: u32, count: u32) -> String {
+    match count.saturating_sub(r) {
+        0 => "Final".into(),
+        1 => "Semi-finals".into(),
+        2 => "Quarter-finals".into(),
+        n => format!("Round of {}", 1u64 << (n + 1).min(62)),
+    }
+}
+
+/// The bracket round of a knockout round: its matches' (the third-place match is played
+/// beside the final).
+fn view_bracket_round(event: &Event, view: &RoundView) -> Option<(u32, u32)> {
+    let k = view.place.stage().index()?;
+    let bracket = event.reached().get(k)?.bracket.as_ref()?;
+    let count = bracket_rounds(bracket.rounds.first().map_or(1, Vec::len));
+    let r = view
+        .boards
+        .iter()
+        .filter_map(|b| match b.series {
+            Some(MatchId::Bracket { round, .. }) => Some(round),
+            Some(MatchId::ThirdPlace) => Some(count),
+            None => None,
+        })
+        .max()?;
+    Some((r, count))
+}
+
+/// A round's place in its event in words: `Stage 1 · Swiss · round 3 of 6`, `Stage 2 ·
+/// Knockout · Quarter-finals`, `Stage 1 · playoff games at the cut`.
+pub fn place_words(event: &Event, view: &RoundView) -> String {
+    match view.place {
+        RoundPlace::Playoff { stage, number } => format!(
+            "Stage {stage} · {} · playoff games at the cut{}",
+            stage_name(event, stage),
+            if number > 1 {
+                format!(" ({number})")
+            } else {
+                String::new()
+            }
+        ),
+        RoundPlace::Round { stage, round } => {
+            let name = stage_name(event, stage);
+            let knockout = stage
+                .index()
+                .and_then(|k| event.settings().stages.get(k))
+                .is_some_and(|s| s.format.is_knockout());
+            if knockout {
+                match view_bracket_round(event, view) {
+                    Some((r, count)) => {
+                        format!("Stage {stage} · {name} · {}", bracket_round_title(r, count))
+                    }
+                    None => format!("Stage {stage} · {name} · round {round}"),
+                }
+            } else {
+                let planned = stage
+                    .index()
+                    .and_then(|k| event.reached().get(k))
+                    .and_then(|r| r.planned);
+                match planned {
+                    Some(p) => format!("Stage {stage} · {name} · round {round} of {p}"),
+                    None => format!("Stage {stage} · {name} · round {round}"),
+                }
+            }
+        }
+    }
+}
+
+/// The players of an event out of it as of round `view` (not through an earlier stage's
+/// cut, or knocked out by then), each with where they went out.
+fn out_of_event(event: &Event, view: &RoundView) -> HashMap<u32, String> {
+    let mut out = HashMap::new();
+    let k = view.place.stage().index().unwrap_or(0);
+    for p in event.players() {
+        for j in 1..=k {
+            let Some(reached) = event.reached().get(j) else {
+                break;
+            };
+            if !reached.seeds.contains(&p.id) {
+                let before = StageNo::from_index(j - 1);
+                out.insert(
+                    p.id.0,
+                    format!("out after stage {before} ({})", stage_name(event, before)),
+                );
+                break;
+            }
+        }
+    }
+    if let Some(bracket) = event.reached().get(k).and_then(|r| r.bracket.as_ref()) {
+        let count = bracket_rounds(bracket.rounds.first().map_or(1, Vec::len));
+        let now = view_bracket_round(event, view).map_or(count, |(r, _)| r);
+        for (p, r) in bracket.eliminated() {
+            let r = u32::try_from(r).unwrap_or(u32::MAX);
+            if r <= now {
+                out.entry(p.0).or_insert_with(|| {
+                    format!(
+                        "out after the {}",
+                        bracket_round_title(r, count).to_lowercase()
+                    )
+                });
+            }
+        }
+    }
+    out
+}
+
+/// What comes next in an event in stages, after the rounds `rounds` (drafts included).
+fn staged_next(event: &Event, rounds: &[RoundInfo]) -> StagedNext {
+    let step = match event.next_step() {
+        Ok(step) => step,
+        Err(StepRefusal::Over) => return StagedNext::Over,
+        Err(e) => return StagedNext::Wait(e.to_string()),
+    };
+    let stage = step.stage();
+    let knockout = stage
+        .index()
+        .and_then(|k| event.settings().stages.get(k))
+        .is_some_and(|s| s.format.is_knockout());
+    let forced = matches!(step, NextStep::Playoff { .. }) || knockout;
+    let first_of_stage = stage.0 > 1 && !rounds.iter().any(|r| r.place.stage() == stage);
+    if first_of_stage {
+        return StagedNext::Seed {
+            label: format!("Seed stage {stage} ({})", stage_name(event, stage)),
+            stage,
+            forced,
+        };
+    }
+    if forced {
+        return StagedNext::Start(
+            super::bracket::next_games(event).unwrap_or_else(|| "Start the next games".to_string()),
+        );
+    }
+    let round = match step {
+        NextStep::Round { round, .. } => round.0,
+        NextStep::Playoff { .. } => 0,
+    };
+    StagedNext::Pair {
+        number: rounds.last().map_or(1, |r| r.number + 1),
+        stage,
+        round,
+    }
 }
 
 impl RoundsPage {
@@ -134,6 +339,15 @@ impl RoundsPage {
                 .flatten()
         });
         self.next = load.check("the next round", cx.store.next_round(tid));
+        let staged = load
+            .check("the stages", cx.store.stages(tid))
+            .flatten()
+            .is_some();
+        self.event = if staged {
+            load.check("the event", cx.store.load_event(tid))
+        } else {
+            None
+        };
         self.tournament = load.check("the tournament", cx.store.load_tournament(tid));
         if let Some(t) = &self.tournament {
             let before = self
@@ -146,6 +360,11 @@ impl RoundsPage {
                 .zip(t.scores(before))
                 .map(|(p, s)| (p.id.0, s))
                 .collect();
+        }
+        // An event in stages: the points within the round's stage (a stage starts from 0);
+        // none in a knockout or a playoff, which score no points.
+        if let (Some(event), Some(view)) = (&self.event, &self.view) {
+            self.scores_before = stage_scores(event, view);
         }
         self.load = load;
     }
@@ -215,8 +434,10 @@ impl RoundsPage {
             return;
         }
         let Some(view) = &self.view else {
-            if ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::P)) {
-                self.queued.push(Cmd::Pair);
+            if ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::P))
+                && let Some(cmd) = self.pair_cmd()
+            {
+                self.queued.push(cmd);
             }
             return;
         };
@@ -229,8 +450,10 @@ impl RoundsPage {
             self.board_keys(ui);
             return;
         }
-        if ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::P)) {
-            self.queued.push(Cmd::Pair);
+        if ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::P))
+            && let Some(cmd) = self.pair_cmd()
+        {
+            self.queued.push(cmd);
         }
         if state == RoundState::Draft
             && ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::Enter))
@@ -343,10 +566,92 @@ impl RoundsPage {
         );
     }
 
+    /// What Ctrl+P does: pair the next round; in an event in stages, the next action
+    /// (pair, seed the next stage, start the next games), nothing when the event is over.
+    fn pair_cmd(&self) -> Option<Cmd> {
+        let Some(event) = &self.event else {
+            return Some(Cmd::Pair);
+        };
+        match staged_next(event, &self.rounds) {
+            StagedNext::Pair { .. } | StagedNext::Seed { forced: false, .. } => Some(Cmd::Pair),
+            StagedNext::Start(_) | StagedNext::Seed { forced: true, .. } => Some(Cmd::StartNext),
+            StagedNext::Over | StagedNext::Wait(_) => None,
+        }
+    }
+
+    /// What comes next in an event in stages, once no draft waits and the last round is
+    /// complete (or all its results are in); `None` otherwise or for one system.
+    fn staged_next(&self) -> Option<StagedNext> {
+        let event = self.event.as_ref()?;
+        if self
+            .rounds
+            .last()
+            .is_some_and(|r| r.state == RoundState::Draft)
+        {
+            return None;
+        }
+        Some(staged_next(event, &self.rounds))
+    }
+
+    /// The next action of an event in stages as one button.
+    fn staged_button(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        let Some(next) = self.staged_next() else {
+            return;
+        };
+        match next {
+            StagedNext::Pair { number, .. } => {
+                if ui
+                    .button(RichText::new(format!("Pair round {number}")).strong())
+                    .on_hover_text("Ctrl+P: propose the pairing; nothing is shown to the players until you publish")
+                    .clicked()
+                {
+                    self.queued.push(Cmd::Pair);
+                }
+            }
+            StagedNext::Start(words) => {
+                if ui
+                    .button(RichText::new(words).strong())
+                    .on_hover_text(
+                        "Ctrl+P: pairs and publishes one game for every open match (or the \
+                         playoff games): the games appear at their tables",
+                    )
+                    .clicked()
+                {
+                    self.queued.push(Cmd::StartNext);
+                }
+            }
+            StagedNext::Seed { label, forced, .. } => {
+                let hover = if forced {
+                    "Ctrl+P: seeds the knockout from the cut and starts its first games at \
+                     their tables"
+                } else {
+                    "Ctrl+P: seeds the stage from the cut and proposes its first round as a \
+                     draft; nothing is shown to the players until you publish"
+                };
+                if ui
+                    .button(RichText::new(label).strong())
+                    .on_hover_text(hover)
+                    .clicked()
+                {
+                    self.queued.push(if forced { Cmd::StartNext } else { Cmd::Pair });
+                }
+            }
+            StagedNext::Over => {
+                if ui.button("Final placement: Bracket page (F11)").clicked() {
+                    *cx.goto = Some(crate::ui::Page::Bracket);
+                }
+            }
+            StagedNext::Wait(_) => {}
+        }
+    }
+
     fn header(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
         self.round_tabs(ui);
-        ui.horizontal(|ui| {
-            if let Some(NextRound::Ready(next)) = self.next
+        // Wrapped: a stage's round title and the next action may not fit one line.
+        ui.horizontal_wrapped(|ui| {
+            if self.event.is_some() && !self.station {
+                self.staged_button(ui, cx);
+            } else if let Some(NextRound::Ready(next)) = self.next
                 && !self.station
                 && ui
                     .button(RichText::new(format!("Pair round {next}")).strong())
@@ -360,13 +665,170 @@ impl RoundsPage {
             }
         });
         self.round_hint(ui, cx);
+        if !self.station {
+            self.cut_ui(ui);
+        }
+    }
+
+    /// The cut of a complete stage while it is the business at hand (its tie being played
+    /// off, or the next stage not yet begun): who goes on, with their seeds, and any tie at
+    /// the cut with its playoff games.
+    fn cut_ui(&self, ui: &mut Ui) {
+        let Some(event) = &self.event else { return };
+        let last_shown =
+            self.view.as_ref().map(|v| v.number) == self.rounds.last().map(|r| r.number);
+        if !last_shown {
+            return;
+        }
+        let current = event.current();
+        let started = |s: StageNo| self.rounds.iter().any(|r| r.place.stage() == s);
+        // The stage whose cut is at hand: the current one with a tie being played off, or
+        // the one before a stage seeded and not begun.
+        let k = match current.stage.index() {
+            Some(k) if current.complete && !current.cut.is_empty() => k,
+            Some(k) if k > 0 && !started(current.stage) => k - 1,
+            _ => return,
+        };
+        let Some(reached) = event.reached().get(k) else {
+            return;
+        };
+        let stage = reached.stage;
+        let next = event.reached().get(k + 1);
+        let name = |p: PlayerId| {
+            event
+                .player(p)
+                .map_or_else(|| p.to_string(), |x| format!("{} {}", p, x.name))
+        };
+        let advance = event
+            .settings()
+            .stages
+            .get(k)
+            .and_then(|s| s.advance)
+            .map_or(0, |a| a as usize);
+        ui.add_space(4.0);
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("stage-cut")
+                .max_height(190.0)
+                .show(ui, |ui| {
+                    ui.label(
+                        RichText::new(format!(
+                            "The cut of stage {stage} ({}): the top {advance}{} go on",
+                            stage_name(event, stage),
+                            if reached.groups.len() > 1 {
+                                " of each group"
+                            } else {
+                                ""
+                            }
+                        ))
+                        .strong(),
+                    );
+                    if let Some(next) = next {
+                        let seeds: Vec<String> = next
+                            .seeds
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &p)| {
+                                format!("{}. {}{}", i + 1, name(p), cut_place(reached, p))
+                            })
+                            .collect();
+                        ui.label(format!(
+                            "Going on to stage {} ({}), by seed: {}",
+                            next.stage,
+                            stage_name(event, next.stage),
+                            seeds.join(" · ")
+                        ));
+                    }
+                    let playoffs = event.play(k).map_or(&[][..], |p| p.playoffs.as_slice());
+                    for cut in &reached.cut {
+                        let Some(playoff) = &cut.playoff else {
+                            if next.is_none() {
+                                let through: Vec<String> = cut
+                                    .standings
+                                    .rows
+                                    .iter()
+                                    .take(advance)
+                                    .map(|r| name(r.id))
+                                    .collect();
+                                ui.label(format!("Through: {}", through.join(", ")));
+                            }
+                            continue;
+                        };
+                        let (through_words, tie_words) = if reached.groups.len() > 1 {
+                            (
+                                format!("Group {}: through", cut.group),
+                                format!("Group {}: tie at the cut", cut.group),
+                            )
+                        } else {
+                            ("Through".to_string(), "Tie at the cut".to_string())
+                        };
+                        // Those above the tie are through; the tied play off for the rest.
+                        let through: Vec<String> = cut
+                            .standings
+                            .rows
+                            .iter()
+                            .take(advance)
+                            .filter(|r| !playoff.order.contains(&r.id))
+                            .map(|r| name(r.id))
+                            .collect();
+                        if !through.is_empty() {
+                            ui.label(format!("{through_words}: {}", through.join(", ")));
+                        }
+                        let places = advance.saturating_sub(through.len());
+                        let tied: Vec<String> = playoff.order.iter().map(|&p| name(p)).collect();
+                        ui.label(
+                            RichText::new(format!(
+                                "{tie_words}: {} are level on score and every \
+                                 tie-break and play off for {places} place{}",
+                                tied.join(", "),
+                                if places == 1 { "" } else { "s" }
+                            ))
+                            .color(common::AMBER),
+                        );
+                        for g in playoffs.iter().filter(|g| {
+                            g.group.is_none_or(|x| x == cut.group)
+                                && playoff.order.contains(&g.white)
+                        }) {
+                            let state = if g.result == GameResult::Pending {
+                                "pending".to_string()
+                            } else {
+                                format!("played: {}", result_long(g.result))
+                            };
+                            ui.label(format!(
+                                "Playoff game: {} – {} ({state})",
+                                name(g.white),
+                                name(g.black)
+                            ));
+                        }
+                        if let ggdesk_core::tournament::stages::PlayoffState::Next(games) =
+                            &playoff.state
+                        {
+                            for (w, b) in games {
+                                ui.label(format!(
+                                    "Playoff game: {} – {} (pending: not started)",
+                                    name(*w),
+                                    name(*b)
+                                ));
+                            }
+                        }
+                    }
+                });
+        });
     }
 
     /// The rounds as tabs, and how many are planned.
     fn round_tabs(&mut self, ui: &mut Ui) {
-        ui.horizontal(|ui| {
+        let staged = self.event.is_some();
+        // Wrapped: a knockout of series adds a round for every game.
+        ui.horizontal_wrapped(|ui| {
             ui.heading("Rounds");
+            let mut stage = None;
             for r in &self.rounds {
+                // An event in stages: each stage's rounds after its number.
+                if staged && stage != Some(r.place.stage()) {
+                    stage = Some(r.place.stage());
+                    ui.label(RichText::new(format!("Stage {}:", r.place.stage())).weak());
+                }
                 let shown = self.view.as_ref().map(|v| v.number) == Some(r.number);
                 let text = match r.state {
                     RoundState::Draft => format!("Round {} (draft)", r.number),
@@ -383,6 +845,7 @@ impl RoundsPage {
                 .tournament
                 .as_ref()
                 .and_then(Tournament::planned_rounds)
+                .filter(|_| !staged)
             {
                 ui.label(RichText::new(format!("of {p}")).weak());
             }
@@ -392,11 +855,11 @@ impl RoundsPage {
     /// What can be done with the round shown.
     fn round_actions(&mut self, ui: &mut Ui, view: &RoundView) {
         let (word, color) = state_badge(view.state);
-        ui.label(
-            RichText::new(format!("Round {}", view.number))
-                .strong()
-                .size(16.0),
-        );
+        let title = match &self.event {
+            Some(event) => format!("{} (round {})", place_words(event, view), view.number),
+            None => format!("Round {}", view.number),
+        };
+        ui.label(RichText::new(title).strong().size(16.0));
         badge(ui, word, color);
         let number = view.number;
         let is_last = self.rounds.last().map(|r| r.number) == Some(number);
@@ -479,6 +942,15 @@ impl RoundsPage {
     fn round_hint(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
         if self.station {
             self.station_hint(ui, cx);
+            return;
+        }
+        if let Some(next) = self.staged_next()
+            && self
+                .view
+                .as_ref()
+                .is_none_or(|v| v.state == RoundState::Complete && self.is_last(v))
+        {
+            staged_hint(ui, &next);
             return;
         }
         let Some(view) = self.view.clone() else {
@@ -640,6 +1112,10 @@ impl RoundsPage {
         });
     }
 
+    fn is_last(&self, view: &RoundView) -> bool {
+        self.rounds.last().map(|r| r.number) == Some(view.number)
+    }
+
     fn player_name(&self, p: PlayerId) -> String {
         self.tournament
             .as_ref()
@@ -695,7 +1171,25 @@ impl RoundsPage {
         };
         let grace_over = self.grace_ends.is_some_and(|e| now_ms >= e);
         let picks = self.board_table(ui, &view, grace_over);
-        let picked = players_out(ui, &view, self.tournament.as_ref(), self.swap_from);
+        let (out, rest) = match &self.event {
+            Some(event) if view.place.is_playoff() => {
+                (out_of_event(event, &view), "Not in the playoff:")
+            }
+            Some(event) if view.boards.iter().any(|b| b.series.is_some()) => (
+                out_of_event(event, &view),
+                "Still in, no game this round (match decided or a bye):",
+            ),
+            Some(event) => (out_of_event(event, &view), "Not paired:"),
+            None => (HashMap::new(), "Not paired:"),
+        };
+        let picked = players_out(
+            ui,
+            &view,
+            self.tournament.as_ref(),
+            self.swap_from,
+            &out,
+            rest,
+        );
         if self.station {
             // Read-only: only the board chosen (for its explanation) is taken.
             if let Some(n) = picks.board {
@@ -866,6 +1360,18 @@ impl RoundsPage {
             Cmd::TrySwap(..) | Cmd::SwapConfirmed(..) => self.apply_swap(cmd, cx, tid),
             Cmd::Result(..) | Cmd::Default(..) | Cmd::StartAt(..) => {
                 self.apply_result(cmd, cx, tid)
+            }
+            Cmd::StartNext => {
+                let actor = cx.actor();
+                let r = cx.store.start_next_games(tid, &actor);
+                if let Some((n, note)) = cx.notices.report(r, "") {
+                    cx.notices.with_backup(
+                        &format!("Round {n} started: its games are at their tables"),
+                        &note,
+                    );
+                    self.shown = None;
+                    self.board = None;
+                }
             }
             Cmd::Print(n, what) => {
                 let result = print_round(cx, tid, n, what);
@@ -1127,6 +1633,8 @@ fn players_out(
     view: &RoundView,
     t: Option<&Tournament>,
     swap_from: Option<PlayerId>,
+    out_of_event: &HashMap<u32, String>,
+    rest: &str,
 ) -> Option<PlayerId> {
     let draft = view.state == RoundState::Draft;
     let seated: std::collections::HashSet<u32> = view
@@ -1167,10 +1675,23 @@ fn players_out(
             }
         });
     }
-    let playing: Vec<&(u32, String, bool)> = out.iter().filter(|p| !p.2).collect();
+    // An event in stages: players out of it are not "not paired" but out, saying where.
+    let gone: Vec<String> = out
+        .iter()
+        .filter(|p| !p.2)
+        .filter_map(|(no, name, _)| {
+            out_of_event
+                .get(no)
+                .map(|where_| format!("{no} {name} ({where_})"))
+        })
+        .collect();
+    let playing: Vec<&(u32, String, bool)> = out
+        .iter()
+        .filter(|p| !p.2 && !out_of_event.contains_key(&p.0))
+        .collect();
     if !playing.is_empty() {
         ui.horizontal_wrapped(|ui| {
-            ui.label(RichText::new("Not paired:").strong());
+            ui.label(RichText::new(rest).strong());
             for (no, name, _) in playing {
                 let asked = view.absent.iter().any(|a| a.no == *no);
                 pick(
@@ -1180,6 +1701,9 @@ fn players_out(
                 );
             }
         });
+    }
+    if !gone.is_empty() {
+        ui.label(RichText::new(format!("Out of the event: {}", gone.join(", "))).weak());
     }
     let withdrawn: Vec<String> = out
         .iter()
@@ -1326,4 +1850,75 @@ fn local_time_today(text: &str, now_ms: i64) -> Option<i64> {
         .from_local_datetime(&today.and_time(time))
         .earliest()?;
     Some(local.timestamp_millis())
+}
+
+/// The line under the actions of an event in stages when nothing is in play: what to do next.
+fn staged_hint(ui: &mut Ui, next: &StagedNext) {
+    match next {
+        StagedNext::Pair {
+            number,
+            stage,
+            round,
+        } => next_step(
+            ui,
+            &format!("pair round {number}: stage {stage}, round {round} (Ctrl+P)"),
+        ),
+        StagedNext::Start(words) => {
+            let words = words.replacen("Start", "start", 1);
+            next_step(ui, &format!("{words} (Ctrl+P), at their tables"))
+        }
+        StagedNext::Seed { label, stage, .. } => next_step(
+            ui,
+            &format!(
+                "stage {} is complete: check the cut below, then \"{label}\" (Ctrl+P)",
+                stage.0.saturating_sub(1),
+            ),
+        ),
+        StagedNext::Over => next_step(
+            ui,
+            "the event is over: the final placement is on the Bracket page (F11)",
+        ),
+        StagedNext::Wait(why) => hint(ui, &format!("Nothing to pair yet: {why}.")),
+    }
+}
+
+/// A qualifier's place at the cut: `(A1)` in a grouped stage, `(3rd)` else.
+fn cut_place(reached: &ggdesk_core::tournament::stages::Reached, p: PlayerId) -> String {
+    for cut in &reached.cut {
+        if let Some(i) = cut.standings.rows.iter().position(|r| r.id == p) {
+            return if reached.groups.len() > 1 {
+                format!(" ({}{})", cut.group, i + 1)
+            } else {
+                format!(" (place {})", i + 1)
+            };
+        }
+    }
+    String::new()
+}
+
+/// Every player's points in the stage of round `view` before it (each group's own table);
+/// empty for a knockout round or playoff games.
+fn stage_scores(event: &Event, view: &RoundView) -> HashMap<u32, Score> {
+    let RoundPlace::Round { stage, round } = view.place else {
+        return HashMap::new();
+    };
+    let Some(reached) = stage.index().and_then(|k| event.reached().get(k)) else {
+        return HashMap::new();
+    };
+    if reached.bracket.is_some() {
+        return HashMap::new();
+    }
+    let before = usize::try_from(round.0.saturating_sub(1)).unwrap_or(0);
+    reached
+        .groups
+        .iter()
+        .flat_map(|g| {
+            g.table
+                .players()
+                .iter()
+                .map(|p| p.id.0)
+                .zip(g.table.scores(before))
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }

@@ -1,6 +1,11 @@
-//! Tournaments (F2): the list of events, a new one or the chosen one's settings (system,
-//! rounds, points, tie-break order as a reorderable list, the GGF rule settings with their
+//! Tournaments (F2): the list of events, a new one or the chosen one's settings (one
+//! system with its rounds and tie-break order as a reorderable list, or an event in stages
+//! edited stage by stage from a preset or by hand; points; the GGF rule settings with their
 //! defaults), forbidden pairs, and tournament files in and out.
+
+mod stage_form;
+
+pub use stage_form::{PRESETS, StageFault, StageField, StageForm};
 
 use super::{Watch, display_name, file_stem, hint, next_step, write_export};
 use crate::store::TournamentId;
@@ -11,6 +16,7 @@ use crate::ui::files::{self, FilePicker, poll_picker};
 use egui::{RichText, Ui};
 use ggdesk_core::export::print::{Details, tiebreak_title};
 use ggdesk_core::rules::RuleSettings;
+use ggdesk_core::tournament::stages::StageSpec;
 use ggdesk_core::tournament::{PlayerId, PointsScale, Score, System, TieBreak};
 
 const NS: i64 = 1_000_000_000;
@@ -38,6 +44,12 @@ pub struct SetupForm {
     pub setup_min: String,
     pub reading_min: String,
     pub grace_min: String,
+    /// Played in stages (else in one system).
+    pub staged: bool,
+    /// The stages, as typed (while `staged`).
+    pub stages: Vec<StageForm>,
+    /// How many stages, from the first, have a round paired: they are fixed.
+    pub fixed: usize,
 }
 
 fn minutes(ns: i64) -> String {
@@ -72,9 +84,43 @@ impl SetupForm {
             setup_min: String::new(),
             reading_min: String::new(),
             grace_min: String::new(),
+            staged: false,
+            stages: Vec::new(),
+            fixed: 0,
         };
         form.set_rules(&s.rules);
         form
+    }
+
+    /// The points as typed, the default for any not a number of points (each has its error
+    /// beside it).
+    pub fn points(&self) -> PointsScale {
+        let mut points = PointsScale::default();
+        for (i, key) in PointsScale::KEYS.iter().enumerate() {
+            let text = self.points[i].trim();
+            if points_error(text).is_none() {
+                let halves = text.parse::<f64>().unwrap_or_default() * 2.0;
+                points.set(key, Score::from_halves(halves as i64));
+            }
+        }
+        points
+    }
+
+    /// The stages the form describes (`None`: one system), or the first fault in a
+    /// sentence naming its stage ("Stage 2, seeding: …"). Each fault is shown beside its
+    /// field.
+    pub fn stage_specs(&self) -> Result<Option<Vec<StageSpec>>, String> {
+        if !self.staged {
+            return Ok(None);
+        }
+        stage_form::check(&self.stages, self.points())
+            .map(Some)
+            .map_err(|faults| {
+                faults.first().map_or_else(String::new, |f| match f.stage {
+                    Some(i) => format!("Stage {}: {}", i + 1, lower_first(&f.text)),
+                    None => f.text.clone(),
+                })
+            })
     }
 
     fn set_rules(&mut self, r: &RuleSettings) {
@@ -106,10 +152,11 @@ impl SetupForm {
                 None => Ok((text.trim().parse::<f64>().unwrap_or_default() * 60.0) as i64 * NS),
             }
         };
-        if let Some(e) = self.rounds_error() {
+        if let Some(e) = self.rounds_error().filter(|_| !self.staged) {
             return Err(format!("Rounds: {}", lower_first(&e)));
         }
         let rounds = match self.rounds.trim() {
+            _ if self.staged => None,
             "" => None,
             r => Some(count("Rounds", r)?),
         };
@@ -138,12 +185,21 @@ impl SetupForm {
             reading_limit_ns: secs_of_minutes("Reading time", &self.reading_min)?,
             grace_ns: secs_of_minutes("Grace period", &self.grace_min)?,
         };
+        // An event in stages: its stages hold the system, rounds and tie-breaks.
         Ok(TournamentSetup {
             name: self.name.clone(),
-            system: self.system,
+            system: if self.staged {
+                System::RoundRobin
+            } else {
+                self.system
+            },
             rounds,
             points,
-            tiebreaks: self.tiebreaks.clone(),
+            tiebreaks: if self.staged {
+                Vec::new()
+            } else {
+                self.tiebreaks.clone()
+            },
             rules,
         })
     }
@@ -241,8 +297,9 @@ impl Default for SetupForm {
 enum Cmd {
     Select(TournamentId),
     New,
-    /// Save the settings (after round 1, a change of points or tie-breaks needs a reason).
-    Save(Box<TournamentSetup>, String),
+    /// Save the settings and the stages (`None`: one system); after round 1, a change of
+    /// points or tie-breaks needs a reason.
+    Save(Box<TournamentSetup>, Option<Vec<StageSpec>>, String),
     SaveDetails(TournamentId, Details),
     Forbid(PlayerId, PlayerId),
     Allow(PlayerId, PlayerId),
@@ -255,7 +312,7 @@ enum Cmd {
 impl Reasoned for Cmd {
     fn with_reason(self, reason: String) -> Self {
         match self {
-            Cmd::Save(setup, _) => Cmd::Save(setup, reason),
+            Cmd::Save(setup, stages, _) => Cmd::Save(setup, stages, reason),
             other => other,
         }
     }
@@ -271,6 +328,8 @@ pub struct TournamentsPage {
     pub form: SetupForm,
     /// The settings as saved, to tell what changed.
     saved: Option<TournamentSetup>,
+    /// The stages as saved (`None`: one system).
+    saved_stages: Option<Vec<StageSpec>>,
     loaded_for: Option<TournamentId>,
     pair_a: Option<PlayerId>,
     pair_b: Option<PlayerId>,
@@ -301,11 +360,17 @@ impl TournamentsPage {
                 Some(t) => {
                     let setup = load.check("the settings", cx.store.tournament_setup(t));
                     let details = load.check("the details", cx.store.tournament_details(t));
-                    // Loaded only once both are read: until then the banner stays (the form
+                    let stages = load.check("the stages", cx.store.stages(t));
+                    // Loaded only once all are read: until then the banner stays (the form
                     // must never show, or save, the last tournament's settings under this
                     // one), and the next change or reconnection reads again.
-                    if let (Some(s), Some(d)) = (setup, details) {
+                    if let (Some(s), Some(d), Some(stages)) = (setup, details, stages) {
                         self.form = SetupForm::of(Some(t), &s);
+                        if let Some(list) = &stages {
+                            self.form.staged = true;
+                            self.form.stages = list.iter().map(StageForm::of).collect();
+                        }
+                        self.saved_stages = stages;
                         self.saved = Some(s);
                         self.details = d;
                         self.loaded_for = Some(t);
@@ -314,6 +379,7 @@ impl TournamentsPage {
                 None => {
                     self.form = SetupForm::default();
                     self.saved = None;
+                    self.saved_stages = None;
                     self.details = Details::default();
                     self.loaded_for = None;
                 }
@@ -335,10 +401,16 @@ impl TournamentsPage {
                 self.forbidden = load
                     .check("the forbidden pairs", cx.store.forbidden_pairs(t))
                     .unwrap_or_default();
+                // A stage is fixed once a round of it is paired (a draft included).
+                self.form.fixed = load
+                    .check("the rounds", cx.store.rounds_of(t))
+                    .and_then(|rounds| rounds.iter().filter_map(|r| r.place.stage().index()).max())
+                    .map_or(0, |k| k + 1);
             }
             None => {
                 self.players.clear();
                 self.forbidden.clear();
+                self.form.fixed = 0;
             }
         }
         self.load = load;
@@ -396,6 +468,7 @@ impl TournamentsPage {
                 for t in &self.list {
                     let chosen = *cx.tournament == Some(t.id);
                     let planned = match (t.system, t.rounds) {
+                        _ if !t.stages.is_empty() => format!("in stages: {}", t.stages.join(" > ")),
                         (System::RoundRobin, None) => "round robin".to_string(),
                         (System::RoundRobin, Some(n)) => format!("round robin, {n} rounds"),
                         (System::Swiss, n) => format!("Swiss, {} rounds", n.unwrap_or(0)),
@@ -418,7 +491,7 @@ impl TournamentsPage {
                 }
             });
         ui.separator();
-        ui.label(RichText::new("Tournament file (ggdesk-tournament/1)").strong());
+        ui.label(RichText::new("Tournament file (ggdesk-tournament/1 or /2)").strong());
         ui.horizontal_wrapped(|ui| {
             if ui.button("Import tournament file…").clicked() {
                 self.picker = Some(FilePicker::new(
@@ -458,6 +531,53 @@ impl TournamentsPage {
         ui.add_space(4.0);
         labelled_text(ui, "Tournament name:", &mut self.form.name, 320.0);
         ui.horizontal(|ui| {
+            ui.label("Played:");
+            // Between one system and stages only before any round is paired.
+            ui.add_enabled_ui(started == 0 && self.form.fixed == 0, |ui| {
+                if ui.radio(!self.form.staged, "One system").clicked() {
+                    self.form.staged = false;
+                }
+                if ui.radio(self.form.staged, "In stages").clicked() && !self.form.staged {
+                    self.form.staged = true;
+                    if self.form.stages.is_empty() {
+                        self.form.stages =
+                            (PRESETS[0].stages)().iter().map(StageForm::of).collect();
+                    }
+                }
+            });
+        });
+        if self.form.staged {
+            ui.add_space(4.0);
+            ui.label(RichText::new("Stages").strong());
+            hint(
+                ui,
+                "Played in order: each stage's best players go on to the next. A stage is \
+                 fixed once a round of it is paired; the stages after it stay editable.",
+            );
+            let points = self.form.points();
+            let _ = stage_form::stages_ui(ui, &mut self.form.stages, self.form.fixed, points);
+            ui.add_space(6.0);
+            self.points_ui(ui);
+        } else {
+            self.one_system_ui(ui, started);
+        }
+        ui.add_space(6.0);
+        self.rules_ui(ui);
+        ui.add_space(8.0);
+        self.save_button(ui, cx, started);
+        if let Some(id) = self.form.editing {
+            ui.add_space(10.0);
+            ui.separator();
+            self.details_ui(ui, id);
+            ui.add_space(10.0);
+            ui.separator();
+            self.forbidden_ui(ui);
+        }
+    }
+
+    /// A tournament of one system: its system, rounds and tie-break order.
+    fn one_system_ui(&mut self, ui: &mut Ui, started: u32) {
+        ui.horizontal(|ui| {
             ui.label("System:");
             ui.add_enabled_ui(started == 0, |ui| {
                 ui.radio_value(&mut self.form.system, System::Swiss, "Swiss");
@@ -488,18 +608,6 @@ impl TournamentsPage {
             ui.add_space(60.0);
             ui.vertical(|ui| self.tiebreaks_ui(ui));
         });
-        ui.add_space(6.0);
-        self.rules_ui(ui);
-        ui.add_space(8.0);
-        self.save_button(ui, cx, started);
-        if let Some(id) = self.form.editing {
-            ui.add_space(10.0);
-            ui.separator();
-            self.details_ui(ui, id);
-            ui.add_space(10.0);
-            ui.separator();
-            self.forbidden_ui(ui);
-        }
     }
 
     fn form_heading(&mut self, ui: &mut Ui, started: u32) {
@@ -510,10 +618,15 @@ impl TournamentsPage {
                     display_name(id, self.saved.as_ref().map_or("", |s| s.name.as_str()))
                 ));
                 if started > 0 {
+                    let fixed = if self.form.staged {
+                        "a stage with a round paired is fixed; changing points"
+                    } else {
+                        "the system is fixed; changing points or tie-breaks"
+                    };
                     ui.label(
                         RichText::new(format!(
-                            "{started} round{} started: the system is fixed; changing points or \
-                             tie-breaks now changes the standings already published.",
+                            "{started} round{} started: {fixed} now changes the standings \
+                             already published.",
                             if started == 1 { "" } else { "s" }
                         ))
                         .color(common::AMBER),
@@ -701,13 +814,18 @@ impl TournamentsPage {
         if !ui.button(RichText::new(label).strong()).clicked() {
             return;
         }
-        match self.form.setup() {
+        // Nothing is saved while a field or a stage is wrong (each says so beside it).
+        let checked = self
+            .form
+            .setup()
+            .and_then(|s| self.form.stage_specs().map(|stages| (s, stages)));
+        match checked {
             Err(e) => cx.notices.error(e),
-            Ok(setup) => {
+            Ok((setup, stages)) => {
                 let scoring_changed = self.saved.as_ref().is_some_and(|old| {
                     old.points != setup.points || old.tiebreaks != setup.tiebreaks
                 });
-                let cmd = Cmd::Save(Box::new(setup), String::new());
+                let cmd = Cmd::Save(Box::new(setup), stages, String::new());
                 if started > 0 && scoring_changed {
                     self.confirm = Some(
                         Confirm::new(
@@ -829,7 +947,7 @@ impl TournamentsPage {
                 self.saved = None;
                 self.details = Details::default();
             }
-            Cmd::Save(setup, reason) => self.save(*setup, &reason, cx),
+            Cmd::Save(setup, stages, reason) => self.save(*setup, stages, &reason, cx),
             Cmd::DefaultTiebreaks => {
                 self.form.tiebreaks = TieBreak::default_order();
                 return;
@@ -890,17 +1008,36 @@ impl TournamentsPage {
         self.watch.force();
     }
 
-    fn save(&mut self, setup: TournamentSetup, reason: &str, cx: &mut PageCtx<'_>) {
+    fn save(
+        &mut self,
+        setup: TournamentSetup,
+        stages: Option<Vec<StageSpec>>,
+        reason: &str,
+        cx: &mut PageCtx<'_>,
+    ) {
         let actor = cx.actor();
         match self.form.editing {
             Some(id) => {
+                // The stages first: a tournament becoming one system again takes the
+                // system typed, one becoming an event in stages keeps its stages' own.
+                if (stages.is_some() || self.saved_stages.is_some()) && stages != self.saved_stages
+                {
+                    let r = cx.store.set_stages(id, stages.as_deref(), reason, &actor);
+                    if cx.notices.report(r, "").is_none() {
+                        return;
+                    }
+                    self.saved_stages = stages;
+                }
                 let r = cx.store.update_tournament(id, &setup, reason, &actor);
                 if cx.notices.report(r, "Settings saved").is_some() {
                     self.saved = Some(setup);
                 }
             }
             None => {
-                let r = cx.store.create_tournament(&setup, &actor);
+                let r = match &stages {
+                    Some(list) => cx.store.create_staged_tournament(&setup, list, &actor),
+                    None => cx.store.create_tournament(&setup, &actor),
+                };
                 if let Some(id) = cx.notices.report(r, "") {
                     cx.notices.info(format!(
                         "{} created: now register its players (F3)",
