@@ -103,16 +103,12 @@ fn pair_and_publish(h: &mut Desk, tid: TournamentId) -> u32 {
     if h.query_by_label(&button).is_some() {
         click(h, &button);
     } else {
-        // Finding (issue 20): the Rounds page counts an event of stages' rounds as one
-        // round robin of every registered player ("of 5" for six players), so past that
-        // count (here every round of the round-robin final round, rounds 6 to 8) it offers
-        // no "Pair round N" button and says "the last round is complete: see the final
-        // standings", while the Bracket page sends the director to the Rounds page. The
-        // page's own key, Ctrl+P, pairs the round; drop this branch once the button shows.
-        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::P);
-        h.run();
-        h.run();
-        h.run();
+        // The first round of a stage is drafted by the page's "Seed stage K (name)".
+        let seed = all_text(h)
+            .into_iter()
+            .find(|t| t.starts_with("Seed stage"))
+            .unwrap_or_else(|| panic!("neither {button:?} nor \"Seed stage\" on the page"));
+        click(h, &seed);
     }
     click(h, &format!("Publish round {n}"));
     let info = store(h).rounds_of(tid).expect("rounds");
