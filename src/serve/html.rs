@@ -930,7 +930,9 @@ fn match_card(t: &TournamentData, m: &MatchData, from: [String; 2], points: bool
                     player_link(t, no),
                     if won { " \u{2713}" } else { "" }
                 ),
-                if m.bye {
+                // A score only once both players are known (not for a bye, nor for a
+                // match still waiting for one of them).
+                if m.bye || m.players.iter().any(Option::is_none) {
                     String::new()
                 } else {
                     m.score[i].to_string()
