@@ -8,8 +8,6 @@
 
 #[path = "support/engines.rs"]
 mod engines;
-#[path = "support/games.rs"]
-mod games;
 #[path = "support/pg.rs"]
 mod pg;
 mod serve_support;
@@ -526,19 +524,31 @@ fn series_game(
         new.table_no = Some(table);
         new.players = Some(ggdesk::rules::BySide::new(players.0, players.1));
         new.mode = GameMode::Arbitrated;
-        let setups = games::random_both(&mut StdRng::seed_from_u64(seed));
-        let id = games::set_up(store, &new, &setups, &actor).expect("a game at the table");
+        let mut rng = StdRng::seed_from_u64(seed);
+        let setups = ggdesk_core::sim::random_setups(&mut |n| rng.random_range(0..n.max(1)));
+        let id = store
+            .create_game(&new, &actor)
+            .expect("a game at the table");
+        for side in Side::BOTH {
+            store
+                .save_setup(id, side, &setups[side], &actor)
+                .expect("a setup");
+        }
         if !play {
             return id;
         }
         store
             .start_game(id, 1_800_000_000_000, Side::White, &actor)
             .expect("start");
-        let mut rng = StdRng::seed_from_u64(seed);
         let mut challenges = 0;
         let mut t = 0.0;
         for _ in 0..40 {
-            let game = games::live(store, id);
+            let game = store
+                .load_game(id)
+                .expect("load")
+                .game()
+                .expect("setups")
+                .expect("replays");
             if game.is_over() {
                 break;
             }
