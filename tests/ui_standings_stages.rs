@@ -132,6 +132,14 @@ fn an_event_in_stages_shows_its_group_tables_knockout_and_final_placement() {
         "{csv}"
     );
     assert!(csv.contains("\n5,5,\"Castillo, P5\",1\n"), "{csv}");
+    click(&mut h, "Print");
+    let printed = opened.borrow().last().cloned().expect("a page opened");
+    let html = std::fs::read_to_string(&printed).expect("the printout");
+    assert!(
+        html.contains("<h2>Final placement</h2>")
+            && html.contains("<tr><td class=\"n\">3</td><td class=\"n\">3</td><td>Ramos, P3</td><td>Knockout</td></tr>"),
+        "{html}"
+    );
 
     // The groups: one table per group, the top two marked as going on.
     click(&mut h, "Stage 1: Groups");

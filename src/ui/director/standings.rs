@@ -525,7 +525,7 @@ impl StandingsPage {
                     .and_then(|d| {
                         let html = match shown {
                             StagedView::Stage(k) => staged_print(&d, event, k),
-                            StagedView::Final => print::bracket_page(&d, event),
+                            StagedView::Final => placement_page(&d, event),
                         };
                         let html = html.ok_or_else(|| {
                             "there is nothing of this view to print yet".to_string()
@@ -627,6 +627,34 @@ fn staged_print(d: &print::Details, event: &Event, stage: u32) -> Option<String>
     }
 }
 
+/// The final placement as a page to print: the event's title line, then place, number,
+/// name and the stage each player was placed in. `None` before the event is over.
+fn placement_page(d: &print::Details, event: &Event) -> Option<String> {
+    use ggdesk_core::export::forms::html_escape as esc;
+    let rows = event.final_placement().ok()?;
+    let mut out = format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{} \u{2014} \
+         final placement</title><style>body{{font:11pt sans-serif;margin:16mm}}\
+         table{{border-collapse:collapse}}th,td{{padding:3px 10px;border-bottom:1px solid #bbb;\
+         text-align:left}}td.n{{text-align:right}}</style></head><body>\n<h1>{}</h1>\n\
+         <h2>Final placement</h2>\n<table><thead><tr><th>Place</th><th>No</th><th>Name</th>\
+         <th>Placed in</th></tr></thead><tbody>\n",
+        esc(event.name()),
+        esc(&d.title_line())
+    );
+    for p in &rows {
+        out.push_str(&format!(
+            "<tr><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>\n",
+            p.place,
+            p.id,
+            esc(&p.name),
+            esc(&stage_name(event, p.stage.0))
+        ));
+    }
+    out.push_str("</tbody></table>\n</body></html>\n");
+    Some(out)
+}
+
 /// The final placement: place, number, name, the stage the player was placed in.
 fn placement_ui(ui: &mut Ui, event: &Event) {
     let rows: Vec<Placed> = match event.final_placement() {
@@ -663,11 +691,16 @@ fn stage_ui(ui: &mut Ui, event: &Event, stage: u32) {
         return;
     };
     let complete = event.reached().get(k).is_some_and(|r| r.complete);
+    // How the stage is played, in the audit log's words without its name (the button
+    // above says it).
+    let line = crate::store::stage_line(spec);
+    let how = line
+        .strip_prefix(spec.name.trim())
+        .map_or(line.as_str(), str::trim_start);
     hint(
         ui,
         &format!(
-            "{} · {}",
-            crate::store::stage_line(spec),
+            "{how} · {}",
             if complete { "complete" } else { "being played" }
         ),
     );
