@@ -135,6 +135,11 @@ fn the_api_answers_with_an_index_of_its_endpoints() {
             "/api/t/ID/standings",
             "/api/t/ID/crosstable",
             "/api/t/ID/player/NO",
+            "/api/t/ID/stages",
+            "/api/t/ID/stage/N",
+            "/api/t/ID/stage/N/group/X",
+            "/api/t/ID/bracket",
+            "/api/t/ID/final",
             "/api/ratings?q=TEXT",
             "/api/ratings/player/FEDERATION_ID",
         ]
