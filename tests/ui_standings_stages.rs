@@ -271,3 +271,42 @@ fn a_tournament_of_one_system_keeps_its_standings_page() {
     assert!(!has_text(&h, "Final placement"), "{:?}", all_text(&h));
     assert!(h.state().standings.event.is_none());
 }
+
+#[test]
+fn a_tie_at_the_cut_is_marked_playoff_and_only_the_player_above_it_goes_on() {
+    let file: serde_json::Value =
+        serde_json::from_str(include_str!("fixtures/stages/playoff-at-the-cut.json"))
+            .expect("JSON");
+    let (_dir, h, _tid, _opened) = desk(&file);
+    // Not over: the page opens on the Swiss stage, whose cut (top 4) falls inside a tie of
+    // four players on 4 points behind Lim, P11 on 5.
+    let rows = between(&h, "Cut", None);
+    assert_eq!(
+        rows[..20],
+        strings(&[
+            "1",
+            "11",
+            "Lim, P11",
+            "1470",
+            "5",
+            "goes on",
+            "2",
+            "3",
+            "Aquino, P3",
+            "1870",
+            "4",
+            "playoff",
+            "2",
+            "9",
+            "Lim, P9",
+            "1700",
+            "4",
+            "playoff",
+            "2",
+            "2",
+        ])
+    );
+    assert_eq!(rows.iter().filter(|t| *t == "goes on").count(), 1);
+    assert_eq!(rows.iter().filter(|t| *t == "playoff").count(), 4);
+    assert!(has_text(&h, "The top 4 go on to Stage 2: Finals"));
+}

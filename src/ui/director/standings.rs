@@ -68,10 +68,10 @@ struct CutRow<'a> {
     playoff: bool,
 }
 
-/// The players of a stage who go on (known once it is complete) and those playing off at
-/// a cut that is not clear yet, from the core's cut: the top `advance` of each group's
-/// standings (in playoff order) once the cut is clear; above a tie still being played off,
-/// only those ranked above it.
+/// The players of a stage who go on (known once it is complete) and the other players of
+/// a tie across the cut (playing off, or out after the playoff), from the core's cut: the
+/// top `advance` of each group's standings (in playoff order) once the cut is clear; above
+/// a tie still being played off, only those ranked above it. As the public pages mark them.
 fn cut_of(event: &Event, stage: u32) -> (Vec<PlayerId>, Vec<PlayerId>) {
     let k = stage.saturating_sub(1) as usize;
     let (Some(r), Some(spec)) = (event.reached().get(k), event.settings().stages.get(k)) else {
@@ -89,10 +89,10 @@ fn cut_of(event: &Event, stage: u32) -> (Vec<PlayerId>, Vec<PlayerId>) {
             .unwrap_or_default();
         for (place, row) in cut.standings.rows.iter().enumerate() {
             let plays_off = tied.contains(&row.id);
-            if plays_off && !cut.is_clear() {
-                playoff.push(row.id);
-            } else if place < advance as usize {
+            if place < advance as usize && (cut.is_clear() || !plays_off) {
                 through.push(row.id);
+            } else if plays_off {
+                playoff.push(row.id);
             }
         }
     }
