@@ -3,11 +3,12 @@
 
 use super::public::{
     EventIndex, PlayerRatings, PlayerRound, PublicBoard, PublicPlayer, PublicRatingEvent,
-    PublicRatingRow, PublicRound, RatingList, TournamentData,
+    PublicRatingRow, PublicRound, RatingList, StageData, StagedData, TournamentData,
 };
 use ggdesk_core::rating::PROVISIONAL_DEVIATION;
 use ggdesk_core::rating::list::{fmt2, fmt6};
 use ggdesk_core::rules::Side;
+use ggdesk_core::tournament::stages::GroupId;
 use ggdesk_core::tournament::{Entry, GameOutcome, Score};
 use serde_json::{Map, Value, json};
 
@@ -54,6 +55,7 @@ pub fn index(ev: &EventIndex) -> Value {
                     "rounds": t.rounds_planned,
                     "players": t.players,
                     "round_in_play": t.round_in_play,
+                    "stages": t.stages,
                 })
             })
             .collect(),
@@ -86,7 +88,129 @@ pub fn tournament(t: &TournamentData) -> Value {
         "complete_rounds": t.complete_rounds(),
         "rounds_published": t.rounds.iter().map(|r| r.number).collect::<Vec<_>>(),
         "players": t.players.iter().map(player).collect::<Vec<_>>(),
+        "stages": t.staged.as_ref().map(|sd| sd.stages.iter().map(stage_line).collect::<Vec<_>>()),
     })
+}
+
+/// A JSON text the core wrote (`ggdesk standings`, `bracket`), as a value.
+fn core_json(text: Option<&str>) -> Value {
+    text.and_then(|t| serde_json::from_str(t).ok())
+        .unwrap_or(Value::Null)
+}
+
+fn stage_line(st: &StageData) -> Value {
+    json!({
+        "stage": st.number,
+        "name": st.name,
+        "system": st.system,
+        "format": st.format,
+        "state": st.state.code(),
+        "advance": st.advance,
+        "groups": st.tables.iter().filter_map(|t| t.group).map(|g| g.to_string()).collect::<Vec<_>>(),
+        "tiebreaks": st.tiebreaks.iter().map(|tb| tb.name()).collect::<Vec<_>>(),
+    })
+}
+
+/// `GET /api/t/ID/stages`: an event in stages, each stage with its format and state.
+/// `None` for a tournament of one system.
+pub fn stages(t: &TournamentData) -> Option<Value> {
+    let sd = t.staged.as_ref()?;
+    Some(json!({
+        "tournament": t.id,
+        "current": sd.current,
+        "over": sd.over,
+        "stages": sd.stages.iter().map(stage_line).collect::<Vec<_>>(),
+    }))
+}
+
+/// `GET /api/t/ID/stage/N[/group/X]`: the stage's standings as `ggdesk standings --stage N`
+/// writes them (only group X's rows when asked), each row with whether the player goes on
+/// (`goes_on`) and plays off at the cut (`playoff`); the playoff games; a knockout's
+/// bracket. `None` for a stage or group the event does not have.
+pub fn stage(t: &TournamentData, number: u32, group: Option<GroupId>) -> Option<Value> {
+    let sd: &StagedData = t.staged.as_ref()?;
+    let st = sd.stage(number)?;
+    if let Some(g) = group {
+        st.table(g)?;
+    }
+    let lines: Vec<_> = st.tables.iter().flat_map(|t| &t.rows).collect();
+    let rows: Vec<Value> = match core_json(st.standings_json.as_deref()) {
+        Value::Array(rows) => rows
+            .into_iter()
+            .filter(|r| {
+                group.is_none_or(|g| r.get("group").and_then(Value::as_str) == Some(&g.to_string()))
+            })
+            .map(|mut r| {
+                let id = r.get("id").and_then(Value::as_u64);
+                let line = lines.iter().find(|l| Some(u64::from(l.row.id.0)) == id);
+                if let Value::Object(m) = &mut r {
+                    m.insert("goes_on".into(), json!(line.is_some_and(|l| l.through)));
+                    m.insert("playoff".into(), json!(line.is_some_and(|l| l.playoff)));
+                }
+                r
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let playoffs: Vec<Value> = st
+        .playoffs
+        .iter()
+        .filter(|p| group.is_none_or(|g| p.group == Some(g)))
+        .map(|p| {
+            let mut m = Map::new();
+            if let Some(g) = p.group {
+                m.insert("group".into(), json!(g.to_string()));
+            }
+            m.insert("white".into(), json!(p.white));
+            m.insert("black".into(), json!(p.black));
+            m.insert("result".into(), json!(p.result.name()));
+            Value::Object(m)
+        })
+        .collect();
+    let mut out = json!({
+        "tournament": t.id,
+        "stage": st.number,
+        "name": st.name,
+        "system": st.system,
+        "state": st.state.code(),
+        "advance": st.advance,
+        "tiebreaks": st.tiebreaks.iter().map(|tb| tb.name()).collect::<Vec<_>>(),
+        "standings": rows,
+        "playoffs": playoffs,
+    });
+    if let (Some(g), Value::Object(m)) = (group, &mut out) {
+        m.insert("group".into(), json!(g.to_string()));
+    }
+    if st.knockout
+        && let Value::Object(m) = &mut out
+    {
+        let bracket = sd
+            .bracket
+            .as_ref()
+            .filter(|b| b.stage == st.number)
+            .and(sd.bracket_json.as_deref());
+        m.insert("bracket".into(), core_json(bracket));
+    }
+    Some(out)
+}
+
+/// `GET /api/t/ID/bracket`: the knockout as `ggdesk bracket` writes it. `None` when the
+/// event has no knockout seeded (or is of one system).
+pub fn bracket(t: &TournamentData) -> Option<Value> {
+    let sd = t.staged.as_ref()?;
+    sd.bracket_json.as_ref()?;
+    Some(core_json(sd.bracket_json.as_deref()))
+}
+
+/// `GET /api/t/ID/final`: whether the event is over and its final placement as `ggdesk
+/// standings --final` writes it (empty before). `None` for a tournament of one system.
+pub fn final_placement(t: &TournamentData) -> Option<Value> {
+    let sd = t.staged.as_ref()?;
+    let placement = match core_json(sd.placement_json.as_deref()) {
+        Value::Null => json!([]),
+        v => v,
+    };
+    Some(json!({"tournament": t.id, "over": sd.over, "placement": placement}))
 }
 
 fn board(t: &TournamentData, b: &PublicBoard) -> Value {

@@ -4,14 +4,16 @@
 //! [`esc`].
 
 use super::public::{
-    EventIndex, PlayerRatings, PlayerRound, PublicBoard, PublicPlayer, PublicRatingEvent,
-    PublicRatingRow, PublicRound, RatingList, TableState, TournamentData,
+    EventIndex, GroupTable, MatchData, PlayerRatings, PlayerRound, PublicBoard, PublicPlayer,
+    PublicRatingEvent, PublicRatingRow, PublicRound, RatingList, StageData, StageState, StagedData,
+    TableState, TournamentData,
 };
 use super::routes::encode_id;
 use ggdesk_core::export::print::{CROSS_LEGEND, cross_cell, tiebreak_title};
 use ggdesk_core::rating::list::fmt2;
 use ggdesk_core::rating::{Date, PROVISIONAL_DEVIATION};
 use ggdesk_core::rules::Side;
+use ggdesk_core::tournament::stages::GroupId;
 use ggdesk_core::tournament::{Entry, GameOutcome, GameResult, System, TieBreak};
 use std::fmt::Write;
 
@@ -86,6 +88,21 @@ td.name a{color:var(--fg)}
 .plot .dot{fill:var(--acc)}
 .plot .grid{stroke:var(--line);stroke-width:1}
 .plot text{fill:var(--mut);font-size:12px;font-family:inherit}
+.tag{display:inline-block;margin-left:5px;padding:0 6px;border-radius:6px;font-size:12px;font-weight:700;vertical-align:1px;white-space:nowrap}
+.tag.on{background:var(--ok);color:var(--bg)}
+.tag.po{background:#fef0c7;color:#7a2e0e}
+tr.on td{font-weight:600}
+.match{padding:10px 12px;margin:10px 0;border-radius:12px;background:var(--card)}
+.match .mh{color:var(--mut);font-size:14px;margin-bottom:4px}
+.match .mp{display:flex;gap:8px;align-items:baseline;padding:3px 0}
+.match .mp .nm{flex:1;min-width:0;overflow-wrap:anywhere}
+.match .mp .nm a{color:var(--fg)}
+.match .mp .sd{flex:none;width:2.2em;color:var(--mut);font-size:13px;font-variant-numeric:tabular-nums}
+.match .mp .sc{flex:none;min-width:1.6em;text-align:right;font-size:19px;font-weight:700;font-variant-numeric:tabular-nums}
+.match .mp.win .nm{font-weight:700}
+.match .mp.win .sc{color:var(--ok)}
+.match ol{margin:6px 0 0;padding-left:22px;color:var(--mut);font-size:14px}
+.match ol a{color:var(--mut)}
 "#;
 
 /// Which tab of a tournament's pages is shown.
@@ -95,6 +112,9 @@ enum Tab {
     Names,
     Standings,
     Crosstable,
+    /// A stage of an event of stages (the bracket is its knockout stage's).
+    Stage(u32),
+    Final,
     None,
 }
 
@@ -140,24 +160,56 @@ fn tournament_page(t: &TournamentData, tab: Tab, title: &str, main: &str) -> Str
         None => "Pairings".into(),
     };
     let mut nav = String::from("<nav aria-label=\"Tournament pages\"><div>");
-    for (link_tab, href, label) in [
+    let mut tabs: Vec<(Tab, String, String)> = vec![
         (Tab::Round, format!("/t/{}", t.id), round_label),
         (
             Tab::Names,
             format!("/t/{}/names", t.id),
             "Find your name".into(),
         ),
-        (
-            Tab::Standings,
-            format!("/t/{}/standings", t.id),
-            "Standings".into(),
-        ),
-        (
-            Tab::Crosstable,
-            format!("/t/{}/crosstable", t.id),
-            "Cross-table".into(),
-        ),
-    ] {
+    ];
+    match &t.staged {
+        // An event of stages: its stages, one tab each once seeded, and the final placement
+        // once it is over; the flat rounds' standings and cross-table mean nothing there.
+        Some(sd) => {
+            tabs.push((
+                Tab::Standings,
+                format!("/t/{}/standings", t.id),
+                "Stages".into(),
+            ));
+            for st in sd
+                .stages
+                .iter()
+                .filter(|s| s.state != StageState::NotSeeded)
+            {
+                tabs.push((
+                    Tab::Stage(st.number),
+                    format!("/t/{}/stage/{}", t.id, st.number),
+                    esc(&st.title()),
+                ));
+            }
+            if sd.over {
+                tabs.push((
+                    Tab::Final,
+                    format!("/t/{}/final", t.id),
+                    "Final placement".into(),
+                ));
+            }
+        }
+        None => {
+            tabs.push((
+                Tab::Standings,
+                format!("/t/{}/standings", t.id),
+                "Standings".into(),
+            ));
+            tabs.push((
+                Tab::Crosstable,
+                format!("/t/{}/crosstable", t.id),
+                "Cross-table".into(),
+            ));
+        }
+    }
+    for (link_tab, href, label) in tabs {
         let current = if link_tab == tab {
             " aria-current=\"page\""
         } else {
@@ -182,6 +234,24 @@ fn system_name(system: System) -> &'static str {
 }
 
 fn tournament_line(t: &TournamentData) -> String {
+    if let Some(sd) = &t.staged {
+        let names: Vec<String> = sd.stages.iter().map(StageData::title).collect();
+        let now = match sd.stage(sd.current) {
+            _ if sd.over => "over".to_string(),
+            Some(st) => format!("stage {} of {}: {}", st.number, sd.stages.len(), st.title()),
+            None => "not started".into(),
+        };
+        let now = if t.rounds.is_empty() {
+            "not started".to_string()
+        } else {
+            now
+        };
+        return format!(
+            "{} · {} players · {now}",
+            names.join(" \u{2192} "),
+            t.players.len()
+        );
+    }
     let rounds = match (t.round_in_play(), t.rounds_planned) {
         (Some(r), Some(n)) => format!("round {} of {n}", r.number),
         (Some(r), None) => format!("round {}", r.number),
@@ -222,12 +292,17 @@ pub fn index(ev: &EventIndex) -> String {
             (Some(r), None) => format!("round {r}"),
             (None, _) => "not started".into(),
         };
+        let system = if t.stages.is_empty() {
+            system_name(t.system).to_string()
+        } else {
+            t.stages.join(" \u{2192} ")
+        };
         let _ = writeln!(
             main,
             "<a class=\"card\" href=\"/t/{}\"><strong>{}</strong><span>{} · {} players · {rounds}</span></a>",
             t.id,
             esc(&t.name),
-            system_name(t.system),
+            esc(&system),
             t.players
         );
     }
@@ -476,8 +551,12 @@ pub fn names(t: &TournamentData, query: Option<&str>) -> String {
     tournament_page(t, Tab::Names, "Find your name", &main)
 }
 
-/// The standings after the last complete round, with the tournament's tie-breaks.
+/// The standings after the last complete round, with the tournament's tie-breaks; for an
+/// event of stages, its stages and the final placement.
 pub fn standings(t: &TournamentData) -> String {
+    if let Some(sd) = &t.staged {
+        return stages_overview(t, sd);
+    }
     let s = &t.standings;
     let mut main = String::new();
     if t.complete_rounds() == 0 {
@@ -539,6 +618,422 @@ pub fn standings(t: &TournamentData) -> String {
         );
     }
     tournament_page(t, Tab::Standings, "Standings", &main)
+}
+
+fn stage_state_text(st: &StageData) -> &'static str {
+    match st.state {
+        StageState::NotSeeded => "not seeded yet",
+        StageState::InPlay => "being played",
+        StageState::Complete => "complete",
+    }
+}
+
+/// An event of stages' overview (its Standings tab): each stage with its format and state,
+/// and the final placement once the event is over.
+fn stages_overview(t: &TournamentData, sd: &StagedData) -> String {
+    let mut main = String::from("<h2>Stages</h2>\n");
+    for st in &sd.stages {
+        let line = format!(
+            "<strong>{}. {}</strong><span>{} · {}</span>",
+            st.number,
+            esc(&st.title()),
+            esc(&st.format),
+            stage_state_text(st)
+        );
+        if st.state == StageState::NotSeeded {
+            let _ = writeln!(main, "<div class=\"card\">{line}</div>");
+        } else {
+            let _ = writeln!(
+                main,
+                "<a class=\"card\" href=\"/t/{}/stage/{}\">{line}</a>",
+                t.id, st.number
+            );
+        }
+    }
+    if sd.bracket.is_some() {
+        let _ = writeln!(
+            main,
+            "<p><a href=\"/t/{}/bracket\">The bracket</a></p>",
+            t.id
+        );
+    }
+    match &sd.placement {
+        Some(rows) => {
+            main.push_str("<h2>Final placement</h2>\n");
+            main.push_str(&placement_table(t, sd, rows));
+        }
+        None => main.push_str(
+            "<p class=\"note\">The final placement appears here when the last stage is over.</p>\n",
+        ),
+    }
+    tournament_page(t, Tab::Standings, "Stages", &main)
+}
+
+fn placement_table(
+    t: &TournamentData,
+    sd: &StagedData,
+    rows: &[ggdesk_core::tournament::stages::Placed],
+) -> String {
+    let mut out = String::from(
+        "<div class=\"wide\"><table><thead><tr><th class=\"n\">Place</th><th>Player</th>\
+         <th>Placed in</th></tr></thead><tbody>\n",
+    );
+    for p in rows {
+        let stage = sd
+            .stage(p.stage.0)
+            .map_or_else(|| format!("Stage {}", p.stage.0), StageData::title);
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"n\"><b>{}</b></td><td class=\"name\">{}</td><td>{}</td></tr>",
+            p.place,
+            player_link(t, p.id.0),
+            esc(&stage)
+        );
+    }
+    out.push_str("</tbody></table></div>\n");
+    out
+}
+
+/// One group's table: rank, player, points, the stage's tie-breaks, who goes on marked.
+fn group_table(t: &TournamentData, st: &StageData, table: &GroupTable) -> String {
+    let mut out = String::new();
+    if let Some(g) = table.group {
+        let _ = writeln!(
+            out,
+            "<h3 id=\"group-{g}\"><a href=\"/t/{}/stage/{}/group/{g}\">Group {g}</a></h3>",
+            t.id, st.number
+        );
+    }
+    out.push_str(
+        "<div class=\"wide\"><table>\n<thead><tr><th class=\"n\">#</th><th>Player</th>\
+         <th class=\"n\">Pts</th>",
+    );
+    for &tb in &st.tiebreaks {
+        let _ = write!(
+            out,
+            "<th class=\"n\" title=\"{}\">{}</th>",
+            tiebreak_title(tb),
+            tiebreak_abbreviation(tb)
+        );
+    }
+    out.push_str("</tr></thead><tbody>\n");
+    for line in &table.rows {
+        let row = &line.row;
+        let mark = if line.through {
+            "<span class=\"tag on\">goes on</span>"
+        } else if line.playoff {
+            "<span class=\"tag po\">playoff</span>"
+        } else {
+            ""
+        };
+        let _ = write!(
+            out,
+            "<tr{}><td class=\"n\">{}</td><td class=\"name\">{}{mark}</td><td class=\"n\"><b>{}</b></td>",
+            if line.through { " class=\"on\"" } else { "" },
+            row.rank,
+            player_link(t, row.id.0),
+            row.score
+        );
+        for v in &row.tiebreaks {
+            let _ = write!(out, "<td class=\"n\">{v}</td>");
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody></table></div>\n");
+    let games: Vec<_> = st
+        .playoffs
+        .iter()
+        .filter(|g| g.group == table.group || !st.grouped)
+        .collect();
+    if !games.is_empty() {
+        out.push_str("<p class=\"note\">Playoff at the cut:</p><ol class=\"note\">\n");
+        for g in games {
+            let _ = writeln!(
+                out,
+                "<li>{} – {}: {}</li>",
+                player_link(t, g.white),
+                player_link(t, g.black),
+                game_result_text(g.result)
+            );
+        }
+        out.push_str("</ol>\n");
+    }
+    out
+}
+
+fn game_result_text(result: GameResult) -> String {
+    match board_result(result) {
+        ("", _) => "in play".into(),
+        (text, Some(note)) => format!("{text} ({note})"),
+        (text, None) => text.into(),
+    }
+}
+
+/// The legend under a stage's tables: the cut and the tie-breaks.
+fn stage_legend(t: &TournamentData, sd: &StagedData, st: &StageData) -> String {
+    let mut out = String::new();
+    if let Some(a) = st.advance {
+        let next = sd
+            .stage(st.number + 1)
+            .map_or_else(|| "the next stage".to_string(), StageData::title);
+        let whom = if st.grouped {
+            format!("The top {a} of each group go on to {}", esc(&next))
+        } else {
+            format!("The top {a} go on to {}", esc(&next))
+        };
+        let when = match st.state {
+            StageState::Complete => ".",
+            _ => ", marked once the stage is complete.",
+        };
+        let _ = writeln!(
+            out,
+            "<p class=\"legend\">{whom}{when} A tie across the cut is settled by playoff games.</p>"
+        );
+    }
+    if !st.tiebreaks.is_empty() {
+        let legend: Vec<String> = st
+            .tiebreaks
+            .iter()
+            .map(|&tb| {
+                let (short, long) = (tiebreak_abbreviation(tb), tiebreak_title(tb));
+                if short == long {
+                    short.to_string()
+                } else {
+                    format!("{short}: {long}")
+                }
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "<p class=\"legend\">Ties on points are broken in this order: {}.</p>",
+            legend.join(" · ")
+        );
+    }
+    let _ = t;
+    out
+}
+
+fn stage_heading(st: &StageData) -> String {
+    format!(
+        "<h2>{}</h2><p class=\"sub\">Stage {} · {} · {}</p>\n",
+        esc(&st.title()),
+        st.number,
+        esc(&st.format),
+        stage_state_text(st)
+    )
+}
+
+/// Stage N: its group tables (who goes on marked, the playoffs at the cut), or for a
+/// knockout its bracket. `None` for a tournament of one system or a stage it does not have.
+pub fn stage(t: &TournamentData, number: u32) -> Option<String> {
+    let sd = t.staged.as_ref()?;
+    let st = sd.stage(number)?;
+    if st.knockout {
+        return bracket_page(t, sd, st);
+    }
+    let mut main = stage_heading(st);
+    if st.state == StageState::NotSeeded {
+        main.push_str(
+            "<p class=\"note\">This stage is seeded when the stage before it is complete.</p>\n",
+        );
+    } else {
+        if st.grouped && st.tables.len() > 1 {
+            main.push_str("<p class=\"note\">Groups: ");
+            for table in &st.tables {
+                if let Some(g) = table.group {
+                    let _ = write!(main, "<a href=\"#group-{g}\">{g}</a> ");
+                }
+            }
+            main.push_str("</p>\n");
+        }
+        for table in &st.tables {
+            main.push_str(&group_table(t, st, table));
+        }
+        main.push_str(&stage_legend(t, sd, st));
+    }
+    Some(tournament_page(t, Tab::Stage(number), &st.title(), &main))
+}
+
+/// One group of stage N.
+pub fn group(t: &TournamentData, number: u32, g: GroupId) -> Option<String> {
+    let sd = t.staged.as_ref()?;
+    let st = sd.stage(number)?;
+    let table = st.table(g)?;
+    let mut main = stage_heading(st);
+    main.push_str(&group_table(t, st, table));
+    main.push_str(&stage_legend(t, sd, st));
+    let _ = writeln!(
+        main,
+        "<p><a href=\"/t/{}/stage/{}\">Every group of {}</a></p>",
+        t.id,
+        number,
+        esc(&st.title())
+    );
+    Some(tournament_page(
+        t,
+        Tab::Stage(number),
+        &format!("{} · Group {g}", st.title()),
+        &main,
+    ))
+}
+
+/// The knockout's page: the bracket.
+pub fn bracket(t: &TournamentData) -> Option<String> {
+    let sd = t.staged.as_ref()?;
+    let b = sd.bracket.as_ref()?;
+    let st = sd.stage(b.stage)?;
+    bracket_page(t, sd, st)
+}
+
+/// What a bracket round is called, by its number of matches.
+fn bracket_round_name(matches: usize, round: usize) -> String {
+    match matches {
+        1 => "Final".into(),
+        2 => "Semi-finals".into(),
+        4 => "Quarter-finals".into(),
+        _ => format!("Round {round}"),
+    }
+}
+
+/// A match as a card: both players with their seeds and the series score, the winner in
+/// bold with a check mark, a bye or a player still to come said in words, and its games.
+fn match_card(t: &TournamentData, m: &MatchData, from: [String; 2], points: bool) -> String {
+    let state = if m.bye {
+        "bye".to_string()
+    } else if m.winner.is_some() {
+        "decided".into()
+    } else if m.players.iter().all(Option::is_some) {
+        match m.games.iter().any(|g| g.2 == GameResult::Pending) {
+            true => format!("game {} in play", m.games.len()),
+            false if m.games.is_empty() => "not started".into(),
+            false => format!("{} played", games_count(m.games.len())),
+        }
+    } else {
+        "waiting for its players".into()
+    };
+    let title = if m.id == "3rd" {
+        "Third-place match".to_string()
+    } else {
+        format!("Match {}", m.id)
+    };
+    let mut out = format!(
+        "<div class=\"match\"><div class=\"mh\">{title} · {state}{}</div>\n",
+        if points && !m.bye { " · points" } else { "" }
+    );
+    for (i, from) in from.iter().enumerate() {
+        let won = m.winner.is_some() && m.winner == m.players[i];
+        let seed = m.seeds[i].map_or(String::new(), |s| format!("#{s}"));
+        let (name, score) = match m.players[i] {
+            Some(no) => (
+                format!(
+                    "{}{}",
+                    player_link(t, no),
+                    if won { " \u{2713}" } else { "" }
+                ),
+                // A score only once both players are known (not for a bye, nor for a
+                // match still waiting for one of them).
+                if m.bye || m.players.iter().any(Option::is_none) {
+                    String::new()
+                } else {
+                    m.score[i].to_string()
+                },
+            ),
+            None if m.bye => ("<span class=\"note\">bye</span>".to_string(), String::new()),
+            None => (format!("<span class=\"note\">{from}</span>"), String::new()),
+        };
+        let _ = writeln!(
+            out,
+            "<div class=\"mp{}\"><span class=\"sd\">{seed}</span><span class=\"nm\">{name}</span>\
+             <span class=\"sc\">{score}</span></div>",
+            if won { " win" } else { "" }
+        );
+    }
+    if !m.games.is_empty() {
+        out.push_str("<ol>\n");
+        for &(white, black, result) in &m.games {
+            let _ = writeln!(
+                out,
+                "<li><span class=\"sw\" title=\"White\"></span>{} – <span class=\"sk\" title=\"Black\"></span>{}: {}</li>",
+                esc(t.name(white)),
+                esc(t.name(black)),
+                game_result_text(result)
+            );
+        }
+        out.push_str("</ol>\n");
+    }
+    out.push_str("</div>\n");
+    out
+}
+
+fn games_count(n: usize) -> String {
+    match n {
+        1 => "1 game".into(),
+        n => format!("{n} games"),
+    }
+}
+
+fn bracket_page(t: &TournamentData, sd: &StagedData, st: &StageData) -> Option<String> {
+    let mut main = stage_heading(st);
+    match sd.bracket.as_ref().filter(|b| b.stage == st.number) {
+        None => main.push_str(
+            "<p class=\"note\">The bracket is drawn when the stage before it is complete.</p>\n",
+        ),
+        Some(b) => {
+            let _ = writeln!(
+                main,
+                "<p class=\"note\">Each match: {}. The number after a name is the {} in \
+                 the match; \u{2713} marks the winner.</p>",
+                esc(&b.series),
+                if b.points { "points" } else { "games won" }
+            );
+            let last = b.rounds.len();
+            for (r, matches) in b.rounds.iter().enumerate() {
+                let _ = writeln!(
+                    main,
+                    "<h3>{}</h3>",
+                    bracket_round_name(matches.len(), r + 1)
+                );
+                for m in matches {
+                    let number: usize =
+                        m.id.split_once('.')
+                            .and_then(|(_, n)| n.parse().ok())
+                            .unwrap_or(1);
+                    let from = [0, 1].map(|i| format!("winner of {r}.{}", 2 * number - 1 + i));
+                    main.push_str(&match_card(t, m, from, b.points));
+                }
+                if r + 1 == last
+                    && let Some(third) = &b.third
+                {
+                    main.push_str("<h3>Third place</h3>\n");
+                    let from = [0, 1].map(|i| format!("loser of {}.{}", last - 1, i + 1));
+                    main.push_str(&match_card(t, third, from, b.points));
+                }
+            }
+        }
+    }
+    if let Some(rows) = &sd.placement {
+        main.push_str("<h2>Final placement</h2>\n");
+        main.push_str(&placement_table(t, sd, rows));
+    }
+    Some(tournament_page(
+        t,
+        Tab::Stage(st.number),
+        &st.title(),
+        &main,
+    ))
+}
+
+/// The event's final placement: `None` for a tournament of one system.
+pub fn final_placement(t: &TournamentData) -> Option<String> {
+    let sd = t.staged.as_ref()?;
+    let mut main = String::from("<h2>Final placement</h2>\n");
+    match &sd.placement {
+        Some(rows) => main.push_str(&placement_table(t, sd, rows)),
+        None => main.push_str(
+            "<p class=\"note\">The final placement appears here when the last stage is over.</p>\n",
+        ),
+    }
+    Some(tournament_page(t, Tab::Final, "Final placement", &main))
 }
 
 /// A cross-table cell as the desk and its printouts write it (`+5` won, `=5` drew, `-5`
@@ -651,12 +1146,13 @@ pub fn player(t: &TournamentData, no: u32) -> Option<String> {
             seat_line(t, r, no)
         );
     }
+    // An event of stages has no standings over all its rounds: its stages' pages have them.
     let rank = t
         .standings
         .rows
         .iter()
         .find(|row| row.id.0 == no)
-        .filter(|_| t.complete_rounds() > 0);
+        .filter(|_| t.complete_rounds() > 0 && t.staged.is_none());
     let _ = write!(main, "<p>Score <b>{score}</b>");
     if let Some(row) = rank {
         let _ = write!(

@@ -20,11 +20,15 @@
 //! | `/t/ID/standings` | standings after the last complete round, with the tie-breaks |
 //! | `/t/ID/crosstable` | the cross-table after the last complete round |
 //! | `/t/ID/player/NO` | a player: opponents, colours, results, score after each round |
+//! | `/t/ID/standings` (an event in stages) | its stages with their state, and the final placement once over |
+//! | `/t/ID/stage/N`, `/t/ID/stage/N/group/X` | stage N's group tables, who goes on marked, its playoff games (a knockout: its bracket); one group's table |
+//! | `/t/ID/bracket` | the knockout: each bracket round's matches with players, seeds, games, series score, winner, byes, the third-place match |
+//! | `/t/ID/final` | the event's final placement |
 //! | `/wall` | the page to print for the wall: the address and its QR code |
 //! | `/live.js` | the optional script that keeps a shown page up to date |
 //! | `/events`, `/t/ID/events` | the change notices of the event's list, of a tournament's pages (Server-Sent Events) |
 //! | `/api/` | the API's endpoints |
-//! | `/api/tournaments`, `/api/t/ID`, `/api/t/ID/round[/N]`, `/api/t/ID/players[?q=]`, `/api/t/ID/standings`, `/api/t/ID/crosstable`, `/api/t/ID/player/NO` | the same as JSON |
+//! | `/api/tournaments`, `/api/t/ID`, `/api/t/ID/round[/N]`, `/api/t/ID/players[?q=]`, `/api/t/ID/standings`, `/api/t/ID/crosstable`, `/api/t/ID/player/NO`, `/api/t/ID/stages`, `/api/t/ID/stage/N[/group/X]`, `/api/t/ID/bracket`, `/api/t/ID/final` | the same as JSON |
 
 mod api;
 mod events;

@@ -7,12 +7,18 @@
 //! The rating list is the public views' rows as they are ([`PublicRatingRow`],
 //! [`PublicRatingEvent`]): a rank, a federation id, names, numbers, events' names and dates.
 
-use crate::store::{BoardStatus, RoundState, RoundView, TournamentSummary};
+use crate::store::{
+    BoardStatus, RoundState, RoundView, TournamentSummary, series_words, stage_line,
+};
 pub use crate::store::{PublicRatingEvent, PublicRatingRow};
 use ggdesk_core::export::print::sort_key;
 use ggdesk_core::rules::Side;
+use ggdesk_core::tournament::stages::{
+    Event, GroupCut, GroupId, Match, MatchFormat, Placed, placement_json, stage_standings_json,
+};
 use ggdesk_core::tournament::{
-    Entry, GameResult, Score, StandingRow, Standings, System, TieBreak, Tournament, standings,
+    Entry, GameResult, PlayerId, Score, StandingRow, Standings, System, TieBreak, Tournament,
+    standings,
 };
 use std::collections::HashMap;
 
@@ -34,6 +40,8 @@ pub struct TournamentLine {
     pub players: u32,
     /// The last round published (the one being played, or the last one played).
     pub round_in_play: Option<u32>,
+    /// An event of stages: its stages' names in order; empty for one system.
+    pub stages: Vec<String>,
 }
 
 impl EventIndex {
@@ -49,6 +57,7 @@ impl EventIndex {
                     rounds_planned: s.rounds,
                     players: s.players,
                     round_in_play: (s.rounds_started > 0).then_some(s.rounds_started),
+                    stages: s.stages.clone(),
                 })
                 .collect(),
         }
@@ -186,6 +195,9 @@ pub struct TournamentData {
     pub history: Vec<Vec<PlayerRound>>,
     /// Each player's score after every round published, indexed like `players`.
     pub scores: Vec<Score>,
+    /// An event of stages: its stages, groups, bracket and final placement (`None` for a
+    /// tournament of one system, whose pages are the flat rounds' alone).
+    pub staged: Option<StagedData>,
     index: HashMap<u32, usize>,
 }
 
@@ -298,6 +310,7 @@ impl TournamentData {
             crosstable,
             history,
             scores,
+            staged: None,
             index,
         }
     }
@@ -364,6 +377,299 @@ impl TournamentData {
             .collect();
         list.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.no.cmp(&b.1.no)));
         list.into_iter().map(|(_, p)| p).collect()
+    }
+}
+
+/// Where a stage of an event stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StageState {
+    /// Not seeded yet: an earlier stage is still being played.
+    NotSeeded,
+    InPlay,
+    /// Every round played (a knockout: every match decided).
+    Complete,
+}
+
+impl StageState {
+    pub fn code(self) -> &'static str {
+        match self {
+            StageState::NotSeeded => "not_seeded",
+            StageState::InPlay => "in_play",
+            StageState::Complete => "complete",
+        }
+    }
+}
+
+/// One line of a group's table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupRow {
+    pub row: StandingRow,
+    /// Goes on to the next stage (known once the stage is complete and, for this place,
+    /// no playoff is still to decide it).
+    pub through: bool,
+    /// Shares the rank across the cut: plays (or played) off.
+    pub playoff: bool,
+}
+
+/// A group's table (a stage without groups is one table, `group` none).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupTable {
+    pub group: Option<GroupId>,
+    pub rows: Vec<GroupRow>,
+}
+
+/// A playoff game at a stage's cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlayoffLine {
+    pub group: Option<GroupId>,
+    pub white: u32,
+    pub black: u32,
+    pub result: GameResult,
+}
+
+/// One stage of an event, as its pages show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StageData {
+    /// From 1.
+    pub number: u32,
+    pub name: String,
+    /// How it is played, in words ("round robin in 2 groups, top 2 go on").
+    pub format: String,
+    /// `swiss`, `round_robin` or `knockout`, as the file names it.
+    pub system: &'static str,
+    pub knockout: bool,
+    pub advance: Option<u32>,
+    pub state: StageState,
+    pub tiebreaks: Vec<TieBreak>,
+    /// A round robin played in groups (its rows name their group).
+    pub grouped: bool,
+    /// The standings, group by group (none before the stage is seeded).
+    pub tables: Vec<GroupTable>,
+    /// The core's `standings --stage` JSON of the stage, once seeded.
+    pub standings_json: Option<String>,
+    /// The playoff games played or in play at the stage's cut, in order.
+    pub playoffs: Vec<PlayoffLine>,
+}
+
+impl StageData {
+    pub fn table(&self, group: GroupId) -> Option<&GroupTable> {
+        self.tables
+            .iter()
+            .find(|t| t.group == Some(group) && self.grouped)
+    }
+
+    /// The stage's name, or its number when it has none.
+    pub fn title(&self) -> String {
+        if self.name.trim().is_empty() {
+            format!("Stage {}", self.number)
+        } else {
+            self.name.clone()
+        }
+    }
+}
+
+/// A match of the bracket: its players (top first), games, series score and winner.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchData {
+    /// `1.1`, `2.1`, `3rd`.
+    pub id: String,
+    pub seeds: [Option<u32>; 2],
+    /// `None` for a bye, or a player not known yet.
+    pub players: [Option<u32>; 2],
+    /// (white, black, result), the one in play last.
+    pub games: Vec<(u32, u32, GameResult)>,
+    /// Won games (points for a race), top first.
+    pub score: [Score; 2],
+    pub winner: Option<u32>,
+    /// One player and no opponent: through without playing.
+    pub bye: bool,
+}
+
+/// The knockout's bracket.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BracketData {
+    pub stage: u32,
+    /// The series in words ("best of 3").
+    pub series: String,
+    /// Whether the score counts points (a race) rather than won games.
+    pub points: bool,
+    /// The bracket rounds begun, then the next one once any of its players is known.
+    pub rounds: Vec<Vec<MatchData>>,
+    pub third: Option<MatchData>,
+}
+
+/// An event of stages, everything its stage pages show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StagedData {
+    pub stages: Vec<StageData>,
+    /// The stage being played (the last one once the event is over), from 1.
+    pub current: u32,
+    pub over: bool,
+    pub bracket: Option<BracketData>,
+    /// The core's `bracket` JSON.
+    pub bracket_json: Option<String>,
+    /// The final placement, once the event is over.
+    pub placement: Option<Vec<Placed>>,
+    /// The core's `standings --final` JSON.
+    pub placement_json: Option<String>,
+}
+
+fn match_data(m: &Match, format: MatchFormat) -> MatchData {
+    let players = m.slots.map(|s| s.player.map(|p| p.0));
+    MatchData {
+        id: m.id.to_string(),
+        seeds: m.slots.map(|s| s.seed),
+        players,
+        games: m
+            .games
+            .iter()
+            .map(|g| (g.white.0, g.black.0, g.result))
+            .collect(),
+        score: m.series.score(format),
+        winner: m.winner.map(|p| p.0),
+        bye: matches!(players, [Some(_), None] | [None, Some(_)]) && m.winner.is_some(),
+    }
+}
+
+impl StagedData {
+    /// Copies out of the core's event what the stage pages show: the stages, their
+    /// standings by group with the cut, the playoff games, the bracket and the final
+    /// placement. Only names, numbers and results.
+    pub fn build(event: &Event) -> StagedData {
+        let specs = &event.settings().stages;
+        let reached = event.reached();
+        let stages = specs
+            .iter()
+            .enumerate()
+            .map(|(k, spec)| {
+                let number = u32::try_from(k + 1).unwrap_or(u32::MAX);
+                let format = stage_line(spec);
+                let format = format
+                    .strip_prefix(spec.name.trim())
+                    .map_or(format.as_str(), str::trim_start)
+                    .to_string();
+                let mut stage = StageData {
+                    number,
+                    name: spec.name.clone(),
+                    format,
+                    system: spec.format.system_name(),
+                    knockout: spec.format.is_knockout(),
+                    advance: spec.advance,
+                    state: StageState::NotSeeded,
+                    tiebreaks: spec.tiebreaks.clone(),
+                    grouped: false,
+                    tables: Vec::new(),
+                    standings_json: None,
+                    playoffs: Vec::new(),
+                };
+                let Some(r) = reached.get(k) else {
+                    return stage;
+                };
+                stage.state = if r.complete {
+                    StageState::Complete
+                } else {
+                    StageState::InPlay
+                };
+                stage.grouped = r.grouped;
+                stage.playoffs = event
+                    .play(k)
+                    .map(|p| {
+                        p.playoffs
+                            .iter()
+                            .map(|g| PlayoffLine {
+                                group: g.group,
+                                white: g.white.0,
+                                black: g.black.0,
+                                result: g.result,
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if let Ok(st) = event.stage_standings(Some(number)) {
+                    stage.standings_json = Some(stage_standings_json(&st));
+                    stage.tiebreaks = st.tiebreaks.clone();
+                    let advance = spec.advance.map(|a| a as usize);
+                    let cuts: std::collections::HashMap<GroupId, &GroupCut> =
+                        r.cut.iter().map(|c| (c.group, c)).collect();
+                    for (g, row) in st.rows {
+                        let group = st.grouped.then_some(g);
+                        if stage.tables.last().is_none_or(|t| t.group != group) {
+                            stage.tables.push(GroupTable {
+                                group,
+                                rows: Vec::new(),
+                            });
+                        }
+                        let Some(table) = stage.tables.last_mut() else {
+                            continue;
+                        };
+                        table.rows.push(GroupRow {
+                            row,
+                            through: false,
+                            playoff: false,
+                        });
+                    }
+                    // The cut: the top `advance` of each group go on once the stage is
+                    // complete; where a tie straddles it, those sharing that rank play off
+                    // and go on only once the playoff is clear.
+                    if let Some(advance) = advance.filter(|_| r.complete) {
+                        for (i, table) in stage.tables.iter_mut().enumerate() {
+                            let cut = table
+                                .group
+                                .and_then(|g| cuts.get(&g).copied())
+                                .or_else(|| r.cut.get(i));
+                            let clear = cut.is_none_or(|c| c.is_clear());
+                            let tied: Vec<PlayerId> = cut
+                                .and_then(|c| c.playoff.as_ref())
+                                .map(|p| p.order.clone())
+                                .unwrap_or_default();
+                            for (place, line) in table.rows.iter_mut().enumerate() {
+                                line.playoff = tied.contains(&line.row.id);
+                                line.through = place < advance && (clear || !line.playoff);
+                            }
+                        }
+                    }
+                }
+                stage
+            })
+            .collect();
+        let bracket = reached
+            .iter()
+            .rev()
+            .find_map(|r| r.bracket.as_ref().map(|b| (r, b)))
+            .map(|(r, b)| {
+                let (next, next_third) = b.preview();
+                BracketData {
+                    stage: r.stage.0,
+                    series: series_words(b.format),
+                    points: matches!(b.format, MatchFormat::RaceTo(_)),
+                    rounds: b
+                        .rounds
+                        .iter()
+                        .chain(next.as_ref())
+                        .map(|ms| ms.iter().map(|m| match_data(m, b.format)).collect())
+                        .collect(),
+                    third: b
+                        .third
+                        .as_ref()
+                        .or(next_third.as_ref())
+                        .map(|m| match_data(m, b.format)),
+                }
+            });
+        let placement = event.final_placement().ok();
+        StagedData {
+            stages,
+            current: event.current().stage.0,
+            over: event.is_over(),
+            bracket,
+            bracket_json: event.bracket_json(),
+            placement_json: placement.as_deref().map(placement_json),
+            placement,
+        }
+    }
+
+    /// A stage by number (from 1).
+    pub fn stage(&self, number: u32) -> Option<&StageData> {
+        self.stages.iter().find(|s| s.number == number)
     }
 }
 

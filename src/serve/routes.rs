@@ -5,14 +5,20 @@
 //!
 //! Pages of a kind to come plug in here: a variant of [`Route`], its line in
 //! [`Route::parse`], in [`Route::view`] (the view it is rendered from) and in [`ENDPOINTS`]
-//! (for `/api/`), and its rendering in `site::render` from that view. The bracket and groups
-//! of a staged event (the stages issue) are meant to come as `/t/ID/stage/N` and
-//! `/api/t/ID/stage/N`, from a `stages` field of `public::TournamentData`; the live updates
-//! need nothing more, since they follow the tournament's view.
+//! (for `/api/`), and its rendering in `site::render` from that view.
+//!
+//! An event of stages has its stage pages (`/t/ID/stage/N`, one group's table at
+//! `/t/ID/stage/N/group/X`, the bracket at `/t/ID/bracket`, the final placement at
+//! `/t/ID/final`) and their `/api/` twins, rendered from the `staged` part of the
+//! tournament's view: the cache and the live updates follow that view. A group is one
+//! capital letter; a stage or group the event does not have is a 404, as is any of these
+//! pages for a tournament of one system.
 //!
 //! The rating list's pages are keyed by a player's federation id, the list's own key: text,
 //! percent-encoded in the path (`/ratings/player/PH-0012`). It is decoded here and only ever
 //! looked up in the list the watcher read; an id that is not on it is a 404.
+
+use ggdesk_core::tournament::stages::GroupId;
 
 /// Which pages a stream of change notices is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -59,6 +65,21 @@ pub enum Route {
         t: i64,
         no: u32,
     },
+    /// Stage N of an event of stages: its group tables (a knockout: its bracket).
+    Stage {
+        t: i64,
+        n: u32,
+    },
+    /// One group's table of stage N.
+    Group {
+        t: i64,
+        n: u32,
+        g: GroupId,
+    },
+    /// The knockout's bracket.
+    Bracket(i64),
+    /// The event's final placement.
+    Final(i64),
     /// The rating list, or the players whose name or federation id matches `q`.
     Ratings {
         q: Option<String>,
@@ -87,6 +108,18 @@ pub enum Route {
         q: Option<String>,
     },
     ApiRatedPlayer(String),
+    ApiStages(i64),
+    ApiStage {
+        t: i64,
+        n: u32,
+    },
+    ApiGroup {
+        t: i64,
+        n: u32,
+        g: GroupId,
+    },
+    ApiBracket(i64),
+    ApiFinal(i64),
 }
 
 /// The API's endpoints and what each answers, as `/api/` lists them.
@@ -116,6 +149,26 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     (
         "/api/t/ID/player/NO",
         "player NO: opponents, colours, results and the score after each round",
+    ),
+    (
+        "/api/t/ID/stages",
+        "an event in stages: each stage with its format, state and cut, and whether the event \
+         is over",
+    ),
+    (
+        "/api/t/ID/stage/N",
+        "stage N's standings group by group (as `ggdesk standings --stage N`), who goes on, its \
+         playoff games; a knockout stage also its bracket",
+    ),
+    ("/api/t/ID/stage/N/group/X", "group X of stage N, as above"),
+    (
+        "/api/t/ID/bracket",
+        "the knockout's bracket (as `ggdesk bracket`): each bracket round's matches with their \
+         seeds, players, games, series score and winner, and the third-place match",
+    ),
+    (
+        "/api/t/ID/final",
+        "the event's final placement (as `ggdesk standings --final`), once it is over",
     ),
     (
         "/api/ratings?q=TEXT",
@@ -253,6 +306,29 @@ impl Route {
                 t: number(t)?,
                 no: number(no)?,
             },
+            ["t", t, "stage", n] => Route::Stage {
+                t: number(t)?,
+                n: number(n)?,
+            },
+            ["t", t, "stage", n, "group", g] => Route::Group {
+                t: number(t)?,
+                n: number(n)?,
+                g: GroupId::from_letter(g)?,
+            },
+            ["t", t, "bracket"] => Route::Bracket(number(t)?),
+            ["t", t, "final"] => Route::Final(number(t)?),
+            ["api", "t", t, "stages"] => Route::ApiStages(number(t)?),
+            ["api", "t", t, "stage", n] => Route::ApiStage {
+                t: number(t)?,
+                n: number(n)?,
+            },
+            ["api", "t", t, "stage", n, "group", g] => Route::ApiGroup {
+                t: number(t)?,
+                n: number(n)?,
+                g: GroupId::from_letter(g)?,
+            },
+            ["api", "t", t, "bracket"] => Route::ApiBracket(number(t)?),
+            ["api", "t", t, "final"] => Route::ApiFinal(number(t)?),
             ["ratings"] => Route::Ratings {
                 q: search_query(query),
             },
@@ -297,6 +373,15 @@ impl Route {
             | Route::Standings(t)
             | Route::Crosstable(t)
             | Route::Player { t, .. }
+            | Route::Stage { t, .. }
+            | Route::Group { t, .. }
+            | Route::Bracket(t)
+            | Route::Final(t)
+            | Route::ApiStages(t)
+            | Route::ApiStage { t, .. }
+            | Route::ApiGroup { t, .. }
+            | Route::ApiBracket(t)
+            | Route::ApiFinal(t)
             | Route::ApiTournament(t)
             | Route::ApiRound { t, .. }
             | Route::ApiPlayers { t, .. }
@@ -328,6 +413,11 @@ impl Route {
                 | Route::ApiPlayer { .. }
                 | Route::ApiRatings { .. }
                 | Route::ApiRatedPlayer(_)
+                | Route::ApiStages(_)
+                | Route::ApiStage { .. }
+                | Route::ApiGroup { .. }
+                | Route::ApiBracket(_)
+                | Route::ApiFinal(_)
         )
     }
 
@@ -380,6 +470,23 @@ mod tests {
             })
         );
         assert_eq!(Route::parse("/api/", None), Some(Route::ApiEndpoints));
+        assert_eq!(
+            Route::parse("/t/3/stage/1/group/B", None),
+            Some(Route::Group {
+                t: 3,
+                n: 1,
+                g: GroupId(1)
+            })
+        );
+        assert_eq!(
+            Route::parse("/api/t/3/stage/2", None),
+            Some(Route::ApiStage { t: 3, n: 2 })
+        );
+        assert_eq!(Route::parse("/t/3/bracket", None), Some(Route::Bracket(3)));
+        assert_eq!(
+            Route::parse("/api/t/3/final", None),
+            Some(Route::ApiFinal(3))
+        );
         for bad in [
             "/t/03",
             "/t/-1",
@@ -408,6 +515,18 @@ mod tests {
             "/ratings/player/PH%0A1",
             "/api/ratings/",
             "/api/ratings/player/",
+            "/t/1/stage/",
+            "/t/1/stage/01",
+            "/t/1/stage/x",
+            "/t/1/stage/1/group/a",
+            "/t/1/stage/1/group/AB",
+            "/t/1/stage/1/group/",
+            "/t/1/stage/1/group/%41",
+            "/t/1/stage/1/group/1",
+            "/api/t/1/stage/-1",
+            "/api/t/1/stage/1/group/Ä",
+            "/t/1/bracket/1",
+            "/api/t/1/final/",
             "*",
             "",
             "t/1",

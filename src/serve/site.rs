@@ -570,7 +570,25 @@ fn render(route: &Route, rendered: &Rendered, stale: Option<&str>, reuse: Reuse)
             html_page(html::names(t, q.as_deref()))
         }
         (Route::Standings(_), Rendered::Tournament(t)) => html_page(html::standings(t)),
+        // An event of stages has no cross-table over all its rounds (as `crosstable`
+        // refuses a `/2` file): its stages' pages have the tables.
+        (Route::Crosstable(_), Rendered::Tournament(t)) if t.staged.is_some() => return None,
         (Route::Crosstable(_), Rendered::Tournament(t)) => html_page(html::crosstable(t)),
+        (Route::Stage { n, .. }, Rendered::Tournament(t)) => html_page(html::stage(t, *n)?),
+        (Route::Group { n, g, .. }, Rendered::Tournament(t)) => html_page(html::group(t, *n, *g)?),
+        (Route::Bracket(_), Rendered::Tournament(t)) => html_page(html::bracket(t)?),
+        (Route::Final(_), Rendered::Tournament(t)) => html_page(html::final_placement(t)?),
+        (Route::ApiStages(_), Rendered::Tournament(t)) => (JSON, json_bytes(&api::stages(t)?)),
+        (Route::ApiStage { n, .. }, Rendered::Tournament(t)) => {
+            (JSON, json_bytes(&api::stage(t, *n, None)?))
+        }
+        (Route::ApiGroup { n, g, .. }, Rendered::Tournament(t)) => {
+            (JSON, json_bytes(&api::stage(t, *n, Some(*g))?))
+        }
+        (Route::ApiBracket(_), Rendered::Tournament(t)) => (JSON, json_bytes(&api::bracket(t)?)),
+        (Route::ApiFinal(_), Rendered::Tournament(t)) => {
+            (JSON, json_bytes(&api::final_placement(t)?))
+        }
         (Route::Player { no, .. }, Rendered::Tournament(t)) => html_page(html::player(t, *no)?),
         (Route::ApiTournament(_), Rendered::Tournament(t)) => {
             (JSON, json_bytes(&api::tournament(t)))
@@ -586,6 +604,7 @@ fn render(route: &Route, rendered: &Rendered, stale: Option<&str>, reuse: Reuse)
             (JSON, json_bytes(&api::players(t, q.as_deref())))
         }
         (Route::ApiStandings(_), Rendered::Tournament(t)) => (JSON, json_bytes(&api::standings(t))),
+        (Route::ApiCrosstable(_), Rendered::Tournament(t)) if t.staged.is_some() => return None,
         (Route::ApiCrosstable(_), Rendered::Tournament(t)) => {
             (JSON, json_bytes(&api::crosstable(t)))
         }

@@ -2,7 +2,7 @@
 //! store. It opens its own read-only connection and copies out the public views
 //! (`super::public`). Another engine (a read-only role on PostgreSQL) plugs in here.
 
-use super::public::{EventIndex, PlayerRatings, RatingList, TournamentData};
+use super::public::{EventIndex, PlayerRatings, RatingList, StagedData, TournamentData};
 use crate::store::Address;
 use crate::store::TournamentId;
 use crate::store::{Result, Store};
@@ -46,7 +46,13 @@ impl Source {
             let Some((t, views)) = s.public_tournament(TournamentId(id))? else {
                 return Ok(None);
             };
-            Ok(Some((stamp, TournamentData::build(id, &t, &views))))
+            let mut data = TournamentData::build(id, &t, &views);
+            // An event of stages: its stages, groups and bracket, read from the same
+            // public columns in the same snapshot.
+            if let Some((event, _)) = s.public_event(TournamentId(id))? {
+                data.staged = Some(StagedData::build(&event));
+            }
+            Ok(Some((stamp, data)))
         })
     }
 

@@ -2,6 +2,13 @@
 //! round (a round still in play counts only when chosen, and is then labelled
 //! provisional), the cross-table, CSV exports through the core's writers and printable
 //! pages.
+//!
+//! An event in stages has no standings over all its rounds: the page offers a chooser of
+//! its stages (and "Final placement"). A round-robin stage shows one table per group (a
+//! Swiss stage one table) with who goes on marked once the stage is complete; a knockout
+//! stage its placement; the final placement once the event is over. Everything shown is
+//! the core's answer on the event (`Store::load_event`), and Export CSV and Print follow
+//! the view chosen.
 
 use super::{Watch, file_stem, hint, need_tournament, write_export};
 use crate::store::TournamentId;
@@ -12,8 +19,10 @@ use egui::{Key, Modifiers, RichText, Ui};
 use egui_extras::{Column, TableBuilder};
 use ggdesk_core::export::print::{self, CROSS_LEGEND, cross_cell, tiebreak_title};
 use ggdesk_core::export::{crosstable_csv, standings_csv};
+use ggdesk_core::export::{placement_csv, stage_standings_csv};
 use ggdesk_core::rules::Side;
-use ggdesk_core::tournament::{Standings, Tournament, standings};
+use ggdesk_core::tournament::stages::{Event, GroupId, Placed, StageStandings};
+use ggdesk_core::tournament::{PlayerId, Standings, Tournament, standings};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cmd {
@@ -21,6 +30,16 @@ enum Cmd {
     ExportCrosstable,
     PrintStandings,
     PrintCrosstable,
+    ExportStaged,
+    PrintStaged,
+}
+
+/// What the page shows of an event in stages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StagedView {
+    /// A stage's standings (from 1).
+    Stage(u32),
+    Final,
 }
 
 /// The Standings page's own state.
@@ -35,6 +54,88 @@ pub struct StandingsPage {
     load: LoadErrors,
     tid: Option<TournamentId>,
     queued: Vec<Cmd>,
+    /// An event in stages (`None` for a tournament of one system).
+    pub event: Option<Event>,
+    /// The view chosen; `None` follows the event: its current stage, or the final
+    /// placement once it is over.
+    pub view: Option<StagedView>,
+}
+
+/// One line of a stage's table: the core's row, and where the player stands at the cut.
+struct CutRow<'a> {
+    row: &'a ggdesk_core::tournament::StandingRow,
+    through: bool,
+    playoff: bool,
+}
+
+/// The players of a stage who go on (known once it is complete) and the other players of
+/// a tie across the cut (playing off, or out after the playoff), from the core's cut: the
+/// top `advance` of each group's standings (in playoff order) once the cut is clear; above
+/// a tie still being played off, only those ranked above it. As the public pages mark them.
+fn cut_of(event: &Event, stage: u32) -> (Vec<PlayerId>, Vec<PlayerId>) {
+    let k = stage.saturating_sub(1) as usize;
+    let (Some(r), Some(spec)) = (event.reached().get(k), event.settings().stages.get(k)) else {
+        return (Vec::new(), Vec::new());
+    };
+    let Some(advance) = spec.advance.filter(|_| r.complete) else {
+        return (Vec::new(), Vec::new());
+    };
+    let (mut through, mut playoff) = (Vec::new(), Vec::new());
+    for cut in &r.cut {
+        let tied: Vec<PlayerId> = cut
+            .playoff
+            .as_ref()
+            .map(|p| p.order.clone())
+            .unwrap_or_default();
+        for (place, row) in cut.standings.rows.iter().enumerate() {
+            let plays_off = tied.contains(&row.id);
+            if place < advance as usize && (cut.is_clear() || !plays_off) {
+                through.push(row.id);
+            } else if plays_off {
+                playoff.push(row.id);
+            }
+        }
+    }
+    (through, playoff)
+}
+
+/// The view followed when none is chosen: the final placement once the event is over,
+/// else the stage being played.
+pub fn default_view(event: &Event) -> StagedView {
+    if event.is_over() {
+        StagedView::Final
+    } else {
+        StagedView::Stage(event.current().stage.0)
+    }
+}
+
+/// A stage's name, or "Stage K" when it has none.
+fn stage_name(event: &Event, stage: u32) -> String {
+    let name = event
+        .settings()
+        .stages
+        .get(stage.saturating_sub(1) as usize)
+        .map(|s| s.name.trim().to_string())
+        .unwrap_or_default();
+    if name.is_empty() {
+        format!("Stage {stage}")
+    } else {
+        name
+    }
+}
+
+fn stage_title(event: &Event, stage: u32) -> String {
+    let name = event
+        .settings()
+        .stages
+        .get(stage.saturating_sub(1) as usize)
+        .map(|s| s.name.trim().to_string())
+        .unwrap_or_default();
+    if name.is_empty() {
+        format!("Stage {stage}")
+    } else {
+        format!("Stage {stage}: {name}")
+    }
 }
 
 /// The rounds counted by default: every round up to the last complete one, so pending
@@ -67,6 +168,18 @@ impl StandingsPage {
             return;
         }
         let mut load = LoadErrors::default();
+        let staged = load
+            .check("the tournament's stages", cx.store.stages(tid))
+            .flatten()
+            .is_some();
+        self.event = if staged {
+            load.check("the event", cx.store.load_event(tid))
+        } else {
+            None
+        };
+        if !staged {
+            self.view = None;
+        }
         self.tournament = load.check("the tournament", cx.store.load_tournament(tid));
         self.standings = self
             .tournament
@@ -85,6 +198,17 @@ impl StandingsPage {
         }
         if !cx.typing && ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::E)) {
             self.queued.push(Cmd::ExportStandings);
+        }
+        if let Some(event) = self.event.clone() {
+            if !cx.typing && ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::E)) {
+                self.queued.retain(|c| *c != Cmd::ExportStandings);
+                self.queued.push(Cmd::ExportStaged);
+            }
+            self.staged_ui(ui, &event);
+            for cmd in std::mem::take(&mut self.queued) {
+                self.apply_staged(cmd, cx, tid, &event);
+            }
+            return;
         }
         let Some(t) = self.tournament.clone() else {
             return;
@@ -298,6 +422,128 @@ impl StandingsPage {
             });
     }
 
+    /// The view shown now of an event in stages.
+    pub fn staged_view(&self, event: &Event) -> StagedView {
+        match self.view {
+            Some(StagedView::Stage(k)) if (k as usize) <= event.reached().len() && k >= 1 => {
+                StagedView::Stage(k)
+            }
+            Some(StagedView::Final) if event.is_over() => StagedView::Final,
+            _ => default_view(event),
+        }
+    }
+
+    /// An event in stages: the chooser of its stages and the final placement, the exports,
+    /// and the view chosen.
+    fn staged_ui(&mut self, ui: &mut Ui, event: &Event) {
+        let shown = self.staged_view(event);
+        ui.horizontal(|ui| {
+            ui.heading("Standings");
+            ui.label("Show:");
+            for k in 1..=event.settings().stages.len() as u32 {
+                let seeded = (k as usize) <= event.reached().len();
+                let r = ui
+                    .add_enabled(
+                        seeded,
+                        egui::Button::selectable(
+                            shown == StagedView::Stage(k),
+                            stage_title(event, k),
+                        ),
+                    )
+                    .on_disabled_hover_text("Not seeded yet: the stage before is being played");
+                if r.clicked() {
+                    self.view = Some(StagedView::Stage(k));
+                }
+            }
+            let r = ui
+                .add_enabled(
+                    event.is_over(),
+                    egui::Button::selectable(shown == StagedView::Final, "Final placement"),
+                )
+                .on_disabled_hover_text("The final placement is known when the last stage is over");
+            if r.clicked() {
+                self.view = Some(StagedView::Final);
+            }
+            ui.separator();
+            if ui
+                .button("Export CSV")
+                .on_hover_text("Ctrl+E; the view shown into the exports folder")
+                .clicked()
+            {
+                self.queued.push(Cmd::ExportStaged);
+            }
+            if ui
+                .button("Print")
+                .on_hover_text("The view shown as a page to print, opened in the browser")
+                .clicked()
+            {
+                self.queued.push(Cmd::PrintStaged);
+            }
+        });
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| match shown {
+                StagedView::Final => placement_ui(ui, event),
+                StagedView::Stage(k) => stage_ui(ui, event, k),
+            });
+    }
+
+    fn apply_staged(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId, event: &Event) {
+        let stem = file_stem(event.name());
+        let shown = self.staged_view(event);
+        let (what, name, csv) = match shown {
+            StagedView::Final => match event.final_placement() {
+                Ok(rows) => (
+                    "Final placement".to_string(),
+                    "final-placement".to_string(),
+                    Ok(placement_csv(&rows)),
+                ),
+                Err(e) => (String::new(), String::new(), Err(e.to_string())),
+            },
+            StagedView::Stage(k) => match event.stage_standings(Some(k)) {
+                Ok(st) => (
+                    format!("Stage {k} standings"),
+                    format!("stage-{k}-standings"),
+                    Ok(stage_standings_csv(&st)),
+                ),
+                Err(e) => (String::new(), String::new(), Err(e.to_string())),
+            },
+        };
+        match cmd {
+            Cmd::ExportStaged => {
+                let r = csv
+                    .and_then(|text| write_export(cx.store, &format!("{stem}-{name}.csv"), &text));
+                if let Some(file) = cx.notices.report(r, "") {
+                    files::written(cx.notices, &format!("{what} (CSV)"), &file);
+                }
+            }
+            Cmd::PrintStaged => {
+                let r = cx
+                    .store
+                    .tournament_details(tid)
+                    .map_err(|e| e.to_string())
+                    .and_then(|d| {
+                        let html = match shown {
+                            StagedView::Stage(k) => staged_print(&d, event, k),
+                            StagedView::Final => placement_page(&d, event),
+                        };
+                        let html = html.ok_or_else(|| {
+                            "there is nothing of this view to print yet".to_string()
+                        })?;
+                        let name = match shown {
+                            StagedView::Final => "final-placement".to_string(),
+                            StagedView::Stage(_) => name.clone(),
+                        };
+                        write_export(cx.store, &format!("{stem}-{name}.html"), &html)
+                    });
+                if let Some(file) = cx.notices.report(r, "") {
+                    files::print_page(cx.notices, cx.launcher, &what, &file);
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId, t: &Tournament) {
         let stem = file_stem(t.name());
         let after = self.counted(t);
@@ -351,7 +597,216 @@ impl StandingsPage {
                     files::print_page(cx.notices, cx.launcher, what, &file);
                 }
             }
+            Cmd::ExportStaged | Cmd::PrintStaged => {}
         }
+    }
+}
+
+/// A stage's printout: a round robin's group tables, a knockout's bracket, a Swiss stage's
+/// standings (its one group as a tournament of its own).
+fn staged_print(d: &print::Details, event: &Event, stage: u32) -> Option<String> {
+    let k = stage.checked_sub(1)? as usize;
+    let spec = event.settings().stages.get(k)?;
+    match spec.format {
+        ggdesk_core::tournament::stages::StageFormat::RoundRobin { .. } => {
+            print::group_tables_page(d, event, stage)
+        }
+        ggdesk_core::tournament::stages::StageFormat::Knockout { .. } => {
+            print::bracket_page(d, event)
+        }
+        ggdesk_core::tournament::stages::StageFormat::Swiss { .. } => {
+            let group = event.reached().get(k)?.groups.first()?;
+            let st = event.stage_standings(Some(stage)).ok()?;
+            let s = Standings {
+                after_round: group.table.rounds().len(),
+                tiebreaks: st.tiebreaks.clone(),
+                rows: st.rows.into_iter().map(|(_, r)| r).collect(),
+            };
+            Some(print::standings_page(d, &group.table, &s, false))
+        }
+    }
+}
+
+/// The final placement as a page to print: the event's title line, then place, number,
+/// name and the stage each player was placed in. `None` before the event is over.
+fn placement_page(d: &print::Details, event: &Event) -> Option<String> {
+    use ggdesk_core::export::forms::html_escape as esc;
+    let rows = event.final_placement().ok()?;
+    let mut out = format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{} \u{2014} \
+         final placement</title><style>body{{font:11pt sans-serif;margin:16mm}}\
+         table{{border-collapse:collapse}}th,td{{padding:3px 10px;border-bottom:1px solid #bbb;\
+         text-align:left}}td.n{{text-align:right}}</style></head><body>\n<h1>{}</h1>\n\
+         <h2>Final placement</h2>\n<table><thead><tr><th>Place</th><th>No</th><th>Name</th>\
+         <th>Placed in</th></tr></thead><tbody>\n",
+        esc(event.name()),
+        esc(&d.title_line())
+    );
+    for p in &rows {
+        out.push_str(&format!(
+            "<tr><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>\n",
+            p.place,
+            p.id,
+            esc(&p.name),
+            esc(&stage_name(event, p.stage.0))
+        ));
+    }
+    out.push_str("</tbody></table>\n</body></html>\n");
+    Some(out)
+}
+
+/// The final placement: place, number, name, the stage the player was placed in.
+fn placement_ui(ui: &mut Ui, event: &Event) {
+    let rows: Vec<Placed> = match event.final_placement() {
+        Ok(rows) => rows,
+        Err(e) => {
+            hint(ui, &format!("No final placement yet: {e}."));
+            return;
+        }
+    };
+    ui.label(RichText::new("Final placement").strong().size(16.0));
+    egui::Grid::new("final-placement")
+        .striped(true)
+        .min_col_width(44.0)
+        .show(ui, |ui| {
+            for h in ["Place", "No", "Name", "Placed in"] {
+                ui.label(RichText::new(h).strong());
+            }
+            ui.end_row();
+            for p in &rows {
+                ui.label(RichText::new(p.place.to_string()).strong());
+                ui.label(p.id.to_string());
+                ui.label(&p.name);
+                ui.label(stage_name(event, p.stage.0));
+                ui.end_row();
+            }
+        });
+}
+
+/// A stage's standings: a table per group (one for a Swiss), who goes on marked; a
+/// knockout stage's placement (from the final placement, once it is over).
+fn stage_ui(ui: &mut Ui, event: &Event, stage: u32) {
+    let k = stage.saturating_sub(1) as usize;
+    let Some(spec) = event.settings().stages.get(k) else {
+        return;
+    };
+    let complete = event.reached().get(k).is_some_and(|r| r.complete);
+    // How the stage is played, in the audit log's words without its name (the button
+    // above says it).
+    let line = crate::store::stage_line(spec);
+    let how = line
+        .strip_prefix(spec.name.trim())
+        .map_or(line.as_str(), str::trim_start);
+    hint(
+        ui,
+        &format!(
+            "{how} · {}",
+            if complete { "complete" } else { "being played" }
+        ),
+    );
+    if spec.format.is_knockout() {
+        match event.final_placement() {
+            Ok(rows) => {
+                ui.label(
+                    RichText::new("The knockout's placement")
+                        .strong()
+                        .size(16.0),
+                );
+                egui::Grid::new("knockout-placement")
+                    .striped(true)
+                    .min_col_width(44.0)
+                    .show(ui, |ui| {
+                        for h in ["Place", "No", "Name"] {
+                            ui.label(RichText::new(h).strong());
+                        }
+                        ui.end_row();
+                        for p in rows.iter().filter(|p| p.stage.0 == stage) {
+                            ui.label(RichText::new(p.place.to_string()).strong());
+                            ui.label(p.id.to_string());
+                            ui.label(&p.name);
+                            ui.end_row();
+                        }
+                    });
+            }
+            Err(_) => hint(
+                ui,
+                "The knockout's placement is known when its last match is decided; its                  matches are on the Bracket page (F11).",
+            ),
+        }
+        return;
+    }
+    let st: StageStandings = match event.stage_standings(Some(stage)) {
+        Ok(st) => st,
+        Err(e) => {
+            hint(ui, &e.to_string());
+            return;
+        }
+    };
+    let (through, playoff) = cut_of(event, stage);
+    if let Some(a) = spec.advance {
+        let next = stage_title(event, stage + 1);
+        hint(
+            ui,
+            &format!(
+                "The top {a}{} go on to {next}{}",
+                if st.grouped { " of each group" } else { "" },
+                if complete {
+                    "; a tie across the cut is played off."
+                } else {
+                    ", marked once the stage is complete."
+                }
+            ),
+        );
+    }
+    let mut groups: Vec<(GroupId, Vec<CutRow<'_>>)> = Vec::new();
+    for (g, row) in &st.rows {
+        if groups.last().is_none_or(|(last, _)| last != g) {
+            groups.push((*g, Vec::new()));
+        }
+        if let Some((_, rows)) = groups.last_mut() {
+            rows.push(CutRow {
+                row,
+                through: through.contains(&row.id),
+                playoff: playoff.contains(&row.id),
+            });
+        }
+    }
+    for (g, rows) in groups {
+        if st.grouped {
+            ui.add_space(6.0);
+            ui.label(RichText::new(format!("Group {g}")).strong().size(16.0));
+        }
+        egui::Grid::new(("stage-group", stage, g.0))
+            .striped(true)
+            .min_col_width(44.0)
+            .show(ui, |ui| {
+                for h in ["Rank", "No", "Name", "Rating", "Points"] {
+                    ui.label(RichText::new(h).strong());
+                }
+                for tb in &st.tiebreaks {
+                    ui.label(RichText::new(tiebreak_title(*tb)).strong());
+                }
+                ui.label(RichText::new("Cut").strong());
+                ui.end_row();
+                for r in rows {
+                    ui.label(RichText::new(r.row.rank.to_string()).strong());
+                    ui.label(r.row.id.to_string());
+                    ui.label(&r.row.name);
+                    ui.label(r.row.rating.to_string());
+                    ui.label(RichText::new(r.row.score.to_string()).strong());
+                    for v in &r.row.tiebreaks {
+                        ui.label(v.to_string());
+                    }
+                    if r.through {
+                        ui.label(RichText::new("goes on").color(common::GREEN).strong());
+                    } else if r.playoff {
+                        ui.label(RichText::new("playoff").color(common::AMBER).strong());
+                    } else {
+                        ui.label("");
+                    }
+                    ui.end_row();
+                }
+            });
     }
 }
 
