@@ -616,7 +616,11 @@ impl TablesPage {
                 .with_title(&title)
                 .with_inner_size([760.0, 720.0]),
             |ui, _class| {
-                egui::CentralPanel::default().show(ui, |ui| {
+                // The desk's panels are not painted (the main window is cleared to their
+                // colour); this window is cleared to black, so its panel is filled.
+                let fill = crate::ui::panel_colour(ui.visuals());
+                let frame = egui::Frame::central_panel(ui.style()).fill(fill);
+                egui::CentralPanel::default().frame(frame).show(ui, |ui| {
                     player_view_panel(ui, &view, game.as_ref(), &marked, outcome);
                 });
                 if ui.input(|i| i.viewport().close_requested()) {
