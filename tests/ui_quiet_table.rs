@@ -1,7 +1,7 @@
 //! Issue 23 item 3: an open table with a running clock is quiet. It draws a frame when the
-//! move clock shows its next second and not in between, and a frame costs as little as the
-//! desk can make it on a software renderer: the panels are not painted, the window is
-//! cleared to their colour instead (egui_kittest).
+//! move clock shows its next second and not in between, and a frame is cheaper on a software
+//! renderer: the panels are not painted, the window is cleared to their colour instead, and
+//! shapes have no anti-aliasing fringe (egui_kittest).
 
 mod common;
 
@@ -98,9 +98,14 @@ fn an_open_table_draws_once_per_shown_second_of_its_move_clock() {
 
 /// The desk's panels are transparent in both themes, and the window is cleared to the colour
 /// they would have had: the same look, one full-window layer less to shade at every frame.
+/// Shapes have no anti-aliasing fringe (thousands of thin triangles on an open table).
 #[test]
 fn the_window_is_cleared_to_the_panels_colour_and_the_panels_are_not_painted() {
     let (h, _clock) = tables_desk();
+    assert!(
+        !h.ctx.tessellation_options(|o| o.feathering),
+        "shapes are drawn without feathering"
+    );
     for (theme, visuals) in [
         (egui::Theme::Dark, egui::Visuals::dark()),
         (egui::Theme::Light, egui::Visuals::light()),

@@ -327,6 +327,12 @@ impl DeskApp {
         {
             ctx.all_styles_mut(readable_text);
         }
+        // No anti-aliasing fringe around shapes (text keeps its own): under a software
+        // renderer most of an open table's frame went into the board's thousands of thin
+        // fringe triangles (benches/README.md).
+        if ctx.tessellation_options(|o| o.feathering) {
+            ctx.tessellation_options_mut(|o| o.feathering = false);
+        }
     }
 
     /// Draws one frame of the whole desk.
