@@ -327,13 +327,20 @@ impl DeskApp {
         {
             ctx.all_styles_mut(readable_text);
         }
+        // No anti-aliasing fringe around shapes (text keeps its own): under a software
+        // renderer most of an open table's frame went into the board's thousands of thin
+        // fringe triangles (benches/README.md).
+        if ctx.tessellation_options(|o| o.feathering) {
+            ctx.tessellation_options_mut(|o| o.feathering = false);
+        }
     }
 
     /// Draws one frame of the whole desk.
     ///
     /// The desk repaints only when something asks for it: input, a clock or timer reaching
-    /// its next second (the pages ask for exactly that moment), a notice expiring, and a
-    /// look at the database every two seconds.
+    /// its next second (the pages ask for exactly that moment), a notice expiring, another
+    /// program's write to the database file ([`wake::FileWatch`]), and a long look at the
+    /// database every 10 s (5 s on a server).
     pub fn show(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
         self.pacer.pace(&ctx);
@@ -653,6 +660,19 @@ fn readable_text(style: &mut egui::Style) {
     // A blinking text cursor asks for a frame twice a second while a field has the
     // keyboard (the move box, most of the time): a steady one costs nothing.
     style.visuals.text_cursor.blink = false;
+    // The panels are not painted: the window is cleared to their colour instead
+    // (`clear_color`). A software renderer (Xvfb, a laptop without a GPU driver) otherwise
+    // shades every pixel of the window once more at every frame.
+    style.visuals.panel_fill = egui::Color32::TRANSPARENT;
+}
+
+/// The colour the panels would have in the theme of `visuals` (see [`readable_text`]).
+fn panel_colour(visuals: &egui::Visuals) -> egui::Color32 {
+    if visuals.dark_mode {
+        egui::Visuals::dark().panel_fill
+    } else {
+        egui::Visuals::light().panel_fill
+    }
 }
 
 fn cannot_open(ui: &mut Ui, message: &str) {
@@ -676,6 +696,11 @@ fn cannot_open(ui: &mut Ui, message: &str) {
 impl eframe::App for DeskApp {
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
         self.show(ui);
+    }
+
+    /// The window is cleared to the panels' colour; the panels themselves are not painted.
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        panel_colour(visuals).to_normalized_gamma_f32()
     }
 
     /// The preferences are small: keep them every few seconds, so a desk that is killed
@@ -702,6 +727,9 @@ pub fn run(db: Address) -> Result<(), String> {
             .with_inner_size([1366.0, 768.0])
             .with_min_inner_size([1024.0, 640.0]),
         renderer: eframe::Renderer::Glow,
+        // No dithering: the desk's flat colours do not band, and it is work for every pixel
+        // of every frame on a software renderer (Xvfb, a laptop without a GPU driver).
+        dithering: false,
         persist_window: true,
         ..Default::default()
     };

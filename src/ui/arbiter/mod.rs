@@ -451,8 +451,13 @@ impl TablesPage {
             next = Some(next.map_or(ms, |n: i64| n.min(ms)));
         };
         // A shown value counting down in nanoseconds changes its whole second when what is
-        // left past the second has run (and 1 ms later it shows the new one).
-        let second = |left_ns: i64| left_ns.rem_euclid(1_000_000_000) / 1_000_000 + 1;
+        // left past the second has run (and 1 ms later it shows the new one). On a whole
+        // second it already shows the new one: the next change is a second away (not 1 ms,
+        // which would draw a frame showing nothing new).
+        let second = |left_ns: i64| match left_ns.rem_euclid(1_000_000_000) {
+            0 => 1_001,
+            past => past / 1_000_000 + 1,
+        };
         for (id, table) in &self.tables.tables {
             let on_screen = shown && self.selected.is_none_or(|s| s == *id);
             match table.phase(now) {
@@ -616,7 +621,11 @@ impl TablesPage {
                 .with_title(&title)
                 .with_inner_size([760.0, 720.0]),
             |ui, _class| {
-                egui::CentralPanel::default().show(ui, |ui| {
+                // The desk's panels are not painted (the main window is cleared to their
+                // colour); this window is cleared to black, so its panel is filled.
+                let fill = crate::ui::panel_colour(ui.visuals());
+                let frame = egui::Frame::central_panel(ui.style()).fill(fill);
+                egui::CentralPanel::default().frame(frame).show(ui, |ui| {
                     player_view_panel(ui, &view, game.as_ref(), &marked, outcome);
                 });
                 if ui.input(|i| i.viewport().close_requested()) {
