@@ -14,6 +14,12 @@ use std::rc::Rc;
 /// The injected clock's start: a Unix time in milliseconds.
 pub const START_MS: i64 = 1_800_000_000_000;
 
+/// How many frames `Harness::run` may take to settle. A desk on the event server is also
+/// woken by its change feed's thread whenever another connection commits (`ui/live.rs`), at
+/// whatever frame the notice arrives on a loaded machine: kittest's default of 4 refused a
+/// desk that settled after 6. A desk that never stops asking for frames still fails.
+const MAX_STEPS: u64 = 32;
+
 /// The desk on `store`, showing `page` (and `tournament`), its time taken from `clock`, on
 /// a 1366 × 768 screen, after a first frame.
 pub fn desk(
@@ -30,6 +36,7 @@ pub fn desk(
     let app = DeskApp::new(Ok(store), prefs, TimeSource::Manual(clock.clone()));
     let mut h = Harness::builder()
         .with_size(egui::vec2(1366.0, 768.0))
+        .with_max_steps(MAX_STEPS)
         .build_ui_state(|ui, app: &mut DeskApp| app.show(ui), app);
     h.run();
     h
@@ -100,6 +107,7 @@ pub fn desk_recording(
     app.launcher = ggdesk::ui::files::Launcher::Record(opened.clone());
     let mut h = Harness::builder()
         .with_size(egui::vec2(1366.0, 768.0))
+        .with_max_steps(MAX_STEPS)
         .build_ui_state(|ui, app: &mut DeskApp| app.show(ui), app);
     h.run();
     (h, opened)
