@@ -18,12 +18,12 @@ use common::{
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use event::{connect, games};
-use ggdesk::store::{AnyEvent, AuditFilter, Expect, GameId, Store, StoreError};
+use ggdesk::store::{AnyEvent, AuditFilter, Expect, StoreError};
 use ggdesk::ui::{DeskApp, Page};
-use ggdesk_core::rules::{Event, Move, Side};
+use ggdesk_core::rules::{Event, Side};
 use std::cell::Cell;
 use std::rc::Rc;
-use trust::dump;
+use trust::{dump, log, made_and_other};
 
 /// The page buttons of the navigation bar on screen.
 fn nav(h: &Harness<'_, DeskApp>) -> Vec<Page> {
@@ -34,37 +34,6 @@ fn nav(h: &Harness<'_, DeskApp>) -> Vec<Page> {
                 .is_some()
         })
         .collect()
-}
-
-/// The log of a game: sequence number, time and kind of each entry.
-fn log(store: &Store, id: GameId) -> Vec<(u32, f64, String)> {
-    store
-        .load_game(id)
-        .expect("game")
-        .events
-        .iter()
-        .map(|e| (e.seq, e.t, e.kind.code().to_string()))
-        .collect()
-}
-
-/// The move made in the fixture's game (its only event) and another legal move of the
-/// same side from the same position.
-fn made_and_other(store: &Store, id: GameId) -> (Move, Move) {
-    let stored = store.load_game(id).expect("game");
-    let made = match stored.events[0].kind.event() {
-        Some(AnyEvent::Game(Event::Move { mv, .. })) => mv,
-        other => panic!("the fixture's game begins with a move: {other:?}"),
-    };
-    let mut before = stored.clone();
-    before.events.clear();
-    let game = before.game().expect("setups").expect("replays");
-    let other = game
-        .position()
-        .legal_moves(game.to_move())
-        .into_iter()
-        .find(|m| *m != made)
-        .expect("another legal move");
-    (made, other)
 }
 
 #[test]

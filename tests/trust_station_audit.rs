@@ -20,42 +20,11 @@ use ggdesk::store::{
 };
 use ggdesk_core::export::audit::details_in_words;
 use ggdesk_core::rules::{Event, Move, RuleSettings, Side};
-use trust::{assert_denied, dump, refusal, sql_client};
+use trust::{assert_denied, dump, log, made_and_other, refusal, sql_client};
 
 /// The audit lines of a game, as the director reads them.
 fn lines(store: &Store, id: GameId) -> Vec<AuditEntry> {
     store.audit_log(AuditFilter::Game(id.0)).expect("audit")
-}
-
-/// The log of a game: sequence number, time and kind of each entry.
-fn log(store: &Store, id: GameId) -> Vec<(u32, f64, String)> {
-    store
-        .load_game(id)
-        .expect("game")
-        .events
-        .iter()
-        .map(|e| (e.seq, e.t, e.kind.code().to_string()))
-        .collect()
-}
-
-/// The move made first in a game (the fixture's games begin with one) and another legal
-/// move of the same side from the same position.
-fn made_and_other(store: &Store, id: GameId) -> (Move, Move) {
-    let stored = store.load_game(id).expect("game");
-    let made = match stored.events[0].kind.event() {
-        Some(AnyEvent::Game(Event::Move { mv, .. })) => mv,
-        other => panic!("the fixture's game begins with a move: {other:?}"),
-    };
-    let mut before = stored.clone();
-    before.events.clear();
-    let game = before.game().expect("setups").expect("replays");
-    let other = game
-        .position()
-        .legal_moves(game.to_move())
-        .into_iter()
-        .find(|m| *m != made)
-        .expect("another legal move");
-    (made, other)
 }
 
 fn a_move(mv: Move) -> AnyEvent {

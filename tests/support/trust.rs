@@ -10,11 +10,12 @@
 use super::event::games;
 use super::event::{connect, setups};
 use super::pg;
+use ggdesk::store::AnyEvent;
 use ggdesk::store::{
     Actor, GameId, GameMode, NewGame, PlayerInput, StationLogin, Store, TournamentId,
     TournamentSetup,
 };
-use ggdesk_core::rules::{Event, RuleSettings, Side};
+use ggdesk_core::rules::{Event, Move, RuleSettings, Side};
 use ggdesk_core::tournament::GameResult;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -294,4 +295,35 @@ pub fn stored_setups(db: &str, game: GameId) -> Vec<String> {
         .lines()
         .map(str::to_string)
         .collect()
+}
+
+/// The log of a game: sequence number, time and kind of each entry.
+pub fn log(store: &Store, id: GameId) -> Vec<(u32, f64, String)> {
+    store
+        .load_game(id)
+        .expect("game")
+        .events
+        .iter()
+        .map(|e| (e.seq, e.t, e.kind.code().to_string()))
+        .collect()
+}
+
+/// The move made first in the fixture's game and another legal move of the
+/// same side from the same position.
+pub fn made_and_other(store: &Store, id: GameId) -> (Move, Move) {
+    let stored = store.load_game(id).expect("game");
+    let made = match stored.events[0].kind.event() {
+        Some(AnyEvent::Game(Event::Move { mv, .. })) => mv,
+        other => panic!("the fixture's game begins with a move: {other:?}"),
+    };
+    let mut before = stored.clone();
+    before.events.clear();
+    let game = before.game().expect("setups").expect("replays");
+    let other = game
+        .position()
+        .legal_moves(game.to_move())
+        .into_iter()
+        .find(|m| *m != made)
+        .expect("another legal move");
+    (made, other)
 }
