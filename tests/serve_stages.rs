@@ -14,14 +14,14 @@ mod serve_support;
 
 use engines::Engine;
 use ggdesk::record::TimedEvent;
-use ggdesk::rules::{Event, Rank, Side};
+use ggdesk::rules::{Event, Side};
 use ggdesk::serve::{ServeConfig, Server};
 use ggdesk::store::{Actor, Address, GameId, GameMode, NewGame, Store, TournamentId};
 use ggdesk::tournament::GameResult;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
-use serve_support::{Notices, Reply, get, request};
+use serve_support::{Notices, Reply, get, ranks_in, request};
 
 crate::on_both_engines!(
     an_event_in_stages_shows_its_groups_bracket_and_final_placement,
@@ -461,49 +461,6 @@ fn an_event_in_stages_shows_its_groups_bracket_and_final_placement(engine: Engin
     );
     assert_eq!(br.header("content-encoding").as_deref(), Some("br"));
     server.stop();
-}
-
-/// The distinctive words of the rank names (the generic ones are checked in the whole
-/// names), as `serve_ranks.rs` scans for them.
-const RANK_WORDS: [&str; 9] = [
-    "General",
-    "Colonel",
-    "Lieutenant",
-    "Major",
-    "Captain",
-    "Sergeant",
-    "Private",
-    "Spy",
-    "Flag",
-];
-
-/// Every rank code, rank word and whole rank name in `text`, compared without case, codes
-/// and words as whole tokens.
-fn ranks_in(text: &str) -> Vec<String> {
-    let lower = text.to_lowercase();
-    let tokens: Vec<&str> = lower
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|t| !t.is_empty())
-        .collect();
-    let joined = tokens.join(" ");
-    let mut found = Vec::new();
-    for rank in Rank::ALL {
-        let code = rank.code().to_lowercase();
-        if tokens.contains(&code.as_str()) {
-            found.push(rank.code().to_string());
-        }
-        if joined.contains(&rank.name().to_lowercase().replace('-', " ")) {
-            found.push(rank.name().to_string());
-        }
-    }
-    for word in RANK_WORDS {
-        if tokens.contains(&word.to_lowercase().as_str()) {
-            found.push(word.to_string());
-        }
-    }
-    found.sort();
-    found.dedup();
-    found
 }
 
 /// A desk game at `table` of `round` with random setups entered; started and played with

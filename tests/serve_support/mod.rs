@@ -718,3 +718,46 @@ pub fn rated_event(path: &std::path::Path) -> Vec<String> {
     }
     paths
 }
+
+/// The distinctive words of the rank names; the generic ones ("Five", "Star", "First") are
+/// checked as part of the whole names.
+pub const RANK_WORDS: [&str; 9] = [
+    "General",
+    "Colonel",
+    "Lieutenant",
+    "Major",
+    "Captain",
+    "Sergeant",
+    "Private",
+    "Spy",
+    "Flag",
+];
+
+/// The rank scan of the pages' tests: every rank code, rank word and whole rank name found in `text`, compared without case,
+/// codes and words as whole tokens (letters and digits).
+pub fn ranks_in(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
+    let tokens: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|t| !t.is_empty())
+        .collect();
+    let mut found = Vec::new();
+    for rank in Rank::ALL {
+        let code = rank.code().to_lowercase();
+        if tokens.contains(&code.as_str()) {
+            found.push(rank.code().to_string());
+        }
+        let name = rank.name().to_lowercase().replace('-', " ");
+        if tokens.join(" ").contains(&name) {
+            found.push(rank.name().to_string());
+        }
+    }
+    for word in RANK_WORDS {
+        if tokens.contains(&word.to_lowercase().as_str()) {
+            found.push(word.to_string());
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
