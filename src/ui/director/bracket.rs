@@ -70,15 +70,7 @@ impl BracketPage {
             return;
         }
         let mut load = LoadErrors::default();
-        let staged = load
-            .check("the tournament's stages", cx.store.stages(tid))
-            .flatten()
-            .is_some();
-        self.event = if staged {
-            load.check("the event", cx.store.load_event(tid))
-        } else {
-            None
-        };
+        self.event = super::staged_event(&mut load, cx.store, tid).1;
         self.load = load;
     }
 

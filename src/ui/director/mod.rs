@@ -15,6 +15,7 @@ use crate::store::TournamentId;
 use crate::store::{BoardStatus, RoundState, RoundView, Store};
 use egui::{Color32, RichText, Ui};
 use ggdesk_core::tournament::GameResult;
+use ggdesk_core::tournament::stages::Event;
 use std::path::PathBuf;
 
 /// Decides when a page reloads its data from the database: when the tournament changes,
@@ -376,4 +377,24 @@ pub fn next_step(ui: &mut Ui, text: &str) {
             .color(common::AMBER)
             .strong(),
     );
+}
+
+/// The event of a tournament in stages as a page reads it: whether the tournament is one,
+/// and its event (`None` for a tournament of one system, or when it could not be read: the
+/// failure is noted in `load`).
+pub(crate) fn staged_event(
+    load: &mut LoadErrors,
+    store: &Store,
+    tid: TournamentId,
+) -> (bool, Option<Event>) {
+    let staged = load
+        .check("the stages", store.stages(tid))
+        .flatten()
+        .is_some();
+    let event = if staged {
+        load.check("the event", store.load_event(tid))
+    } else {
+        None
+    };
+    (staged, event)
 }

@@ -339,15 +339,7 @@ impl RoundsPage {
                 .flatten()
         });
         self.next = load.check("the next round", cx.store.next_round(tid));
-        let staged = load
-            .check("the stages", cx.store.stages(tid))
-            .flatten()
-            .is_some();
-        self.event = if staged {
-            load.check("the event", cx.store.load_event(tid))
-        } else {
-            None
-        };
+        self.event = super::staged_event(&mut load, cx.store, tid).1;
         self.tournament = load.check("the tournament", cx.store.load_tournament(tid));
         if let Some(t) = &self.tournament {
             let before = self

@@ -168,15 +168,8 @@ impl StandingsPage {
             return;
         }
         let mut load = LoadErrors::default();
-        let staged = load
-            .check("the tournament's stages", cx.store.stages(tid))
-            .flatten()
-            .is_some();
-        self.event = if staged {
-            load.check("the event", cx.store.load_event(tid))
-        } else {
-            None
-        };
+        let (staged, event) = super::staged_event(&mut load, cx.store, tid);
+        self.event = event;
         if !staged {
             self.view = None;
         }
