@@ -182,3 +182,21 @@ fn picker(seed: u64) -> impl FnMut(usize) -> usize {
     let mut rng = StdRng::seed_from_u64(seed);
     move |n| if n == 0 { 0 } else { rng.random_range(0..n) }
 }
+
+/// The simulator stops at `max_events`. Two events cannot end a game (a move of each side
+/// from the starting rows: rows 4 and 5 lie between them, so no challenge yet) and a few
+/// seconds each cannot run a clock out, so every record has exactly the limit's events.
+#[test]
+fn a_random_game_stops_at_its_event_limit() {
+    for max_events in [0, 2] {
+        for seed in 0..8u64 {
+            let options = SimOptions {
+                max_events,
+                max_think_ms: 5_000,
+                ..SimOptions::default()
+            };
+            let record = random_record(&mut picker(seed), options).expect("a random game");
+            assert_eq!(record.events.len(), max_events, "seed {seed}");
+        }
+    }
+}
