@@ -200,3 +200,35 @@ fn a_random_game_stops_at_its_event_limit() {
         }
     }
 }
+
+/// The simulator reads its picks as documented: `pick(2) == 1` gives Black the first move,
+/// and an arbiter's penalty (drawn when `pick(40)` is not 0 and `pick(60)` is 0) goes to
+/// White on `pick(2) == 0`. A scripted pick answers 0 to everything else (the setups, the
+/// thinking time), so the one event is that penalty at 0 s.
+#[test]
+fn the_simulator_turns_its_picks_into_the_first_mover_and_the_penalised_side() {
+    for (coin, side) in [(0, Side::White), (1, Side::Black)] {
+        let mut pick = |n: usize| match n {
+            2 => coin,
+            40 => 1,
+            _ => 0,
+        };
+        let options = SimOptions {
+            max_events: 1,
+            arbiter_events: true,
+            ..SimOptions::default()
+        };
+        let record = random_record(&mut pick, options).expect("a scripted game");
+        assert_eq!(record.first, side, "coin {coin}");
+        assert_eq!(record.events.len(), 1, "coin {coin}");
+        assert_eq!(record.events[0].t, 0.0, "coin {coin}");
+        assert_eq!(
+            record.events[0].event,
+            Event::Penalty {
+                kind: PenaltyKind::OwnExposure,
+                side
+            },
+            "coin {coin}"
+        );
+    }
+}

@@ -470,6 +470,15 @@ mod words {
         );
         // Something that only looks like JSON stays as written.
         assert_eq!(details_in_words("note", "{not json"), "{not json");
+        // A JSON line no rule knows: keys without underscores, `t` as the game's time,
+        // other numbers as written, true as the key alone, false and null left out.
+        assert_eq!(
+            details_in_words(
+                "note",
+                r#"{"bell_kind":"long_ring","t":61.5,"count":3,"loud":true,"quiet":false,"who":null}"#
+            ),
+            "bell kind long ring, at 1:01, count 3, loud"
+        );
     }
 
     #[test]
