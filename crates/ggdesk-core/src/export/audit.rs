@@ -425,6 +425,10 @@ mod words {
             details_in_words("lots drawn", "black moves first"),
             "Black moves first, by lot"
         );
+        assert_eq!(
+            details_in_words("game started", "setups entered, white moves first"),
+            "Setups entered, white moves first"
+        );
     }
 
     #[test]
