@@ -601,3 +601,43 @@ fn set_name_replaces_the_name_as_given() {
     t.set_name(String::from(" Cup "));
     assert_eq!(t.name(), " Cup ");
 }
+
+// ------------------------------------------------------------------ export::print::group_tables_page
+
+/// A playoff at a group's cut written without its `group` (the spec's `{"white", "black",
+/// "result"}`) is listed once, under the group of its players: here group A drew, 1 and 4
+/// played off, and group B's table has no playoff.
+#[test]
+fn a_playoff_without_its_group_is_listed_under_its_players_group_only() {
+    let event = Event::from_value(&json!({
+        "format": "ggdesk-tournament/2",
+        "name": "Mini",
+        "players": [
+            {"id": 1, "name": "Reyes, Ana", "rating": 1800},
+            {"id": 2, "name": "Cruz, Ben", "rating": 1700},
+            {"id": 3, "name": "Diaz, Carla", "rating": 1600},
+            {"id": 4, "name": "Lim", "rating": 1500}
+        ],
+        "stages": [
+            {"name": "Groups", "system": "round_robin", "groups": 2, "advance": 1,
+             "rounds": [{"games": [
+                 {"group": "A", "table": 1, "white": 1, "black": 4, "result": "draw"},
+                 {"group": "B", "table": 2, "white": 2, "black": 3, "result": "black"}
+             ]}],
+             "playoffs": [{"white": 1, "black": 4, "result": "white"}]},
+            {"name": "Final", "system": "knockout", "match": {"best_of": 1}, "rounds": []}
+        ]
+    }))
+    .expect("a valid event");
+    let html = ggdesk_core::export::print::group_tables_page(&details("Mini", "", ""), &event, 1)
+        .expect("a round-robin stage");
+    assert_eq!(html.matches("Playoff at the cut").count(), 1, "{html}");
+    let a = html.find("<h3>Group A</h3>").expect("group A");
+    let b = html.find("<h3>Group B</h3>").expect("group B");
+    let playoff = html.find("Playoff at the cut").expect("the playoff");
+    assert!(a < playoff && playoff < b, "{html}");
+    assert!(
+        html.contains("<p>Playoff at the cut: Reyes, Ana – Lim: 1-0</p>"),
+        "{html}"
+    );
+}
