@@ -1,9 +1,9 @@
 //! Staged files that the mutation runs showed untested (see "Mutation testing" in
 //! ARCHITECTURE.md): refusals of spec/stages.md's settings rules, each naming the place
-//! and the exact fault.
+//! and the exact fault; a stage not complete while a game of its last round is pending.
 
-use ggdesk_core::tournament::stages::{Event, SettingsFault, StageFault};
-use ggdesk_core::tournament::{FileFault, StageNo, TournamentFileError};
+use ggdesk_core::tournament::stages::{Event, SettingsFault, StageFault, StepRefusal};
+use ggdesk_core::tournament::{FileFault, RoundNo, StageNo, TournamentFileError};
 use serde_json::{Value, json};
 
 /// A staged file of eight players with the given stages (no rounds played).
@@ -93,4 +93,31 @@ fn cross_over_seeding_needs_pairs_of_groups() {
         knockout("cross_over"),
     ])))
     .expect("two groups of which two advance fit a cross-over");
+}
+
+/// A stage whose every round is there but whose last game has no result is not complete:
+/// nothing is seeded, and `pair` asks for that round's result (the Swiss then final example
+/// with its last Swiss game pending and no final played yet).
+#[test]
+fn a_stage_with_a_pending_game_in_its_last_round_is_not_complete() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/stages/swiss-then-final-twice-to-beat.json");
+    let mut v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("fixture")).expect("JSON");
+    let last = v["stages"][0]["rounds"][4]["games"]
+        .as_array_mut()
+        .and_then(|g| g.last_mut())
+        .expect("a game of round 5");
+    last["result"] = json!("pending");
+    v["stages"][1]["rounds"] = json!([]);
+    let event = Event::from_value(&v).expect("a valid event");
+    assert_eq!(event.reached().len(), 1, "the final is not seeded");
+    assert!(!event.current().complete);
+    assert_eq!(
+        event.next_step(),
+        Err(StepRefusal::RoundNotComplete {
+            stage: StageNo(1),
+            round: RoundNo(5),
+        })
+    );
 }
