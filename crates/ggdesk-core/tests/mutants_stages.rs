@@ -2,9 +2,14 @@
 //! ARCHITECTURE.md): refusals of spec/stages.md's settings rules, each naming the place
 //! and the exact fault; a stage not complete while a game of its last round is pending.
 
-use ggdesk_core::tournament::stages::{Event, SettingsFault, StageFault, StepRefusal};
-use ggdesk_core::tournament::{FileFault, RoundNo, StageNo, TournamentFileError};
+use ggdesk_core::tournament::stages::{
+    Event, MatchId, NextStep, SettingsFault, StageBoard, StageFault, StepRefusal,
+};
+use ggdesk_core::tournament::{
+    FileFault, GameResult, PlayerId, RoundNo, StageNo, TournamentFileError,
+};
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
 /// A staged file of eight players with the given stages (no rounds played).
 fn file(stages: Value) -> String {
@@ -120,4 +125,161 @@ fn a_stage_with_a_pending_game_in_its_last_round_is_not_complete() {
             round: RoundNo(5),
         })
     );
+}
+
+/// A staged event of `n` players (ratings by id, highest first) with the given stages.
+fn event(n: u32, stages: Value) -> Event {
+    let players: Vec<Value> = (1..=n)
+        .map(|id| json!({"id": id, "name": format!("P{id}"), "rating": 2000 - id}))
+        .collect();
+    Event::from_value(&json!({
+        "format": "ggdesk-tournament/2",
+        "name": "Staged",
+        "players": players,
+        "stages": stages,
+    }))
+    .expect("a valid event")
+}
+
+/// Pairs the next round and gives each game to the player `winner` picks.
+fn play_round(e: &Event, winner: impl Fn(&StageBoard) -> PlayerId) -> (Event, Vec<StageBoard>) {
+    let step = e.next_step().expect("a round to pair");
+    let NextStep::Round {
+        stage,
+        round,
+        games,
+        ..
+    } = &step
+    else {
+        panic!("a round, not {step:?}");
+    };
+    let mut out = e.record(&step).expect("recorded");
+    for (i, b) in games.iter().enumerate() {
+        let result = if winner(b) == b.white {
+            GameResult::WhiteWins
+        } else {
+            GameResult::BlackWins
+        };
+        out = out.set_result(*stage, *round, i, result).expect("a result");
+    }
+    (out, games.clone())
+}
+
+fn match_id(round: u32, number: u32) -> Option<MatchId> {
+    Some(MatchId::Bracket { round, number })
+}
+
+/// The higher seed of a match is the lower seed number wherever it sits: after seed 4 beats
+/// seed 1, the final puts seed 4 in the top slot and seed 2 below it, and game 1 of the
+/// final gives White to seed 2.
+#[test]
+fn the_higher_seed_has_white_in_game_one_even_from_the_lower_slot() {
+    let e = event(
+        4,
+        json!([{"name": "Cup", "system": "knockout", "match": {"best_of": 1}, "rounds": []}]),
+    );
+    let (e, semis) = play_round(&e, |b| {
+        if b.series == match_id(1, 1) {
+            PlayerId(4)
+        } else {
+            PlayerId(2)
+        }
+    });
+    assert_eq!(semis.len(), 2);
+    let step = e.next_step().expect("the final");
+    let NextStep::Round { games, .. } = step else {
+        panic!("the final's round");
+    };
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].series, match_id(2, 1));
+    assert_eq!((games[0].white, games[0].black), (PlayerId(2), PlayerId(4)));
+}
+
+/// A semi-final that was a bye has no loser: three players with a third-place match play
+/// the semi-final 2 against 3 and the final, and there is no third-place match.
+#[test]
+fn a_semi_final_bye_leaves_no_third_place_match() {
+    let e = event(
+        3,
+        json!([{"name": "Cup", "system": "knockout", "match": {"best_of": 1},
+                "third_place": true, "rounds": []}]),
+    );
+    let (e, semis) = play_round(&e, |_| PlayerId(2));
+    assert_eq!(semis.len(), 1, "seed 1 has a bye");
+    assert_eq!(semis[0].series, match_id(1, 2));
+    let bracket = e.current().bracket.as_ref().expect("a bracket");
+    assert_eq!(bracket.third, None);
+    let step = e.next_step().expect("the final");
+    let NextStep::Round { games, .. } = step else {
+        panic!("the final's round");
+    };
+    let ids: Vec<_> = games.iter().map(|b| b.series).collect();
+    assert_eq!(ids, [match_id(2, 1)]);
+}
+
+/// Groups of five and four: the group of four plays its three rounds and no more while the
+/// group of five plays five. After the stage, each of group B's players has played three
+/// games and each of group A's four (one bye each), and group B's `progressive` sums the
+/// running score after each of its own three rounds only (2 points a win, counted here
+/// from the games as they were played: White wins every game).
+#[test]
+fn a_smaller_group_plays_only_its_own_rounds() {
+    let mut e = event(
+        9,
+        json!([
+            {"name": "Groups", "system": "round_robin", "groups": 2, "advance": 2,
+             "tiebreaks": ["progressive"], "rounds": [], "playoffs": []},
+            {"name": "Final", "system": "knockout", "match": {"best_of": 1}, "rounds": []}
+        ]),
+    );
+    let mut games_of: BTreeMap<(String, PlayerId), usize> = BTreeMap::new();
+    let mut running: BTreeMap<PlayerId, i64> = BTreeMap::new();
+    let mut progressive: BTreeMap<PlayerId, i64> = BTreeMap::new();
+    for _ in 0..5 {
+        let (next, games) = play_round(&e, |b| b.white);
+        for b in &games {
+            let g = b.group.expect("a group").to_string();
+            *games_of.entry((g.clone(), b.white)).or_default() += 1;
+            *games_of.entry((g.clone(), b.black)).or_default() += 1;
+            if g == "B" {
+                *running.entry(b.white).or_default() += 2;
+                running.entry(b.black).or_default();
+            }
+        }
+        if games
+            .iter()
+            .any(|b| b.group.is_some_and(|g| g.to_string() == "B"))
+        {
+            for (p, r) in &running {
+                *progressive.entry(*p).or_default() += r;
+            }
+        }
+        e = next;
+    }
+    let count = |group: &str| -> Vec<usize> {
+        games_of
+            .iter()
+            .filter(|((g, _), _)| g == group)
+            .map(|(_, n)| *n)
+            .collect()
+    };
+    assert_eq!(count("A"), [4, 4, 4, 4, 4]);
+    assert_eq!(count("B"), [3, 3, 3, 3]);
+    assert!(e.reached()[0].complete);
+    let s = e.stage_standings(Some(1)).expect("stage 1 standings");
+    assert_eq!(s.rows.len(), 9);
+    let b_rows: Vec<_> = s
+        .rows
+        .iter()
+        .filter(|(g, _)| g.to_string() == "B")
+        .collect();
+    assert_eq!(b_rows.len(), 4);
+    for (_, row) in b_rows {
+        assert_eq!(
+            row.tiebreaks[0].to_string(),
+            progressive[&row.id].to_string(),
+            "player {}",
+            row.id
+        );
+    }
 }
