@@ -283,3 +283,23 @@ fn a_smaller_group_plays_only_its_own_rounds() {
         );
     }
 }
+
+/// A playoff game that is not one of the games due is refused naming both players and the
+/// games that are due: at the cut of the playoff example, four players tied for three places
+/// play one round robin, whose first round is 3-7 and 9-2 (the example's expected `pair`).
+#[test]
+fn an_unexpected_playoff_game_is_refused_naming_the_games_due() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/stages/playoff-at-the-cut.json");
+    let mut v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("fixture")).expect("JSON");
+    v["stages"][0]["playoffs"] = json!([{"white": 3, "black": 9, "result": "white"}]);
+    let e = match Event::from_value(&v) {
+        Ok(_) => panic!("the playoff game should be refused"),
+        Err(e) => e,
+    };
+    assert_eq!(
+        e.to_string(),
+        "stages[0].playoffs[0]: 3 against 9 is not a playoff game now (expected 3-7, 9-2)"
+    );
+}
