@@ -182,3 +182,53 @@ fn picker(seed: u64) -> impl FnMut(usize) -> usize {
     let mut rng = StdRng::seed_from_u64(seed);
     move |n| if n == 0 { 0 } else { rng.random_range(0..n) }
 }
+
+/// The simulator stops at `max_events`. Two events cannot end a game (a move of each side
+/// from the starting rows: rows 4 and 5 lie between them, so no challenge yet) and a few
+/// seconds each cannot run a clock out, so every record has exactly the limit's events.
+#[test]
+fn a_random_game_stops_at_its_event_limit() {
+    for max_events in [0, 2] {
+        for seed in 0..8u64 {
+            let options = SimOptions {
+                max_events,
+                max_think_ms: 5_000,
+                ..SimOptions::default()
+            };
+            let record = random_record(&mut picker(seed), options).expect("a random game");
+            assert_eq!(record.events.len(), max_events, "seed {seed}");
+        }
+    }
+}
+
+/// The simulator reads its picks as documented: `pick(2) == 1` gives Black the first move,
+/// and an arbiter's penalty (drawn when `pick(40)` is not 0 and `pick(60)` is 0) goes to
+/// White on `pick(2) == 0`. A scripted pick answers 0 to everything else (the setups, the
+/// thinking time), so the one event is that penalty at 0 s.
+#[test]
+fn the_simulator_turns_its_picks_into_the_first_mover_and_the_penalised_side() {
+    for (coin, side) in [(0, Side::White), (1, Side::Black)] {
+        let mut pick = |n: usize| match n {
+            2 => coin,
+            40 => 1,
+            _ => 0,
+        };
+        let options = SimOptions {
+            max_events: 1,
+            arbiter_events: true,
+            ..SimOptions::default()
+        };
+        let record = random_record(&mut pick, options).expect("a scripted game");
+        assert_eq!(record.first, side, "coin {coin}");
+        assert_eq!(record.events.len(), 1, "coin {coin}");
+        assert_eq!(record.events[0].t, 0.0, "coin {coin}");
+        assert_eq!(
+            record.events[0].event,
+            Event::Penalty {
+                kind: PenaltyKind::OwnExposure,
+                side
+            },
+            "coin {coin}"
+        );
+    }
+}

@@ -1,10 +1,15 @@
 //! Staged files that the mutation runs showed untested (see "Mutation testing" in
 //! ARCHITECTURE.md): refusals of spec/stages.md's settings rules, each naming the place
-//! and the exact fault.
+//! and the exact fault; a stage not complete while a game of its last round is pending.
 
-use ggdesk_core::tournament::stages::{Event, SettingsFault, StageFault};
-use ggdesk_core::tournament::{FileFault, StageNo, TournamentFileError};
+use ggdesk_core::tournament::stages::{
+    Event, MatchId, NextStep, SettingsFault, StageBoard, StageFault, StepRefusal,
+};
+use ggdesk_core::tournament::{
+    FileFault, GameResult, PlayerId, RoundNo, StageNo, TournamentFileError,
+};
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
 /// A staged file of eight players with the given stages (no rounds played).
 fn file(stages: Value) -> String {
@@ -93,4 +98,208 @@ fn cross_over_seeding_needs_pairs_of_groups() {
         knockout("cross_over"),
     ])))
     .expect("two groups of which two advance fit a cross-over");
+}
+
+/// A stage whose every round is there but whose last game has no result is not complete:
+/// nothing is seeded, and `pair` asks for that round's result (the Swiss then final example
+/// with its last Swiss game pending and no final played yet).
+#[test]
+fn a_stage_with_a_pending_game_in_its_last_round_is_not_complete() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/stages/swiss-then-final-twice-to-beat.json");
+    let mut v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("fixture")).expect("JSON");
+    let last = v["stages"][0]["rounds"][4]["games"]
+        .as_array_mut()
+        .and_then(|g| g.last_mut())
+        .expect("a game of round 5");
+    last["result"] = json!("pending");
+    v["stages"][1]["rounds"] = json!([]);
+    let event = Event::from_value(&v).expect("a valid event");
+    assert_eq!(event.reached().len(), 1, "the final is not seeded");
+    assert!(!event.current().complete);
+    assert_eq!(
+        event.next_step(),
+        Err(StepRefusal::RoundNotComplete {
+            stage: StageNo(1),
+            round: RoundNo(5),
+        })
+    );
+}
+
+/// A staged event of `n` players (ratings by id, highest first) with the given stages.
+fn event(n: u32, stages: Value) -> Event {
+    let players: Vec<Value> = (1..=n)
+        .map(|id| json!({"id": id, "name": format!("P{id}"), "rating": 2000 - id}))
+        .collect();
+    Event::from_value(&json!({
+        "format": "ggdesk-tournament/2",
+        "name": "Staged",
+        "players": players,
+        "stages": stages,
+    }))
+    .expect("a valid event")
+}
+
+/// Pairs the next round and gives each game to the player `winner` picks.
+fn play_round(e: &Event, winner: impl Fn(&StageBoard) -> PlayerId) -> (Event, Vec<StageBoard>) {
+    let step = e.next_step().expect("a round to pair");
+    let NextStep::Round {
+        stage,
+        round,
+        games,
+        ..
+    } = &step
+    else {
+        panic!("a round, not {step:?}");
+    };
+    let mut out = e.record(&step).expect("recorded");
+    for (i, b) in games.iter().enumerate() {
+        let result = if winner(b) == b.white {
+            GameResult::WhiteWins
+        } else {
+            GameResult::BlackWins
+        };
+        out = out.set_result(*stage, *round, i, result).expect("a result");
+    }
+    (out, games.clone())
+}
+
+fn match_id(round: u32, number: u32) -> Option<MatchId> {
+    Some(MatchId::Bracket { round, number })
+}
+
+/// The higher seed of a match is the lower seed number wherever it sits: after seed 4 beats
+/// seed 1, the final puts seed 4 in the top slot and seed 2 below it, and game 1 of the
+/// final gives White to seed 2.
+#[test]
+fn the_higher_seed_has_white_in_game_one_even_from_the_lower_slot() {
+    let e = event(
+        4,
+        json!([{"name": "Cup", "system": "knockout", "match": {"best_of": 1}, "rounds": []}]),
+    );
+    let (e, semis) = play_round(&e, |b| {
+        if b.series == match_id(1, 1) {
+            PlayerId(4)
+        } else {
+            PlayerId(2)
+        }
+    });
+    assert_eq!(semis.len(), 2);
+    let step = e.next_step().expect("the final");
+    let NextStep::Round { games, .. } = step else {
+        panic!("the final's round");
+    };
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].series, match_id(2, 1));
+    assert_eq!((games[0].white, games[0].black), (PlayerId(2), PlayerId(4)));
+}
+
+/// A semi-final that was a bye has no loser: three players with a third-place match play
+/// the semi-final 2 against 3 and the final, and there is no third-place match.
+#[test]
+fn a_semi_final_bye_leaves_no_third_place_match() {
+    let e = event(
+        3,
+        json!([{"name": "Cup", "system": "knockout", "match": {"best_of": 1},
+                "third_place": true, "rounds": []}]),
+    );
+    let (e, semis) = play_round(&e, |_| PlayerId(2));
+    assert_eq!(semis.len(), 1, "seed 1 has a bye");
+    assert_eq!(semis[0].series, match_id(1, 2));
+    let bracket = e.current().bracket.as_ref().expect("a bracket");
+    assert_eq!(bracket.third, None);
+    let step = e.next_step().expect("the final");
+    let NextStep::Round { games, .. } = step else {
+        panic!("the final's round");
+    };
+    let ids: Vec<_> = games.iter().map(|b| b.series).collect();
+    assert_eq!(ids, [match_id(2, 1)]);
+}
+
+/// Groups of five and four: the group of four plays its three rounds and no more while the
+/// group of five plays five. After the stage, each of group B's players has played three
+/// games and each of group A's four (one bye each), and group B's `progressive` sums the
+/// running score after each of its own three rounds only (2 points a win, counted here
+/// from the games as they were played: White wins every game).
+#[test]
+fn a_smaller_group_plays_only_its_own_rounds() {
+    let mut e = event(
+        9,
+        json!([
+            {"name": "Groups", "system": "round_robin", "groups": 2, "advance": 2,
+             "tiebreaks": ["progressive"], "rounds": [], "playoffs": []},
+            {"name": "Final", "system": "knockout", "match": {"best_of": 1}, "rounds": []}
+        ]),
+    );
+    let mut games_of: BTreeMap<(String, PlayerId), usize> = BTreeMap::new();
+    let mut running: BTreeMap<PlayerId, i64> = BTreeMap::new();
+    let mut progressive: BTreeMap<PlayerId, i64> = BTreeMap::new();
+    for _ in 0..5 {
+        let (next, games) = play_round(&e, |b| b.white);
+        for b in &games {
+            let g = b.group.expect("a group").to_string();
+            *games_of.entry((g.clone(), b.white)).or_default() += 1;
+            *games_of.entry((g.clone(), b.black)).or_default() += 1;
+            if g == "B" {
+                *running.entry(b.white).or_default() += 2;
+                running.entry(b.black).or_default();
+            }
+        }
+        if games
+            .iter()
+            .any(|b| b.group.is_some_and(|g| g.to_string() == "B"))
+        {
+            for (p, r) in &running {
+                *progressive.entry(*p).or_default() += r;
+            }
+        }
+        e = next;
+    }
+    let count = |group: &str| -> Vec<usize> {
+        games_of
+            .iter()
+            .filter(|((g, _), _)| g == group)
+            .map(|(_, n)| *n)
+            .collect()
+    };
+    assert_eq!(count("A"), [4, 4, 4, 4, 4]);
+    assert_eq!(count("B"), [3, 3, 3, 3]);
+    assert!(e.reached()[0].complete);
+    let s = e.stage_standings(Some(1)).expect("stage 1 standings");
+    assert_eq!(s.rows.len(), 9);
+    let b_rows: Vec<_> = s
+        .rows
+        .iter()
+        .filter(|(g, _)| g.to_string() == "B")
+        .collect();
+    assert_eq!(b_rows.len(), 4);
+    for (_, row) in b_rows {
+        assert_eq!(
+            row.tiebreaks[0].to_string(),
+            progressive[&row.id].to_string(),
+            "player {}",
+            row.id
+        );
+    }
+}
+
+/// A playoff game that is not one of the games due is refused naming both players and the
+/// games that are due: at the cut of the playoff example, four players tied for three places
+/// play one round robin, whose first round is 3-7 and 9-2 (the example's expected `pair`).
+#[test]
+fn an_unexpected_playoff_game_is_refused_naming_the_games_due() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/stages/playoff-at-the-cut.json");
+    let mut v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("fixture")).expect("JSON");
+    v["stages"][0]["playoffs"] = json!([{"white": 3, "black": 9, "result": "white"}]);
+    let e = match Event::from_value(&v) {
+        Ok(_) => panic!("the playoff game should be refused"),
+        Err(e) => e,
+    };
+    assert_eq!(
+        e.to_string(),
+        "stages[0].playoffs[0]: 3 against 9 is not a playoff game now (expected 3-7, 9-2)"
+    );
 }

@@ -425,6 +425,10 @@ mod words {
             details_in_words("lots drawn", "black moves first"),
             "Black moves first, by lot"
         );
+        assert_eq!(
+            details_in_words("game started", "setups entered, white moves first"),
+            "Setups entered, white moves first"
+        );
     }
 
     #[test]
@@ -470,6 +474,15 @@ mod words {
         );
         // Something that only looks like JSON stays as written.
         assert_eq!(details_in_words("note", "{not json"), "{not json");
+        // A JSON line no rule knows: keys without underscores, `t` as the game's time,
+        // other numbers as written, true as the key alone, false and null left out.
+        assert_eq!(
+            details_in_words(
+                "note",
+                r#"{"bell_kind":"long_ring","t":61.5,"count":3,"loud":true,"quiet":false,"who":null}"#
+            ),
+            "bell kind long ring, at 1:01, count 3, loud"
+        );
     }
 
     #[test]

@@ -934,6 +934,13 @@ mod tests {
             ["abad", "Émile", "Ñora", "Nuñez", "Villanueva", "Zuñiga"]
         );
         assert_eq!(sort_key("Æsop Straße"), "aesop strasse");
+        // One letter of each base letter's group, upper case then lower case.
+        assert_eq!(
+            sort_key("ÅāÆæÇčĎđÉėĞģĤħÍıĴĵĶķŁľÑňØőŒœŘŕŠşßŤŧÜųŴŵÝÿŽź"),
+            "aaaeaeccddeegghhiijjkkllnnoooeoerrssssttuuwwyyzz"
+        );
+        // A letter with no base letter here is lower-cased as it is.
+        assert_eq!(sort_key("ŊΩЖ"), "ŋωж");
     }
 
     #[test]

@@ -462,6 +462,21 @@ mod tests {
         assert!((e - 0.639).abs() < 0.0005, "{e}");
         let e = expected_score(&r(1500.0, 200.0), &r(1700.0, 300.0));
         assert!((e - 0.303).abs() < 0.0005, "{e}");
+        // Neither player at the scale's centre (1500), worked with the paper's formula by
+        // hand: μ = 200 / 173.7178, g(50 / 173.7178) = 0.98764, E = 0.7571; and
+        // μ - μⱼ = -200 / 173.7178 against a deviation of 120: E = 0.2543.
+        let e = expected_score(&r(1700.0, 50.0), &r(1500.0, 50.0));
+        assert!((e - 0.7571).abs() < 0.00005, "{e}");
+        let e = expected_score(&r(1400.0, 80.0), &r(1600.0, 120.0));
+        assert!((e - 0.2543).abs() < 0.00005, "{e}");
+    }
+
+    #[test]
+    fn provisional_means_a_deviation_above_110() {
+        assert!(!r(1500.0, 109.99).is_provisional());
+        assert!(!r(1500.0, 110.0).is_provisional());
+        assert!(r(1500.0, 110.01).is_provisional());
+        assert!(r(1500.0, 350.0).is_provisional());
     }
 
     #[test]
