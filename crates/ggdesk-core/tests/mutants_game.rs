@@ -232,3 +232,35 @@ fn the_simulator_turns_its_picks_into_the_first_mover_and_the_penalised_side() {
         );
     }
 }
+
+/// Thinking times add up: a scripted pick that thinks 1.5 s before each move gives moves at
+/// 1.5, 3 and 4.5 s. `pick(2) == 0` marks a move as made by the side to move (the record's
+/// `by`), and also (as `pick(2) != 1`) leaves White the first move; every other pick is 0:
+/// the first legal move.
+#[test]
+fn the_simulator_adds_thinking_times_and_marks_who_moved_as_picked() {
+    for (coin, first, by) in [(0, Side::White, true), (1, Side::Black, false)] {
+        let mut pick = |n: usize| match n {
+            2 => coin,
+            5_001 => 1_500,
+            _ => 0,
+        };
+        let options = SimOptions {
+            max_events: 3,
+            max_think_ms: 5_000,
+            ..SimOptions::default()
+        };
+        let record = random_record(&mut pick, options).expect("a scripted game");
+        assert_eq!(record.first, first, "coin {coin}");
+        let times: Vec<f64> = record.events.iter().map(|e| e.t).collect();
+        assert_eq!(times, [1.5, 3.0, 4.5], "coin {coin}");
+        let mut mover = first;
+        for e in &record.events {
+            let Event::Move { by: got, .. } = e.event else {
+                panic!("a move, not {:?}", e.event);
+            };
+            assert_eq!(got, by.then_some(mover), "coin {coin}");
+            mover = mover.opponent();
+        }
+    }
+}
