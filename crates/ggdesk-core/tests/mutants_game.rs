@@ -264,3 +264,43 @@ fn the_simulator_adds_thinking_times_and_marks_who_moved_as_picked() {
         }
     }
 }
+
+/// The arbiter's events of a random game, scripted: `pick(40) == 0` pauses the clocks and
+/// the next event resumes them; `pick(400) == 0` (after `pick(40)` and `pick(60)` drew
+/// nothing) is a resignation of the side to move, which ends the game and the record; a
+/// first thinking time beyond the 2-hour game clock ends the record with `end` at that time
+/// (the 2-minute move clock alone does not: three oversteps lose, not one).
+#[test]
+fn the_simulators_pauses_resignations_and_flag_falls_follow_the_picks() {
+    let arbiter = SimOptions {
+        max_events: 4,
+        max_think_ms: 5_000,
+        arbiter_events: true,
+        ..SimOptions::default()
+    };
+    let record = random_record(&mut |_| 0, arbiter).expect("pauses");
+    let events: Vec<&Event> = record.events.iter().map(|e| &e.event).collect();
+    assert_eq!(
+        events,
+        [&Event::Pause, &Event::Resume, &Event::Pause, &Event::Resume]
+    );
+
+    let mut resign = |n: usize| match n {
+        40 | 60 => 1,
+        _ => 0,
+    };
+    let record = random_record(&mut resign, arbiter).expect("a resignation");
+    let events: Vec<&Event> = record.events.iter().map(|e| &e.event).collect();
+    assert_eq!(events, [&Event::Resign(Side::White)]);
+
+    let slow = SimOptions {
+        max_events: 4,
+        max_think_ms: 8_000_000,
+        ..SimOptions::default()
+    };
+    let mut think = |n: usize| if n == 8_000_001 { 7_300_000 } else { 0 };
+    let record = random_record(&mut think, slow).expect("a flag fall");
+    assert_eq!(record.events.len(), 1);
+    assert_eq!(record.events[0].event, Event::End);
+    assert_eq!(record.events[0].t, 7_300.0);
+}
