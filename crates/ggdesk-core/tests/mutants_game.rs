@@ -232,3 +232,75 @@ fn the_simulator_turns_its_picks_into_the_first_mover_and_the_penalised_side() {
         );
     }
 }
+
+/// Thinking times add up: a scripted pick that thinks 1.5 s before each move gives moves at
+/// 1.5, 3 and 4.5 s. `pick(2) == 0` marks a move as made by the side to move (the record's
+/// `by`), and also (as `pick(2) != 1`) leaves White the first move; every other pick is 0:
+/// the first legal move.
+#[test]
+fn the_simulator_adds_thinking_times_and_marks_who_moved_as_picked() {
+    for (coin, first, by) in [(0, Side::White, true), (1, Side::Black, false)] {
+        let mut pick = |n: usize| match n {
+            2 => coin,
+            5_001 => 1_500,
+            _ => 0,
+        };
+        let options = SimOptions {
+            max_events: 3,
+            max_think_ms: 5_000,
+            ..SimOptions::default()
+        };
+        let record = random_record(&mut pick, options).expect("a scripted game");
+        assert_eq!(record.first, first, "coin {coin}");
+        let times: Vec<f64> = record.events.iter().map(|e| e.t).collect();
+        assert_eq!(times, [1.5, 3.0, 4.5], "coin {coin}");
+        let mut mover = first;
+        for e in &record.events {
+            let Event::Move { by: got, .. } = e.event else {
+                panic!("a move, not {:?}", e.event);
+            };
+            assert_eq!(got, by.then_some(mover), "coin {coin}");
+            mover = mover.opponent();
+        }
+    }
+}
+
+/// The arbiter's events of a random game, scripted: `pick(40) == 0` pauses the clocks and
+/// the next event resumes them; `pick(400) == 0` (after `pick(40)` and `pick(60)` drew
+/// nothing) is a resignation of the side to move, which ends the game and the record; a
+/// first thinking time beyond the 2-hour game clock ends the record with `end` at that time
+/// (the 2-minute move clock alone does not: three oversteps lose, not one).
+#[test]
+fn the_simulators_pauses_resignations_and_flag_falls_follow_the_picks() {
+    let arbiter = SimOptions {
+        max_events: 4,
+        max_think_ms: 5_000,
+        arbiter_events: true,
+        ..SimOptions::default()
+    };
+    let record = random_record(&mut |_| 0, arbiter).expect("pauses");
+    let events: Vec<&Event> = record.events.iter().map(|e| &e.event).collect();
+    assert_eq!(
+        events,
+        [&Event::Pause, &Event::Resume, &Event::Pause, &Event::Resume]
+    );
+
+    let mut resign = |n: usize| match n {
+        40 | 60 => 1,
+        _ => 0,
+    };
+    let record = random_record(&mut resign, arbiter).expect("a resignation");
+    let events: Vec<&Event> = record.events.iter().map(|e| &e.event).collect();
+    assert_eq!(events, [&Event::Resign(Side::White)]);
+
+    let slow = SimOptions {
+        max_events: 4,
+        max_think_ms: 8_000_000,
+        ..SimOptions::default()
+    };
+    let mut think = |n: usize| if n == 8_000_001 { 7_300_000 } else { 0 };
+    let record = random_record(&mut think, slow).expect("a flag fall");
+    assert_eq!(record.events.len(), 1);
+    assert_eq!(record.events[0].event, Event::End);
+    assert_eq!(record.events[0].t, 7_300.0);
+}

@@ -279,8 +279,23 @@ fn tau_changes_the_volatility_and_is_checked() {
     let pa = a.rate(&e).players["P"].after;
     let pb = b.rate(&e).players["P"].after;
     assert_ne!(pa.volatility, pb.volatility);
-    for bad in [0.0, -0.5, f64::NAN, f64::INFINITY, 101.0] {
-        assert!(Config::new(bad).is_err(), "{bad}");
+    // Each list keeps the τ it was made with; the default is the spec's 0.5.
+    assert_eq!(a.config().tau(), 0.3);
+    assert_eq!(b.config().tau(), 1.2);
+    assert_eq!(Config::default().tau(), 0.5);
+    assert_eq!(Config::new(100.0).map(|c| c.tau()), Ok(100.0));
+    for (bad, text) in [
+        (0.0, "0"),
+        (-0.5, "-0.5"),
+        (f64::NAN, "NaN"),
+        (f64::INFINITY, "inf"),
+        (101.0, "101"),
+    ] {
+        assert_eq!(
+            Config::new(bad).map(|c| c.tau()),
+            Err(format!("tau {text} is not above 0 and at most 100")),
+            "{bad}"
+        );
     }
 }
 

@@ -147,6 +147,42 @@ mod tests {
         assert_eq!(Date::from_days_since_epoch(i64::MAX), None);
     }
 
+    /// Every day of the calendar, counted one by one from 0001-01-01 with the month lengths
+    /// and the leap rule written out here: its day number goes up by one each day, it reads
+    /// back from that number, and 9999-12-31 is day 2,932,896 (from 1970-01-01, as Python's
+    /// `date(9999, 12, 31) - date(1970, 1, 1)` also gives).
+    #[test]
+    fn every_day_of_the_calendar_counts_and_reads_back() {
+        let mut expected = Date::parse("0001-01-01")
+            .expect("day one")
+            .days_since_epoch();
+        assert_eq!(expected, -719_162);
+        for year in 1..=9999u16 {
+            let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+            for month in 1..=12u8 {
+                let days = match month {
+                    2 if leap => 29,
+                    2 => 28,
+                    4 | 6 | 9 | 11 => 30,
+                    _ => 31,
+                };
+                for day in 1..=days {
+                    let d = Date::new(year, month, day).expect("a day of the calendar");
+                    assert_eq!((d.year(), d.month(), d.day()), (year, month, day));
+                    assert_eq!(d.days_since_epoch(), expected, "{d}");
+                    assert_eq!(Date::from_days_since_epoch(expected), Some(d), "{d}");
+                    expected += 1;
+                }
+                let first = Date::new(year, month, 1).expect("the first of the month");
+                assert_eq!(first.to_string(), format!("{year:04}-{month:02}-01"));
+                assert_eq!(Date::new(year, month, days + 1), None, "{year}-{month}");
+            }
+        }
+        assert_eq!(expected - 1, 2_932_896);
+        assert_eq!(Date::from_days_since_epoch(2_932_897), None);
+        assert_eq!(Date::from_days_since_epoch(-719_163), None);
+    }
+
     #[test]
     fn malformed_dates_are_refused_naming_the_text() {
         for bad in [
