@@ -303,3 +303,106 @@ fn an_unexpected_playoff_game_is_refused_naming_the_games_due() {
         "stages[0].playoffs[0]: 3 against 9 is not a playoff game now (expected 3-7, 9-2)"
     );
 }
+
+/// Two groups of two, then a single-game final between the group winners (1 and 3), with
+/// the given penalties.
+fn groups_then_final(penalties: Value) -> Result<Event, TournamentFileError> {
+    let players: Vec<Value> = (1..=4)
+        .map(|id| json!({"id": id, "name": format!("P{id}"), "rating": 2000 - id}))
+        .collect();
+    Event::from_value(&json!({
+        "format": "ggdesk-tournament/2",
+        "name": "Staged",
+        "players": players,
+        "penalties": penalties,
+        "stages": [
+            {"name": "Groups", "system": "round_robin", "groups": 2, "advance": 1,
+             "rounds": [{"games": [
+                 {"group": "A", "table": 1, "white": 1, "black": 4, "result": "white"},
+                 {"group": "B", "table": 2, "white": 2, "black": 3, "result": "black"}
+             ]}],
+             "playoffs": []},
+            {"name": "Final", "system": "knockout", "match": {"best_of": 1},
+             "rounds": [{"games": [
+                 {"match": "1.1", "table": 1, "white": 1, "black": 3, "result": "white"}
+             ]}]}
+        ]
+    }))
+}
+
+/// A penalty counts in its own stage only: one given in the groups to a player who did not
+/// reach the final is accepted, the same penalty said to be of the final is refused at the
+/// penalty's player.
+#[test]
+fn a_penalty_is_checked_against_its_own_stage_only() {
+    let pen = |stage: u32| json!([{"player": 4, "points": 1, "reason": "late", "stage": stage}]);
+    let e = groups_then_final(pen(1)).expect("a penalty of the groups");
+    assert!(e.is_over());
+    let e = match groups_then_final(pen(2)) {
+        Ok(_) => panic!("a penalty in the final for a player not in it"),
+        Err(e) => e,
+    };
+    assert_eq!(e.at, "penalties[0].player");
+    assert!(
+        matches!(
+            e.fault,
+            FileFault::Stage(StageFault::NotInStage {
+                player: PlayerId(4),
+                stage: StageNo(2)
+            })
+        ),
+        "{e}"
+    );
+}
+
+/// A knockout round while a game of the round before has no result is refused at that
+/// round: best of three, match 1.1's first game pending and a second game written.
+#[test]
+fn a_knockout_round_after_an_incomplete_round_is_refused() {
+    let e = match Event::from_json(&file(json!([
+        {"name": "Cup", "system": "knockout", "match": {"best_of": 3}, "rounds": [
+            {"games": [
+                {"match": "1.1", "table": 1, "white": 1, "black": 8, "result": "pending"},
+                {"match": "1.2", "table": 2, "white": 4, "black": 5, "result": "white"},
+                {"match": "1.3", "table": 3, "white": 2, "black": 7, "result": "white"},
+                {"match": "1.4", "table": 4, "white": 3, "black": 6, "result": "white"}
+            ]},
+            {"games": [
+                {"match": "1.1", "table": 1, "white": 8, "black": 1, "result": "black"},
+                {"match": "1.2", "table": 2, "white": 5, "black": 4, "result": "black"},
+                {"match": "1.3", "table": 3, "white": 7, "black": 2, "result": "black"},
+                {"match": "1.4", "table": 4, "white": 6, "black": 3, "result": "black"}
+            ]}
+        ]}
+    ]))) {
+        Ok(_) => panic!("round 2 after a pending game of round 1"),
+        Err(e) => e,
+    };
+    assert_eq!(e.at, "stages[0].rounds[1]");
+    assert!(
+        matches!(e.fault, FileFault::Stage(StageFault::AfterIncompleteRound)),
+        "{e}"
+    );
+}
+
+/// Before a Swiss stage has all its rounds, `pair` asks for the result of its last round
+/// (round 2 of the example's five, with a game pending).
+#[test]
+fn a_swiss_round_with_a_pending_game_is_named_before_the_next_is_paired() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/stages/swiss-then-final-twice-to-beat.json");
+    let mut v: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("fixture")).expect("JSON");
+    let rounds = v["stages"][0]["rounds"].as_array_mut().expect("rounds");
+    rounds.truncate(2);
+    rounds[1]["games"][0]["result"] = json!("pending");
+    v["stages"][1]["rounds"] = json!([]);
+    let event = Event::from_value(&v).expect("a valid event");
+    assert_eq!(
+        event.next_step(),
+        Err(StepRefusal::RoundNotComplete {
+            stage: StageNo(1),
+            round: RoundNo(2),
+        })
+    );
+}
