@@ -44,6 +44,7 @@ fn the_program_that_opens_a_file_is_reaped_when_it_ends() {
 #[test]
 fn a_program_that_cannot_start_is_an_error_not_a_process() {
     let launcher = Launcher::Program("/nonexistent/xdg-open".into());
-    assert!(launcher.start(Path::new("/tmp")).is_err());
+    let started = launcher.start(Path::new("/tmp")).map_err(|e| e.kind());
+    assert_eq!(started, Err(std::io::ErrorKind::NotFound));
     assert!(!launcher.open(Path::new("/tmp")));
 }

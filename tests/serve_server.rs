@@ -220,5 +220,13 @@ fn a_login_that_cannot_make_the_public_role_is_refused_until_it_is_granted_one()
         Store::connect_read_only(&Address::Server(clerk_url)).expect("the clerk, with the role");
     assert!(!public.tournaments().expect("tournaments").is_empty());
     let setups = public.load_game(h.games[0].1);
-    assert!(setups.is_err(), "the role reads no setup: {setups:?}");
+    // The clerk as itself could read the games table; the session reads as the public
+    // role, whose `games` is the view without a game's private columns, so the desk's query
+    // of a game finds a column missing there (a connection error or a denial would be
+    // another refusal).
+    match setups {
+        Err(StoreError::Database(m))
+            if m.starts_with("column \"") && m.ends_with("\" does not exist") => {}
+        other => panic!("the role reads no setup: {other:?}"),
+    }
 }

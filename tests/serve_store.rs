@@ -257,7 +257,12 @@ fn ggdesk_serve_serves_until_sigterm_or_sigint_and_then_exits_cleanly() {
         signal(&child, sig);
         let status = wait(&mut child);
         assert!(status.success(), "SIG{sig}: {status}");
-        assert!(std::net::TcpStream::connect(addr).is_err());
+        let after = std::net::TcpStream::connect(addr).map_err(|e| e.kind());
+        assert_eq!(
+            after.err(),
+            Some(std::io::ErrorKind::ConnectionRefused),
+            "SIG{sig}: the port is closed"
+        );
     }
 }
 

@@ -65,7 +65,12 @@ fn settings_start_the_public_pages_show_their_address_and_stop_them() {
     }
     click(&mut h, "Stop the public pages");
     assert!(h.query_by_label("Start the public pages").is_some());
-    assert!(std::net::TcpStream::connect(addr).is_err(), "stopped");
+    let after = std::net::TcpStream::connect(addr).map_err(|e| e.kind());
+    assert_eq!(
+        after.err(),
+        Some(std::io::ErrorKind::ConnectionRefused),
+        "stopped: the port is closed"
+    );
 }
 
 #[test]

@@ -192,7 +192,7 @@ fn the_station_commands_refuse_a_name_that_is_another_role_and_reset_and_remove(
         url.starts_with("postgres://") && url.contains("hall-b"),
         "{url}"
     );
-    assert!(Store::connect(&Address::Server(ev.b.url.clone())).is_err());
+    trust::assert_login_refused(&ev.b.url);
     assert!(Store::connect(&Address::Server(url.clone())).is_ok());
     // Removed: its login is gone.
     let out = ggdesk(&["--db", &ev.url, "station", "remove", "hall-b"]);
@@ -201,7 +201,7 @@ fn the_station_commands_refuse_a_name_that_is_another_role_and_reset_and_remove(
         String::from_utf8_lossy(&out.stdout).trim(),
         "station hall-b removed"
     );
-    assert!(Store::connect(&Address::Server(url)).is_err());
+    trust::assert_login_refused(&url);
     let out = ggdesk(&["--db", &ev.url, "station", "list"]);
     let listed = String::from_utf8_lossy(&out.stdout);
     assert!(

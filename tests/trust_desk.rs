@@ -208,7 +208,7 @@ fn the_stations_page_gives_a_new_password_and_removes_a_station() {
         .expect("the new address, shown once");
     assert_ne!(url, ev.a.url);
     assert_eq!(trust::sessions(&role), 0, "its sessions were ended");
-    assert!(Store::connect(&ggdesk::store::Address::Server(ev.a.url.clone())).is_err());
+    trust::assert_login_refused(&ev.a.url);
     assert!(Store::connect(&ggdesk::store::Address::Server(url.clone())).is_ok());
     click(&mut h, "Done: hide it");
     h.get_all_by_label("Remove")
@@ -218,7 +218,7 @@ fn the_stations_page_gives_a_new_password_and_removes_a_station() {
     h.run();
     click(&mut h, "Remove: its desk stops");
     assert!(has_text(&h, "Station hall-a removed"), "{:?}", all_text(&h));
-    assert!(Store::connect(&ggdesk::store::Address::Server(url)).is_err());
+    trust::assert_login_refused(&url);
     assert_eq!(
         ev.director
             .stations()

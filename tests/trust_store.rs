@@ -423,7 +423,7 @@ fn a_new_password_and_a_removal_end_the_stations_sessions() {
         &format!("SELECT count(*) FROM pg_roles WHERE rolname = '{role}'"),
     );
     assert_eq!(gone, "0");
-    assert!(Store::connect(&Address::Server(login.url.clone())).is_err());
+    trust::assert_login_refused(&login.url);
     assert_eq!(
         director.stations().expect("stations").len(),
         1,

@@ -12,8 +12,8 @@ use super::event::{connect, setups};
 use super::pg;
 use ggdesk::store::AnyEvent;
 use ggdesk::store::{
-    Actor, GameId, GameMode, NewGame, PlayerInput, StationLogin, Store, TournamentId,
-    TournamentSetup,
+    Actor, Address, GameId, GameMode, NewGame, PlayerInput, StationLogin, Store, StoreError,
+    TournamentId, TournamentSetup,
 };
 use ggdesk_core::rules::{Event, Move, RuleSettings, Side};
 use ggdesk_core::tournament::GameResult;
@@ -326,4 +326,18 @@ pub fn made_and_other(store: &Store, id: GameId) -> (Move, Move) {
         .find(|m| *m != made)
         .expect("another legal move");
     (made, other)
+}
+
+/// A station's old address no longer logs in: the server refuses its password (a new
+/// password was set, or the login was removed), not any other failure such as the server
+/// being unreachable.
+pub fn assert_login_refused(url: &str) {
+    match Store::connect(&Address::Server(url.to_string())) {
+        // The store reports every failure to log in as not connected, with the server's
+        // words.
+        Err(StoreError::Disconnected(m))
+            if m.starts_with("password authentication failed for user") => {}
+        Err(e) => panic!("expected the password refused, got {e:?}"),
+        Ok(_) => panic!("the old address still logs in"),
+    }
 }

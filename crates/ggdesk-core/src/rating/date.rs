@@ -208,7 +208,10 @@ mod tests {
             );
         }
         assert!(Date::parse("2024-02-29").is_ok());
-        assert!(Date::parse("1900-02-29").is_err());
+        assert_eq!(
+            Date::parse("1900-02-29"),
+            Err(DateError::NoSuchDay("1900-02-29".into()))
+        );
         assert!(Date::parse("2000-02-29").is_ok());
     }
 }
