@@ -178,6 +178,7 @@ fn the_higher_seed_has_white_in_game_one_even_from_the_lower_slot() {
         4,
         json!([{"name": "Cup", "system": "knockout", "match": {"best_of": 1}, "rounds": []}]),
     );
+    assert_eq!(e.name(), "Staged");
     let (e, semis) = play_round(&e, |b| {
         if b.series == match_id(1, 1) {
             PlayerId(4)
