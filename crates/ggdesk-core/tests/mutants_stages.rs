@@ -178,6 +178,7 @@ fn the_higher_seed_has_white_in_game_one_even_from_the_lower_slot() {
         4,
         json!([{"name": "Cup", "system": "knockout", "match": {"best_of": 1}, "rounds": []}]),
     );
+    assert_eq!(e.name(), "Staged");
     let (e, semis) = play_round(&e, |b| {
         if b.series == match_id(1, 1) {
             PlayerId(4)
@@ -405,4 +406,76 @@ fn a_swiss_round_with_a_pending_game_is_named_before_the_next_is_paired() {
             round: RoundNo(2),
         })
     );
+}
+
+/// Pairs the next round and enters the results `result` gives (`None`: left pending).
+fn play_some(e: &Event, result: impl Fn(&StageBoard) -> Option<PlayerId>) -> Event {
+    let step = e.next_step().expect("a round to pair");
+    let NextStep::Round {
+        stage,
+        round,
+        games,
+        ..
+    } = &step
+    else {
+        panic!("a round, not {step:?}");
+    };
+    let mut out = e.record(&step).expect("recorded");
+    for (i, b) in games.iter().enumerate() {
+        if let Some(w) = result(b) {
+            let r = if w == b.white {
+                GameResult::WhiteWins
+            } else {
+                GameResult::BlackWins
+            };
+            out = out.set_result(*stage, *round, i, r).expect("a result");
+        }
+    }
+    out
+}
+
+/// While the semi-finals are played, the bracket shows what is known of the final and the
+/// third-place match: seed 1 won semi-final 1.1 against seed 4, 1.2 is still on, so the final
+/// has seed 1 on top and nobody yet below, the third-place match seed 4 on top; and once the
+/// final is won with the third-place game still on, the knockout has no champion yet.
+#[test]
+fn the_bracket_shows_the_next_round_while_one_is_played_and_a_champion_only_at_the_end() {
+    let e = event(
+        4,
+        json!([{"name": "Cup", "system": "knockout", "match": {"best_of": 1},
+                "third_place": true, "rounds": []}]),
+    );
+    let e = play_some(&e, |b| (b.series == match_id(1, 1)).then_some(PlayerId(1)));
+    let bracket = e.current().bracket.as_ref().expect("a bracket");
+    let (next, third) = bracket.preview();
+    let next = next.expect("the final, previewed");
+    assert_eq!(next.len(), 1);
+    assert_eq!(
+        next[0].id,
+        MatchId::Bracket {
+            round: 2,
+            number: 1
+        }
+    );
+    assert_eq!(next[0].slots.map(|s| s.player), [Some(PlayerId(1)), None]);
+    assert_eq!(next[0].slots.map(|s| s.seed), [Some(1), None]);
+    let third = third.expect("the third-place match, previewed");
+    assert_eq!(third.id, MatchId::ThirdPlace);
+    assert_eq!(third.slots.map(|s| s.player), [Some(PlayerId(4)), None]);
+    assert_eq!(bracket.champion(), None);
+
+    // 1.2: seed 2 wins. Then the final (1 against 2) is won by 1, the third place left on.
+    let e = e
+        .set_result(StageNo(1), RoundNo(1), 1, GameResult::WhiteWins)
+        .expect("1.2's result");
+    let bracket = e.current().bracket.as_ref().expect("a bracket");
+    assert_eq!(bracket.preview(), (None, None), "the final has begun");
+    let e = play_some(&e, |b| (b.series == match_id(2, 1)).then_some(PlayerId(1)));
+    let bracket = e.current().bracket.as_ref().expect("a bracket");
+    assert_eq!(
+        bracket.rounds.last().map(|r| r[0].winner),
+        Some(Some(PlayerId(1)))
+    );
+    assert!(!bracket.is_complete());
+    assert_eq!(bracket.champion(), None, "the third-place game is still on");
 }
