@@ -222,7 +222,7 @@ fn a_semi_final_bye_leaves_no_third_place_match() {
 /// group of five plays five. After the stage, each of group B's players has played three
 /// games and each of group A's four (one bye each), and group B's `progressive` sums the
 /// running score after each of its own three rounds only (2 points a win, counted here
-/// from the games as they were played: White wins every game).
+/// from the games as they were played: White wins every game); group A's byes score 2.
 #[test]
 fn a_smaller_group_plays_only_its_own_rounds() {
     let mut e = event(
@@ -236,6 +236,7 @@ fn a_smaller_group_plays_only_its_own_rounds() {
     let mut games_of: BTreeMap<(String, PlayerId), usize> = BTreeMap::new();
     let mut running: BTreeMap<PlayerId, i64> = BTreeMap::new();
     let mut progressive: BTreeMap<PlayerId, i64> = BTreeMap::new();
+    let mut wins_a: BTreeMap<PlayerId, i64> = BTreeMap::new();
     for _ in 0..5 {
         let (next, games) = play_round(&e, |b| b.white);
         for b in &games {
@@ -245,6 +246,9 @@ fn a_smaller_group_plays_only_its_own_rounds() {
             if g == "B" {
                 *running.entry(b.white).or_default() += 2;
                 running.entry(b.black).or_default();
+            } else {
+                *wins_a.entry(b.white).or_default() += 1;
+                wins_a.entry(b.black).or_default();
             }
         }
         if games
@@ -269,6 +273,15 @@ fn a_smaller_group_plays_only_its_own_rounds() {
     assert!(e.reached()[0].complete);
     let s = e.stage_standings(Some(1)).expect("stage 1 standings");
     assert_eq!(s.rows.len(), 9);
+    // Group A's players each had one bye, worth a win's 2 points.
+    for (_, row) in s.rows.iter().filter(|(g, _)| g.to_string() == "A") {
+        assert_eq!(
+            row.score.to_string(),
+            (2 * wins_a[&row.id] + 2).to_string(),
+            "player {}",
+            row.id
+        );
+    }
     let b_rows: Vec<_> = s
         .rows
         .iter()
@@ -339,6 +352,10 @@ fn a_penalty_is_checked_against_its_own_stage_only() {
     let pen = |stage: u32| json!([{"player": 4, "points": 1, "reason": "late", "stage": stage}]);
     let e = groups_then_final(pen(1)).expect("a penalty of the groups");
     assert!(e.is_over());
+    // The groups' cut is drawn; the last stage has none.
+    assert!(!e.reached()[0].cut.is_empty());
+    assert_eq!(e.reached().len(), 2);
+    assert!(e.reached()[1].cut.is_empty(), "{:?}", e.reached()[1].cut);
     let e = match groups_then_final(pen(2)) {
         Ok(_) => panic!("a penalty in the final for a player not in it"),
         Err(e) => e,
