@@ -143,26 +143,7 @@ fn event(n: u32, stages: Value) -> Event {
 
 /// Pairs the next round and gives each game to the player `winner` picks.
 fn play_round(e: &Event, winner: impl Fn(&StageBoard) -> PlayerId) -> (Event, Vec<StageBoard>) {
-    let step = e.next_step().expect("a round to pair");
-    let NextStep::Round {
-        stage,
-        round,
-        games,
-        ..
-    } = &step
-    else {
-        panic!("a round, not {step:?}");
-    };
-    let mut out = e.record(&step).expect("recorded");
-    for (i, b) in games.iter().enumerate() {
-        let result = if winner(b) == b.white {
-            GameResult::WhiteWins
-        } else {
-            GameResult::BlackWins
-        };
-        out = out.set_result(*stage, *round, i, result).expect("a result");
-    }
-    (out, games.clone())
+    play_some(e, |b| Some(winner(b)))
 }
 
 fn match_id(round: u32, number: u32) -> Option<MatchId> {
@@ -425,8 +406,12 @@ fn a_swiss_round_with_a_pending_game_is_named_before_the_next_is_paired() {
     );
 }
 
-/// Pairs the next round and enters the results `result` gives (`None`: left pending).
-fn play_some(e: &Event, result: impl Fn(&StageBoard) -> Option<PlayerId>) -> Event {
+/// Pairs the next round and enters the results `result` gives (`None`: left pending), with
+/// the round's games.
+fn play_some(
+    e: &Event,
+    result: impl Fn(&StageBoard) -> Option<PlayerId>,
+) -> (Event, Vec<StageBoard>) {
     let step = e.next_step().expect("a round to pair");
     let NextStep::Round {
         stage,
@@ -448,7 +433,7 @@ fn play_some(e: &Event, result: impl Fn(&StageBoard) -> Option<PlayerId>) -> Eve
             out = out.set_result(*stage, *round, i, r).expect("a result");
         }
     }
-    out
+    (out, games.clone())
 }
 
 /// While the semi-finals are played, the bracket shows what is known of the final and the
@@ -462,7 +447,7 @@ fn the_bracket_shows_the_next_round_while_one_is_played_and_a_champion_only_at_t
         json!([{"name": "Cup", "system": "knockout", "match": {"best_of": 1},
                 "third_place": true, "rounds": []}]),
     );
-    let e = play_some(&e, |b| (b.series == match_id(1, 1)).then_some(PlayerId(1)));
+    let (e, _) = play_some(&e, |b| (b.series == match_id(1, 1)).then_some(PlayerId(1)));
     let bracket = e.current().bracket.as_ref().expect("a bracket");
     let (next, third) = bracket.preview();
     let next = next.expect("the final, previewed");
@@ -487,7 +472,7 @@ fn the_bracket_shows_the_next_round_while_one_is_played_and_a_champion_only_at_t
         .expect("1.2's result");
     let bracket = e.current().bracket.as_ref().expect("a bracket");
     assert_eq!(bracket.preview(), (None, None), "the final has begun");
-    let e = play_some(&e, |b| (b.series == match_id(2, 1)).then_some(PlayerId(1)));
+    let (e, _) = play_some(&e, |b| (b.series == match_id(2, 1)).then_some(PlayerId(1)));
     let bracket = e.current().bracket.as_ref().expect("a bracket");
     assert_eq!(
         bracket.rounds.last().map(|r| r[0].winner),
