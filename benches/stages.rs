@@ -11,10 +11,8 @@
 mod random;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use ggdesk_core::stages::{Event, MatchFormat, Seeding, StageFormat, StageSpec, placement_json};
 use ggdesk_core::tournament::TieBreak;
-use ggdesk_core::tournament::stages::{
-    Event, MatchFormat, Seeding, StageFormat, StageSpec, placement_json,
-};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::hint::black_box;

@@ -16,9 +16,9 @@ use ggdesk::store::{
 };
 use ggdesk_core::rating::Date;
 use ggdesk_core::rules::RuleSettings;
+use ggdesk_core::stages::{Event, stage_standings_json};
+use ggdesk_core::stages::{MatchFormat, Seeding, StageFormat, StageSpec};
 use ggdesk_core::tournament::GameResult;
-use ggdesk_core::tournament::stages::{Event, stage_standings_json};
-use ggdesk_core::tournament::stages::{MatchFormat, Seeding, StageFormat, StageSpec};
 use ggdesk_core::tournament::{RoundNo, Score, StageNo, TieBreak};
 use serde_json::{Value, json};
 use std::path::PathBuf;

@@ -16,7 +16,7 @@ use ggdesk::store::{
     StoreError, TournamentId, TournamentSetup,
 };
 use ggdesk_core::rules::{Event, RuleSettings, Side};
-use ggdesk_core::tournament::stages::{MatchFormat, Seeding, StageFormat, StageSpec};
+use ggdesk_core::stages::{MatchFormat, Seeding, StageFormat, StageSpec};
 use ggdesk_core::tournament::{GameResult, Score, StageNo};
 
 fn assert_denied<T: std::fmt::Debug>(r: Result<T, StoreError>, subject: &str, what: &str) {

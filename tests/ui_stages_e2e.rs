@@ -19,7 +19,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ggdesk::store::{Actor, PlayerInput, RoundState, Store, TournamentId, TournamentSetup};
 use ggdesk::ui::{DeskApp, Page};
-use ggdesk_core::tournament::stages::{MatchFormat, Seeding, StageFormat, StageSpec};
+use ggdesk_core::stages::{MatchFormat, Seeding, StageFormat, StageSpec};
 use ggdesk_core::tournament::{GameResult, PlayerId, Score, TieBreak};
 use std::cell::Cell;
 use std::collections::HashMap;

@@ -12,7 +12,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use ggdesk::store::{Actor, RoundPlace, RoundState, Store, TournamentId};
 use ggdesk::ui::{DeskApp, Page};
-use ggdesk_core::tournament::stages::{MatchFormat, Seeding, StageFormat, StageSpec};
+use ggdesk_core::stages::{MatchFormat, Seeding, StageFormat, StageSpec};
 use ggdesk_core::tournament::{GameResult, RoundNo, StageNo, TieBreak};
 use serde_json::Value;
 use std::cell::Cell;

@@ -68,8 +68,8 @@ pub fn import(db: Option<String>, file: &str) -> Result<(), CliError> {
                 .to_string()
         }
         // An event in stages: checked as `pair` checks it.
-        ggdesk_core::tournament::stages::FORMAT_2 => {
-            ggdesk_core::tournament::stages::Event::from_value(&value).map_err(|e| bad(&e))?;
+        ggdesk_core::stages::FORMAT_2 => {
+            ggdesk_core::stages::Event::from_value(&value).map_err(|e| bad(&e))?;
             open(db)?
                 .import_tournament(&value, &director)
                 .map_err(|e| match e {
@@ -84,7 +84,7 @@ pub fn import(db: Option<String>, file: &str) -> Result<(), CliError> {
                 ggdesk_core::record::FORMAT,
                 ggdesk_core::physical_record::FORMAT,
                 ggdesk_core::tournament::FORMAT,
-                ggdesk_core::tournament::stages::FORMAT_2
+                ggdesk_core::stages::FORMAT_2
             )));
         }
     };

@@ -5,9 +5,7 @@
 use super::{CliError, read_input};
 use ggdesk_core::export::{crosstable_csv, placement_csv, stage_standings_csv, standings_csv};
 use ggdesk_core::pairing::{explain, pair_next_round};
-use ggdesk_core::tournament::stages::{
-    Event, FORMAT_2, Placed, placement_json, stage_standings_json,
-};
+use ggdesk_core::stages::{Event, FORMAT_2, Placed, placement_json, stage_standings_json};
 use ggdesk_core::tournament::{
     FileFault, StageNo, Tournament, TournamentFileError, standings as rank,
 };

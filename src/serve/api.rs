@@ -8,7 +8,7 @@ use super::public::{
 use ggdesk_core::rating::PROVISIONAL_DEVIATION;
 use ggdesk_core::rating::list::{fmt2, fmt6};
 use ggdesk_core::rules::Side;
-use ggdesk_core::tournament::stages::GroupId;
+use ggdesk_core::stages::GroupId;
 use ggdesk_core::tournament::{Entry, GameOutcome, Score};
 use serde_json::{Map, Value, json};
 

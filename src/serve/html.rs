@@ -13,7 +13,7 @@ use ggdesk_core::export::print::{CROSS_LEGEND, cross_cell, tiebreak_title};
 use ggdesk_core::rating::list::fmt2;
 use ggdesk_core::rating::{Date, PROVISIONAL_DEVIATION};
 use ggdesk_core::rules::Side;
-use ggdesk_core::tournament::stages::GroupId;
+use ggdesk_core::stages::GroupId;
 use ggdesk_core::tournament::{Entry, GameOutcome, GameResult, System, TieBreak};
 use std::fmt::Write;
 
@@ -672,7 +672,7 @@ fn stages_overview(t: &TournamentData, sd: &StagedData) -> String {
 fn placement_table(
     t: &TournamentData,
     sd: &StagedData,
-    rows: &[ggdesk_core::tournament::stages::Placed],
+    rows: &[ggdesk_core::stages::Placed],
 ) -> String {
     let mut out = String::from(
         "<div class=\"wide\"><table><thead><tr><th class=\"n\">Place</th><th>Player</th>\

@@ -13,7 +13,7 @@ use crate::store::{
 pub use crate::store::{PublicRatingEvent, PublicRatingRow};
 use ggdesk_core::export::print::sort_key;
 use ggdesk_core::rules::Side;
-use ggdesk_core::tournament::stages::{
+use ggdesk_core::stages::{
     Event, GroupCut, GroupId, Match, MatchFormat, Placed, placement_json, stage_standings_json,
 };
 use ggdesk_core::tournament::{

@@ -18,7 +18,7 @@
 //! percent-encoded in the path (`/ratings/player/PH-0012`). It is decoded here and only ever
 //! looked up in the list the watcher read; an id that is not on it is a 404.
 
-use ggdesk_core::tournament::stages::GroupId;
+use ggdesk_core::stages::GroupId;
 
 /// Which pages a stream of change notices is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -12,10 +12,8 @@ use ggdesk_core::pairing::{explain, pair_next_round};
 use ggdesk_core::rules::Side;
 const NS_PER_S: i64 = 1_000_000_000;
 use super::db::{Optional, Tx, args};
-use ggdesk_core::tournament::{
-    self as lifecycle, BoardNo, DraftRound, GameResult, PlayerId, RoundNo, RoundState, Seat,
-    SwapPlan, Tournament,
-};
+use ggdesk_core::event::{self as lifecycle, DraftRound, RoundState, Seat, SwapPlan};
+use ggdesk_core::tournament::{BoardNo, GameResult, PlayerId, RoundNo, Tournament};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

@@ -5,7 +5,8 @@
 use super::db::{Optional, args};
 use super::tournaments::{load, read_setup};
 use super::{Result, Store, StoreError, TournamentId};
-use ggdesk_core::tournament::{self as lifecycle, RoundNo};
+use ggdesk_core::event as lifecycle;
+use ggdesk_core::tournament::RoundNo;
 
 /// Where a tournament stands for pairing its next round: the core's
 /// [`ggdesk_core::tournament::NextRound`] with plain round numbers, as the desk's pages

@@ -4,12 +4,12 @@ use super::db::{Tx, args};
 use super::stages::{RoundPlace, parse_kind, places};
 use super::{Context, Result, Store, TournamentId};
 use ggdesk_core::rules::RuleSettings;
-use ggdesk_core::tournament::stages::{GroupId, MatchId};
+use ggdesk_core::stages::{GroupId, MatchId};
 use ggdesk_core::tournament::{GameResult, PlayerId, StageNo};
 use std::collections::HashMap;
 
 /// A round's state is the core's (`tournament::lifecycle`): the store only saves its code.
-pub use ggdesk_core::tournament::RoundState;
+pub use ggdesk_core::event::RoundState;
 
 /// A player as seated at a board.
 #[derive(Debug, Clone, PartialEq, Eq)]

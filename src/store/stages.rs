@@ -44,7 +44,7 @@ use super::db::{Row, Tx, Value as DbValue, args};
 use super::rounds::{RoundState, RoundView};
 use super::tournaments::{TournamentSetup, read_setup};
 use super::{Actor, BackupNote, Context, Result, Store, StoreError, TournamentId, audit, rejected};
-use ggdesk_core::tournament::stages::{
+use ggdesk_core::stages::{
     Event, EventParts, EventSettings, MatchFormat, NextStep, PlayoffGame, Seeding, StageBoard,
     StageFormat, StageGame, StagePenalty, StagePlay, StageRound, StageSpec, StepRefusal,
 };

@@ -677,9 +677,7 @@ impl Store {
     /// same federation id, or added to the registry. A player banned in the registry refuses
     /// the file. Returns the new tournament's id.
     pub fn import_tournament(&mut self, file: &Value, actor: &Actor) -> Result<TournamentId> {
-        if file.get("format").and_then(Value::as_str)
-            == Some(ggdesk_core::tournament::stages::FORMAT_2)
-        {
+        if file.get("format").and_then(Value::as_str) == Some(ggdesk_core::stages::FORMAT_2) {
             return self.import_event(file, actor);
         }
         let t = Tournament::from_value(file).map_err(|e| rejected(e.to_string()))?;

@@ -4,7 +4,9 @@
 //! OS-randomness dependency, so the compiler keeps that boundary. See ARCHITECTURE.md.
 
 pub mod adjudication;
-pub mod clock;
+pub use rules::clock;
+pub mod csv_text;
+pub mod event;
 pub mod export;
 pub mod game;
 pub mod pairing;
@@ -13,4 +15,5 @@ pub mod rating;
 pub mod record;
 pub mod rules;
 pub mod sim;
+pub mod stages;
 pub mod tournament;

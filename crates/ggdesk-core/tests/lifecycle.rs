@@ -1,10 +1,12 @@
 //! A round's life in the core: its state after results, whether the next round can be
 //! paired, and what a swap in a draft is refused for or needs confirmed.
 
+use ggdesk_core::event::{
+    DraftRound, NextRound, RoundState, Seat, SwapRefusal, SwapWarning, next_round, plan_swap,
+};
 use ggdesk_core::rules::Side;
 use ggdesk_core::tournament::{
-    BoardNo, DraftRound, Game, GameResult, NextRound, Player, PlayerId, Round, RoundNo, RoundState,
-    Seat, Settings, SwapRefusal, SwapWarning, Tournament, next_round, plan_swap,
+    BoardNo, Game, GameResult, Player, PlayerId, Round, RoundNo, Settings, Tournament,
 };
 use std::collections::BTreeMap;
 

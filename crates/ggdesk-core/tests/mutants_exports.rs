@@ -9,7 +9,7 @@ use ggdesk_core::export::{placement_csv, stage_standings_csv};
 use ggdesk_core::rating::list::{HistoryEntry, list_json, report_csv};
 use ggdesk_core::rating::{Date, ListRow, PlayerEvent, Rating, Standing};
 use ggdesk_core::record::Record;
-use ggdesk_core::tournament::stages::{Bracket, Event};
+use ggdesk_core::stages::{Bracket, Event};
 use ggdesk_core::tournament::{PlayerId, Ratio, Score, Settings, Tournament};
 use serde_json::json;
 use std::collections::HashMap;

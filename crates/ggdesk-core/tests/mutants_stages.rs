@@ -2,12 +2,11 @@
 //! ARCHITECTURE.md): refusals of spec/stages.md's settings rules, each naming the place
 //! and the exact fault; a stage not complete while a game of its last round is pending.
 
-use ggdesk_core::tournament::stages::{
-    Event, MatchId, NextStep, SettingsFault, StageBoard, StageFault, StepRefusal,
+use ggdesk_core::stages::{
+    Event, EventFault, EventFileError, MatchId, NextStep, SettingsFault, StageBoard, StageFault,
+    StepRefusal,
 };
-use ggdesk_core::tournament::{
-    FileFault, GameResult, PlayerId, RoundNo, StageNo, TournamentFileError,
-};
+use ggdesk_core::tournament::{GameResult, PlayerId, RoundNo, StageNo};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -25,7 +24,7 @@ fn file(stages: Value) -> String {
     .to_string()
 }
 
-fn refused(stages: Value) -> TournamentFileError {
+fn refused(stages: Value) -> EventFileError {
     match Event::from_json(&file(stages)) {
         Ok(_) => panic!("the file should be refused"),
         Err(e) => e,
@@ -51,7 +50,7 @@ fn groups_outside_a_round_robin_are_refused_at_the_stage() {
         assert!(
             matches!(
                 e.fault,
-                FileFault::Stage(StageFault::Settings(
+                EventFault::Stage(StageFault::Settings(
                     SettingsFault::GroupsOutsideRoundRobin(StageNo(2))
                 ))
             ),
@@ -73,7 +72,7 @@ fn cross_over_seeding_needs_pairs_of_groups() {
         assert!(
             matches!(
                 e.fault,
-                FileFault::Stage(StageFault::Settings(
+                EventFault::Stage(StageFault::Settings(
                     SettingsFault::CrossOverNeedsGroupPairs(StageNo(2))
                 ))
             ),
@@ -87,7 +86,7 @@ fn cross_over_seeding_needs_pairs_of_groups() {
     assert!(
         matches!(
             e.fault,
-            FileFault::Stage(StageFault::Settings(
+            EventFault::Stage(StageFault::Settings(
                 SettingsFault::CrossOverNeedsGroupPairs(StageNo(2))
             ))
         ),
@@ -301,7 +300,7 @@ fn an_unexpected_playoff_game_is_refused_naming_the_games_due() {
 
 /// Two groups of two, then a single-game final between the group winners (1 and 3), with
 /// the given penalties.
-fn groups_then_final(penalties: Value) -> Result<Event, TournamentFileError> {
+fn groups_then_final(penalties: Value) -> Result<Event, EventFileError> {
     let players: Vec<Value> = (1..=4)
         .map(|id| json!({"id": id, "name": format!("P{id}"), "rating": 2000 - id}))
         .collect();
@@ -345,7 +344,7 @@ fn a_penalty_is_checked_against_its_own_stage_only() {
     assert!(
         matches!(
             e.fault,
-            FileFault::Stage(StageFault::NotInStage {
+            EventFault::Stage(StageFault::NotInStage {
                 player: PlayerId(4),
                 stage: StageNo(2)
             })
@@ -379,7 +378,7 @@ fn a_knockout_round_after_an_incomplete_round_is_refused() {
     };
     assert_eq!(e.at, "stages[0].rounds[1]");
     assert!(
-        matches!(e.fault, FileFault::Stage(StageFault::AfterIncompleteRound)),
+        matches!(e.fault, EventFault::Stage(StageFault::AfterIncompleteRound)),
         "{e}"
     );
 }

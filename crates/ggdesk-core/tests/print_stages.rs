@@ -3,7 +3,7 @@
 //! the group tables of a round-robin stage.
 
 use ggdesk_core::export::print::{Details, bracket_page, group_tables_page};
-use ggdesk_core::tournament::stages::Event;
+use ggdesk_core::stages::Event;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 

@@ -3,7 +3,7 @@
 //! and the final placement must be what the reference answered. (The binary is checked on
 //! the same files by `tests/stages_cli.rs`.)
 
-use ggdesk_core::tournament::stages::{Event, StepRefusal, placement_json, stage_standings_json};
+use ggdesk_core::stages::{Event, StepRefusal, placement_json, stage_standings_json};
 use serde_json::Value;
 use std::path::PathBuf;
 

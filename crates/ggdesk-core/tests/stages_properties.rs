@@ -7,7 +7,7 @@
 #[path = "../../../tests/fixtures/stages/random.rs"]
 mod random;
 
-use ggdesk_core::tournament::stages::{
+use ggdesk_core::stages::{
     Event, EventParts, EventSettings, MatchFormat, MatchId, NextStep, PlayedOff, PlayoffState,
     Seeding, StageFormat, StageSpec, StepRefusal, bracket_order, playoff, series, serpentine,
 };
@@ -376,10 +376,7 @@ fn three_tied_players_play_a_round_robin_then_those_still_level_again() {
     bad.push(wrong);
     assert!(matches!(
         playoff(&tied, 1, &bad, &scale),
-        Err((
-            3,
-            ggdesk_core::tournament::stages::PlayoffFault::NotExpected { .. }
-        ))
+        Err((3, ggdesk_core::stages::PlayoffFault::NotExpected { .. }))
     ));
 }
 

@@ -12,7 +12,7 @@ use crate::ui::common::LoadErrors;
 use crate::ui::files;
 use egui::{RichText, Ui};
 use ggdesk_core::export::print::{self, series_title};
-use ggdesk_core::tournament::stages::{Event, Match, NextStep, StageFormat};
+use ggdesk_core::stages::{Event, Match, NextStep, StageFormat};
 use ggdesk_core::tournament::{GameResult, PlayerId};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -259,12 +259,7 @@ fn mark(top: PlayerId, white: PlayerId, result: GameResult) -> &'static str {
     }
 }
 
-fn match_ui(
-    ui: &mut Ui,
-    event: &Event,
-    format: ggdesk_core::tournament::stages::MatchFormat,
-    m: &Match,
-) {
+fn match_ui(ui: &mut Ui, event: &Event, format: ggdesk_core::stages::MatchFormat, m: &Match) {
     let score = m.series.score(format);
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.set_width(230.0);

@@ -14,8 +14,8 @@ use super::common::{self, LoadErrors, badge};
 use crate::store::TournamentId;
 use crate::store::{BoardStatus, RoundState, RoundView, Store};
 use egui::{Color32, RichText, Ui};
+use ggdesk_core::stages::Event;
 use ggdesk_core::tournament::GameResult;
-use ggdesk_core::tournament::stages::Event;
 use std::path::PathBuf;
 
 /// Decides when a page reloads its data from the database: when the tournament changes,

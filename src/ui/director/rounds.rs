@@ -32,7 +32,7 @@ use egui::{Key, Modifiers, RichText, Ui};
 use egui_extras::Column;
 use ggdesk_core::export::print::{self, PrintBoard, PrintPlayer, PrintRound};
 use ggdesk_core::pairing::{self, Pairing};
-use ggdesk_core::tournament::stages::{Event, MatchId, NextStep, StageFormat, StepRefusal};
+use ggdesk_core::stages::{Event, MatchId, NextStep, StageFormat, StepRefusal};
 use ggdesk_core::tournament::{GameResult, PlayerId, Score, StageNo, Tournament};
 use std::collections::HashMap;
 
@@ -792,9 +792,7 @@ impl RoundsPage {
                                 name(g.black)
                             ));
                         }
-                        if let ggdesk_core::tournament::stages::PlayoffState::Next(games) =
-                            &playoff.state
-                        {
+                        if let ggdesk_core::stages::PlayoffState::Next(games) = &playoff.state {
                             for (w, b) in games {
                                 ui.label(format!(
                                     "Playoff game: {} – {} (pending: not started)",
@@ -1875,7 +1873,7 @@ fn staged_hint(ui: &mut Ui, next: &StagedNext) {
 }
 
 /// A qualifier's place at the cut: `(A1)` in a grouped stage, `(3rd)` else.
-fn cut_place(reached: &ggdesk_core::tournament::stages::Reached, p: PlayerId) -> String {
+fn cut_place(reached: &ggdesk_core::stages::Reached, p: PlayerId) -> String {
     for cut in &reached.cut {
         if let Some(i) = cut.standings.rows.iter().position(|r| r.id == p) {
             return if reached.groups.len() > 1 {

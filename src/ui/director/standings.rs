@@ -21,7 +21,7 @@ use ggdesk_core::export::print::{self, CROSS_LEGEND, cross_cell, tiebreak_title}
 use ggdesk_core::export::{crosstable_csv, standings_csv};
 use ggdesk_core::export::{placement_csv, stage_standings_csv};
 use ggdesk_core::rules::Side;
-use ggdesk_core::tournament::stages::{Event, GroupId, Placed, StageStandings};
+use ggdesk_core::stages::{Event, GroupId, Placed, StageStandings};
 use ggdesk_core::tournament::{PlayerId, Standings, Tournament, standings};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -601,13 +601,11 @@ fn staged_print(d: &print::Details, event: &Event, stage: u32) -> Option<String>
     let k = stage.checked_sub(1)? as usize;
     let spec = event.settings().stages.get(k)?;
     match spec.format {
-        ggdesk_core::tournament::stages::StageFormat::RoundRobin { .. } => {
+        ggdesk_core::stages::StageFormat::RoundRobin { .. } => {
             print::group_tables_page(d, event, stage)
         }
-        ggdesk_core::tournament::stages::StageFormat::Knockout { .. } => {
-            print::bracket_page(d, event)
-        }
-        ggdesk_core::tournament::stages::StageFormat::Swiss { .. } => {
+        ggdesk_core::stages::StageFormat::Knockout { .. } => print::bracket_page(d, event),
+        ggdesk_core::stages::StageFormat::Swiss { .. } => {
             let group = event.reached().get(k)?.groups.first()?;
             let st = event.stage_standings(Some(stage)).ok()?;
             let s = Standings {

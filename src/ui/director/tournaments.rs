@@ -16,7 +16,7 @@ use crate::ui::files::{self, FilePicker, poll_picker};
 use egui::{RichText, Ui};
 use ggdesk_core::export::print::{Details, tiebreak_title};
 use ggdesk_core::rules::RuleSettings;
-use ggdesk_core::tournament::stages::StageSpec;
+use ggdesk_core::stages::StageSpec;
 use ggdesk_core::tournament::{PlayerId, PointsScale, Score, System, TieBreak};
 
 const NS: i64 = 1_000_000_000;

@@ -10,7 +10,7 @@
 
 use super::forms::html_escape;
 use crate::rules::Side;
-use crate::tournament::stages::{Event, Match, MatchFormat, MatchId, Reached};
+use crate::stages::{Event, Match, MatchFormat, MatchId, Reached};
 use crate::tournament::{
     Entry, GameOutcome, GameResult, PlayerId, Standings, TieBreak, Tournament,
 };
@@ -771,10 +771,7 @@ pub fn bracket_page(d: &Details, event: &Event) -> Option<String> {
 pub fn group_tables_page(d: &Details, event: &Event, stage: u32) -> Option<String> {
     let k = usize::try_from(stage).ok()?.checked_sub(1)?;
     let spec = event.settings().stages.get(k)?;
-    if !matches!(
-        spec.format,
-        crate::tournament::stages::StageFormat::RoundRobin { .. }
-    ) {
+    if !matches!(spec.format, crate::stages::StageFormat::RoundRobin { .. }) {
         return None;
     }
     let reached = event.reached().get(k)?;

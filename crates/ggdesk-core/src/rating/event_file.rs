@@ -10,14 +10,14 @@
 //! is told who they are ([`EventFile::unrated`]).
 
 use super::{Date, Played, RatedEvent, RatedGame};
-use crate::tournament::stages::Event;
-use crate::tournament::{GameResult, PlayerId, Tournament, TournamentFileError};
+use crate::stages::Event;
+use crate::tournament::{GameResult, PlayerId, Tournament};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 /// The `format` of a staged event file (the stages reader's).
-pub use crate::tournament::stages::FORMAT_2;
+pub use crate::stages::FORMAT_2;
 
 /// The rated games of one event file, and the players it does not rate.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,7 +60,7 @@ impl std::error::Error for EventFileError {}
 pub enum EventFault {
     /// The `/1` reader's own refusal (it names its place itself).
     #[error("{0}")]
-    Tournament(TournamentFileError),
+    Tournament(crate::stages::EventFileError),
     #[error("not valid JSON: {0}")]
     Json(String),
     #[error("is missing")]
@@ -150,7 +150,7 @@ pub fn event_file(text: &str) -> Result<EventFile, EventFileError> {
 type Read = (String, Vec<FilePlayer>, Vec<FileGame>);
 
 fn read_1(value: &Value) -> Result<Read, EventFileError> {
-    let t = Tournament::from_value(value).map_err(|e| err("", EventFault::Tournament(e)))?;
+    let t = Tournament::from_value(value).map_err(|e| err("", EventFault::Tournament(e.into())))?;
     let players = t
         .players()
         .iter()

@@ -6,7 +6,7 @@
 //! the nearest decimal; JSON carries the same decimals as numbers.
 
 use super::{Date, ListRow, PlayerEvent, Rating};
-use crate::export::{csv_record, defuse};
+use crate::csv_text::{csv_record, defuse};
 use crate::tournament::Score;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashMap};

@@ -2,12 +2,12 @@
 //! `RULES.md` decide how a game goes on and how it ends. `ggdesk replay`, the store and the
 //! desk all derive a game's board, clocks and result by feeding its events through here.
 
+use super::clock::{ClockError, Time};
 use super::piece::{BySide, Rank, Side};
 use super::position::{Challenge, MoveError, Position};
 use super::settings::RuleSettings;
 use super::square::{Move, Square};
 use super::turns::{Begin, Common, Turns};
-use crate::clock::{ClockError, Time};
 use std::fmt;
 
 /// Why a game ended, with the codes of the record format.

@@ -2,6 +2,7 @@
 //! exactly as `RULES.md` says. Pure: no IO, no clock reading.
 
 mod challenge;
+pub mod clock;
 mod game;
 mod physical;
 mod piece;

@@ -5,11 +5,11 @@
 //! rule, a perpetual, a Flag through) the arbiter enters.
 
 use super::challenge::resolve;
+use super::clock::{ClockError, Time};
 use super::game::{EventError, GameState, Outcome, PenaltyKind, Reason, thirty_moves_outcome};
 use super::piece::{ByRank, BySide, Rank, Side};
 use super::settings::RuleSettings;
 use super::turns::{Begin, Common, Turns};
-use crate::clock::{ClockError, Time};
 
 /// One event of a game on a physical board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -4,10 +4,10 @@
 //! here, so pauses, penalties, resignations, draws for respect, oversteps and game time are
 //! judged by one piece of code.
 
+use super::clock::{Clock, ClockError, ClockSettings, Expiry, Time};
 use super::game::{EventError, GameState, Outcome, PenaltyKind, Reason};
 use super::piece::{BySide, Side};
 use super::settings::RuleSettings;
-use crate::clock::{Clock, ClockError, ClockSettings, Expiry, Time};
 
 /// The accessors every kind of game has, written once: each kind (and `game::AnyGame`)
 /// defines `fn turns(&self) -> &Turns` and `fn judge_clocks(&mut self, t: Time) ->

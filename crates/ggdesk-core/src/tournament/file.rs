@@ -64,12 +64,6 @@ pub enum FileFault {
     NotAPair,
     #[error("{0}")]
     Tournament(TournamentError),
-    #[error("unknown system {0:?} (expected \"swiss\", \"round_robin\" or \"knockout\")")]
-    UnknownStageSystem(String),
-    #[error("unknown seeding {0:?} (expected \"standard\" or \"cross_over\")")]
-    UnknownSeeding(String),
-    #[error("{0}")]
-    Stage(crate::tournament::stages::StageFault),
 }
 
 pub(crate) fn err(at: impl Into<String>, fault: FileFault) -> TournamentFileError {

@@ -53,33 +53,24 @@
 //! [`Tournament::to_json`] writes it back; reading that gives an equal tournament (unknown
 //! player keys are kept in [`Player::extra`]).
 //!
-//! # A round's life and events in stages
+//! # Above it
 //!
-//! [`lifecycle`](RoundState) decides what the store only saves: a round's state after its
-//! results ([`RoundState::after_results`]), whether the next round can be paired
-//! ([`next_round`]) and what a swap in a draft would break or needs confirmed
-//! ([`plan_swap`]). [`stages`] is the event of stages of `spec/stages.md`
-//! (`ggdesk-tournament/2`), each group of a stage a [`Tournament`].
+//! [`crate::stages`] is the event of stages of `spec/stages.md` (`ggdesk-tournament/2`),
+//! each group of a stage a [`Tournament`]; [`crate::event`] is the event as the desk runs it.
 //!
 //! # Numbers
 //!
 //! Points are [`Score`]s in exact half-points; tie-break values are exact [`Ratio`]s,
 //! written in plain decimal (`7`, `7.5`, `12.25`).
 
-mod file;
+pub(crate) mod file;
 mod ids;
-mod lifecycle;
 mod model;
 mod number;
-pub mod stages;
 mod standings;
 
 pub use file::{FORMAT, FileFault, TournamentFileError};
 pub use ids::{BoardNo, RoundNo, StageNo, TableNo};
-pub use lifecycle::{
-    DraftRound, NextRound, RoundState, Seat, SwapPlan, SwapRefusal, SwapWarning, next_round,
-    plan_swap,
-};
 pub use model::{
     Entry, Game, GameOutcome, GameResult, MAX_POINTS, Penalty, Player, PlayerId, PointsScale,
     Round, RoundPart, Settings, System, TieBreak, Tournament, TournamentError,

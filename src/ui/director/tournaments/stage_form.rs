@@ -8,7 +8,7 @@ use super::{count_error, points_error, tiebreak_words};
 use crate::store::stage_line;
 use crate::ui::common;
 use egui::{RichText, Ui};
-use ggdesk_core::tournament::stages::{
+use ggdesk_core::stages::{
     EventSettings, MatchFormat, Seeding, SettingsFault, StageFormat, StageSpec,
 };
 use ggdesk_core::tournament::{PointsScale, Score, TieBreak};

@@ -3,13 +3,14 @@
 //! in a stage not yet seeded, a player in a stage they did not qualify for, or a game of a
 //! group or match that does not exist is refused with where it is.
 
-use super::bracket::{Bracket, BracketFault, MatchGame, Slot, bracket_order};
-use super::playoff::{PlayedOff, Playoff, PlayoffFault, PlayoffState, playoff};
-use super::settings::{EventSettings, GroupId, MatchId, Seeding, SettingsFault, StageFormat};
-use crate::tournament::file::{err, model};
+use super::bracket::{Bracket, MatchGame, Slot, bracket_order};
+use super::fault::{EventFileError, StageFault, err, fault};
+use super::playoff::{PlayedOff, Playoff, PlayoffState, playoff};
+use super::settings::{EventSettings, GroupId, MatchId, Seeding, StageFormat};
+use crate::tournament::file::model;
 use crate::tournament::{
     FileFault, Game, GameResult, Penalty, Player, PlayerId, Ratio, Round, Score, Settings, StageNo,
-    StandingRow, Standings, Tournament, TournamentError, TournamentFileError, standings,
+    StandingRow, Standings, Tournament, TournamentError, standings,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -71,55 +72,6 @@ pub struct EventParts {
     pub penalties: Vec<StagePenalty>,
     /// One per stage of the settings (missing ones are stages not played yet).
     pub stages: Vec<StagePlay>,
-}
-
-/// Why an event is refused (the place is the error's `at`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum StageFault {
-    #[error("{0}")]
-    Settings(SettingsFault),
-    #[error(
-        "stage {0} is not seeded yet: the stage before it is not complete or its cut is not clear"
-    )]
-    NotSeeded(StageNo),
-    #[error("player {player} did not qualify for stage {stage}")]
-    NotQualified { player: PlayerId, stage: StageNo },
-    #[error("group {0:?} does not exist in this stage")]
-    NoSuchGroup(String),
-    #[error("a game of a stage with groups names its group")]
-    NoGroup,
-    #[error("player {player} is not in group {group}")]
-    NotInGroup { player: PlayerId, group: GroupId },
-    #[error("group {group} has no round {round}: its cycle is shorter")]
-    GroupSatOut { group: GroupId, round: usize },
-    #[error("the stage has {planned} rounds, the file has more")]
-    TooManyRounds { planned: usize },
-    #[error("a knockout game names its match")]
-    NoMatch,
-    #[error("match {0:?} is neither \"R.M\" nor \"3rd\"")]
-    BadMatch(String),
-    #[error("{0}")]
-    Bracket(BracketFault),
-    #[error("a knockout round follows a round that is not complete")]
-    AfterIncompleteRound,
-    #[error("the stage is not complete: no playoff yet")]
-    PlayoffTooEarly,
-    #[error("the last stage has no cut, so no playoffs")]
-    PlayoffInLastStage,
-    #[error("group {0} has no tie at its cut: no playoff there")]
-    NoTieInGroup(GroupId),
-    #[error("{0}")]
-    Playoff(PlayoffFault),
-    #[error("players {0} and {1} are in different groups")]
-    GroupsDiffer(PlayerId, PlayerId),
-    #[error("there is no stage {0}")]
-    NoSuchStage(u32),
-    #[error("player {player} does not play in stage {stage}")]
-    NotInStage { player: PlayerId, stage: StageNo },
-}
-
-fn fault(at: impl Into<String>, f: StageFault) -> TournamentFileError {
-    err(at, FileFault::Stage(f))
 }
 
 /// A group of a stage (a Swiss or a knockout is one group), with its players and its
@@ -257,7 +209,7 @@ fn seeded_players(
 
 impl Event {
     /// Checks and replays an event.
-    pub fn new(parts: EventParts) -> Result<Event, TournamentFileError> {
+    pub fn new(parts: EventParts) -> Result<Event, EventFileError> {
         parts
             .settings
             .check()
@@ -374,7 +326,7 @@ impl Event {
     }
 
     /// Replays the stages in order, seeding each from the one before.
-    fn replay(&mut self) -> Result<(), TournamentFileError> {
+    fn replay(&mut self) -> Result<(), EventFileError> {
         let stage_count = self.parts.settings.stages.len();
         let mut seeds = by_rating(&self.parts.players);
         for k in 0..stage_count {
@@ -439,7 +391,7 @@ impl Event {
         q.into_iter().map(|(_, r, _)| r.id).collect()
     }
 
-    fn build_stage(&self, k: usize, seeds: Vec<PlayerId>) -> Result<Reached, TournamentFileError> {
+    fn build_stage(&self, k: usize, seeds: Vec<PlayerId>) -> Result<Reached, EventFileError> {
         let spec = &self.parts.settings.stages[k];
         let stage = StageNo::from_index(k);
         let play = self.parts.stages.get(k).cloned().unwrap_or_default();
@@ -564,7 +516,7 @@ impl Event {
             let at = at_round(k, r);
             let mut seen = HashSet::new();
             let mut per_group: Vec<Round> = vec![Round::default(); group_count];
-            let mut mention = |p: PlayerId, at: &str| -> Result<usize, TournamentFileError> {
+            let mut mention = |p: PlayerId, at: &str| -> Result<usize, EventFileError> {
                 if !in_stage.contains(&p) {
                     return Err(fault(at, StageFault::NotQualified { player: p, stage }));
                 }
@@ -767,7 +719,7 @@ impl Event {
         k: usize,
         reached: &Reached,
         playoffs: &[PlayoffGame],
-    ) -> Result<Vec<GroupCut>, TournamentFileError> {
+    ) -> Result<Vec<GroupCut>, EventFileError> {
         let advance = self.parts.settings.stages[k]
             .advance
             .map_or(0, |a| usize::try_from(a).unwrap_or(usize::MAX));

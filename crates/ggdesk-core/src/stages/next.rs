@@ -6,13 +6,13 @@ use super::bracket::{Bracket, Match};
 use super::event::{
     Event, EventParts, PlayoffGame, Reached, StageGame, StagePlay, StageRound, sort_by_place,
 };
+use super::fault::{EventFileError, err};
 use super::playoff::PlayoffState;
 use super::settings::{GroupId, MatchFormat, MatchId, StageFormat};
 use crate::pairing::{PairingError, pair_round_robin, pair_swiss};
-use crate::tournament::file::err;
 use crate::tournament::{
     FileFault, Game, GameResult, PlayerId, Ratio, RoundNo, Score, StageNo, StandingRow, TableNo,
-    TieBreak, TournamentError, TournamentFileError,
+    TieBreak, TournamentError,
 };
 use serde_json::{Map, Value, json};
 
@@ -497,15 +497,15 @@ impl NextStep {
 impl Event {
     fn rebuilt(
         &self,
-        change: impl FnOnce(&mut EventParts) -> Result<(), TournamentFileError>,
-    ) -> Result<Event, TournamentFileError> {
+        change: impl FnOnce(&mut EventParts) -> Result<(), EventFileError>,
+    ) -> Result<Event, EventFileError> {
         let mut parts = self.parts().clone();
         change(&mut parts)?;
         Event::new(parts)
     }
 
     /// The event with a next step recorded as paired: its games pending.
-    pub fn record(&self, step: &NextStep) -> Result<Event, TournamentFileError> {
+    pub fn record(&self, step: &NextStep) -> Result<Event, EventFileError> {
         let k = step.stage().index().unwrap_or(0);
         self.rebuilt(|parts| {
             while parts.stages.len() <= k {
@@ -545,7 +545,7 @@ impl Event {
         round: RoundNo,
         game: usize,
         result: GameResult,
-    ) -> Result<Event, TournamentFileError> {
+    ) -> Result<Event, EventFileError> {
         self.rebuilt(|parts| {
             let at = format!("stages[{}].rounds[{}].games[{game}]", stage.0, round.0);
             let g = stage
@@ -573,7 +573,7 @@ impl Event {
         stage: StageNo,
         game: usize,
         result: GameResult,
-    ) -> Result<Event, TournamentFileError> {
+    ) -> Result<Event, EventFileError> {
         self.rebuilt(|parts| {
             let g = stage
                 .index()

@@ -20,6 +20,7 @@
 
 mod bracket;
 mod event;
+mod fault;
 mod file;
 mod next;
 mod playoff;
@@ -27,9 +28,10 @@ mod settings;
 
 pub use bracket::{Bracket, BracketFault, Match, MatchGame, Series, Slot, bracket_order, series};
 pub use event::{
-    Event, EventParts, Group, GroupCut, PlayoffGame, Reached, StageFault, StageGame, StagePenalty,
-    StagePlay, StageRound, serpentine,
+    Event, EventParts, Group, GroupCut, PlayoffGame, Reached, StageGame, StagePenalty, StagePlay,
+    StageRound, serpentine,
 };
+pub use fault::{EventFault, EventFileError, StageFault};
 pub use file::FORMAT_2;
 pub use next::{
     NextStep, Placed, PlacementRefusal, StageBoard, StageStandings, StandingsRefusal, StepRefusal,

@@ -2,7 +2,7 @@
 //! given to it. It never reads the system clock; the desk passes the time in once per frame
 //! and `ggdesk replay` passes each event's `t`, so the same code judges both.
 
-use crate::rules::{BySide, Side};
+use super::piece::{BySide, Side};
 
 pub const NS_PER_S: i64 = 1_000_000_000;
 

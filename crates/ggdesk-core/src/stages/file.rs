@@ -3,22 +3,27 @@
 //! and written back.
 
 use super::event::{
-    Event, EventParts, PlayoffGame, StageFault, StageGame, StagePenalty, StagePlay, StageRound,
+    Event, EventParts, PlayoffGame, StageGame, StagePenalty, StagePlay, StageRound,
 };
+use super::fault::{EventFileError, StageFault, err, fault};
+
+fn expected(at: impl Into<String>, what: &'static str) -> EventFileError {
+    err(at, FileFault::Expected(what))
+}
 use super::settings::{
     EventSettings, GroupId, MatchFormat, MatchId, Seeding, StageFormat, StageSpec,
 };
 use crate::tournament::file::{
-    array, err, expected, id_list, object, optional, points, read_forbidden, read_game,
-    read_penalty, read_player, read_points, read_tiebreaks, required, score_value, string,
+    array, id_list, object, optional, points, read_forbidden, read_game, read_penalty, read_player,
+    read_points, read_tiebreaks, required, score_value, string,
 };
-use crate::tournament::{FileFault, PointsScale, StageNo, TournamentFileError};
+use crate::tournament::{FileFault, PointsScale, StageNo};
 use serde_json::{Map, Value, json};
 
 /// The value of a staged file's `format` key.
 pub const FORMAT_2: &str = "ggdesk-tournament/2";
 
-fn positive(v: &Value, at: &str) -> Result<u32, TournamentFileError> {
+fn positive(v: &Value, at: &str) -> Result<u32, EventFileError> {
     v.as_u64()
         .filter(|&n| n >= 1)
         .and_then(|n| u32::try_from(n).ok())
@@ -29,17 +34,13 @@ fn optional_positive(
     map: &Map<String, Value>,
     key: &str,
     at: &str,
-) -> Result<Option<u32>, TournamentFileError> {
+) -> Result<Option<u32>, EventFileError> {
     optional(map, key)
         .map(|v| positive(v, &format!("{at}.{key}")))
         .transpose()
 }
 
-fn stage_fault(at: impl Into<String>, f: StageFault) -> TournamentFileError {
-    err(at, FileFault::Stage(f))
-}
-
-fn read_series(v: &Value, at: &str) -> Result<MatchFormat, TournamentFileError> {
+fn read_series(v: &Value, at: &str) -> Result<MatchFormat, EventFileError> {
     let map = object(v, at)?;
     let given: Vec<&str> = ["best_of", "race_to", "twice_to_beat"]
         .into_iter()
@@ -72,7 +73,7 @@ fn read_series(v: &Value, at: &str) -> Result<MatchFormat, TournamentFileError> 
     }
 }
 
-fn read_spec(v: &Value, k: usize) -> Result<StageSpec, TournamentFileError> {
+fn read_spec(v: &Value, k: usize) -> Result<StageSpec, EventFileError> {
     let at = &format!("stages[{k}]");
     let map = object(v, at)?;
     let name = match optional(map, "name") {
@@ -110,9 +111,9 @@ fn read_spec(v: &Value, k: usize) -> Result<StageSpec, TournamentFileError> {
                     "standard" => Seeding::Standard,
                     "cross_over" => Seeding::CrossOver,
                     other => {
-                        return Err(err(
+                        return Err(fault(
                             format!("{at}.seeding"),
-                            FileFault::UnknownSeeding(other.to_string()),
+                            StageFault::UnknownSeeding(other.to_string()),
                         ));
                     }
                 },
@@ -130,14 +131,14 @@ fn read_spec(v: &Value, k: usize) -> Result<StageSpec, TournamentFileError> {
             }
         }
         other => {
-            return Err(err(
+            return Err(fault(
                 system_at,
-                FileFault::UnknownStageSystem(other.to_string()),
+                StageFault::UnknownStageSystem(other.to_string()),
             ));
         }
     };
     if system != "round_robin" && groups.is_some_and(|g| g != 1) {
-        return Err(stage_fault(
+        return Err(fault(
             format!("{at}.groups"),
             StageFault::Settings(super::settings::SettingsFault::GroupsOutsideRoundRobin(
                 StageNo::from_index(k),
@@ -152,7 +153,7 @@ fn read_spec(v: &Value, k: usize) -> Result<StageSpec, TournamentFileError> {
     })
 }
 
-fn read_stage_game(g: &Value, at: &str) -> Result<StageGame, TournamentFileError> {
+fn read_stage_game(g: &Value, at: &str) -> Result<StageGame, EventFileError> {
     let game = read_game(g, at)?;
     let map = object(g, at)?;
     let group = match optional(map, "group") {
@@ -160,19 +161,20 @@ fn read_stage_game(g: &Value, at: &str) -> Result<StageGame, TournamentFileError
         Some(v) => {
             let text = string(v, &format!("{at}.group"))?;
             Some(GroupId::from_letter(&text).ok_or_else(|| {
-                stage_fault(format!("{at}.group"), StageFault::NoSuchGroup(text.clone()))
+                fault(format!("{at}.group"), StageFault::NoSuchGroup(text.clone()))
             })?)
         }
     };
-    let series = match optional(map, "match") {
-        None => None,
-        Some(v) => {
-            let text = string(v, &format!("{at}.match"))?;
-            Some(MatchId::parse(&text).ok_or_else(|| {
-                stage_fault(format!("{at}.match"), StageFault::BadMatch(text.clone()))
-            })?)
-        }
-    };
+    let series =
+        match optional(map, "match") {
+            None => None,
+            Some(v) => {
+                let text = string(v, &format!("{at}.match"))?;
+                Some(MatchId::parse(&text).ok_or_else(|| {
+                    fault(format!("{at}.match"), StageFault::BadMatch(text.clone()))
+                })?)
+            }
+        };
     Ok(StageGame {
         group,
         series,
@@ -180,7 +182,7 @@ fn read_stage_game(g: &Value, at: &str) -> Result<StageGame, TournamentFileError
     })
 }
 
-fn read_stage_round(v: &Value, at: &str) -> Result<StageRound, TournamentFileError> {
+fn read_stage_round(v: &Value, at: &str) -> Result<StageRound, EventFileError> {
     let map = object(v, at)?;
     let games_at = format!("{at}.games");
     let games = array(required(map, "games", &games_at)?, &games_at)?
@@ -195,7 +197,7 @@ fn read_stage_round(v: &Value, at: &str) -> Result<StageRound, TournamentFileErr
     })
 }
 
-fn read_playoff(v: &Value, at: &str) -> Result<PlayoffGame, TournamentFileError> {
+fn read_playoff(v: &Value, at: &str) -> Result<PlayoffGame, EventFileError> {
     let g = read_stage_game(v, at)?;
     Ok(PlayoffGame {
         group: g.group,
@@ -207,14 +209,14 @@ fn read_playoff(v: &Value, at: &str) -> Result<PlayoffGame, TournamentFileError>
 
 impl Event {
     /// Reads a `ggdesk-tournament/2` file, with every check of the spec.
-    pub fn from_json(text: &str) -> Result<Event, TournamentFileError> {
+    pub fn from_json(text: &str) -> Result<Event, EventFileError> {
         let value: Value =
             serde_json::from_str(text).map_err(|e| err("", FileFault::Json(e.to_string())))?;
         Event::from_value(&value)
     }
 
     /// Reads an event from an already parsed JSON value.
-    pub fn from_value(value: &Value) -> Result<Event, TournamentFileError> {
+    pub fn from_value(value: &Value) -> Result<Event, EventFileError> {
         let top = object(value, "")
             .map_err(|_| err("", FileFault::Expected("a JSON object (the tournament)")))?;
         let format = string(required(top, "format", "format")?, "format")?;
