@@ -13,7 +13,7 @@ use ggdesk::store::{Actor, Store, TournamentId};
 use ggdesk_core::rating::{
     Config, Date, EventReport, Played, RatedEvent, RatedGame, Ratings, rate_all,
 };
-use ggdesk_core::tournament::GameResult;
+use ggdesk_core::tournament::{BoardNo, GameResult, RoundNo};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -197,8 +197,15 @@ fn store(c: &mut Criterion) {
     g.bench_function("store_changed_result_last_event", |b| {
         b.iter(|| {
             k += 1;
-            s.set_result(last, 7, 1, results[k % 2], "bench", &Actor::director())
-                .expect("result changed")
+            s.set_result(
+                last,
+                RoundNo(7),
+                BoardNo(1),
+                results[k % 2],
+                "bench",
+                &Actor::director(),
+            )
+            .expect("result changed")
         })
     });
     g.finish();

@@ -28,7 +28,9 @@ use ggdesk::store::TournamentId;
 use ggdesk::store::{Actor, GameId, NewGame, Store};
 use ggdesk::ui::{DeskApp, Page, Prefs, TimeSource};
 use ggdesk_core::pairing::pair_next_round;
-use ggdesk_core::tournament::{GameResult, Player, PlayerId, Settings, Tournament};
+use ggdesk_core::tournament::{
+    BoardNo, GameResult, Player, PlayerId, RoundNo, Settings, Tournament,
+};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::cell::Cell;
@@ -300,7 +302,7 @@ fn desk_writer(
         };
         let mut games: Vec<(GameId, f64)> =
             (0..10).map(|_| new_game(&mut store, &mut rng)).collect();
-        let round = ROUNDS_DONE as u32 + 1;
+        let round = RoundNo(ROUNDS_DONE as u32 + 1);
         let board = pending_board(&store, tid);
         let mut moves = 0;
         let mut k = 0;
@@ -337,16 +339,16 @@ fn desk_writer(
 }
 
 /// A board of the round in play without a result.
-fn pending_board(store: &Store, tid: TournamentId) -> u32 {
+fn pending_board(store: &Store, tid: TournamentId) -> BoardNo {
     store
-        .round_view(tid, ROUNDS_DONE as u32 + 1)
+        .round_view(tid, RoundNo(ROUNDS_DONE as u32 + 1))
         .expect("view")
         .expect("round")
         .boards
         .iter()
         .find(|b| b.result == GameResult::Pending)
         .expect("a pending board")
-        .board_no
+        .board
 }
 
 /// A connection from the loopback address `from`.
@@ -556,15 +558,15 @@ fn desk_frames(path: &Path, tid: TournamentId, frames: usize) -> Vec<Duration> {
 fn desk_writes(path: &Path, tid: TournamentId, n: usize) -> Vec<Duration> {
     let mut store = Store::open(path).expect("desk");
     let board = store
-        .round_view(tid, ROUNDS_DONE as u32 + 1)
+        .round_view(tid, RoundNo(ROUNDS_DONE as u32 + 1))
         .expect("view")
         .expect("round")
         .boards
         .iter()
         .find(|b| b.result == GameResult::Pending)
         .expect("a pending board")
-        .board_no;
-    let round = ROUNDS_DONE as u32 + 1;
+        .board;
+    let round = RoundNo(ROUNDS_DONE as u32 + 1);
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
         let result = if i % 2 == 0 {
@@ -755,7 +757,7 @@ fn main() {
     let stop_moves = Arc::new(AtomicBool::new(false));
     let mover = desk_writer(&path, tid, false, stop_moves.clone());
     let mut desk = Store::open(&path).expect("desk");
-    let round = ROUNDS_DONE as u32 + 1;
+    let round = RoundNo(ROUNDS_DONE as u32 + 1);
     let board = pending_board(&desk, tid);
     let mut last_page = Vec::new();
     let mut every_page = Vec::new();

@@ -11,6 +11,7 @@ use crate::store::{
 };
 use ggdesk_core::clock::Time;
 use ggdesk_core::rules::{Applied, Challenge, Event, Game, GameState, Outcome, PlayerView, Side};
+use ggdesk_core::tournament::RoundNo;
 use std::collections::BTreeMap;
 
 /// Where a table stands, as the overview shows it.
@@ -388,7 +389,7 @@ pub fn backup_news(news: &str, backup: &BackupNote) -> (String, bool) {
 /// A round become complete, however its last result came in (a clock run out in the tick,
 /// a result at a table or on the Rounds page, the round completed by hand or on pairing the
 /// next), with its backup: see [`backup_news`].
-pub fn round_complete_news(round: u32, backup: &BackupNote) -> (String, bool) {
+pub fn round_complete_news(round: RoundNo, backup: &BackupNote) -> (String, bool) {
     backup_news(
         &format!("Round {round} is complete: its last result is in"),
         backup,

@@ -8,9 +8,10 @@ use ggdesk::store::{
     Actor, Address, AuditFilter, PlayerInput, RatingRow, Store, StoreError, TournamentId,
     TournamentSetup,
 };
+use ggdesk_core::Refusal;
 use ggdesk_core::rating::list::list_csv;
 use ggdesk_core::rating::{Config, Date, ListRow, event_file, rate_all};
-use ggdesk_core::tournament::{GameResult, PlayerId};
+use ggdesk_core::tournament::{BoardNo, GameResult, PlayerId, RoundNo};
 use serde_json::{Value, json};
 
 #[path = "support/engines.rs"]
@@ -220,7 +221,9 @@ fn an_incomplete_tournament_cannot_be_rated(engine: Engine) {
         .mark_rated(tid, date("2026-01-01"), &director())
         .expect_err("not complete");
     assert!(
-        matches!(&e, StoreError::Rejected(m) if m == "\"Pending\" cannot be rated before it is complete: 1 round is not complete"),
+        matches!(&e, StoreError::Refused(Refusal::Rating(_)))
+            && e.to_string()
+                == "\"Pending\" cannot be rated before it is complete: 1 round is not complete",
         "{e}"
     );
     let mut short = event_file_value("Short", &[1, 2, 3, 4], 2, 0);
@@ -230,7 +233,9 @@ fn an_incomplete_tournament_cannot_be_rated(engine: Engine) {
         .mark_rated(tid, date("2026-01-01"), &director())
         .expect_err("rounds missing");
     assert!(
-        matches!(&e, StoreError::Rejected(m) if m.ends_with("2 of its 5 rounds have been played")),
+        matches!(&e, StoreError::Refused(Refusal::Rating(_)))
+            && e.to_string()
+                .ends_with("2 of its 5 rounds have been played"),
         "{e}"
     );
     assert!(store.rating_list().expect("list").is_empty());
@@ -242,7 +247,8 @@ fn an_incomplete_tournament_cannot_be_rated(engine: Engine) {
         .mark_rated(ok, date("2026-01-01"), &director())
         .expect_err("same date again");
     assert!(
-        matches!(&e, StoreError::Rejected(m) if m == "\"Done\" is already rated on 2026-01-01"),
+        matches!(&e, StoreError::Refused(Refusal::Rating(_)))
+            && e.to_string() == "\"Done\" is already rated on 2026-01-01",
         "{e}"
     );
     let events = store.rating_events().expect("events");
@@ -256,7 +262,12 @@ fn a_changed_result_rebuilds_the_list_as_from_scratch_and_says_so(engine: Engine
     let ids = three_rated_events(&mut store);
     let before = store.rating_list().expect("list");
     // A result of the middle event corrected: white won, not black.
-    let t = store.load_tournament(ids[1]).expect("load");
+    let t = store
+        .event(ids[1])
+        .expect("load")
+        .one_system()
+        .cloned()
+        .expect("one system");
     let (round, board, game) = t
         .rounds()
         .iter()
@@ -270,13 +281,13 @@ fn a_changed_result_rebuilds_the_list_as_from_scratch_and_says_so(engine: Engine
         })
         .find(|(_, _, g)| g.result == GameResult::BlackWins)
         .expect("a black win");
-    let round = u32::try_from(round).expect("round");
+    let round = RoundNo(u32::try_from(round).expect("round"));
     let white = t.player(game.white).expect("white").name.clone();
     store
         .set_result(
             ids[1],
             round,
-            u32::try_from(board + 1).expect("board"),
+            BoardNo(u32::try_from(board + 1).expect("board")),
             GameResult::WhiteWins,
             "score sheet misread",
             &director(),
@@ -313,7 +324,7 @@ fn a_changed_result_rebuilds_the_list_as_from_scratch_and_says_so(engine: Engine
         .set_result(
             ids[1],
             round,
-            u32::try_from(board + 1).expect("board"),
+            BoardNo(u32::try_from(board + 1).expect("board")),
             GameResult::WhiteWinsByForfeit,
             "black never came",
             &director(),
@@ -341,7 +352,8 @@ fn unrating_and_moving_a_date_rebuild_the_list(engine: Engine) {
         .unmark_rated(ids[0], " ", &director())
         .expect_err("a reason is needed");
     assert!(
-        matches!(&e, StoreError::Rejected(m) if m.contains("needs a reason")),
+        matches!(&e, StoreError::Refused(Refusal::Rating(_)))
+            && e.to_string().contains("needs a reason"),
         "{e}"
     );
     store
@@ -523,7 +535,7 @@ fn re_pairing_the_last_round_of_a_rated_event_rebuilds_the_list(engine: Engine) 
     let ids = three_rated_events(&mut store);
     let before = store.rating_list().expect("list");
     store
-        .repair_round(ids[0], 3, "wrong players seated", &director())
+        .repair_round(ids[0], RoundNo(3), "wrong players seated", &director())
         .expect("re-paired");
     let after = store.rating_list().expect("list");
     assert_ne!(before, after);

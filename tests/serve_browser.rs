@@ -387,9 +387,9 @@ fn an_open_page_on_a_phone_shows_a_result_entered_at_the_desk_without_reloading(
         .expect("round")
         .boards
         .iter()
-        .find(|b| b.table_no == 5)
+        .find(|b| b.table == ggdesk::tournament::TableNo(5))
         .expect("table 5")
-        .board_no;
+        .board;
     desk.set_result(
         h.tid,
         h.round,

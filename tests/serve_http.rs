@@ -495,7 +495,11 @@ fn a_thousand_idle_connections_and_150_slow_heads_from_one_address_leave_every_p
     until("1,150 connections open", PATIENCE, || {
         c.open.load(Ordering::SeqCst) >= 1150
     });
-    let paths = serve_support::every_path(ggdesk::store::TournamentId(1), 1, 3);
+    let paths = serve_support::every_path(
+        ggdesk::store::TournamentId(1),
+        ggdesk::tournament::RoundNo(1),
+        3,
+    );
     for round in 0..3 {
         // The slow ones send another byte of their heads.
         for s in &mut slow {

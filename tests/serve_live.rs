@@ -11,7 +11,7 @@ mod serve_support;
 use ggdesk::serve::{ServeConfig, Server};
 use ggdesk::store::{Address, Store, TournamentId};
 use ggdesk::tournament::GameResult;
-use ggdesk_core::tournament::{Game, Player, PlayerId, Round, Settings, Tournament};
+use ggdesk_core::tournament::{Game, Player, PlayerId, Round, Settings, TableNo, Tournament};
 use serve_support::{Notices, director, get, hall, request, serve, until};
 use std::io::Read;
 use std::time::Duration;
@@ -28,9 +28,9 @@ fn result_at(h: &serve_support::Hall, table: u32, result: GameResult) {
         .expect("round")
         .boards
         .iter()
-        .find(|b| b.table_no == table)
+        .find(|b| b.table == TableNo(table))
         .expect("the table")
-        .board_no;
+        .board;
     store
         .set_result(h.tid, h.round, board, result, "correction", &director())
         .expect("result");
@@ -232,9 +232,9 @@ fn while_the_event_server_is_down_the_pages_show_the_last_view_as_of_when_and_co
         .expect("round")
         .boards
         .iter()
-        .find(|b| b.table_no == 5)
+        .find(|b| b.table == TableNo(5))
         .expect("table 5")
-        .board_no;
+        .board;
     desk.set_result(
         h.tid,
         h.round,

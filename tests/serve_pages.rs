@@ -7,7 +7,7 @@ mod serve_support;
 use ggdesk::record::TimedEvent;
 use ggdesk::rules::{Event, Side};
 use ggdesk::store::{Actor, Store};
-use ggdesk::tournament::{PlayerId, TieBreak, standings};
+use ggdesk::tournament::{PlayerId, RoundNo, TieBreak, standings};
 use ggdesk_core::export::print::tiebreak_title;
 use serde_json::Value;
 use serve_support::{Hall, SCRIPT_NAME, get, hall, request, serve};
@@ -155,7 +155,12 @@ fn standings_and_crosstable_follow_the_last_complete_round_with_the_tiebreaks() 
     let h = hall();
     let server = serve(&h.path);
     let addr = server.addr();
-    let t = writer(&h).load_tournament(h.tid).expect("load");
+    let t = writer(&h)
+        .event(h.tid)
+        .expect("load")
+        .one_system()
+        .cloned()
+        .expect("a tournament of one system");
     let expected: Value = serde_json::from_str(&standings(&t, 2).to_json()).expect("core json");
     let api = json(addr, &format!("/api/t/{}/standings", h.tid));
     assert_eq!(api["after_round"], 2);
@@ -265,10 +270,10 @@ fn the_standings_of_a_small_event_are_those_worked_out_by_hand() {
             let board = view
                 .boards
                 .iter()
-                .find(|b| b.white.no == white && b.black.no == black)
+                .find(|b| b.white.no == PlayerId(white) && b.black.no == PlayerId(black))
                 .unwrap_or_else(|| panic!("round {n} pairs {white} (White) with {black}"));
             store
-                .set_result(tid, n, board.board_no, result, "", &director)
+                .set_result(tid, n, board.board, result, "", &director)
                 .expect("result");
         }
     };
@@ -324,7 +329,12 @@ fn a_players_page_lists_opponents_colours_results_and_the_score_after_each_round
     let h = hall();
     let server = serve(&h.path);
     let addr = server.addr();
-    let t = writer(&h).load_tournament(h.tid).expect("load");
+    let t = writer(&h)
+        .event(h.tid)
+        .expect("load")
+        .one_system()
+        .cloned()
+        .expect("a tournament of one system");
     for no in 1..=12u32 {
         let api = json(addr, &format!("/api/t/{}/player/{no}", h.tid));
         let rounds = api["rounds"].as_array().expect("rounds");
@@ -368,7 +378,7 @@ fn every_name_is_escaped_as_text() {
     let server = serve(&h.path);
     let addr = server.addr();
     let escaped = "&lt;script&gt;alert(1)&lt;/script&gt;";
-    for path in serve_support::every_path(h.tid, 3, 12) {
+    for path in serve_support::every_path(h.tid, RoundNo(3), 12) {
         let r = get(addr, &path);
         assert_eq!(r.status, 200, "{path}");
         assert!(!r.body.contains(SCRIPT_NAME), "{path} holds the raw markup");

@@ -13,7 +13,7 @@ mod serve_support;
 use engines::Engine;
 use ggdesk::serve::{ServeConfig, Server};
 use ggdesk::store::{Actor, Address, RatingRow, Store, TournamentId};
-use ggdesk::tournament::GameResult;
+use ggdesk::tournament::{GameResult, RoundNo};
 use ggdesk_core::rating::Date;
 use serde_json::{Value, json};
 use serve_support::{Notices, Reply, get, until};
@@ -414,7 +414,10 @@ fn a_changed_result_of_a_rated_event_reaches_the_open_rating_pages(engine: Engin
 
     // The last event's game of the player with the odd id, in round 2, goes the other way.
     let last = *events.last().expect("events");
-    let view = store.round_view(last, 2).expect("view").expect("round 2");
+    let view = store
+        .round_view(last, RoundNo(2))
+        .expect("view")
+        .expect("round 2");
     let board = view
         .boards
         .iter()
@@ -425,7 +428,14 @@ fn a_changed_result_of_a_rated_event_reaches_the_open_rating_pages(engine: Engin
         _ => GameResult::WhiteWins,
     };
     store
-        .set_result(last, 2, board.board_no, result, "corrected", &director())
+        .set_result(
+            last,
+            RoundNo(2),
+            board.board,
+            result,
+            "corrected",
+            &director(),
+        )
         .expect("changed result");
     let list = store.rating_list().expect("list");
     server.check_now();

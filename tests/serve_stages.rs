@@ -17,7 +17,7 @@ use ggdesk::record::TimedEvent;
 use ggdesk::rules::{Event, Side};
 use ggdesk::serve::{ServeConfig, Server};
 use ggdesk::store::{Actor, Address, GameId, GameMode, NewGame, Store, TournamentId};
-use ggdesk::tournament::GameResult;
+use ggdesk::tournament::{GameResult, PlayerId, RoundNo, TableNo};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
@@ -468,12 +468,12 @@ fn an_event_in_stages_shows_its_groups_bracket_and_final_placement(engine: Engin
 fn series_game(
     store: &mut Store,
     tid: TournamentId,
-    round: u32,
-    table: u32,
-    players: (u32, u32),
+    round: RoundNo,
+    table: TableNo,
+    players: (PlayerId, PlayerId),
     play: bool,
 ) -> GameId {
-    let actor = Actor::arbiter(Some(i64::from(table)));
+    let actor = Actor::arbiter(Some(i64::from(table.0)));
     for seed in 0..200u64 {
         let mut new = NewGame::standalone();
         new.tournament_id = Some(tid);
@@ -542,7 +542,7 @@ fn series_game(
             }
         }
         let g = store.load_game(id).expect("game");
-        if challenges >= 2 && g.meta.result.is_none() {
+        if challenges >= 2 && g.meta.result.code().is_none() {
             return id;
         }
         store
@@ -566,13 +566,16 @@ fn a_series_game_in_progress_shows_no_rank_and_its_result_reaches_the_bracket(en
         let b = view
             .boards
             .iter()
-            .find(|b| b.table_no == table)
+            .find(|b| b.table == TableNo(table))
             .expect("table");
-        (b.board_no, (b.white.no, b.black.no))
+        (b.board, (b.white.no, b.black.no))
     };
-    assert_eq!((seat(1).1, seat(2).1), ((4, 3), (6, 8)));
-    let playing = series_game(&mut store, tid, round, 1, seat(1).1, true);
-    let setting_up = series_game(&mut store, tid, round, 2, seat(2).1, false);
+    assert_eq!(
+        (seat(1).1, seat(2).1),
+        ((PlayerId(4), PlayerId(3)), (PlayerId(6), PlayerId(8)))
+    );
+    let playing = series_game(&mut store, tid, round, TableNo(1), seat(1).1, true);
+    let setting_up = series_game(&mut store, tid, round, TableNo(2), seat(2).1, false);
     // What the scan must not find is there: the game's record has ranks.
     for id in [playing, setting_up] {
         let record = store.export_game(id).expect("export").to_string();

@@ -8,7 +8,7 @@ mod serve_support;
 use ggdesk::store::{
     Actor, NewGame, PlayerInput, SCHEMA_VERSION, Store, StoreError, TournamentSetup,
 };
-use ggdesk::tournament::GameResult;
+use ggdesk::tournament::{BoardNo, GameResult, RoundNo};
 use serve_support::{director, every_path, get, hall, serve};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -44,7 +44,15 @@ fn every_write_through_the_read_only_store_fails_and_changes_nothing() {
         .expect("stamp");
     let mut ro = Store::open_read_only(&h.path).expect("read-only");
     assert_eq!(ro.change_stamp().expect("reads"), stamp);
-    assert_eq!(ro.load_tournament(h.tid).expect("reads").rounds().len(), 3);
+    assert_eq!(
+        ro.event(h.tid)
+            .expect("reads")
+            .one_system()
+            .expect("a tournament of one system")
+            .rounds()
+            .len(),
+        3
+    );
     let failures = [
         ro.add_player(
             &PlayerInput {
@@ -63,17 +71,29 @@ fn every_write_through_the_read_only_store_fails_and_changes_nothing() {
         ro.create_game(&NewGame::standalone(), &Actor::arbiter(None))
             .map(|_| ())
             .err(),
-        ro.set_result(h.tid, 3, 1, GameResult::Draw, "x", &director())
+        ro.set_result(
+            h.tid,
+            RoundNo(3),
+            BoardNo(1),
+            GameResult::Draw,
+            "x",
+            &director(),
+        )
+        .map(|_| ())
+        .err(),
+        ro.complete_round(h.tid, RoundNo(3), &director())
             .map(|_| ())
             .err(),
-        ro.complete_round(h.tid, 3, &director()).map(|_| ()).err(),
     ];
     for (i, e) in failures.into_iter().enumerate() {
         let e = e.unwrap_or_else(|| panic!("write {i} went through"));
         assert!(
             matches!(
                 e,
-                StoreError::Database(_) | StoreError::Rejected(_) | StoreError::Denied(_)
+                StoreError::Database(_)
+                    | StoreError::Rejected(_)
+                    | StoreError::Refused(ggdesk_core::Refusal::Event(_))
+                    | StoreError::Denied(_)
             ),
             "write {i}: {e}"
         );

@@ -8,8 +8,10 @@ use ggdesk::store::{
     APPLICATION_ID, Actor, Address, AnyEvent, AuditFilter, BACKUPS_KEPT, GameId, GameMode, NewGame,
     SCHEMA_VERSION, Store, StoreError,
 };
+use ggdesk_core::game::Decision;
 use ggdesk_core::record::{Record, TimedEvent, replay};
 use ggdesk_core::rules::{BySide, Event, GameState, Move, Side, SideSetup};
+use ggdesk_core::tournament::{BoardNo, RoundNo};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::path::Path;
@@ -47,11 +49,17 @@ fn sha(path: &Path) -> Vec<u8> {
     std::fs::read(path).expect("read file")
 }
 
-/// Asserts that `err` is the store's refusal of its input (`StoreError::Rejected`, nothing
-/// written) and that its message says `subject`.
+/// Asserts that `err` is a refusal of the input, nothing written (the core's rules'
+/// `StoreError::Refused`, or the store's `Rejected` of what it cannot keep), and that its
+/// message says `subject`.
 fn assert_rejected(err: &StoreError, subject: &str) {
+    let words = match err {
+        StoreError::Rejected(m) => m.clone(),
+        StoreError::Refused(r) => r.to_string(),
+        other => panic!("expected a refusal saying {subject:?}, got {other:?}"),
+    };
     assert!(
-        matches!(err, StoreError::Rejected(m) if m.contains(subject)),
+        words.contains(subject),
         "expected a refusal saying {subject:?}, got {err:?}"
     );
 }
@@ -231,7 +239,10 @@ fn a_games_board_and_result_are_derived_from_its_events(engine: Engine) {
     assert!(matches!(out.state, GameState::Finished { .. }));
     let game = store.load_game(id).expect("load");
     assert_eq!(game.events.len(), 7);
-    assert_eq!(game.meta.result.as_deref(), Some("white resignation"));
+    assert_eq!(
+        game.meta.result.code().as_deref(),
+        Some("white resignation")
+    );
     let verdict = game.verdict().expect("setups").expect("verdict");
     assert_eq!(verdict.plies, 6);
     // After the end, nothing more may be appended.
@@ -640,7 +651,7 @@ fn backups_are_written_beside_the_database_and_only_the_last_twenty_kept() {
 }
 
 /// A round of four players (two boards), published, on a file database.
-fn published_round(store: &mut Store) -> (TournamentId, Vec<u32>) {
+fn published_round(store: &mut Store) -> (TournamentId, Vec<BoardNo>) {
     use ggdesk::store::{PlayerInput, TournamentSetup};
     let director = Actor::director();
     let setup = TournamentSetup {
@@ -663,15 +674,20 @@ fn published_round(store: &mut Store) -> (TournamentId, Vec<u32>) {
             .expect("player");
         store.register(tid, p, &director).expect("register");
     }
-    assert_eq!(store.pair_round(tid, &director).expect("pair").round, 1);
-    store.publish_round(tid, 1, &director).expect("publish");
+    assert_eq!(
+        store.pair_round(tid, &director).expect("pair").round,
+        RoundNo(1)
+    );
+    store
+        .publish_round(tid, RoundNo(1), &director)
+        .expect("publish");
     let boards = store
-        .round_view(tid, 1)
+        .round_view(tid, RoundNo(1))
         .expect("view")
         .expect("round")
         .boards
         .iter()
-        .map(|b| b.board_no)
+        .map(|b| b.board)
         .collect();
     (tid, boards)
 }
@@ -692,12 +708,19 @@ fn the_last_result_of_a_round_writes_a_backup_and_a_failed_backup_is_reported() 
     assert_eq!(boards.len(), 2);
     let before = file_names(&backups);
     let first = store
-        .set_result(tid, 1, boards[0], GameResult::WhiteWins, "", &director)
+        .set_result(
+            tid,
+            RoundNo(1),
+            boards[0],
+            GameResult::WhiteWins,
+            "",
+            &director,
+        )
         .expect("first result");
     assert_eq!(first.completed, None, "one result of two completes nothing");
     assert_eq!(file_names(&backups), before, "and writes no backup");
     let last = store
-        .set_result(tid, 1, boards[1], GameResult::Draw, "", &director)
+        .set_result(tid, RoundNo(1), boards[1], GameResult::Draw, "", &director)
         .expect("last result");
     let Some(BackupNote::Written(file)) = last.completed else {
         panic!("the last result completes the round and backs it up: {last:?}");
@@ -718,7 +741,10 @@ fn the_last_result_of_a_round_writes_a_backup_and_a_failed_backup_is_reported() 
     assert_eq!(file_names(&backups), after, "one new file");
     let copy = Store::open(&file).expect("the backup opens");
     assert_eq!(
-        copy.round_view(tid, 1).expect("view").expect("round").state,
+        copy.round_view(tid, RoundNo(1))
+            .expect("view")
+            .expect("round")
+            .state,
         RoundState::Complete,
         "the backup holds the completed round"
     );
@@ -728,7 +754,7 @@ fn the_last_result_of_a_round_writes_a_backup_and_a_failed_backup_is_reported() 
     store
         .set_result(
             tid,
-            1,
+            RoundNo(1),
             boards[1],
             GameResult::Pending,
             "wrong table",
@@ -738,7 +764,14 @@ fn the_last_result_of_a_round_writes_a_backup_and_a_failed_backup_is_reported() 
     std::fs::remove_dir_all(&backups).expect("remove the folder");
     std::fs::write(&backups, b"not a folder").expect("a file in its place");
     let last = store
-        .set_result(tid, 1, boards[1], GameResult::BlackWins, "", &director)
+        .set_result(
+            tid,
+            RoundNo(1),
+            boards[1],
+            GameResult::BlackWins,
+            "",
+            &director,
+        )
         .expect("the result is saved although the backup fails");
     let Some(BackupNote::Failed(message)) = &last.completed else {
         panic!("a failed backup is reported: {last:?}");
@@ -749,7 +782,7 @@ fn the_last_result_of_a_round_writes_a_backup_and_a_failed_backup_is_reported() 
     );
     assert_eq!(
         store
-            .round_view(tid, 1)
+            .round_view(tid, RoundNo(1))
             .expect("view")
             .expect("round")
             .state,
@@ -813,7 +846,10 @@ fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused(engine: Engi
         .append_event(id, at(70.0, Event::End), &actor, "")
         .expect("end after game time");
     let game = store.load_game(id).expect("load");
-    assert_eq!(game.meta.result.as_deref(), Some("adjudication_pending"));
+    assert_eq!(
+        game.meta.result.code().as_deref(),
+        Some("adjudication_pending")
+    );
     // White reads two Flags: refused.
     let bad = serde_json::json!({"c8": "FLG", "e6": "FLG"});
     let err = store
@@ -831,7 +867,10 @@ fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused(engine: Engi
         .save_reading_sheet(id, Side::White, &serde_json::json!({}), false, &actor)
         .expect("white's draft");
     let game = store.load_game(id).expect("load");
-    assert_eq!(game.meta.result.as_deref(), Some("adjudication_pending"));
+    assert_eq!(
+        game.meta.result.code().as_deref(),
+        Some("adjudication_pending")
+    );
     // White reads e6 (the Spy) right, a4 (the Sergeant) as PVT, c8 (the Flag) right, and
     // abstains on the rest.
     let sheet = serde_json::json!({"e6": "SPY", "a4": "PVT", "c8": "FLG"});
@@ -839,7 +878,7 @@ fn reading_sheets_settle_an_adjudication_and_bad_sheets_are_refused(engine: Engi
         .save_reading_sheet(id, Side::White, &sheet, true, &actor)
         .expect("white sheet");
     let game = store.load_game(id).expect("load");
-    assert_eq!(game.meta.result.as_deref(), Some("black game_time"));
+    assert_eq!(game.meta.result.code().as_deref(), Some("black game_time"));
     let verdict = game.verdict().expect("setups").expect("verdict");
     let adj = verdict.adjudication.expect("adjudicated");
     // By hand, in hundredths. A full set is worth 71.72 = 7172.
@@ -1031,7 +1070,11 @@ fn a_pending_flag_survives_a_restart_and_wins_when_the_opponents_turn_ends(engin
     assert_eq!(report.restored, vec![id]);
     assert!(report.failed.is_empty(), "{:?}", report.failed);
     let stored = store.load_game(id).expect("load");
-    assert_eq!(stored.meta.result, None, "the restart decides nothing");
+    assert_eq!(
+        stored.meta.result.code(),
+        None,
+        "the restart decides nothing"
+    );
     let game = stored.game().expect("setups").expect("replays");
     assert_eq!(
         game.pending_flag(),
@@ -1045,7 +1088,10 @@ fn a_pending_flag_survives_a_restart_and_wins_when_the_opponents_turn_ends(engin
         .append_event(id, at(601.0, mv("i6-i5")), &actor, "")
         .expect("black moves elsewhere");
     let stored = store.load_game(id).expect("load");
-    assert_eq!(stored.meta.result.as_deref(), Some("white flag_through"));
+    assert_eq!(
+        stored.meta.result.code().as_deref(),
+        Some("white flag_through")
+    );
     let verdict = stored.verdict().expect("setups").expect("verdict");
     assert_eq!(verdict.at, 601.0);
     assert_eq!(verdict.plies, 10);
@@ -1059,16 +1105,22 @@ fn void_and_replay_keeps_the_void_record_and_replays_the_pairing(engine: Engine)
     let (tid, boards) = published_round(&mut store);
     let board_of = |store: &Store| {
         store
-            .round_view(tid, 1)
+            .round_view(tid, RoundNo(1))
             .expect("view")
             .expect("round")
             .boards
             .into_iter()
-            .find(|b| b.board_no == boards[0])
+            .find(|b| b.board == boards[0])
             .expect("the board")
     };
     let board = board_of(&store);
-    let mut new = NewGame::for_board(tid, 1, &board, GameMode::Arbitrated, Default::default());
+    let mut new = NewGame::for_board(
+        tid,
+        RoundNo(1),
+        &board,
+        GameMode::Arbitrated,
+        Default::default(),
+    );
     new.rules.move_limit_ns = 90_000_000_000;
     let (id, _) = started_with(&mut store, &new, 31, 1_000);
     let e = games::first_legal(&store, id);
@@ -1105,7 +1157,7 @@ fn void_and_replay_keeps_the_void_record_and_replays_the_pairing(engine: Engine)
     assert!(!m.void);
     assert_eq!(
         (m.tournament_id, m.round, m.table_no, m.players),
-        (Some(tid), Some(1), Some(board.table_no), new.players),
+        (Some(tid), Some(RoundNo(1)), Some(board.table), new.players),
         "the same pairing"
     );
     assert_eq!(
@@ -1113,7 +1165,7 @@ fn void_and_replay_keeps_the_void_record_and_replays_the_pairing(engine: Engine)
         (old.meta.mode, old.meta.first, new.rules)
     );
     assert_eq!(m.started_at, None, "the replay starts from the setups");
-    assert_eq!(m.result, None);
+    assert_eq!(m.result, Decision::Undecided);
     assert!(new_game.setup.white.is_none() && new_game.setup.black.is_none());
     assert!(new_game.events.is_empty());
     assert_eq!(
@@ -1138,7 +1190,10 @@ fn a_perpetual_declared_on_a_physical_board_draws(engine: Engine) {
     let mut store = engines::fresh_store(engine);
     let actor = Actor::arbiter(None);
     let (tid, boards) = published_round(&mut store);
-    let view = store.round_view(tid, 1).expect("view").expect("round");
+    let view = store
+        .round_view(tid, RoundNo(1))
+        .expect("view")
+        .expect("round");
     for (board, long, reason) in [
         (boards[0], false, "perpetual_5"),
         (boards[1], true, "perpetual_16"),
@@ -1146,9 +1201,9 @@ fn a_perpetual_declared_on_a_physical_board_draws(engine: Engine) {
         let b = view
             .boards
             .iter()
-            .find(|x| x.board_no == board)
+            .find(|x| x.board == board)
             .expect("board");
-        let new = NewGame::for_board(tid, 1, b, GameMode::Physical, Default::default());
+        let new = NewGame::for_board(tid, RoundNo(1), b, GameMode::Physical, Default::default());
         let id = store.create_game(&new, &actor).expect("physical game");
         store.start_game(id, 0, Side::White, &actor).expect("start");
         let moved = AnyEvent::Physical(PhysicalEvent::Move { challenge: None });
@@ -1167,7 +1222,7 @@ fn a_perpetual_declared_on_a_physical_board_draws(engine: Engine) {
             )
             .expect("the arbiter declares a perpetual");
         let stored = store.load_game(id).expect("load");
-        assert_eq!(stored.meta.result, Some(format!("draw {reason}")));
+        assert_eq!(stored.meta.result.code(), Some(format!("draw {reason}")));
         let exported = store.export_game(id).expect("export");
         assert_eq!(exported["format"], "ggdesk-physical/1");
         let events = exported["events"].as_array().expect("events");
@@ -1182,12 +1237,12 @@ fn a_perpetual_declared_on_a_physical_board_draws(engine: Engine) {
         assert_rejected(&err, "the game already ended at 5.000 s");
         assert_eq!(store.load_game(id).expect("load").events.len(), 5);
         let board_now = store
-            .round_view(tid, 1)
+            .round_view(tid, RoundNo(1))
             .expect("view")
             .expect("round")
             .boards
             .into_iter()
-            .find(|x| x.board_no == board)
+            .find(|x| x.board == board)
             .expect("board");
         assert_eq!(board_now.result, GameResult::Draw, "{reason}");
     }
@@ -1362,10 +1417,16 @@ fn the_desks_tables_are_the_rounds_games_and_the_practice_tables_with_their_time
     let mut store = engines::fresh_store(engine);
     let director = Actor::director();
     let (tid, _) = published_round(&mut store);
-    let boards = store.round_boards(tid, 1).expect("boards");
+    let boards = store.event(tid).expect("event").boards_by_table(RoundNo(1));
     let a = Actor::arbiter(Some(1));
     let board_game = |store: &mut Store, i: usize| {
-        let new = NewGame::for_board(tid, 1, &boards[i], GameMode::Arbitrated, Default::default());
+        let new = NewGame::for_board(
+            tid,
+            RoundNo(1),
+            &boards[i],
+            GameMode::Arbitrated,
+            Default::default(),
+        );
         store.create_game(&new, &a).expect("game")
     };
     let first = board_game(&mut store, 0);
@@ -1397,14 +1458,16 @@ fn the_desks_tables_are_the_rounds_games_and_the_practice_tables_with_their_time
     let waiting: Vec<GameId> = metas
         .iter()
         .filter(|m| imported.contains(&m.id))
-        .filter(|m| m.result.as_deref() == Some("adjudication_pending"))
+        .filter(|m| m.result == Decision::AdjudicationPending)
         .map(|m| m.id)
         .collect();
     assert!(
         !waiting.is_empty() && waiting.len() < imported.len(),
         "the examples hold records waiting for readings and decided ones"
     );
-    let shown = store.desk_games(Some((tid, 1))).expect("desk games");
+    let shown = store
+        .desk_games(Some((tid, RoundNo(1))))
+        .expect("desk games");
     let mut ids: Vec<GameId> = shown.iter().map(|(m, _)| m.id).collect();
     let mut expected = vec![first, replay, practice];
     expected.extend(&waiting);
@@ -1437,14 +1500,14 @@ fn a_round_a_restore_completes_is_reported_with_its_backup(engine: Engine) {
     let (tid, boards) = published_round(&mut store);
     let director = Actor::director();
     store
-        .set_result(tid, 1, boards[1], GameResult::Draw, "", &director)
+        .set_result(tid, RoundNo(1), boards[1], GameResult::Draw, "", &director)
         .expect("the other board");
-    let board = store.round_boards(tid, 1).expect("boards")[0].clone();
+    let board = store.event(tid).expect("event").boards_by_table(RoundNo(1))[0].clone();
     let rules = ggdesk::rules::RuleSettings {
         oversteps_to_lose: 1,
         ..Default::default()
     };
-    let new = NewGame::for_board(tid, 1, &board, GameMode::Arbitrated, rules);
+    let new = NewGame::for_board(tid, RoundNo(1), &board, GameMode::Arbitrated, rules);
     let (id, _) = started_with(&mut store, &new, 12, 0);
     // The desk saw the clocks at 130 s: White's move time had run out at 120 s.
     store.record_clocks_seen(&[(id, 130.0)]).expect("seen");
@@ -1456,6 +1519,6 @@ fn a_round_a_restore_completes_is_reported_with_its_backup(engine: Engine) {
             .iter()
             .map(|c| (c.tournament, c.round))
             .collect::<Vec<_>>(),
-        vec![(tid, 1)]
+        vec![(tid, RoundNo(1))]
     );
 }

@@ -3,9 +3,10 @@
 //! nothing), the oversteps written into the audit log, who moved first by lot or by the
 //! arbiter, and which restore wrote a pause and a resume.
 
-use ggdesk::store::{
-    Actor, AnyEvent, AuditFilter, Expect, GameId, NewGame, Store, StoreError, StoredEventKind,
-};
+use ggdesk::store::{Actor, AnyEvent, AuditFilter, Expect, GameId, NewGame, Store, StoreError};
+use ggdesk_core::Refusal;
+use ggdesk_core::game::LogEntryKind;
+use ggdesk_core::game::desk::{GameRefusal, ReasonFor};
 use ggdesk_core::rules::{Event, Move, Side};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -98,7 +99,7 @@ fn the_last_move_is_corrected_at_its_time_in_one_transaction(engine: Engine) {
     );
     assert!(matches!(
         stored.events[2].kind,
-        StoredEventKind::Undo { seq: 1 }
+        LogEntryKind::Undo { seq: 1 }
     ));
     // The record holds the moves in force, in time order, the corrected one at 0:09.
     let record = store.export_record(id).expect("record");
@@ -153,7 +154,12 @@ fn a_refused_correction_changes_nothing(engine: Engine) {
         .correct_last_move(id, None, 30.0, right, &arbiter(), "  ")
         .expect_err("refused");
     assert!(
-        matches!(&e, StoreError::Rejected(m) if m == "a correction needs a reason"),
+        matches!(
+            &e,
+            StoreError::Refused(Refusal::Game(GameRefusal::NeedsReason(
+                ReasonFor::Correction
+            )))
+        ) && e.to_string() == "a correction needs a reason",
         "{e}"
     );
     unchanged(&store);
@@ -162,7 +168,10 @@ fn a_refused_correction_changes_nothing(engine: Engine) {
         .correct_last_move(id, None, 30.0, mv("e3-e4"), &arbiter(), "wrong")
         .expect_err("refused");
     assert!(
-        matches!(&e, StoreError::Rejected(m) if m.starts_with("the corrected move is refused")),
+        matches!(
+            &e,
+            StoreError::Refused(Refusal::Game(GameRefusal::Correction(_)))
+        ) && e.to_string().starts_with("the corrected move is refused"),
         "{e}"
     );
     unchanged(&store);
@@ -178,7 +187,10 @@ fn a_refused_correction_changes_nothing(engine: Engine) {
         )
         .expect_err("refused");
     assert!(
-        matches!(&e, StoreError::Rejected(m) if m == "a correction replaces a move with a move, not a pause"),
+        matches!(
+            &e,
+            StoreError::Refused(Refusal::Game(GameRefusal::Correction(_)))
+        ) && e.to_string() == "a correction replaces a move with a move, not a pause",
         "{e}"
     );
     unchanged(&store);
@@ -200,7 +212,12 @@ fn a_refused_correction_changes_nothing(engine: Engine) {
         .correct_last_move(id, None, 30.0, right, &arbiter(), "x")
         .expect_err("refused");
     assert!(
-        matches!(&e, StoreError::Rejected(m) if m.starts_with("event 2 (resign) came after the last move")),
+        matches!(
+            &e,
+            StoreError::Refused(Refusal::Game(GameRefusal::Correction(_)))
+        ) && e
+            .to_string()
+            .starts_with("event 2 (resign) came after the last move"),
         "{e}"
     );
     assert_eq!(store.load_game(id).expect("game").events, before.0);

@@ -12,10 +12,12 @@ mod pg;
 
 use ggdesk::store::{
     Actor, Address, AnyEvent, BackupNote, Change, Expect, GameId, NewGame, PlayerInput, Store,
-    StoreError, TournamentSetup,
+    StoreError, TournamentSetup, Withdrawal,
 };
+use ggdesk_core::Refusal;
+use ggdesk_core::game::desk::GameRefusal;
 use ggdesk_core::rules::{Event, Side};
-use ggdesk_core::tournament::GameResult;
+use ggdesk_core::tournament::{GameResult, RoundNo, TableNo};
 
 use event::games;
 use event::{connect, event_paired, event_with_round, setups, table_game};
@@ -131,7 +133,7 @@ fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
     let mut director = connect(&url);
     let tid = event_with_round(&mut director, 8);
     let login = director
-        .add_station("hall-a", &[1, 2], &Actor::director())
+        .add_station("hall-a", &[TableNo(1), TableNo(2)], &Actor::director())
         .expect("station");
     assert!(login.url.contains("hall-a"), "{}", login.url);
     assert!(!login.url.contains(pg::SUPERUSER_PASSWORD));
@@ -159,7 +161,7 @@ fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
     let mut arbiter = connect(&login.url);
     assert_eq!(
         arbiter.my_station().expect("station").map(|s| s.tables),
-        Some(vec![1, 2])
+        Some(vec![TableNo(1), TableNo(2)])
     );
     let me = Actor::arbiter(Some(1));
     // Its own table: the whole game.
@@ -174,7 +176,7 @@ fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
     arbiter.confirm_result(id, &me).expect("confirm");
     assert_eq!(
         director
-            .round_view(tid, 1)
+            .round_view(tid, RoundNo(1))
             .expect("view")
             .expect("round")
             .boards[0]
@@ -242,19 +244,28 @@ fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
         "penalties is the director's to change",
     );
     denied(
-        arbiter.set_withdrawn(tid, ggdesk_core::tournament::PlayerId(2), true, "ill", &d),
+        arbiter.set_withdrawn(
+            tid,
+            ggdesk_core::tournament::PlayerId(2),
+            Withdrawal::Withdraw,
+            "ill",
+            &d,
+        ),
         "a withdrawal",
         "registrations is the director's to change",
     );
-    let view = arbiter.round_view(tid, 1).expect("view").expect("round");
+    let view = arbiter
+        .round_view(tid, RoundNo(1))
+        .expect("view")
+        .expect("round");
     let other = view
         .boards
         .iter()
-        .find(|b| b.table_no == 3)
+        .find(|b| b.table == TableNo(3))
         .expect("table 3");
     denied(
         arbiter
-            .set_result(tid, 1, other.board_no, GameResult::Draw, "", &d)
+            .set_result(tid, RoundNo(1), other.board, GameResult::Draw, "", &d)
             .map(|_| ()),
         "a result at another station's table",
         "pairings is the director's to change",
@@ -267,12 +278,12 @@ fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
         "games is the director's to change",
     );
     denied(
-        arbiter.repair_round(tid, 1, "no", &d).map(|_| ()),
+        arbiter.repair_round(tid, RoundNo(1), "no", &d).map(|_| ()),
         "re-pairing",
         "games is the director's to change",
     );
     denied(
-        arbiter.add_station("rogue", &[1], &d).map(|_| ()),
+        arbiter.add_station("rogue", &[TableNo(1)], &d).map(|_| ()),
         "adding a station",
         "only the director's login may add arbiter stations",
     );
@@ -405,7 +416,10 @@ fn lots_and_a_setup_timer_are_refused_for_a_game_another_desk_has_just_started()
         desk.draw_lots(id, Side::Black, 2_000, &Actor::arbiter(Some(1)))
     });
     match drawn {
-        Err(StoreError::Rejected(m)) => assert!(m.contains("too late for lots"), "{m}"),
+        Err(e @ StoreError::Refused(Refusal::Game(GameRefusal::TooLateForLots(g)))) => {
+            assert_eq!(g, id);
+            assert!(e.to_string().contains("too late for lots"), "{e}");
+        }
         other => panic!("lots for a started game must be refused, got {other:?}"),
     }
     let game = store.load_game(id).expect("load");
@@ -420,7 +434,10 @@ fn lots_and_a_setup_timer_are_refused_for_a_game_another_desk_has_just_started()
         desk.start_setup_timer(id, 2_000, &Actor::arbiter(Some(1)))
     });
     match timer {
-        Err(StoreError::Rejected(m)) => assert!(m.contains("past its setups"), "{m}"),
+        Err(e @ StoreError::Refused(Refusal::Game(GameRefusal::PastSetups(g)))) => {
+            assert_eq!(g, id);
+            assert!(e.to_string().contains("past its setups"), "{e}");
+        }
         other => panic!("a setup timer for a started game must be refused, got {other:?}"),
     }
     assert_eq!(
@@ -489,7 +506,7 @@ fn a_pairing_run_again_after_the_server_refused_it_reports_only_what_its_last_ru
         .join()
         .expect("the pairing's thread")
         .expect("paired on a later run");
-    assert_eq!(paired.round, 2);
+    assert_eq!(paired.round, RoundNo(2));
     assert!(
         paired.completed.is_none(),
         "round 1 was completed by the other desk, not by this pairing: {:?}",
@@ -504,14 +521,20 @@ fn two_directors_editing_one_round_the_later_is_refused_with_what_changed() {
     let tid = event_with_round(&mut one, 6);
     let mut two = connect(&url);
     let d = Actor::director();
-    let view_one = one.round_view(tid, 1).expect("view").expect("round");
-    let view_two = two.round_view(tid, 1).expect("view").expect("round");
+    let view_one = one
+        .round_view(tid, RoundNo(1))
+        .expect("view")
+        .expect("round");
+    let view_two = two
+        .round_view(tid, RoundNo(1))
+        .expect("view")
+        .expect("round");
     assert_eq!(view_one, view_two);
-    let board = view_one.boards[0].board_no;
-    one.set_result(tid, 1, board, GameResult::WhiteWins, "", &d)
+    let board = view_one.boards[0].board;
+    one.set_result(tid, RoundNo(1), board, GameResult::WhiteWins, "", &d)
         .expect("the first director's result");
     let err = two
-        .set_result(tid, 1, board, GameResult::BlackWins, "", &d)
+        .set_result(tid, RoundNo(1), board, GameResult::BlackWins, "", &d)
         .expect_err("the second director saw the board pending");
     match err {
         StoreError::Conflict(m) => {
@@ -520,14 +543,14 @@ fn two_directors_editing_one_round_the_later_is_refused_with_what_changed() {
         other => panic!("expected a conflict, got {other:?}"),
     }
     // A result on another board is not held up by that change.
-    let other_board = view_two.boards[1].board_no;
-    two.set_result(tid, 1, other_board, GameResult::Draw, "", &d)
+    let other_board = view_two.boards[1].board;
+    two.set_result(tid, RoundNo(1), other_board, GameResult::Draw, "", &d)
         .expect("another board");
     // After looking again, the second director may change it, with a reason.
-    two.round_view(tid, 1).expect("view");
+    two.round_view(tid, RoundNo(1)).expect("view");
     two.set_result(
         tid,
-        1,
+        RoundNo(1),
         board,
         GameResult::BlackWins,
         "misread the sheet",
@@ -565,13 +588,20 @@ fn a_change_at_one_desk_is_announced_to_the_others() {
         .expect("a server listens");
     wait::until("the watcher's listener to connect", || changes.connected());
     let board = director
-        .round_view(tid, 1)
+        .round_view(tid, RoundNo(1))
         .expect("view")
         .expect("round")
         .boards[0]
-        .board_no;
+        .board;
     director
-        .set_result(tid, 1, board, GameResult::Draw, "", &Actor::director())
+        .set_result(
+            tid,
+            RoundNo(1),
+            board,
+            GameResult::Draw,
+            "",
+            &Actor::director(),
+        )
         .expect("result");
     let change = changes
         .next(wait::BOUND)
@@ -814,7 +844,7 @@ fn the_readmes_director_login_creates_the_event_its_stations_and_its_public_page
     let mut director = connect(&url);
     let tid = event_with_round(&mut director, 4);
     let station = director
-        .add_station("hall-a", &[1], &Actor::director())
+        .add_station("hall-a", &[TableNo(1)], &Actor::director())
         .expect("the director's login adds a station");
     let mut arbiter = connect(&station.url);
     table_game(&mut arbiter, tid, 1, &Actor::arbiter(Some(1))).expect("the station's table");

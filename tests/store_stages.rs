@@ -19,7 +19,8 @@ use ggdesk_core::rules::RuleSettings;
 use ggdesk_core::stages::{Event, stage_standings_json};
 use ggdesk_core::stages::{MatchFormat, Seeding, StageFormat, StageSpec};
 use ggdesk_core::tournament::GameResult;
-use ggdesk_core::tournament::{RoundNo, Score, StageNo, TieBreak};
+use ggdesk_core::tournament::{PlayerId, RoundNo, Score, StageNo, TieBreak};
+use ggdesk_core::{Refusal, event};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -130,10 +131,17 @@ fn the_store_agrees_with_the_binary_on_the_shared_examples(engine: Engine) {
         let file = shared(&format!("{name}.json"));
         let expected = shared(&format!("{name}.expected.json"));
         let id = s.import_tournament(&file, &director()).expect(name);
-        let event = s.load_event(id).expect("event");
+        let event = s
+            .event(id)
+            .expect("event")
+            .staged()
+            .cloned()
+            .expect("an event of stages");
         if let Some(want) = expected.get("standings_stage") {
             let stage = u32::try_from(want["stage"].as_u64().expect("stage")).expect("u32");
-            let st = event.stage_standings(Some(stage)).expect("standings");
+            let st = event
+                .stage_standings(Some(ggdesk_core::tournament::StageNo(stage)))
+                .expect("standings");
             let rows: Value = serde_json::from_str(&stage_standings_json(&st)).expect("JSON");
             let got: Vec<Value> = rows
                 .as_array()
@@ -163,16 +171,17 @@ fn the_store_agrees_with_the_binary_on_the_shared_examples(engine: Engine) {
         }
         // The next step, paired by the store as a draft round after the file's.
         let want = &expected["pair"];
-        let before = s.rounds_of(id).expect("rounds").len();
+        let before = s.event(id).expect("event").rounds().len();
         match s.pair_round(id, &director()) {
-            Err(StoreError::Rejected(m)) => {
+            Err(StoreError::Refused(Refusal::Event(m))) => {
                 assert!(want.get("exit").is_some(), "{name}: refused: {m}");
-                assert_eq!(s.rounds_of(id).expect("rounds").len(), before, "{name}");
+                assert_eq!(s.event(id).expect("event").rounds().len(), before, "{name}");
             }
             Err(e) => panic!("{name}: {e:?}"),
             Ok(_) => {
                 assert!(want.get("exit").is_none(), "{name}: the binary refuses");
-                let rounds = s.rounds_of(id).expect("rounds");
+                let event = s.event(id).expect("event");
+                let rounds = event.rounds();
                 assert_eq!(rounds.len(), before + 1, "{name}");
                 let number = rounds.last().expect("draft").number;
                 let view = s.round_view(id, number).expect("view").expect("draft");
@@ -191,7 +200,7 @@ fn the_store_agrees_with_the_binary_on_the_shared_examples(engine: Engine) {
                 let got: Vec<(u64, u64)> = view
                     .boards
                     .iter()
-                    .map(|b| (u64::from(b.white.no), u64::from(b.black.no)))
+                    .map(|b| (u64::from(b.white.no.0), u64::from(b.black.no.0)))
                     .collect();
                 let games = want["games"].as_array().expect("games");
                 let wanted: Vec<(u64, u64)> = games
@@ -212,7 +221,7 @@ fn the_store_agrees_with_the_binary_on_the_shared_examples(engine: Engine) {
                 } else {
                     assert_eq!(got, wanted, "{name}: colours and order");
                     let tables: Vec<u64> =
-                        view.boards.iter().map(|b| u64::from(b.table_no)).collect();
+                        view.boards.iter().map(|b| u64::from(b.table.0)).collect();
                     let want_tables: Vec<u64> = games
                         .iter()
                         .map(|g| g["table"].as_u64().expect("table"))
@@ -236,7 +245,8 @@ fn a_bad_file_is_refused_naming_the_fault_and_changes_nothing(engine: Engine) {
     games[1]["white"] = first_white;
     let before = s.tournaments().expect("list").len();
     match s.import_tournament(&file, &director()) {
-        Err(StoreError::Rejected(m)) => {
+        Err(StoreError::Refused(Refusal::Event(event::Refusal::StagedFile(e)))) => {
+            let m = e.to_string();
             assert!(m.starts_with("stages[1].rounds[0].games[1]"), "{m}")
         }
         other => panic!("must be refused, got {other:?}"),
@@ -292,11 +302,25 @@ fn groups_then_knockout(s: &mut Store) -> TournamentId {
     tid
 }
 
+/// The event of stages of a tournament, as the stages replay it.
+fn staged(s: &Store, tid: TournamentId) -> ggdesk_core::stages::Event {
+    s.event(tid)
+        .expect("event")
+        .staged()
+        .cloned()
+        .expect("an event of stages")
+}
+
 /// Plays the event's next step as the desk does (a group round paired as a draft and
 /// published; a knockout round started in one action) with the higher-rated player
 /// (the lower number) winning every game. Returns the round's number.
-fn play_step(s: &mut Store, tid: TournamentId) -> u32 {
-    let event = s.load_event(tid).expect("event");
+fn play_step(s: &mut Store, tid: TournamentId) -> RoundNo {
+    let event = s
+        .event(tid)
+        .expect("event")
+        .staged()
+        .cloned()
+        .expect("an event of stages");
     let step = event.next_step().expect("a next step");
     let knockout = step
         .stage()
@@ -319,7 +343,7 @@ fn play_step(s: &mut Store, tid: TournamentId) -> u32 {
         } else {
             GameResult::BlackWins
         };
-        s.set_result(tid, number, b.board_no, result, "", &director())
+        s.set_result(tid, number, b.board, result, "", &director())
             .expect("result");
     }
     number
@@ -330,12 +354,13 @@ fn groups_then_a_knockout_played_through_the_store_copied_and_rated(engine: Engi
     let tid = groups_then_knockout(&mut s);
     // A group round is a pairing to look at: never started in one action.
     match s.start_next_games(tid, &director()) {
-        Err(StoreError::Rejected(m)) => {
+        Err(StoreError::Refused(Refusal::Event(r @ event::Refusal::NotForced(_)))) => {
+            let m = r.to_string();
             assert!(m.contains("pair it as a draft, then publish it"), "{m}")
         }
         other => panic!("must be refused, got {other:?}"),
     }
-    assert!(s.rounds_of(tid).expect("rounds").is_empty());
+    assert!(s.event(tid).expect("event").rounds().is_empty());
     // The groups: A = 1, 4, 5, 8 and B = 2, 3, 6, 7; three rounds each.
     for r in 1..=3 {
         let n = play_step(&mut s, tid);
@@ -357,25 +382,28 @@ fn groups_then_a_knockout_played_through_the_store_copied_and_rated(engine: Engi
     // in one action: it seeds the stage.
     s.start_next_games(tid, &director())
         .expect("the knockout's first round");
-    let rounds = s.rounds_of(tid).expect("rounds");
-    let first = rounds.last().expect("round 4");
-    assert_eq!(first.number, 4);
+    let event = s.event(tid).expect("event");
+    let first = event.rounds().last().expect("round 4");
+    assert_eq!(first.number, RoundNo(4));
     assert_eq!(
-        first.place,
+        event.place(first.number).expect("its place"),
         RoundPlace::Round {
             stage: StageNo(2),
             round: RoundNo(1)
         }
     );
-    let view = s.round_view(tid, 4).expect("view").expect("round");
-    let mut semis: Vec<(u32, u32)> = view
+    let view = s.round_view(tid, RoundNo(4)).expect("view").expect("round");
+    let mut semis: Vec<(PlayerId, PlayerId)> = view
         .boards
         .iter()
         .map(|b| (b.white.no.min(b.black.no), b.white.no.max(b.black.no)))
         .collect();
     semis.sort_unstable();
     // A1 = 1 against B2 = 3, B1 = 2 against A2 = 4.
-    assert_eq!(semis, [(1, 3), (2, 4)]);
+    assert_eq!(
+        semis,
+        [(PlayerId(1), PlayerId(3)), (PlayerId(2), PlayerId(4))]
+    );
     assert!(
         view.boards
             .iter()
@@ -385,24 +413,21 @@ fn groups_then_a_knockout_played_through_the_store_copied_and_rated(engine: Engi
     // naming why, and nothing changes. (Round 2 of group A: 4 against 5, won by 4.)
     let (round, board) = (1..=3)
         .find_map(|r| {
-            let v = s.round_view(tid, r).expect("view").expect("round");
+            let v = s.round_view(tid, RoundNo(r)).expect("view").expect("round");
             v.boards
                 .iter()
                 .find(|b| {
-                    [b.white.no, b.black.no].contains(&4) && [b.white.no, b.black.no].contains(&5)
+                    [b.white.no, b.black.no].contains(&PlayerId(4))
+                        && [b.white.no, b.black.no].contains(&PlayerId(5))
                 })
-                .map(|b| (r, b.board_no))
+                .map(|b| (RoundNo(r), b.board))
         })
         .expect("4 met 5 in the groups");
     let before = s.export_tournament(tid).expect("export");
     let five_wins = {
         let v = s.round_view(tid, round).expect("view").expect("round");
-        let b = v
-            .boards
-            .iter()
-            .find(|b| b.board_no == board)
-            .expect("board");
-        if b.white.no == 5 {
+        let b = v.boards.iter().find(|b| b.board == board).expect("board");
+        if b.white.no == PlayerId(5) {
             GameResult::WhiteWins
         } else {
             GameResult::BlackWins
@@ -416,10 +441,13 @@ fn groups_then_a_knockout_played_through_the_store_copied_and_rated(engine: Engi
         "scoresheet misread",
         &director(),
     ) {
-        Err(StoreError::Rejected(m)) => assert!(
-            m.contains("would leave the event's stages inconsistent"),
-            "{m}"
-        ),
+        Err(StoreError::Refused(Refusal::Event(r @ event::Refusal::Inconsistent(_)))) => {
+            let m = r.to_string();
+            assert!(
+                m.contains("would leave the event's stages inconsistent"),
+                "{m}"
+            )
+        }
         other => panic!("must be refused, got {other:?}"),
     }
     assert_eq!(s.export_tournament(tid).expect("export"), before);
@@ -431,22 +459,25 @@ fn groups_then_a_knockout_played_through_the_store_copied_and_rated(engine: Engi
         } else {
             GameResult::BlackWins
         };
-        s.set_result(tid, 4, b.board_no, result, "", &director())
+        s.set_result(tid, RoundNo(4), b.board, result, "", &director())
             .expect("result");
     }
-    let mut played = 4;
-    while !s.load_event(tid).expect("event").is_over() {
+    let mut played = RoundNo(4);
+    while !staged(&s, tid).is_over() {
         played = play_step(&mut s, tid);
-        assert!(played < 20, "the event ends");
+        assert!(played < RoundNo(20), "the event ends");
     }
-    assert_eq!(played, 7, "2 semi-final games, then 2 final games");
+    assert_eq!(played, RoundNo(7), "2 semi-final games, then 2 final games");
     match s.start_next_games(tid, &director()) {
-        Err(StoreError::Rejected(m)) => assert!(m.contains("the event is over"), "{m}"),
+        Err(StoreError::Refused(Refusal::Event(
+            r @ event::Refusal::Step(ggdesk_core::stages::StepRefusal::Over),
+        ))) => {
+            let m = r.to_string();
+            assert!(m.contains("the event is over"), "{m}")
+        }
         other => panic!("nothing follows the final, got {other:?}"),
     }
-    let places: Vec<(u32, u32)> = s
-        .load_event(tid)
-        .expect("event")
+    let places: Vec<(u32, u32)> = staged(&s, tid)
         .final_placement()
         .expect("over")
         .iter()
@@ -460,17 +491,14 @@ fn groups_then_a_knockout_played_through_the_store_copied_and_rated(engine: Engi
     // `copy` carries the stages: the copy's event and file are the original's.
     let mut dst = Store::open_in_memory().expect("copy");
     s.copy_into(&mut dst).expect("copied");
-    assert_eq!(
-        dst.load_event(tid).expect("event").parts(),
-        s.load_event(tid).expect("event").parts()
-    );
+    assert_eq!(staged(&dst, tid).parts(), staged(&s, tid).parts());
     assert_eq!(
         dst.export_tournament(tid).expect("export"),
         s.export_tournament(tid).expect("export")
     );
     assert_eq!(
-        dst.stages(tid).expect("stages"),
-        s.stages(tid).expect("stages")
+        dst.event(tid).expect("event").stage_specs(),
+        s.event(tid).expect("event").stage_specs()
     );
 
     // Rated: every game over the board in every stage counts (groups 3 each; semi-finals 2

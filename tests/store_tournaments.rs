@@ -7,12 +7,15 @@ mod random;
 
 use ggdesk::store::TournamentId;
 use ggdesk::store::{
-    Absentee, Actor, AuditFilter, BoardStatus, GameMode, NewGame, PlayerInput, RegistryId,
-    RoundState, Store, TournamentSetup,
+    AbsenceChange, Absentee, Actor, AuditFilter, BoardStatus, Confirmation, GameMode, NewGame,
+    PlayerInput, RegistryId, RoundState, Store, StoreError, TournamentSetup, Withdrawal,
 };
+use ggdesk_core::Refusal;
+use ggdesk_core::event::{self, ReasonFor, SwapRefusal};
 use ggdesk_core::rules::RuleSettings;
 use ggdesk_core::tournament::{
-    GameResult, PlayerId, PointsScale, Score, System, TieBreak, Tournament, standings,
+    BoardNo, GameResult, PlayerId, PointsScale, RoundNo, Score, System, TableNo, TieBreak,
+    Tournament, standings,
 };
 use serde_json::{Value, json};
 
@@ -87,24 +90,43 @@ fn event(store: &mut Store, n: u32, rounds: u32) -> (TournamentId, Vec<RegistryI
     (tid, ids)
 }
 
-fn rejected(r: Result<impl std::fmt::Debug, ggdesk::store::StoreError>) -> String {
+fn rejected(r: Result<impl std::fmt::Debug, StoreError>) -> String {
     match r {
-        Err(ggdesk::store::StoreError::Rejected(m)) => m,
+        Err(StoreError::Rejected(m)) => m,
+        Err(StoreError::Refused(r)) => r.to_string(),
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
 
+/// The event rule that refused a command (its words are what the desk says).
+fn refused(r: Result<impl std::fmt::Debug, StoreError>) -> event::Refusal {
+    match r {
+        Err(StoreError::Refused(Refusal::Event(e))) => e,
+        other => panic!("expected an event refusal, got {other:?}"),
+    }
+}
+
+/// The tournament of an event of one system, as played (published and complete rounds).
+fn load(store: &Store, tid: TournamentId) -> Tournament {
+    store
+        .event(tid)
+        .expect("load")
+        .one_system()
+        .cloned()
+        .expect("one system")
+}
+
 /// Enters a result for every board of a round: White wins on odd tables, draws on even.
-fn play_round(store: &mut Store, tid: TournamentId, round: u32) {
+fn play_round(store: &mut Store, tid: TournamentId, round: RoundNo) {
     let view = store.round_view(tid, round).expect("view").expect("round");
     for b in &view.boards {
-        let result = if b.table_no % 2 == 1 {
+        let result = if b.table.0 % 2 == 1 {
             GameResult::WhiteWins
         } else {
             GameResult::Draw
         };
         store
-            .set_result(tid, round, b.board_no, result, "", &director())
+            .set_result(tid, round, b.board, result, "", &director())
             .expect("result");
     }
 }
@@ -113,8 +135,8 @@ fn a_small_event_from_registration_to_the_second_round(engine: Engine) {
     let mut s = store(engine);
     let (tid, _) = event(&mut s, 5, 3);
     let r1 = s.pair_round(tid, &director()).expect("pair").round;
-    assert_eq!(r1, 1);
-    let view = s.round_view(tid, 1).expect("view").expect("draft");
+    assert_eq!(r1, RoundNo(1));
+    let view = s.round_view(tid, RoundNo(1)).expect("view").expect("draft");
     assert_eq!(view.state, RoundState::Draft);
     assert_eq!(view.boards.len(), 2);
     assert_eq!(view.byes.len(), 1);
@@ -125,33 +147,73 @@ fn a_small_event_from_registration_to_the_second_round(engine: Engine) {
     );
     for b in &view.boards {
         assert!(
-            b.explanation.starts_with(&format!("Table {}:", b.table_no)),
+            b.explanation.starts_with(&format!("Table {}:", b.table)),
             "{}",
             b.explanation
         );
     }
     assert!(view.byes[0].1.starts_with("Bye:"));
     // A draft is not a round yet: the model has no rounds, results are refused.
-    assert_eq!(s.load_tournament(tid).expect("load").rounds().len(), 0);
-    assert!(rejected(s.set_result(tid, 1, 1, GameResult::Draw, "", &director())).contains("draft"));
+    assert_eq!(load(&s, tid).rounds().len(), 0);
+    let r = refused(s.set_result(
+        tid,
+        RoundNo(1),
+        BoardNo(1),
+        GameResult::Draw,
+        "",
+        &director(),
+    ));
+    assert!(
+        matches!(r, event::Refusal::ResultInDraft(RoundNo(1))),
+        "{r:?}"
+    );
+    assert!(r.to_string().contains("draft"), "{r}");
     // Publishing: the Tables page now sees the round.
-    s.publish_round(tid, 1, &director()).expect("publish");
-    assert_eq!(s.playing_round(tid).expect("q").expect("round").number, 1);
-    assert_eq!(s.round_boards(tid, 1).expect("boards").len(), 2);
+    s.publish_round(tid, RoundNo(1), &director())
+        .expect("publish");
+    assert_eq!(
+        s.event(tid)
+            .expect("q")
+            .playing_round()
+            .expect("round")
+            .number,
+        RoundNo(1)
+    );
+    assert_eq!(
+        s.event(tid)
+            .expect("boards")
+            .boards_by_table(RoundNo(1))
+            .len(),
+        2
+    );
     // The next round waits for every result.
-    assert!(rejected(s.pair_round(tid, &director()).map(|p| p.round)).contains("without a result"));
-    play_round(&mut s, tid, 1);
-    let view = s.round_view(tid, 1).expect("view").expect("round");
+    let r = refused(s.pair_round(tid, &director()).map(|p| p.round));
+    assert!(
+        matches!(
+            r,
+            event::Refusal::ResultsMissing {
+                round: RoundNo(1),
+                ..
+            }
+        ),
+        "{r:?}"
+    );
+    assert!(r.to_string().contains("without a result"), "{r}");
+    play_round(&mut s, tid, RoundNo(1));
+    let view = s.round_view(tid, RoundNo(1)).expect("view").expect("round");
     assert_eq!(
         view.state,
         RoundState::Complete,
         "the last result completes the round"
     );
     assert_eq!(view.counts(), [2, 0, 0, 0]);
-    let t = s.load_tournament(tid).expect("load");
+    let t = load(&s, tid);
     assert_eq!(t.rounds().len(), 1);
     assert!(t.is_round_complete(1));
-    assert_eq!(s.pair_round(tid, &director()).expect("pair 2").round, 2);
+    assert_eq!(
+        s.pair_round(tid, &director()).expect("pair 2").round,
+        RoundNo(2)
+    );
     let log = s.audit_log(AuditFilter::Tournament(tid)).expect("log");
     let actions: Vec<&str> = log.iter().map(|e| e.action.as_str()).collect();
     for a in [
@@ -170,14 +232,27 @@ fn changing_an_entered_result_needs_a_reason_and_pending_reopens_the_round(engin
     let mut s = store(engine);
     let (tid, _) = event(&mut s, 4, 3);
     s.pair_round(tid, &director()).expect("pair");
-    s.publish_round(tid, 1, &director()).expect("publish");
-    play_round(&mut s, tid, 1);
-    let m = rejected(s.set_result(tid, 1, 1, GameResult::BlackWins, " ", &director()));
+    s.publish_round(tid, RoundNo(1), &director())
+        .expect("publish");
+    play_round(&mut s, tid, RoundNo(1));
+    let r = refused(s.set_result(
+        tid,
+        RoundNo(1),
+        BoardNo(1),
+        GameResult::BlackWins,
+        " ",
+        &director(),
+    ));
+    assert!(
+        matches!(r, event::Refusal::ChangeNeedsReason { .. }),
+        "{r:?}"
+    );
+    let m = r.to_string();
     assert!(m.contains("needs a reason"), "{m}");
     s.set_result(
         tid,
-        1,
-        1,
+        RoundNo(1),
+        BoardNo(1),
         GameResult::BlackWins,
         "scoresheet misread",
         &director(),
@@ -188,10 +263,17 @@ fn changing_an_entered_result_needs_a_reason_and_pending_reopens_the_round(engin
     assert_eq!(last.action, "result changed");
     assert_eq!(last.reason, "scoresheet misread");
     assert!(last.details.contains("white -> black"), "{}", last.details);
-    s.set_result(tid, 1, 1, GameResult::Pending, "wrong board", &director())
-        .expect("pending");
+    s.set_result(
+        tid,
+        RoundNo(1),
+        BoardNo(1),
+        GameResult::Pending,
+        "wrong board",
+        &director(),
+    )
+    .expect("pending");
     assert_eq!(
-        s.round_view(tid, 1).expect("v").expect("r").state,
+        s.round_view(tid, RoundNo(1)).expect("v").expect("r").state,
         RoundState::Published
     );
 }
@@ -200,48 +282,65 @@ fn a_manual_rematch_or_forbidden_pair_needs_confirmation_and_is_audited(engine: 
     let mut s = store(engine);
     let (tid, _) = event(&mut s, 4, 3);
     s.pair_round(tid, &director()).expect("pair");
-    s.publish_round(tid, 1, &director()).expect("publish");
-    let r1 = s.round_view(tid, 1).expect("v").expect("r");
-    play_round(&mut s, tid, 1);
+    s.publish_round(tid, RoundNo(1), &director())
+        .expect("publish");
+    let r1 = s.round_view(tid, RoundNo(1)).expect("v").expect("r");
+    play_round(&mut s, tid, RoundNo(1));
     s.pair_round(tid, &director()).expect("pair 2");
-    let r2 = s.round_view(tid, 2).expect("v").expect("r");
+    let r2 = s.round_view(tid, RoundNo(2)).expect("v").expect("r");
     // Make a round-1 game again: swap one player of board 1 of round 2 so that the two
     // players of round 1's board 1 meet again.
-    let (a, b) = (
-        PlayerId(r1.boards[0].white.no),
-        PlayerId(r1.boards[0].black.no),
-    );
+    let (a, b) = (r1.boards[0].white.no, r1.boards[0].black.no);
     let b1 = &r2.boards[0];
-    let (stay, other) = if b1.white.no == a.0 || b1.black.no == a.0 {
+    let (stay, other) = if b1.white.no == a || b1.black.no == a {
         (a, b)
     } else {
         (b, a)
     };
-    let partner = if b1.white.no == stay.0 {
-        PlayerId(b1.black.no)
+    let partner = if b1.white.no == stay {
+        b1.black.no
     } else {
-        PlayerId(b1.white.no)
+        b1.white.no
     };
-    let warnings = s.check_swap(tid, 2, partner, other).expect("check");
+    let warnings = s
+        .check_swap(tid, RoundNo(2), partner, other)
+        .expect("check");
     assert!(
         warnings
             .iter()
             .any(|w| w.contains("rematch") && w.contains("round 1")),
         "{warnings:?}"
     );
-    let m = rejected(s.swap_players(tid, 2, partner, other, false, &director()));
+    let r = refused(s.swap_players(
+        tid,
+        RoundNo(2),
+        partner,
+        other,
+        Confirmation::Unconfirmed,
+        &director(),
+    ));
+    assert!(matches!(r, event::Refusal::NeedsConfirmation(_)), "{r:?}");
+    let m = r.to_string();
     assert!(m.contains("needs confirmation"), "{m}");
     assert_eq!(
-        s.round_view(tid, 2).expect("v").expect("r").boards,
+        s.round_view(tid, RoundNo(2)).expect("v").expect("r").boards,
         r2.boards,
         "unchanged"
     );
-    s.swap_players(tid, 2, partner, other, true, &director())
-        .expect("confirmed swap");
-    let after = s.round_view(tid, 2).expect("v").expect("r");
-    let rematch = after.boards.iter().find(|x| {
-        (x.white.no == a.0 && x.black.no == b.0) || (x.white.no == b.0 && x.black.no == a.0)
-    });
+    s.swap_players(
+        tid,
+        RoundNo(2),
+        partner,
+        other,
+        Confirmation::Confirmed,
+        &director(),
+    )
+    .expect("confirmed swap");
+    let after = s.round_view(tid, RoundNo(2)).expect("v").expect("r");
+    let rematch = after
+        .boards
+        .iter()
+        .find(|x| (x.white.no == a && x.black.no == b) || (x.white.no == b && x.black.no == a));
     let rematch = rematch.expect("the rematch is on a board");
     assert!(
         rematch.explanation.starts_with("Changed by hand"),
@@ -254,26 +353,31 @@ fn a_manual_rematch_or_forbidden_pair_needs_confirmation_and_is_audited(engine: 
     assert!(last.reason.contains("rematch"), "{}", last.reason);
 
     // A forbidden pair warns too; swapping colours on one board is allowed as it is.
-    s.discard_draft(tid, 2, &director()).expect("discard");
+    s.discard_draft(tid, RoundNo(2), &director())
+        .expect("discard");
     s.forbid_pair(tid, PlayerId(1), PlayerId(4), &director())
         .expect("forbid");
     s.pair_round(tid, &director()).expect("pair 2 again");
-    let v = s.round_view(tid, 2).expect("v").expect("r");
+    let v = s.round_view(tid, RoundNo(2)).expect("v").expect("r");
     assert!(
         v.boards
             .iter()
-            .all(|x| !(x.white.no.min(x.black.no) == 1 && x.white.no.max(x.black.no) == 4))
+            .all(|x| !(x.white.no.min(x.black.no) == PlayerId(1)
+                && x.white.no.max(x.black.no) == PlayerId(4)))
     );
     let w = v.boards[0].white.no;
     let bl = v.boards[0].black.no;
-    assert!(
-        s.check_swap(tid, 2, PlayerId(w), PlayerId(bl))
-            .expect("c")
-            .is_empty()
-    );
-    s.swap_players(tid, 2, PlayerId(w), PlayerId(bl), false, &director())
-        .expect("colours");
-    let v2 = s.round_view(tid, 2).expect("v").expect("r");
+    assert!(s.check_swap(tid, RoundNo(2), w, bl).expect("c").is_empty());
+    s.swap_players(
+        tid,
+        RoundNo(2),
+        w,
+        bl,
+        Confirmation::Unconfirmed,
+        &director(),
+    )
+    .expect("colours");
+    let v2 = s.round_view(tid, RoundNo(2)).expect("v").expect("r");
     assert_eq!((v2.boards[0].white.no, v2.boards[0].black.no), (bl, w));
 }
 
@@ -288,7 +392,9 @@ fn bans_refuse_registration_re_entry_pairing_and_import(engine: Engine) {
     let r = regs.iter().find(|r| r.player == cheat).expect("registered");
     assert!(r.banned && r.withdrawn, "a ban withdraws the player");
     let no = r.no;
-    assert!(rejected(s.set_withdrawn(tid, no, false, "", &director())).contains("banned"));
+    let r = refused(s.set_withdrawn(tid, no, Withdrawal::Reenter, "", &director()));
+    assert!(matches!(r, event::Refusal::BannedCannotReenter(_)), "{r:?}");
+    assert!(r.to_string().contains("banned"), "{r}");
     let other = s
         .create_tournament(
             &TournamentSetup {
@@ -298,17 +404,34 @@ fn bans_refuse_registration_re_entry_pairing_and_import(engine: Engine) {
             &director(),
         )
         .expect("create");
-    assert!(rejected(s.register(other, cheat, &director())).contains("banned"));
+    let r = refused(s.register(other, cheat, &director()));
+    assert!(
+        matches!(r, event::Refusal::BannedCannotRegister(_)),
+        "{r:?}"
+    );
+    assert!(r.to_string().contains("banned"), "{r}");
     // The pairing leaves the player out, and a swap cannot bring them back.
     s.pair_round(tid, &director()).expect("pair");
-    let v = s.round_view(tid, 1).expect("v").expect("r");
+    let v = s.round_view(tid, RoundNo(1)).expect("v").expect("r");
     assert!(
         v.boards
             .iter()
-            .all(|b| b.white.no != no.0 && b.black.no != no.0)
+            .all(|b| b.white.no != no && b.black.no != no)
     );
-    let seated = PlayerId(v.boards[0].white.no);
-    assert!(rejected(s.swap_players(tid, 1, seated, no, true, &director())).contains("banned"));
+    let seated = v.boards[0].white.no;
+    let r = refused(s.swap_players(
+        tid,
+        RoundNo(1),
+        seated,
+        no,
+        Confirmation::Confirmed,
+        &director(),
+    ));
+    assert!(
+        matches!(r, event::Refusal::Swap(SwapRefusal::Banned(_))),
+        "{r:?}"
+    );
+    assert!(r.to_string().contains("banned"), "{r}");
     // A tournament file naming the banned player's federation id is refused whole.
     let before = s.tournaments().expect("list").len();
     let file = json!({
@@ -317,7 +440,12 @@ fn bans_refuse_registration_re_entry_pairing_and_import(engine: Engine) {
         "players": [{"id": 1, "name": "A", "federation_id": "GGF-000"},
                     {"id": 2, "name": "C", "federation_id": "GGF-002"}]
     });
-    let m = rejected(s.import_tournament(&file, &director()));
+    let r = refused(s.import_tournament(&file, &director()));
+    assert!(
+        matches!(r, event::Refusal::FileBanned { index: 1, .. }),
+        "{r:?}"
+    );
+    let m = r.to_string();
     assert!(m.contains("players[1]") && m.contains("banned"), "{m}");
     assert_eq!(s.tournaments().expect("list").len(), before);
     // Lifting the ban lets the player be registered again.
@@ -401,48 +529,53 @@ fn every_aggregate_round_trips_through_the_store(engine: Engine) {
     assert_eq!(regs[0].name, "Reyes, Ana M.");
     assert_eq!(regs[0].club.as_deref(), Some("Manila"));
     assert_eq!(regs[1].federation_id, None);
-    s.set_absence(tid, no_q, 2, true, "exam", &director())
-        .expect("absence");
+    s.set_absence(
+        tid,
+        no_q,
+        RoundNo(2),
+        AbsenceChange::Ask,
+        "exam",
+        &director(),
+    )
+    .expect("absence");
     s.add_penalty(tid, no_p, Score::from_halves(1), "delay", &director())
         .expect("penalty");
     s.forbid_pair(tid, no_q, no_p, &director()).expect("forbid");
-    assert_eq!(s.forbidden_pairs(tid).expect("pairs"), vec![(no_p, no_q)]);
+    assert_eq!(
+        s.event(tid).expect("pairs").record().forbidden,
+        vec![(no_p, no_q)]
+    );
     let regs = s.registrations(tid).expect("regs");
-    assert_eq!(regs[1].absences, vec![2]);
+    assert_eq!(regs[1].absences, vec![RoundNo(2)]);
     assert_eq!(regs[0].penalty, Score::from_halves(1));
-    let t = s.load_tournament(tid).expect("load");
+    let t = load(&s, tid);
     assert_eq!(t.settings().tiebreaks, vec![TieBreak::Progressive]);
     assert_eq!(t.penalties()[0].reason, "delay");
     assert!(t.is_forbidden(no_p, no_q));
-    s.set_withdrawn(tid, no_q, true, "ill", &director())
+    s.set_withdrawn(tid, no_q, Withdrawal::Withdraw, "ill", &director())
         .expect("withdraw");
-    assert!(
-        s.load_tournament(tid)
-            .expect("load")
-            .player(no_q)
-            .expect("q")
-            .withdrawn
-    );
-    s.set_withdrawn(tid, no_q, false, "better", &director())
+    assert!(load(&s, tid).player(no_q).expect("q").withdrawn);
+    s.set_withdrawn(tid, no_q, Withdrawal::Reenter, "better", &director())
         .expect("re-enter");
-    assert!(
-        !s.load_tournament(tid)
-            .expect("load")
-            .player(no_q)
-            .expect("q")
-            .withdrawn
-    );
-    let pen = s.penalties(tid).expect("penalties");
+    assert!(!load(&s, tid).player(no_q).expect("q").withdrawn);
+    let pen = s.event(tid).expect("penalties").record().penalties.clone();
     s.remove_penalty(tid, pen[0].id, "wrong player", &director())
         .expect("cancel");
-    assert!(s.penalties(tid).expect("penalties").is_empty());
+    assert!(
+        s.event(tid)
+            .expect("penalties")
+            .record()
+            .penalties
+            .is_empty()
+    );
 }
 
 fn a_late_entry_is_absent_in_the_rounds_already_played(engine: Engine) {
     let mut s = store(engine);
     let (tid, _) = event(&mut s, 4, 3);
     s.pair_round(tid, &director()).expect("pair");
-    s.publish_round(tid, 1, &director()).expect("publish");
+    s.publish_round(tid, RoundNo(1), &director())
+        .expect("publish");
     let late = add(&mut s, "Late, Dee", "GGF-900", 1400);
     let no = s.register(tid, late, &director()).expect("late entry");
     let reg = s
@@ -451,18 +584,18 @@ fn a_late_entry_is_absent_in_the_rounds_already_played(engine: Engine) {
         .into_iter()
         .find(|r| r.no == no)
         .expect("reg");
-    assert_eq!(reg.entry_round, 2);
-    assert_eq!(reg.absences, vec![1]);
-    let t = s.load_tournament(tid).expect("load");
+    assert_eq!(reg.entry_round, RoundNo(2));
+    assert_eq!(reg.absences, vec![RoundNo(1)]);
+    let t = load(&s, tid);
     assert!(t.rounds()[0].absent.contains(&no));
-    play_round(&mut s, tid, 1);
+    play_round(&mut s, tid, RoundNo(1));
     s.pair_round(tid, &director()).expect("pair 2");
-    let v = s.round_view(tid, 2).expect("v").expect("r");
+    let v = s.round_view(tid, RoundNo(2)).expect("v").expect("r");
     assert!(
         v.boards
             .iter()
-            .any(|b| b.white.no == no.0 || b.black.no == no.0)
-            || v.byes.iter().any(|(p, _)| p.no == no.0),
+            .any(|b| b.white.no == no || b.black.no == no)
+            || v.byes.iter().any(|(p, _)| p.no == no),
         "the late entry is paired from round 2"
     );
 }
@@ -471,29 +604,52 @@ fn default_losses_wait_for_the_grace_period_and_both_absent_both_lose(engine: En
     let mut s = store(engine);
     let (tid, _) = event(&mut s, 4, 3);
     s.pair_round(tid, &director()).expect("pair");
-    s.publish_round(tid, 1, &director()).expect("publish");
+    s.publish_round(tid, RoundNo(1), &director())
+        .expect("publish");
     let start = 1_800_000_000_000;
-    assert!(
-        rejected(s.default_loss(tid, 1, 1, Absentee::White, start, &director()))
-            .contains("no official start")
-    );
-    s.set_round_start(tid, 1, Some(start), &director())
+    let r = refused(s.default_loss(
+        tid,
+        RoundNo(1),
+        BoardNo(1),
+        Absentee::White,
+        start,
+        &director(),
+    ));
+    assert!(matches!(r, event::Refusal::NoStart(RoundNo(1))), "{r:?}");
+    assert!(r.to_string().contains("no official start"), "{r}");
+    s.set_round_start(tid, RoundNo(1), Some(start), &director())
         .expect("start");
     let grace = 30 * 60 * 1000;
-    let m = rejected(s.default_loss(tid, 1, 1, Absentee::Both, start + grace - 1, &director()));
+    let r = refused(s.default_loss(
+        tid,
+        RoundNo(1),
+        BoardNo(1),
+        Absentee::Both,
+        start + grace - 1,
+        &director(),
+    ));
+    assert!(matches!(r, event::Refusal::GraceNotOver { .. }), "{r:?}");
+    let m = r.to_string();
     assert!(m.contains("grace period is not over"), "{m}");
-    s.default_loss(tid, 1, 1, Absentee::Both, start + grace, &director())
-        .expect("both absent");
+    s.default_loss(
+        tid,
+        RoundNo(1),
+        BoardNo(1),
+        Absentee::Both,
+        start + grace,
+        &director(),
+    )
+    .expect("both absent");
     // A game started at the desk means both came.
-    let b2 = s.round_view(tid, 1).expect("v").expect("r").boards[1].clone();
+    let b2 = s.round_view(tid, RoundNo(1)).expect("v").expect("r").boards[1].clone();
     let mut new = NewGame::standalone();
     new.tournament_id = Some(tid);
-    new.round = Some(1);
-    new.table_no = Some(b2.table_no);
+    new.round = Some(RoundNo(1));
+    new.table_no = Some(b2.table);
     new.mode = GameMode::Physical;
     let game = s.create_game(&new, &director()).expect("game");
     // Before its clocks start, the game is setting up, not playing.
-    let v = s.round_view(tid, 1).expect("v").expect("r");
+    let v = s.round_view(tid, RoundNo(1)).expect("v").expect("r");
     assert_eq!(v.boards[1].status, BoardStatus::SettingUp);
     assert_eq!(v.counts()[1], 1, "a table setting up is at the desk");
     s.start_game(
@@ -503,20 +659,44 @@ fn default_losses_wait_for_the_grace_period_and_both_absent_both_lose(engine: En
         &director(),
     )
     .expect("start game");
-    let v = s.round_view(tid, 1).expect("v").expect("r");
+    let v = s.round_view(tid, RoundNo(1)).expect("v").expect("r");
     assert_eq!(v.boards[1].status, BoardStatus::Playing);
     assert_eq!(v.boards[0].status, BoardStatus::Finished);
-    let m = rejected(s.default_loss(tid, 1, 2, Absentee::Black, start + grace, &director()));
+    let r = refused(s.default_loss(
+        tid,
+        RoundNo(1),
+        BoardNo(2),
+        Absentee::Black,
+        start + grace,
+        &director(),
+    ));
+    assert!(
+        matches!(r, event::Refusal::BothCame(t) if t == b2.table),
+        "{r:?}"
+    );
+    let m = r.to_string();
     assert!(m.contains("has started"), "{m}");
-    let m = rejected(s.set_result(tid, 1, 2, GameResult::Draw, "", &director()));
+    let r = refused(s.set_result(
+        tid,
+        RoundNo(1),
+        BoardNo(2),
+        GameResult::Draw,
+        "",
+        &director(),
+    ));
+    assert!(
+        matches!(r, event::Refusal::AtTheDesk { table, game: g } if table == b2.table && g == game),
+        "{r:?}"
+    );
+    let m = r.to_string();
     assert!(m.contains("being played at the desk"), "{m}");
-    let t = s.load_tournament(tid).expect("load");
+    let t = load(&s, tid);
     assert_eq!(t.rounds()[0].games[0].result, GameResult::DoubleForfeit);
     let st = standings(&t, 1);
     let loser = st
         .rows
         .iter()
-        .find(|r| r.id.0 == v.boards[0].white.no)
+        .find(|r| r.id == v.boards[0].white.no)
         .expect("row");
     assert_eq!(loser.score, Score::ZERO);
 }
@@ -525,25 +705,41 @@ fn re_pairing_a_published_round_voids_its_games_and_needs_a_reason(engine: Engin
     let mut s = store(engine);
     let (tid, _) = event(&mut s, 6, 3);
     s.pair_round(tid, &director()).expect("pair");
-    assert!(rejected(s.repair_round(tid, 1, "x", &director())).contains("draft"));
-    s.publish_round(tid, 1, &director()).expect("publish");
+    let r = refused(s.repair_round(tid, RoundNo(1), "x", &director()));
+    assert!(
+        matches!(r, event::Refusal::RepairDraft(RoundNo(1))),
+        "{r:?}"
+    );
+    assert!(r.to_string().contains("draft"), "{r}");
+    s.publish_round(tid, RoundNo(1), &director())
+        .expect("publish");
     let mut new = NewGame::standalone();
     new.tournament_id = Some(tid);
-    new.round = Some(1);
-    new.table_no = Some(1);
+    new.round = Some(RoundNo(1));
+    new.table_no = Some(TableNo(1));
     let game = s.create_game(&new, &director()).expect("game");
-    assert!(rejected(s.repair_round(tid, 1, " ", &director())).contains("reason"));
+    let r = refused(s.repair_round(tid, RoundNo(1), " ", &director()));
+    assert!(
+        matches!(r, event::Refusal::NeedsReason(ReasonFor::Repair)),
+        "{r:?}"
+    );
+    assert!(r.to_string().contains("reason"), "{r}");
     for n in [5, 6] {
-        s.set_withdrawn(tid, PlayerId(n), true, "left", &director())
+        s.set_withdrawn(tid, PlayerId(n), Withdrawal::Withdraw, "left", &director())
             .expect("withdraw");
     }
     assert_eq!(
-        s.repair_round(tid, 1, "a player was missing from the list", &director())
-            .expect("re-pair"),
-        1
+        s.repair_round(
+            tid,
+            RoundNo(1),
+            "a player was missing from the list",
+            &director()
+        )
+        .expect("re-pair"),
+        RoundNo(1)
     );
     assert!(s.load_game(game).expect("game").meta.void);
-    let v = s.round_view(tid, 1).expect("v").expect("r");
+    let v = s.round_view(tid, RoundNo(1)).expect("v").expect("r");
     assert_eq!(v.state, RoundState::Draft);
     assert_eq!(v.boards.len(), 2, "the withdrawn pair is left out");
 }
@@ -578,7 +774,7 @@ fn import_export_reimport_keeps_everything_the_standings_depend_on(engine: Engin
         let file = t.to_value();
         let mut s = store(engine);
         let id = s.import_tournament(&file, &director()).expect("import");
-        let loaded = s.load_tournament(id).expect("load");
+        let loaded = load(&s, id);
         assert_eq!(
             normalised(loaded.to_value()),
             normalised(file.clone()),
@@ -649,7 +845,7 @@ fn a_file_with_missing_or_repeated_tables_and_extra_keys_comes_back_as_it_was(en
         600_000_000_000
     );
     // The round with a pending game is in play; its table 1 can be played at the desk.
-    let v = s.round_view(id, 1).expect("v").expect("r");
+    let v = s.round_view(id, RoundNo(1)).expect("v").expect("r");
     assert_eq!(v.state, RoundState::Published);
     assert_eq!(v.counts(), [1, 0, 0, 1]);
 }
@@ -663,7 +859,9 @@ fn a_bad_tournament_file_is_refused_and_changes_nothing(engine: Engine) {
         "players": [{"id": 1, "name": "A"}],
         "rounds": [{"games": [{"white": 1, "black": 7, "result": "white"}]}]
     });
-    let m = rejected(s.import_tournament(&file, &director()));
+    let r = refused(s.import_tournament(&file, &director()));
+    assert!(matches!(r, event::Refusal::File(_)), "{r:?}");
+    let m = r.to_string();
     assert!(m.contains("rounds[0].games[0]"), "{m}");
     assert!(m.contains("unknown player id 7"), "{m}");
     assert!(s.tournaments().expect("list").is_empty());
@@ -677,14 +875,22 @@ fn a_result_from_the_arbiter_desk_reaches_the_board_and_completes_the_round(engi
     let mut s = store(engine);
     let (tid, _) = event(&mut s, 4, 3);
     s.pair_round(tid, &director()).expect("pair");
-    s.publish_round(tid, 1, &director()).expect("publish");
+    s.publish_round(tid, RoundNo(1), &director())
+        .expect("publish");
     // Table 1 by hand, table 2 at the desk on a physical board: Black resigns.
-    s.set_result(tid, 1, 1, GameResult::Draw, "", &director())
-        .expect("result");
-    let table = s.round_view(tid, 1).expect("v").expect("r").boards[1].table_no;
+    s.set_result(
+        tid,
+        RoundNo(1),
+        BoardNo(1),
+        GameResult::Draw,
+        "",
+        &director(),
+    )
+    .expect("result");
+    let table = s.round_view(tid, RoundNo(1)).expect("v").expect("r").boards[1].table;
     let mut new = NewGame::standalone();
     new.tournament_id = Some(tid);
-    new.round = Some(1);
+    new.round = Some(RoundNo(1));
     new.table_no = Some(table);
     new.mode = GameMode::Physical;
     let game = s.create_game(&new, &Actor::arbiter(Some(2))).expect("game");
@@ -696,7 +902,7 @@ fn a_result_from_the_arbiter_desk_reaches_the_board_and_completes_the_round(engi
     )
     .expect("start");
     assert_eq!(
-        s.round_view(tid, 1).expect("v").expect("r").boards[1].status,
+        s.round_view(tid, RoundNo(1)).expect("v").expect("r").boards[1].status,
         BoardStatus::Playing
     );
     s.append(
@@ -707,14 +913,17 @@ fn a_result_from_the_arbiter_desk_reaches_the_board_and_completes_the_round(engi
         "",
     )
     .expect("resign");
-    let v = s.round_view(tid, 1).expect("v").expect("r");
+    let v = s.round_view(tid, RoundNo(1)).expect("v").expect("r");
     assert_eq!(v.boards[1].result, GameResult::WhiteWins);
     assert_eq!(v.boards[1].status, BoardStatus::Finished);
     // The desk's result was the last: it completes the round, as a last result typed on
     // Rounds does (one rule for every path), and the next round can be paired.
     assert_eq!(v.state, RoundState::Complete);
-    assert_eq!(s.pair_round(tid, &director()).expect("pair 2").round, 2);
-    let t = s.load_tournament(tid).expect("load");
+    assert_eq!(
+        s.pair_round(tid, &director()).expect("pair 2").round,
+        RoundNo(2)
+    );
+    let t = load(&s, tid);
     assert_eq!(t.rounds()[0].games[1].result, GameResult::WhiteWins);
 }
 
@@ -728,7 +937,7 @@ fn a_paired_rounds_explanations_are_the_ones_worked_out_by_hand(engine: Engine) 
     let (tid, _) = event(&mut s, 4, 3);
     let same_group = "by rating (the ideal is the top half against the bottom half).";
     s.pair_round(tid, &director()).expect("pair 1");
-    let v = s.round_view(tid, 1).expect("v").expect("round 1");
+    let v = s.round_view(tid, RoundNo(1)).expect("v").expect("round 1");
     assert_eq!(
         v.explanation,
         "Round 1 (Swiss): 4 players paired on 2 boards, 0 byes.\n\
@@ -749,13 +958,21 @@ fn a_paired_rounds_explanations_are_the_ones_worked_out_by_hand(engine: Engine) 
         ]
     );
     assert!(v.byes.is_empty());
-    s.publish_round(tid, 1, &director()).expect("publish");
+    s.publish_round(tid, RoundNo(1), &director())
+        .expect("publish");
     for b in &v.boards {
-        s.set_result(tid, 1, b.board_no, GameResult::WhiteWins, "", &director())
-            .expect("result");
+        s.set_result(
+            tid,
+            RoundNo(1),
+            b.board,
+            GameResult::WhiteWins,
+            "",
+            &director(),
+        )
+        .expect("result");
     }
     s.pair_round(tid, &director()).expect("pair 2");
-    let v = s.round_view(tid, 2).expect("v").expect("round 2");
+    let v = s.round_view(tid, RoundNo(2)).expect("v").expect("round 2");
     assert_eq!(
         v.explanation,
         "Round 2 (Swiss): 4 players paired on 2 boards, 0 byes.\n\
@@ -815,8 +1032,8 @@ fn each_board_and_bye_keeps_its_own_part_of_the_explanation(engine: Engine) {
     use ggdesk_core::pairing::{explain, pair_next_round};
     let mut s = store(engine);
     let (tid, _) = event(&mut s, 7, 4);
-    for round in 1..=3u32 {
-        let t = s.load_tournament(tid).expect("load");
+    for round in (1..=3u32).map(RoundNo) {
+        let t = load(&s, tid);
         let pairing = pair_next_round(&t, &[]).expect("pairs");
         let want = explain(&t, &pairing);
         assert_eq!(s.pair_round(tid, &director()).expect("pair").round, round);
@@ -824,13 +1041,13 @@ fn each_board_and_bye_keeps_its_own_part_of_the_explanation(engine: Engine) {
         assert_eq!(v.explanation, want.round.to_string());
         assert_eq!(v.boards.len(), pairing.games.len());
         for b in &v.boards {
-            let part = want.board(b.table_no).expect("explained");
-            assert_eq!(b.explanation, part.to_string(), "table {}", b.table_no);
-            assert!(b.explanation.starts_with(&format!("Table {}:", b.table_no)));
+            let part = want.board(b.table.0).expect("explained");
+            assert_eq!(b.explanation, part.to_string(), "table {}", b.table);
+            assert!(b.explanation.starts_with(&format!("Table {}:", b.table)));
         }
         assert_eq!(v.byes.len(), 1, "seven players: one bye");
         for (p, why) in &v.byes {
-            let part = want.bye(PlayerId(p.no)).expect("explained");
+            let part = want.bye(p.no).expect("explained");
             assert_eq!(why, &part.to_string());
         }
         s.publish_round(tid, round, &director()).expect("publish");

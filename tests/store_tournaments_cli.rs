@@ -376,7 +376,12 @@ fn an_import_killed_inside_its_transaction_leaves_nothing_and_as_it_commits_all_
         }
         imported = now.len();
         for t in &now {
-            let loaded = store.load_tournament(t.id).expect("a whole tournament");
+            let loaded = store
+                .event(t.id)
+                .expect("a whole tournament")
+                .one_system()
+                .cloned()
+                .expect("one system");
             assert_eq!(loaded.players().len(), players, "{what}");
             let n: usize = loaded.rounds().iter().map(|r| r.games.len()).sum();
             assert_eq!(n, games, "{what}");

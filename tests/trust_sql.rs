@@ -12,6 +12,7 @@ mod pg;
 mod trust;
 
 use ggdesk::store::{Actor, Address, GameId, Store, StoreError};
+use ggdesk_core::tournament::{RoundNo, TableNo};
 use trust::{assert_denied, dump, refusal, roles, sql_client, stored_setups};
 
 /// The piece codes a setup or a reading sheet is written with.
@@ -137,12 +138,12 @@ fn a_station_changes_nothing_but_its_own_games_in_play_whatever_sql_it_sends() {
     let mut a = sql_client(&ev.a.url);
     let board = ev
         .director
-        .round_view(ev.open, 1)
+        .round_view(ev.open, RoundNo(1))
         .expect("view")
         .expect("round")
         .boards
         .into_iter()
-        .find(|b| b.table_no == 1)
+        .find(|b| b.table == TableNo(1))
         .expect("table 1");
     let next_a = next_seq(&ev.director, ev.game_a);
     let next_b = next_seq(&ev.director, ev.game_b);
@@ -638,8 +639,12 @@ fn an_older_database_is_upgraded_to_the_state_of_a_new_one() {
     cluster.psql("postgres", &format!("CREATE DATABASE {new} OWNER {login}"));
     let mut fresh = Store::connect(&Address::Server(url_of(&new))).expect("new");
     let d = Actor::director();
-    fresh.add_station("hall-a", &[1, 2], &d).expect("hall-a");
-    fresh.add_station("hall-b", &[3, 4], &d).expect("hall-b");
+    fresh
+        .add_station("hall-a", &[TableNo(1), TableNo(2)], &d)
+        .expect("hall-a");
+    fresh
+        .add_station("hall-b", &[TableNo(3), TableNo(4)], &d)
+        .expect("hall-b");
     drop(Store::connect_read_only(&Address::Server(url_of(&new))).expect("the public role"));
     let expected = privileges(&new).replace(&new, "DB");
     assert_eq!(after.replace(&old, "DB"), expected);

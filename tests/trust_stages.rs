@@ -17,7 +17,7 @@ use ggdesk::store::{
 };
 use ggdesk_core::rules::{Event, RuleSettings, Side};
 use ggdesk_core::stages::{MatchFormat, Seeding, StageFormat, StageSpec};
-use ggdesk_core::tournament::{GameResult, Score, StageNo};
+use ggdesk_core::tournament::{GameResult, RoundNo, Score, StageNo, TableNo};
 
 fn assert_denied<T: std::fmt::Debug>(r: Result<T, StoreError>, subject: &str, what: &str) {
     match r {
@@ -78,19 +78,29 @@ fn staged(director: &mut Store) -> TournamentId {
     tid
 }
 
+/// The event of stages of a tournament, as `store` reads it.
+fn staged_event(store: &Store, tid: TournamentId) -> ggdesk_core::stages::Event {
+    store
+        .event(tid)
+        .expect("the event")
+        .staged()
+        .cloned()
+        .expect("an event of stages")
+}
+
 /// The game of `table` in round `round`, created and started by `store`, then resigned by
 /// Black. The round's completion, if this was its last game.
 fn play_table(
     store: &mut Store,
     tid: TournamentId,
-    round: u32,
+    round: RoundNo,
     table: u32,
-) -> Result<Option<u32>, StoreError> {
+) -> Result<Option<RoundNo>, StoreError> {
     let view = store.round_view(tid, round)?.expect("the round");
     let board = view
         .boards
         .iter()
-        .find(|b| b.table_no == table)
+        .find(|b| b.table == TableNo(table))
         .expect("the table")
         .clone();
     let new = NewGame::for_board(
@@ -104,7 +114,7 @@ fn play_table(
     let id = games::start_with(
         store,
         &new,
-        &event::setups(u64::from(table + round)),
+        &event::setups(u64::from(table + round.0)),
         trust::START,
         &me,
     )?;
@@ -124,15 +134,15 @@ fn a_station_runs_playoff_and_series_games_at_its_tables_and_only_there() {
     // Three games won by White, one drawn: three players on 2 points, the two who drew
     // level on 1 point across the cut (one place left): they play off.
     let view = director.round_view(tid, n).expect("view").expect("round");
-    let drawn = view.boards.last().expect("a board").board_no;
+    let drawn = view.boards.last().expect("a board").board;
     for b in &view.boards {
-        let r = if b.board_no == drawn {
+        let r = if b.board == drawn {
             GameResult::Draw
         } else {
             GameResult::WhiteWins
         };
         director
-            .set_result(tid, n, b.board_no, r, "", &d)
+            .set_result(tid, n, b.board, r, "", &d)
             .expect("result");
     }
     let drew = {
@@ -159,7 +169,7 @@ fn a_station_runs_playoff_and_series_games_at_its_tables_and_only_there() {
     let b = &at_a_view.boards[0];
     let mut pair = [b.white.no, b.black.no];
     pair.sort_unstable();
-    assert_eq!((b.table_no, pair), (1, drew));
+    assert_eq!((b.table, pair), (TableNo(1), drew));
 
     // Hall-b may not run table 1, whatever the stage: refused, nothing written.
     let mut at_b = connect(&ev.b.url);
@@ -178,8 +188,8 @@ fn a_station_runs_playoff_and_series_games_at_its_tables_and_only_there() {
     );
     // The station reads the event's stages and games as the director does (its views
     // hold no federation id).
-    let at_station = at_a.load_event(tid).expect("the station reads the stages");
-    let full = director.load_event(tid).expect("event");
+    let at_station = staged_event(&at_a, tid);
+    let full = staged_event(&director, tid);
     assert_eq!(at_station.parts().stages, full.parts().stages);
     assert_eq!(at_station.settings(), full.settings());
     assert!(
@@ -195,9 +205,9 @@ fn a_station_runs_playoff_and_series_games_at_its_tables_and_only_there() {
         .round_view(tid, semis)
         .expect("view")
         .expect("round");
-    let mut tables: Vec<u32> = view.boards.iter().map(|b| b.table_no).collect();
+    let mut tables: Vec<TableNo> = view.boards.iter().map(|b| b.table).collect();
     tables.sort_unstable();
-    assert_eq!(tables, [1, 2]);
+    assert_eq!(tables, [TableNo(1), TableNo(2)]);
     assert!(view.boards.iter().all(|b| b.series.is_some()));
     assert_denied(
         play_table(&mut at_b, tid, semis, 2),
@@ -243,21 +253,26 @@ fn a_station_runs_playoff_and_series_games_at_its_tables_and_only_there() {
     // The public pages read the event as its public role: the same stages, rounds and
     // games, the players without their federation ids.
     let pages = Store::connect_read_only(&Address::Server(ev.url.clone())).expect("pages");
-    let (public, views) = pages
+    let public_event = pages
         .public_event(tid)
         .expect("the public role reads it")
-        .expect("an event in stages");
-    let full = director.load_event(tid).expect("event");
+        .expect("the tournament");
+    let public = public_event.staged().expect("an event in stages");
+    let views: Vec<_> = public_event
+        .rounds()
+        .iter()
+        .map(|r| public_event.round_view(r.number).expect("its view"))
+        .collect();
+    let full = staged_event(&director, tid);
     assert_eq!(public.parts().stages, full.parts().stages);
     assert_eq!(public.parts().settings.stages, full.parts().settings.stages);
     assert!(public.players().iter().all(|p| p.federation_id.is_none()));
+    let desk = director.event(tid).expect("event");
     assert_eq!(
         views.iter().map(|v| v.place).collect::<Vec<_>>(),
-        director
-            .rounds_of(tid)
-            .expect("rounds")
+        desk.rounds()
             .iter()
-            .map(|r| r.place)
+            .map(|r| desk.place(r.number).expect("its place"))
             .collect::<Vec<_>>()
     );
 }

@@ -21,6 +21,7 @@ use event::{connect, games};
 use ggdesk::store::{AnyEvent, AuditFilter, Expect, StoreError};
 use ggdesk::ui::{DeskApp, Page};
 use ggdesk_core::rules::{Event, Side};
+use ggdesk_core::tournament::RoundNo;
 use std::cell::Cell;
 use std::rc::Rc;
 use trust::{dump, log, made_and_other};
@@ -221,7 +222,7 @@ fn a_stations_desk_shows_only_what_the_station_may_do() {
     h.run();
     let view = ev
         .director
-        .round_view(ev.open, 1)
+        .round_view(ev.open, RoundNo(1))
         .expect("view")
         .expect("round");
     assert!(
@@ -363,7 +364,7 @@ fn a_dead_hosts_line_does_not_say_nothing_is_saved_while_the_desk_saves_on_the_o
     click(&mut h, "Start the round now");
     let view = ev
         .director
-        .round_view(ev.open, 1)
+        .round_view(ev.open, RoundNo(1))
         .expect("view")
         .expect("round");
     assert!(view.starts_at.is_some(), "{:?}", all_text(&h));

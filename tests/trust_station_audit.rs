@@ -20,6 +20,7 @@ use ggdesk::store::{
 };
 use ggdesk_core::export::audit::details_in_words;
 use ggdesk_core::rules::{Event, Move, RuleSettings, Side};
+use ggdesk_core::tournament::{RoundNo, TableNo};
 use trust::{assert_denied, dump, log, made_and_other, refusal, sql_client};
 
 /// The audit lines of a game, as the director reads them.
@@ -42,16 +43,19 @@ fn correction_details(made: Move, other: Move, seq: u32, t: &str, at: &str) -> S
 /// Round 1's game at `table` of `tid`, created by `store` with both setups entered, not
 /// started.
 fn set_up_table(store: &mut Store, tid: TournamentId, table: u32, actor: &Actor) -> GameId {
-    let view = store.round_view(tid, 1).expect("view").expect("round 1");
+    let view = store
+        .round_view(tid, RoundNo(1))
+        .expect("view")
+        .expect("round 1");
     let board = view
         .boards
         .iter()
-        .find(|b| b.table_no == table)
+        .find(|b| b.table == TableNo(table))
         .expect("the table")
         .clone();
     let new = NewGame::for_board(
         tid,
-        1,
+        RoundNo(1),
         &board,
         GameMode::Arbitrated,
         RuleSettings::default(),
@@ -548,7 +552,7 @@ fn an_upgraded_database_keeps_working_for_an_existing_station() {
     director.set_now(trust::START);
     let tid = trust::tournament(&mut director, "u", 4);
     director
-        .publish_round(tid, 1, &Actor::director())
+        .publish_round(tid, RoundNo(1), &Actor::director())
         .expect("publish");
 
     // The station made before the migration: a start by lot and a correction, each its line.

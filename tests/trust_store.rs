@@ -18,8 +18,11 @@ use ggdesk::desk::LiveTable;
 use ggdesk::store::{
     Actor, Address, AnyEvent, AuditFilter, GameId, NewGame, RoundState, Store, StoreError,
 };
+use ggdesk_core::Refusal;
+use ggdesk_core::game::Decision;
+use ggdesk_core::game::desk::GameRefusal;
 use ggdesk_core::rules::{Event, RuleSettings, Side};
-use ggdesk_core::tournament::{GameResult, PlayerId, Score};
+use ggdesk_core::tournament::{GameResult, PlayerId, RoundNo, Score, TableNo};
 use serde_json::json;
 use trust::{START, dump, roles, sessions};
 
@@ -52,7 +55,7 @@ fn a_station_runs_the_whole_game_of_its_table_through_its_functions() {
     // A tournament of its own whose two tables are hall-a's: its games decide the round.
     let tid = trust::tournament(&mut director, "s", 4);
     director
-        .publish_round(tid, 1, &Actor::director())
+        .publish_round(tid, RoundNo(1), &Actor::director())
         .expect("publish");
     let mut a = connect(&ev.a.url);
     assert!(a.is_station());
@@ -63,13 +66,19 @@ fn a_station_runs_the_whole_game_of_its_table_through_its_functions() {
         game_limit_ns: 60_000_000_000,
         ..RuleSettings::default()
     };
-    let view = a.round_view(tid, 1).expect("view").expect("round");
+    let view = a.round_view(tid, RoundNo(1)).expect("view").expect("round");
     let board = view
         .boards
         .iter()
-        .find(|b| b.table_no == 1)
+        .find(|b| b.table == TableNo(1))
         .expect("table 1");
-    let new = NewGame::for_board(tid, 1, board, ggdesk::store::GameMode::Arbitrated, rules);
+    let new = NewGame::for_board(
+        tid,
+        RoundNo(1),
+        board,
+        ggdesk::store::GameMode::Arbitrated,
+        rules,
+    );
     let id = a
         .create_game(&new, &me)
         .expect("the station creates its table's game");
@@ -112,11 +121,7 @@ fn a_station_runs_the_whole_game_of_its_table_through_its_functions() {
     a.confirm_result(id, &me).expect("confirmed");
     let decided = a.load_game(id).expect("game");
     assert!(
-        decided
-            .meta
-            .result
-            .as_deref()
-            .is_some_and(|r| r != "adjudication_pending"),
+        matches!(decided.meta.result, Decision::Decided(_)),
         "{:?}",
         decided.meta.result
     );
@@ -124,11 +129,11 @@ fn a_station_runs_the_whole_game_of_its_table_through_its_functions() {
     let board = view
         .boards
         .iter()
-        .find(|b| b.table_no == 2)
+        .find(|b| b.table == TableNo(2))
         .expect("table 2");
     let new = NewGame::for_board(
         tid,
-        1,
+        RoundNo(1),
         board,
         ggdesk::store::GameMode::Arbitrated,
         RuleSettings::default(),
@@ -144,8 +149,11 @@ fn a_station_runs_the_whole_game_of_its_table_through_its_functions() {
         )
         .expect("resign");
     let completed = out.round_completed.expect("the round is complete");
-    assert_eq!((completed.tournament, completed.round), (tid, 1));
-    let round = director.round_view(tid, 1).expect("view").expect("round");
+    assert_eq!((completed.tournament, completed.round), (tid, RoundNo(1)));
+    let round = director
+        .round_view(tid, RoundNo(1))
+        .expect("view")
+        .expect("round");
     assert_eq!(round.state, RoundState::Complete);
     assert!(round.boards.iter().all(|b| b.result != GameResult::Pending));
     // Every row these wrote names the station, whoever the desk said it was.
@@ -206,30 +214,30 @@ fn a_station_is_refused_what_only_the_director_may_and_nothing_changes() {
     let me = Actor::arbiter(Some(1));
     let director_writes = "is the director's to change";
     assert_denied(
-        a.publish_round(ev.draft, 1, &d),
+        a.publish_round(ev.draft, RoundNo(1), &d),
         director_writes,
         "a draft published",
     );
     assert_denied(
-        a.discard_draft(ev.draft, 1, &d),
+        a.discard_draft(ev.draft, RoundNo(1), &d),
         director_writes,
         "a draft discarded",
     );
     // Table 2's result was entered by hand (a draw); table 1's game was decided at hall-a.
     let done_board = ev
         .director
-        .round_view(ev.done, 1)
+        .round_view(ev.done, RoundNo(1))
         .expect("view")
         .expect("round")
         .boards
         .iter()
-        .find(|b| b.table_no == 2)
+        .find(|b| b.table == TableNo(2))
         .expect("table 2")
-        .board_no;
+        .board;
     assert_denied(
         a.set_result(
             ev.done,
-            1,
+            RoundNo(1),
             done_board,
             GameResult::BlackWins,
             "changed my mind",
@@ -250,12 +258,12 @@ fn a_station_is_refused_what_only_the_director_may_and_nothing_changes() {
         "an undo reopening a completed round",
     );
     assert_denied(
-        a.set_round_start(ev.open, 1, Some(0), &d),
+        a.set_round_start(ev.open, RoundNo(1), Some(0), &d),
         director_writes,
         "a round's start moved",
     );
     assert_denied(
-        a.repair_round(ev.open, 1, "pair it again", &d),
+        a.repair_round(ev.open, RoundNo(1), "pair it again", &d),
         director_writes,
         "the round in play paired again",
     );
@@ -270,7 +278,7 @@ fn a_station_is_refused_what_only_the_director_may_and_nothing_changes() {
         "a penalty",
     );
     assert_denied(
-        a.add_station("rogue", &[5], &d),
+        a.add_station("rogue", &[TableNo(5)], &d),
         "only the director's login may add arbiter stations",
         "a station added",
     );
@@ -285,7 +293,11 @@ fn a_station_is_refused_what_only_the_director_may_and_nothing_changes() {
         "another station removed",
     );
     assert_denied(
-        a.set_station_tables("hall-a", &[1, 2, 3, 4], &d),
+        a.set_station_tables(
+            "hall-a",
+            &[TableNo(1), TableNo(2), TableNo(3), TableNo(4)],
+            &d,
+        ),
         "only the director's login may change a station's tables",
         "more tables",
     );
@@ -307,21 +319,24 @@ fn a_station_is_refused_what_only_the_director_may_and_nothing_changes() {
         &format!("game {} is not at a table of station hall-a", ev.game_b),
         "hall-b's heartbeat",
     );
-    let view = a.round_view(ev.open, 1).expect("view").expect("round");
-    for table in [1, 3] {
+    let view = a
+        .round_view(ev.open, RoundNo(1))
+        .expect("view")
+        .expect("round");
+    for table in [TableNo(1), TableNo(3)] {
         let board = view
             .boards
             .iter()
-            .find(|b| b.table_no == table)
+            .find(|b| b.table == table)
             .expect("table");
         let new = NewGame::for_board(
             ev.open,
-            1,
+            RoundNo(1),
             board,
             ggdesk::store::GameMode::Arbitrated,
             RuleSettings::default(),
         );
-        let subject = if table == 1 {
+        let subject = if table == TableNo(1) {
             format!("table 1 has a game in play already (game {})", ev.game_a)
         } else {
             "table 3 is not a table of station hall-a".to_string()
@@ -330,14 +345,22 @@ fn a_station_is_refused_what_only_the_director_may_and_nothing_changes() {
     }
     // Its own game, rewritten after the start.
     let s = event::setups(99);
-    assert!(matches!(
-        a.save_setup(ev.game_a, Side::White, &s[Side::White], &me),
-        Err(StoreError::Rejected(_))
-    ));
-    assert!(matches!(
-        a.start_game(ev.game_a, 5, Side::Black, &me),
-        Err(StoreError::Rejected(_))
-    ));
+    let fixed = a.save_setup(ev.game_a, Side::White, &s[Side::White], &me);
+    assert!(
+        matches!(
+            &fixed,
+            Err(StoreError::Refused(Refusal::Game(GameRefusal::SetupsFixed(g)))) if *g == ev.game_a
+        ),
+        "{fixed:?}"
+    );
+    let again = a.start_game(ev.game_a, 5, Side::Black, &me);
+    assert!(
+        matches!(
+            &again,
+            Err(StoreError::Refused(Refusal::Game(GameRefusal::AlreadyStarted(g)))) if *g == ev.game_a
+        ),
+        "{again:?}"
+    );
     // A practice table or a feed's game: not a game of its tables.
     assert_denied(
         a.create_game(&NewGame::standalone(), &me),
@@ -369,7 +392,7 @@ fn station_names_that_would_be_another_role_are_refused() {
         ("a b", "is not a station name"),
         ("", "is not a station name"),
     ] {
-        match director.add_station(name, &[9], &d) {
+        match director.add_station(name, &[TableNo(9)], &d) {
             Err(StoreError::Rejected(m)) => assert!(m.contains(why), "{name:?}: {m}"),
             other => panic!("{name:?} must be refused: {other:?}"),
         }
@@ -602,7 +625,11 @@ fn nothing_follows_an_end_whoever_writes() {
     let before = dump(&ev.db);
     let refused = a.append(ev.game_a, 6.0, AnyEvent::Game(Event::Pause), &me, "");
     assert!(
-        matches!(&refused, Err(StoreError::Rejected(m)) if m.contains("nothing may follow it")),
+        matches!(
+            &refused,
+            Err(StoreError::Refused(Refusal::Game(GameRefusal::Event(m))))
+                if m.contains("nothing may follow it")
+        ),
         "{refused:?}"
     );
     assert_eq!(dump(&ev.db), before);
@@ -618,7 +645,11 @@ fn nothing_follows_an_end_whoever_writes() {
         "",
     );
     assert!(
-        matches!(&refused, Err(StoreError::Rejected(m)) if m.contains("nothing may follow it")),
+        matches!(
+            &refused,
+            Err(StoreError::Refused(Refusal::Game(GameRefusal::Event(m))))
+                if m.contains("nothing may follow it")
+        ),
         "{refused:?}"
     );
 }

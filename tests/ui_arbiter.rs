@@ -109,7 +109,10 @@ fn three_oversteps_on_the_injected_clock_end_the_game() {
         let app = h.state();
         let id = app.tables.selected.expect("open");
         let stored = app.store().expect("store").load_game(id).expect("game");
-        assert_eq!(stored.meta.result.as_deref(), Some("black move_time"));
+        assert_eq!(
+            stored.meta.result.code().as_deref(),
+            Some("black move_time")
+        );
     }
     click(&mut h, "Tables  F5");
     match phase(&h, t + 121_000) {
@@ -251,7 +254,7 @@ fn readings_are_entered_piece_by_piece_and_scored_when_both_sheets_are_in() {
     let app = h.state();
     let id = app.tables.selected.expect("open");
     let game = app.store().expect("store").load_game(id).expect("game");
-    assert_eq!(game.meta.result.as_deref(), Some("white game_time"));
+    assert_eq!(game.meta.result.code().as_deref(), Some("white game_time"));
 }
 
 #[test]
@@ -277,7 +280,7 @@ fn equal_total_adjudication_scores_draw() {
     let app = h.state();
     let id = app.tables.selected.expect("open");
     let game = app.store().expect("store").load_game(id).expect("game");
-    assert_eq!(game.meta.result.as_deref(), Some("draw game_time"));
+    assert_eq!(game.meta.result.code().as_deref(), Some("draw game_time"));
 }
 
 #[test]

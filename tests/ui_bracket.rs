@@ -90,9 +90,10 @@ fn the_next_games_of_the_knockout_start_in_one_click() {
         "{:?}",
         all_text(&h)
     );
-    let before = store(&h).rounds_of(tid).expect("rounds").len();
+    let before = store(&h).event(tid).expect("event").rounds().len();
     click(&mut h, "Start the next games of the knockout");
-    let rounds = store(&h).rounds_of(tid).expect("rounds");
+    let event = store(&h).event(tid).expect("event");
+    let rounds = event.rounds();
     assert_eq!(rounds.len(), before + 1);
     let last = rounds.last().expect("the new round");
     assert_eq!(last.state, RoundState::Published);

@@ -8,7 +8,7 @@ mod common;
 use common::{START_MS, all_text, click, desk, go, has_text, store, type_into};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use ggdesk::store::{Actor, PlayerInput, Store, TournamentSetup};
+use ggdesk::store::{Actor, PlayerInput, Store, TournamentSetup, Withdrawal};
 use ggdesk::ui::{DeskApp, Page};
 use ggdesk_core::tournament::{System, TieBreak};
 use std::cell::Cell;
@@ -214,7 +214,7 @@ fn event_with_bye_and_withdrawn(s: &mut Store) -> ggdesk::store::TournamentId {
         let no = s.register(tid, p, &d).expect("register");
         ids.push(no);
     }
-    s.set_withdrawn(tid, ids[3], true, "left the venue", &d)
+    s.set_withdrawn(tid, ids[3], Withdrawal::Withdraw, "left the venue", &d)
         .expect("withdrawn");
     let round = s.pair_round(tid, &d).expect("pair").round;
     s.publish_round(tid, round, &d).expect("publish");

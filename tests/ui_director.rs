@@ -12,7 +12,7 @@ use egui_kittest::kittest::Queryable;
 use ggdesk::store::TournamentId;
 use ggdesk::store::{AuditFilter, RoundState, Store};
 use ggdesk::ui::{DeskApp, Page};
-use ggdesk_core::tournament::{GameResult, PlayerId, Score};
+use ggdesk_core::tournament::{GameResult, RoundNo, Score};
 use std::cell::Cell;
 use std::path::Path;
 use std::rc::Rc;
@@ -75,14 +75,14 @@ fn pair_and_publish(h: &mut Harness<'_, DeskApp>, tid: TournamentId, round: u32)
     go(h, Page::Rounds);
     click(h, &format!("Pair round {round}"));
     let view = store(h)
-        .round_view(tid, round)
+        .round_view(tid, RoundNo(round))
         .expect("view")
         .expect("draft");
     assert_eq!(view.state, RoundState::Draft);
     assert!(has_text(h, "Why these boards"));
     click(h, &format!("Publish round {round}"));
     let view = store(h)
-        .round_view(tid, round)
+        .round_view(tid, RoundNo(round))
         .expect("view")
         .expect("round");
     assert_eq!(view.state, RoundState::Published);
@@ -137,7 +137,10 @@ fn a_small_event_from_an_empty_database_to_exported_standings() {
     enter_result(&mut h, 1, "White wins");
     enter_result(&mut h, 2, "Draw");
     enter_result(&mut h, 3, "Black wins by forfeit");
-    let view = store(&h).round_view(tid, 1).expect("v").expect("r");
+    let view = store(&h)
+        .round_view(tid, RoundNo(1))
+        .expect("v")
+        .expect("r");
     assert_eq!(
         view.state,
         RoundState::Complete,
@@ -150,7 +153,7 @@ fn a_small_event_from_an_empty_database_to_exported_standings() {
     go(&mut h, Page::Standings);
     let s = h.state().standings.standings.clone().expect("standings");
     assert_eq!(s.rows[0].score, Score::from_points(2));
-    let winner = PlayerId(view.boards[0].white.no);
+    let winner = view.boards[0].white.no;
     let row = s.rows.iter().find(|r| r.id == winner).expect("row");
     assert_eq!(row.score, Score::from_points(2));
     assert!(has_text(&h, &view.boards[0].white.name));
@@ -208,9 +211,15 @@ fn a_manual_rematch_warns_and_needs_confirmation() {
     pair_and_publish(&mut h, tid, 1);
     enter_result(&mut h, 1, "White wins");
     enter_result(&mut h, 2, "White wins");
-    let r1 = store(&h).round_view(tid, 1).expect("v").expect("r");
+    let r1 = store(&h)
+        .round_view(tid, RoundNo(1))
+        .expect("v")
+        .expect("r");
     click(&mut h, "Pair round 2");
-    let r2 = store(&h).round_view(tid, 2).expect("v").expect("r");
+    let r2 = store(&h)
+        .round_view(tid, RoundNo(2))
+        .expect("v")
+        .expect("r");
     // Table 1 of round 2: swap its Black with the round-1 opponent of its White.
     let b = &r2.boards[0];
     let w = b.white.no;
@@ -235,13 +244,20 @@ fn a_manual_rematch_warns_and_needs_confirmation() {
     // Cancel changes nothing.
     click(&mut h, "Cancel");
     assert_eq!(
-        store(&h).round_view(tid, 2).expect("v").expect("r").boards,
+        store(&h)
+            .round_view(tid, RoundNo(2))
+            .expect("v")
+            .expect("r")
+            .boards,
         r2.boards
     );
     click(&mut h, &format!("{} {}", b.black.no, b.black.name));
     click(&mut h, &format!("{} {}", old.no, old.name));
     click(&mut h, "Swap anyway");
-    let after = store(&h).round_view(tid, 2).expect("v").expect("r");
+    let after = store(&h)
+        .round_view(tid, RoundNo(2))
+        .expect("v")
+        .expect("r");
     assert!(after.boards[0].white.no == old.no || after.boards[0].black.no == old.no);
     let log = store(&h)
         .audit_log(AuditFilter::Tournament(tid))
@@ -310,7 +326,10 @@ fn default_losses_are_offered_once_the_grace_period_is_over() {
     assert!(has_text(&h, "Grace period over"));
     click(&mut h, "Both absent at table 1");
     click(&mut h, "White absent at table 2");
-    let v = store(&h).round_view(tid, 1).expect("v").expect("r");
+    let v = store(&h)
+        .round_view(tid, RoundNo(1))
+        .expect("v")
+        .expect("r");
     assert_eq!(v.boards[0].result, GameResult::DoubleForfeit);
     assert_eq!(v.boards[1].result, GameResult::BlackWinsByForfeit);
     assert_eq!(v.state, RoundState::Complete);
@@ -329,14 +348,18 @@ fn keyboard_shortcuts_pair_publish_and_enter_results() {
     h.run();
     h.run();
     let v = store(&h)
-        .round_view(tid, 1)
+        .round_view(tid, RoundNo(1))
         .expect("v")
         .expect("drafted by Ctrl+P");
     assert_eq!(v.state, RoundState::Draft);
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
     h.run();
     assert_eq!(
-        store(&h).round_view(tid, 1).expect("v").expect("r").state,
+        store(&h)
+            .round_view(tid, RoundNo(1))
+            .expect("v")
+            .expect("r")
+            .state,
         RoundState::Published
     );
     // Down selects table 1, W enters White's win; Down, D a draw.
@@ -348,7 +371,10 @@ fn keyboard_shortcuts_pair_publish_and_enter_results() {
     h.run();
     h.key_press(egui::Key::D);
     h.run();
-    let v = store(&h).round_view(tid, 1).expect("v").expect("r");
+    let v = store(&h)
+        .round_view(tid, RoundNo(1))
+        .expect("v")
+        .expect("r");
     assert_eq!(v.boards[0].result, GameResult::WhiteWins);
     assert_eq!(v.boards[1].result, GameResult::Draw);
     assert_eq!(v.state, RoundState::Complete);

@@ -8,7 +8,7 @@ use common::{START_MS, click, desk};
 use egui_kittest::kittest::{NodeT, Queryable};
 use ggdesk::store::{Actor, PlayerInput, Store, TournamentSetup};
 use ggdesk::ui::Page;
-use ggdesk_core::tournament::standings;
+use ggdesk_core::tournament::{TableNo, standings};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -41,7 +41,7 @@ fn a_game_arbitrated_at_the_desk_sends_its_result_to_the_round_and_the_standings
     store.register_all(tid, &ids, &director).expect("register");
     let round = store.pair_round(tid, &director).expect("pair").round;
     store.publish_round(tid, round, &director).expect("publish");
-    let boards = store.round_boards(tid, round).expect("boards");
+    let boards = store.event(tid).expect("event").boards_by_table(round);
     assert_eq!(boards.len(), 2);
 
     let clock = Rc::new(Cell::new(START_MS));
@@ -70,28 +70,39 @@ fn a_game_arbitrated_at_the_desk_sends_its_result_to_the_round_and_the_standings
 
     let app = h.state();
     let store = app.store().expect("store");
-    let after = store.round_boards(tid, round).expect("boards");
-    let table1 = after.iter().find(|b| b.table_no == 1).expect("table 1");
+    let after = store.event(tid).expect("event").boards_by_table(round);
+    let table1 = after
+        .iter()
+        .find(|b| b.table == TableNo(1))
+        .expect("table 1");
     assert_eq!(
         table1.result,
         ggdesk_core::tournament::GameResult::BlackWins
     );
-    let t = store.load_tournament(tid).expect("model");
+    let t = store
+        .event(tid)
+        .expect("event")
+        .one_system()
+        .cloned()
+        .expect("model");
     let s = standings(&t, 1);
     let black_row = s
         .rows
         .iter()
-        .find(|r| r.id.0 == table1.black.no)
+        .find(|r| r.id == table1.black.no)
         .expect("black's row");
     assert_eq!(black_row.score.to_string(), "2");
     let white_row = s
         .rows
         .iter()
-        .find(|r| r.id.0 == table1.white.no)
+        .find(|r| r.id == table1.white.no)
         .expect("white's row");
     assert_eq!(white_row.score.to_string(), "0");
     // The other board is still awaiting its result.
-    let table2 = after.iter().find(|b| b.table_no == 2).expect("table 2");
+    let table2 = after
+        .iter()
+        .find(|b| b.table == TableNo(2))
+        .expect("table 2");
     assert_eq!(table2.result, ggdesk_core::tournament::GameResult::Pending);
     assert!(
         !h.get_by_label("Confirm result")

@@ -23,7 +23,7 @@ use ggdesk::store::{
 use ggdesk::store::{GameId, TournamentId};
 use ggdesk::ui::{DeskApp, Page, Prefs, TimeSource};
 use ggdesk_core::rules::{Event, Side};
-use ggdesk_core::tournament::GameResult;
+use ggdesk_core::tournament::{GameResult, RoundNo, TableNo};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::cell::Cell;
@@ -48,7 +48,7 @@ const NAMES: [(&str, i64); 8] = [
 fn event(store: &mut Store, n: usize) -> TournamentId {
     let tid = drafted_event(store, n);
     store
-        .publish_round(tid, 1, &Actor::director())
+        .publish_round(tid, RoundNo(1), &Actor::director())
         .expect("publish");
     tid
 }
@@ -57,7 +57,7 @@ fn event(store: &mut Store, n: usize) -> TournamentId {
 fn drafted_event(store: &mut Store, n: usize) -> TournamentId {
     let tid = registered_event(store, n);
     let d = Actor::director();
-    assert_eq!(store.pair_round(tid, &d).expect("pair").round, 1);
+    assert_eq!(store.pair_round(tid, &d).expect("pair").round, RoundNo(1));
     tid
 }
 
@@ -135,12 +135,13 @@ fn board_game(
     rules: ggdesk_core::rules::RuleSettings,
 ) -> NewGame {
     let board = store
-        .round_boards(tid, round)
-        .expect("boards")
+        .event(tid)
+        .expect("event")
+        .boards_by_table(RoundNo(round))
         .into_iter()
-        .find(|b| b.table_no == table)
+        .find(|b| b.table == TableNo(table))
         .expect("board");
-    NewGame::for_board(tid, round, &board, GameMode::Arbitrated, rules)
+    NewGame::for_board(tid, RoundNo(round), &board, GameMode::Arbitrated, rules)
 }
 
 fn arbiter_of(table: u32) -> Actor {
@@ -177,13 +178,19 @@ fn result_keys_wait_while_the_start_time_field_has_the_keyboard() {
         keys.push(egui::Event::Text(ch.into()));
     }
     one_frame(&mut h, keys);
-    let v = store(&h).round_view(tid, 1).expect("v").expect("r");
+    let v = store(&h)
+        .round_view(tid, RoundNo(1))
+        .expect("v")
+        .expect("r");
     assert!(v.boards.iter().all(|b| b.result == GameResult::Pending));
     assert_eq!(h.state().rounds.start_text, "wbd");
     // Out of the field, W enters White's win on the table chosen.
     one_frame(&mut h, vec![key_event(egui::Key::Escape)]);
     one_frame(&mut h, vec![key_event(egui::Key::W)]);
-    let v = store(&h).round_view(tid, 1).expect("v").expect("r");
+    let v = store(&h)
+        .round_view(tid, RoundNo(1))
+        .expect("v")
+        .expect("r");
     assert_eq!(v.boards[0].result, GameResult::WhiteWins);
 }
 
@@ -399,7 +406,11 @@ fn a_damaged_row_is_shown_as_a_failure_never_as_an_empty_page() {
         "{:?}",
         all_text(&h)
     );
-    assert!(has_text(&h, "Could not read the registrations"));
+    assert!(
+        has_text(&h, "Could not read the registrations"),
+        "{:?}",
+        all_text(&h)
+    );
     assert!(!has_text(&h, "0 registered"));
 }
 
@@ -409,14 +420,14 @@ fn standings_open_on_the_last_complete_round_and_label_a_round_in_play() {
     let mut s = Store::open_in_memory().expect("store");
     let tid = event(&mut s, 4);
     let d = Actor::director();
-    for b in s.round_view(tid, 1).expect("v").expect("r").boards {
-        s.set_result(tid, 1, b.board_no, GameResult::WhiteWins, "", &d)
+    for b in s.round_view(tid, RoundNo(1)).expect("v").expect("r").boards {
+        s.set_result(tid, RoundNo(1), b.board, GameResult::WhiteWins, "", &d)
             .expect("result");
     }
     let r2 = s.pair_round(tid, &d).expect("pair").round;
     s.publish_round(tid, r2, &d).expect("publish");
-    let first = s.round_view(tid, 2).expect("v").expect("r").boards[0].board_no;
-    s.set_result(tid, 2, first, GameResult::BlackWins, "", &d)
+    let first = s.round_view(tid, RoundNo(2)).expect("v").expect("r").boards[0].board;
+    s.set_result(tid, RoundNo(2), first, GameResult::BlackWins, "", &d)
         .expect("one result of round 2");
     let mut h = desk(s, Page::Standings, Some(tid), &clock);
     let shown = h.state().standings.standings.clone().expect("standings");
@@ -507,12 +518,15 @@ fn discard_repair_and_ban_go_through_the_desk() {
     );
     click(&mut h, "Re-pair");
     h.run();
-    let v = store(&h).round_view(tid, 1).expect("v").expect("r");
+    let v = store(&h)
+        .round_view(tid, RoundNo(1))
+        .expect("v")
+        .expect("r");
     assert_eq!(v.state, RoundState::Draft);
     // Discard the draft.
     click(&mut h, "Discard draft");
     click(&mut h, "Discard");
-    assert!(store(&h).round_view(tid, 1).expect("v").is_none());
+    assert!(store(&h).round_view(tid, RoundNo(1)).expect("v").is_none());
     // Ban a player for collusion: withdrawn, never paired again.
     go(&mut h, Page::Registration);
     let row = store(&h).registrations(tid).expect("r")[0].clone();
@@ -529,11 +543,14 @@ fn discard_repair_and_ban_go_through_the_desk() {
     assert!(after[0].banned && after[0].withdrawn);
     go(&mut h, Page::Rounds);
     click(&mut h, "Pair round 1");
-    let v = store(&h).round_view(tid, 1).expect("v").expect("draft");
+    let v = store(&h)
+        .round_view(tid, RoundNo(1))
+        .expect("v")
+        .expect("draft");
     assert!(
         v.boards
             .iter()
-            .all(|b| b.white.no != row.no.0 && b.black.no != row.no.0)
+            .all(|b| b.white.no != row.no && b.black.no != row.no)
     );
 }
 
@@ -553,7 +570,10 @@ fn overriding_a_desk_games_result_warns_that_it_contradicts_the_record() {
     );
     type_into(&mut h, "Reason (kept in the audit log):", "appeal upheld");
     click(&mut h, "Change the result");
-    let v = store(&h).round_view(tid, 1).expect("v").expect("r");
+    let v = store(&h)
+        .round_view(tid, RoundNo(1))
+        .expect("v")
+        .expect("r");
     assert_eq!(v.boards[0].result, GameResult::WhiteWins);
     let log = store(&h)
         .audit_log(AuditFilter::Tournament(tid))
@@ -582,17 +602,17 @@ fn a_result_for_a_board_played_at_the_desk_asks_first_and_says_the_game_replaces
     let mut h = desk(s, Page::Rounds, Some(tid), &clock);
     let board = |h: &Harness<'_, DeskApp>| {
         store(h)
-            .round_view(tid, 1)
+            .round_view(tid, RoundNo(1))
             .expect("v")
             .expect("r")
             .boards
             .into_iter()
-            .find(|b| b.table_no == 1)
+            .find(|b| b.table == TableNo(1))
             .expect("table 1")
     };
-    assert_eq!(board(&h).game, Some(game));
+    assert_eq!(board(&h).game, Some(GameId(game)));
     one_frame(&mut h, vec![key_event(egui::Key::ArrowDown)]);
-    assert_eq!(h.state().rounds.board, Some(board(&h).board_no));
+    assert_eq!(h.state().rounds.board, Some(board(&h).board));
     for key in [egui::Key::W, egui::Key::B, egui::Key::D] {
         one_frame(&mut h, vec![key_event(key)]);
         assert!(
@@ -632,7 +652,9 @@ fn a_round_completed_by_a_clock_with_a_failed_backup_says_so_as_an_error() {
     let clock = clock();
     let mut s = Store::open(&dir.path().join("hall.sqlite3")).expect("store");
     let tid = event(&mut s, 2);
-    let table = s.round_boards(tid, 1).expect("boards")[0].table_no;
+    let table = s.event(tid).expect("event").boards_by_table(RoundNo(1))[0]
+        .table
+        .0;
     let rules = ggdesk_core::rules::RuleSettings {
         oversteps_to_lose: 1,
         ..Default::default()
@@ -645,7 +667,11 @@ fn a_round_completed_by_a_clock_with_a_failed_backup_says_so_as_an_error() {
     h.run();
     h.run();
     assert_eq!(
-        store(&h).round_view(tid, 1).expect("v").expect("r").state,
+        store(&h)
+            .round_view(tid, RoundNo(1))
+            .expect("v")
+            .expect("r")
+            .state,
         RoundState::Complete
     );
     let notices = &h.state().notices.items;
@@ -677,7 +703,11 @@ fn a_round_published_and_completed_with_a_failed_backup_says_so_as_errors() {
     };
     click(&mut h, "Publish round 1");
     assert_eq!(
-        store(&h).round_view(tid, 1).expect("v").expect("r").state,
+        store(&h)
+            .round_view(tid, RoundNo(1))
+            .expect("v")
+            .expect("r")
+            .state,
         RoundState::Published
     );
     let published = notice(&h, "Round 1 published");
@@ -692,7 +722,11 @@ fn a_round_published_and_completed_with_a_failed_backup_says_so_as_errors() {
     one_frame(&mut h, vec![key_event(egui::Key::ArrowDown)]);
     one_frame(&mut h, vec![key_event(egui::Key::W)]);
     assert_eq!(
-        store(&h).round_view(tid, 1).expect("v").expect("r").state,
+        store(&h)
+            .round_view(tid, RoundNo(1))
+            .expect("v")
+            .expect("r")
+            .state,
         RoundState::Complete
     );
     let complete = notice(&h, "Round 1 is complete");
@@ -802,7 +836,9 @@ fn a_result_for_a_board_whose_clocks_run_at_the_desk_is_refused_without_a_dialog
     let clock = clock();
     let mut s = Store::open_in_memory().expect("store");
     let tid = event(&mut s, 4);
-    let table = s.round_boards(tid, 1).expect("boards")[0].table_no;
+    let table = s.event(tid).expect("event").boards_by_table(RoundNo(1))[0]
+        .table
+        .0;
     started_desk_game(&mut s, tid, 1, table, Default::default());
     let mut h = desk(s, Page::Rounds, Some(tid), &clock);
     one_frame(&mut h, vec![key_event(egui::Key::ArrowDown)]);
@@ -818,11 +854,14 @@ fn a_result_for_a_board_whose_clocks_run_at_the_desk_is_refused_without_a_dialog
             .any(|n| n.error && n.text.contains("its result comes from the arbiter")),
         "{notices:?}"
     );
-    let v = store(&h).round_view(tid, 1).expect("v").expect("r");
+    let v = store(&h)
+        .round_view(tid, RoundNo(1))
+        .expect("v")
+        .expect("r");
     let board = v
         .boards
         .iter()
-        .find(|b| b.table_no == table)
+        .find(|b| b.table == TableNo(table))
         .expect("board");
     assert_eq!(board.result, GameResult::Pending);
 }

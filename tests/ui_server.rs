@@ -17,7 +17,7 @@ use event::{connect, event_with_round, table_game_from};
 use ggdesk::store::Actor;
 use ggdesk::store::TournamentId;
 use ggdesk::ui::{DeskApp, Page};
-use ggdesk_core::tournament::GameResult;
+use ggdesk_core::tournament::{GameResult, RoundNo, TableNo};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -59,13 +59,16 @@ fn a_result_entered_at_another_desk_appears_in_the_directors_round() {
     assert!(!has_text(&h, "1-0"), "{:?}", all_text(&h));
     // Another desk enters the result of the last table.
     let mut other = connect(&url);
-    let view = other.round_view(tid, 1).expect("view").expect("round");
+    let view = other
+        .round_view(tid, RoundNo(1))
+        .expect("view")
+        .expect("round");
     let board = view.boards.last().expect("a board");
     other
         .set_result(
             tid,
-            1,
-            board.board_no,
+            RoundNo(1),
+            board.board,
             GameResult::WhiteWins,
             "",
             &Actor::director(),
@@ -82,7 +85,7 @@ fn the_tables_show_each_tables_station_and_a_station_desk_opens_on_its_tables() 
     let tid = event(&url, 8);
     let mut director = connect(&url);
     let login = director
-        .add_station("hall-a", &[1, 2], &Actor::director())
+        .add_station("hall-a", &[TableNo(1), TableNo(2)], &Actor::director())
         .expect("station");
     let mut h = server_desk(&url, Page::Tables, tid);
     h.run();
@@ -145,7 +148,7 @@ fn the_stations_page_creates_a_login_that_runs_its_tables() {
     let station = connect(&url_shown);
     assert_eq!(
         station.my_station().expect("station").map(|s| s.tables),
-        Some(vec![2, 3])
+        Some(vec![TableNo(2), TableNo(3)])
     );
     click(&mut h, "Done: hide it");
     assert!(

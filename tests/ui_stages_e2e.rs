@@ -20,7 +20,7 @@ use egui_kittest::kittest::Queryable;
 use ggdesk::store::{Actor, PlayerInput, RoundState, Store, TournamentId, TournamentSetup};
 use ggdesk::ui::{DeskApp, Page};
 use ggdesk_core::stages::{MatchFormat, Seeding, StageFormat, StageSpec};
-use ggdesk_core::tournament::{GameResult, PlayerId, Score, TieBreak};
+use ggdesk_core::tournament::{GameResult, PlayerId, RoundNo, Score, TieBreak};
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -91,7 +91,7 @@ fn knockout(series: MatchFormat, seeding: Seeding) -> StageFormat {
 
 /// The number the next round of the tournament gets.
 fn next_number(h: &Desk, tid: TournamentId) -> u32 {
-    let n = store(h).rounds_of(tid).expect("rounds").len();
+    let n = store(h).event(tid).expect("event").rounds().len();
     u32::try_from(n).expect("round count") + 1
 }
 
@@ -111,9 +111,12 @@ fn pair_and_publish(h: &mut Desk, tid: TournamentId) -> u32 {
         click(h, &seed);
     }
     click(h, &format!("Publish round {n}"));
-    let info = store(h).rounds_of(tid).expect("rounds");
-    let last = info.last().expect("the round");
-    assert_eq!((last.number, last.state), (n, RoundState::Published));
+    let event = store(h).event(tid).expect("event");
+    let last = event.rounds().last().expect("the round");
+    assert_eq!(
+        (last.number, last.state),
+        (RoundNo(n), RoundState::Published)
+    );
     n
 }
 
@@ -125,11 +128,11 @@ fn start_next_games(h: &mut Desk, tid: TournamentId, button: &str) -> u32 {
     assert_eq!(h.state().prefs.page, Page::Bracket);
     let n = next_number(h, tid);
     click(h, button);
-    let info = store(h).rounds_of(tid).expect("rounds");
-    let last = info.last().expect("the round");
+    let event = store(h).event(tid).expect("event");
+    let last = event.rounds().last().expect("the round");
     assert_eq!(
         (last.number, last.state),
-        (n, RoundState::Published),
+        (RoundNo(n), RoundState::Published),
         "{button:?} started round {n}"
     );
     n
@@ -155,23 +158,23 @@ fn enter_results(
     h.run();
     h.run();
     let view = h.state().rounds.view.clone().expect("the round shown");
-    assert_eq!(view.number, round);
+    assert_eq!(view.number, RoundNo(round));
     let mut games = Vec::new();
     for b in &view.boards {
-        let (w, k) = (b.white.no, b.black.no);
+        let (w, k) = (b.white.no.0, b.black.no.0);
         let count = met.entry((w.min(k), w.max(k))).or_insert(0);
         *count += 1;
         let result = rule(w, k, *count);
-        click(h, &format!("Result of table {}", b.table_no));
+        click(h, &format!("Result of table {}", b.table));
         click(h, result_words(result));
         games.push((w, k, result));
     }
     let view = store(h)
-        .round_view(tid, round)
+        .round_view(tid, RoundNo(round))
         .expect("view")
         .expect("round");
     for (b, (_, _, r)) in view.boards.iter().zip(&games) {
-        assert_eq!(b.result, *r, "table {} of round {round}", b.table_no);
+        assert_eq!(b.result, *r, "table {} of round {round}", b.table);
     }
     assert_eq!(
         view.state,

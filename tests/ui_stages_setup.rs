@@ -13,7 +13,7 @@ use egui_kittest::kittest::Queryable;
 use ggdesk::store::{Actor, RoundPlace, RoundState, Store, TournamentId};
 use ggdesk::ui::{DeskApp, Page};
 use ggdesk_core::stages::{MatchFormat, Seeding, StageFormat, StageSpec};
-use ggdesk_core::tournament::{GameResult, RoundNo, StageNo, TieBreak};
+use ggdesk_core::tournament::{GameResult, PlayerId, RoundNo, StageNo, TieBreak};
 use serde_json::Value;
 use std::cell::Cell;
 use std::path::PathBuf;
@@ -97,7 +97,10 @@ fn a_preset_chosen_edited_and_saved_gives_exactly_those_stages() {
             advance: None,
         },
     ];
-    assert_eq!(store(&h).stages(tid).expect("stages"), Some(expected));
+    assert_eq!(
+        store(&h).event(tid).expect("event").stage_specs(),
+        Some(expected.as_slice())
+    );
     let setup = store(&h).tournament_setup(tid).expect("setup");
     assert_eq!(setup.name, "August Championship");
 }
@@ -144,7 +147,12 @@ fn a_stage_list_with_a_fault_shows_it_beside_its_field_and_saves_nothing() {
 fn a_stage_with_a_round_paired_is_fixed_and_the_next_stays_editable() {
     let file = fixture("knockout-in-progress.json");
     let (_dir, mut h, tid) = desk_with(&file, Page::Tournaments);
-    let before = store(&h).stages(tid).expect("stages").expect("staged");
+    let before = store(&h)
+        .event(tid)
+        .expect("event")
+        .stage_specs()
+        .expect("staged")
+        .to_vec();
     assert!(
         has_text(&h, "fixed: a round of it is paired"),
         "{:?}",
@@ -164,7 +172,12 @@ fn a_stage_with_a_round_paired_is_fixed_and_the_next_stays_editable() {
     );
     click(&mut h, "Stage 2: third-place match");
     click(&mut h, "Save settings");
-    let after = store(&h).stages(tid).expect("stages").expect("staged");
+    let after = store(&h)
+        .event(tid)
+        .expect("event")
+        .stage_specs()
+        .expect("staged")
+        .to_vec();
     assert_eq!(after[0], before[0]);
     let mut expected = before[1].clone();
     expected.format = StageFormat::Knockout {
@@ -201,23 +214,27 @@ fn a_complete_stage_shows_its_cut_and_seeding_the_next_drafts_its_first_round() 
     // No "of N" rounds for the whole event.
     assert!(!texts.iter().any(|t| t.starts_with("of ")), "{texts:?}");
     click(&mut h, "Seed stage 2 (Final round)");
-    let rounds = store(&h).rounds_of(tid).expect("rounds");
+    let event = store(&h).event(tid).expect("event");
+    let rounds = event.rounds();
     let last = rounds.last().expect("a round");
-    assert_eq!(last.number, 10);
+    assert_eq!(last.number, RoundNo(10));
     assert_eq!(last.state, RoundState::Draft);
     assert_eq!(
-        last.place,
+        event.place(last.number).expect("place"),
         RoundPlace::Round {
             stage: StageNo(2),
             round: RoundNo(1)
         }
     );
-    let view = store(&h).round_view(tid, 10).expect("view").expect("round");
+    let view = store(&h)
+        .round_view(tid, RoundNo(10))
+        .expect("view")
+        .expect("round");
     let mut pairs: Vec<[u32; 2]> = view
         .boards
         .iter()
         .map(|b| {
-            let mut p = [b.white.no, b.black.no];
+            let mut p = [b.white.no.0, b.black.no.0];
             p.sort();
             p
         })
@@ -269,10 +286,11 @@ fn a_tie_at_the_cut_shows_its_playoff_games_pending_then_in_play() {
         "Playoff game: 9 Lim, P9 – 2 Garcia, P2 (pending: not started)",
     );
     click(&mut h, "Start the playoff games at stage 1's cut");
-    let rounds = store(&h).rounds_of(tid).expect("rounds");
+    let event = store(&h).event(tid).expect("event");
+    let rounds = event.rounds();
     let last = rounds.last().expect("the playoff round");
     assert_eq!(last.state, RoundState::Published);
-    assert!(last.place.is_playoff());
+    assert!(event.place(last.number).expect("place").is_playoff());
     let texts = all_text(&h);
     assert_shows(
         &texts,
@@ -295,9 +313,9 @@ fn a_tie_at_the_cut_shows_its_playoff_games_pending_then_in_play() {
     let board = view
         .boards
         .iter()
-        .find(|b| b.white.no == 3)
+        .find(|b| b.white.no == PlayerId(3))
         .expect("Aquino's game")
-        .board_no;
+        .board;
     h.state_mut()
         .store_mut()
         .expect("store")
@@ -326,7 +344,8 @@ fn knocked_out_players_are_out_not_not_paired() {
     );
     // The knockout's first games start on the director's word (the Bracket page's action).
     click(&mut h, "Seed stage 2 (Knockout)");
-    let rounds = store(&h).rounds_of(tid).expect("rounds");
+    let event = store(&h).event(tid).expect("event");
+    let rounds = event.rounds();
     let semis = rounds.last().expect("the semi-finals");
     assert_eq!(semis.state, RoundState::Published);
     let n = semis.number;
@@ -363,7 +382,7 @@ fn knocked_out_players_are_out_not_not_paired() {
             .set_result(
                 tid,
                 n,
-                b.board_no,
+                b.board,
                 GameResult::WhiteWins,
                 "",
                 &Actor::director(),
@@ -376,7 +395,7 @@ fn knocked_out_players_are_out_not_not_paired() {
     let texts = all_text(&h);
     assert_shows(
         &texts,
-        &format!("Stage 2 · Knockout · Final (round {})", n + 1),
+        &format!("Stage 2 · Knockout · Final (round {})", n.0 + 1),
     );
     assert!(!texts.iter().any(|t| t.contains("Not paired")), "{texts:?}");
     let out = texts

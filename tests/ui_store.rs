@@ -5,12 +5,15 @@
 
 use ggdesk::store::TournamentId;
 use ggdesk::store::{
-    Actor, AnyEvent, AuditFilter, BackupNote, GameMode, NewGame, NextRound, PlayerInput,
-    RoundState, SCHEMA_VERSION, Store, StoreError, TournamentSetup,
+    Actor, AnyEvent, AuditFilter, BackupNote, GameMode, NewGame, PlayerInput, RoundState,
+    SCHEMA_VERSION, Store, StoreError, TournamentSetup,
 };
+use ggdesk_core::Refusal;
+use ggdesk_core::event::{self, NextAction};
 use ggdesk_core::export::print::Details;
+use ggdesk_core::game::desk::{GameRefusal, ReasonFor};
 use ggdesk_core::rules::{Event, Side, SideSetup};
-use ggdesk_core::tournament::GameResult;
+use ggdesk_core::tournament::{GameResult, RoundNo, TableNo};
 
 fn director() -> Actor {
     Actor::director()
@@ -107,7 +110,13 @@ fn details_are_kept_and_refused_when_not_one_line() {
         .set_tournament_details(tid, &bad, &director())
         .expect_err("refused");
     assert!(
-        matches!(&e, StoreError::Rejected(m) if m.starts_with("venue: one line")),
+        matches!(
+            &e,
+            StoreError::Refused(Refusal::Event(event::Refusal::DetailTooLong {
+                what: "venue",
+                ..
+            }))
+        ) && e.to_string().starts_with("venue: one line"),
         "{e:?}"
     );
     assert_eq!(
@@ -140,7 +149,12 @@ fn the_setup_timer_starts_once_and_a_ruling_is_recorded_once() {
         .record_setup_overrun(id, 400_000, " ", &a)
         .expect_err("a ruling without a reason");
     assert!(
-        matches!(&e, StoreError::Rejected(m) if m == "the ruling on the setup time needs a reason"),
+        matches!(
+            &e,
+            StoreError::Refused(Refusal::Game(GameRefusal::NeedsReason(
+                ReasonFor::SetupRuling
+            )))
+        ) && e.to_string() == "the ruling on the setup time needs a reason",
         "{e:?}"
     );
     store
@@ -150,7 +164,10 @@ fn the_setup_timer_starts_once_and_a_ruling_is_recorded_once() {
         .record_setup_overrun(id, 401_000, "again", &a)
         .expect_err("a second ruling");
     assert!(
-        matches!(&e, StoreError::Rejected(m) if m == "the ruling on the setup time is recorded already"),
+        matches!(
+            &e,
+            StoreError::Refused(Refusal::Game(GameRefusal::RulingRecorded))
+        ) && e.to_string() == "the ruling on the setup time is recorded already",
         "{e:?}"
     );
     let log = store.audit_log(AuditFilter::Game(id.0)).expect("log");
@@ -172,7 +189,8 @@ fn lots_are_drawn_once_before_the_start_and_set_who_moves_first() {
         .draw_lots(id, Side::White, 6_000, &a)
         .expect_err("once");
     assert!(
-        matches!(&e, StoreError::Rejected(m) if *m == format!("lots were drawn for game {id} already")),
+        matches!(&e, StoreError::Refused(Refusal::Game(GameRefusal::LotsDrawn(g))) if *g == id)
+            && e.to_string() == format!("lots were drawn for game {id} already"),
         "{e:?}"
     );
     assert_eq!(
@@ -191,11 +209,11 @@ fn practice_tables_are_removed_but_round_games_are_not() {
         .expect("removed");
     assert!(store.load_game(id).expect("kept").meta.void);
     let tid = published_round(&mut store, 2);
-    let board = store.round_boards(tid, 1).expect("boards")[0].clone();
+    let board = store.event(tid).expect("event").boards_by_table(RoundNo(1))[0].clone();
     let new = NewGame {
         tournament_id: Some(tid),
-        round: Some(1),
-        table_no: Some(board.table_no),
+        round: Some(RoundNo(1)),
+        table_no: Some(board.table),
         ..NewGame::standalone()
     };
     let g = store.create_game(&new, &a).expect("game");
@@ -203,7 +221,8 @@ fn practice_tables_are_removed_but_round_games_are_not() {
         .remove_practice_table(g, "", &a)
         .expect_err("a round's game");
     assert!(
-        matches!(&e, StoreError::Rejected(m) if *m == format!("game {g} is not a practice table")),
+        matches!(&e, StoreError::Refused(Refusal::Game(GameRefusal::NotPractice(n))) if *n == g)
+            && e.to_string() == format!("game {g} is not a practice table"),
         "{e:?}"
     );
     assert!(
@@ -224,16 +243,25 @@ fn the_next_round_and_the_grace_period_are_the_stores_to_say() {
             &director(),
         )
         .expect("t");
-    assert_eq!(store.next_round(tid).expect("n"), NextRound::TooFewPlayers);
+    assert_eq!(
+        store.event(tid).expect("event").next_action(),
+        NextAction::TooFewPlayers
+    );
     let tid = published_round(&mut store, 4);
-    assert_eq!(store.next_round(tid).expect("n"), NextRound::InPlay(1));
-    assert_eq!(store.grace_ends_at(tid, 1).expect("g"), None);
+    assert_eq!(
+        store.event(tid).expect("event").next_action(),
+        NextAction::InPlay(RoundNo(1))
+    );
+    assert_eq!(
+        store.event(tid).expect("event").grace_ends_at(RoundNo(1)),
+        None
+    );
     store
-        .set_round_start(tid, 1, Some(1_000_000), &director())
+        .set_round_start(tid, RoundNo(1), Some(1_000_000), &director())
         .expect("start");
     // The tournament's grace period (the GGF 30 minutes here), from the official start.
     assert_eq!(
-        store.grace_ends_at(tid, 1).expect("g"),
+        store.event(tid).expect("event").grace_ends_at(RoundNo(1)),
         Some(1_000_000 + 30 * 60_000)
     );
     let mut setup = store.tournament_setup(tid).expect("setup");
@@ -242,15 +270,30 @@ fn the_next_round_and_the_grace_period_are_the_stores_to_say() {
         .update_tournament(tid, &setup, "", &director())
         .expect("update");
     assert_eq!(
-        store.grace_ends_at(tid, 1).expect("g"),
+        store.event(tid).expect("event").grace_ends_at(RoundNo(1)),
         Some(1_000_000 + 10 * 60_000)
     );
-    for b in store.round_view(tid, 1).expect("v").expect("r").boards {
+    for b in store
+        .round_view(tid, RoundNo(1))
+        .expect("v")
+        .expect("r")
+        .boards
+    {
         store
-            .set_result(tid, 1, b.board_no, GameResult::Draw, "", &director())
+            .set_result(tid, RoundNo(1), b.board, GameResult::Draw, "", &director())
             .expect("result");
     }
-    assert_eq!(store.next_round(tid).expect("n"), NextRound::Ready(2));
+    let next = store.event(tid).expect("event").next_action();
+    assert!(
+        matches!(
+            next,
+            NextAction::Pair {
+                number: RoundNo(2),
+                ..
+            }
+        ),
+        "{next:?}"
+    );
 }
 
 /// Plays a desk game of a round to a resignation: its result reaches the board.
@@ -260,13 +303,20 @@ fn resign_at_desk(
     table: u32,
 ) -> ggdesk::store::AppendOutcome {
     let board = store
-        .round_boards(tid, 1)
-        .expect("boards")
+        .event(tid)
+        .expect("event")
+        .boards_by_table(RoundNo(1))
         .into_iter()
-        .find(|b| b.table_no == table)
+        .find(|b| b.table == TableNo(table))
         .expect("board");
     let a = Actor::arbiter(Some(table.into()));
-    let new = NewGame::for_board(tid, 1, &board, GameMode::Arbitrated, Default::default());
+    let new = NewGame::for_board(
+        tid,
+        RoundNo(1),
+        &board,
+        GameMode::Arbitrated,
+        Default::default(),
+    );
     let id = store.create_game(&new, &a).expect("game");
     let mut n = 7;
     let mut pick = |k: usize| {
@@ -289,19 +339,33 @@ fn the_last_result_from_the_desk_completes_the_round_and_backs_it_up() {
     let mut store = Store::open(&dir.path().join("event.sqlite3")).expect("store");
     let tid = published_round(&mut store, 4);
     // Table 2 by hand, table 1 from the desk: the desk's is the last result.
-    let boards = store.round_view(tid, 1).expect("v").expect("r").boards;
-    let by_hand = boards.iter().find(|b| b.table_no == 2).expect("table 2");
+    let boards = store
+        .round_view(tid, RoundNo(1))
+        .expect("v")
+        .expect("r")
+        .boards;
+    let by_hand = boards
+        .iter()
+        .find(|b| b.table == TableNo(2))
+        .expect("table 2");
     let saved = store
-        .set_result(tid, 1, by_hand.board_no, GameResult::Draw, "", &director())
+        .set_result(
+            tid,
+            RoundNo(1),
+            by_hand.board,
+            GameResult::Draw,
+            "",
+            &director(),
+        )
         .expect("result");
     assert!(saved.completed.is_none());
     let backups_before = store.backups().expect("b").len();
     let outcome = resign_at_desk(&mut store, tid, 1);
     let completed = outcome.round_completed.expect("the round completed");
-    assert_eq!(completed.round, 1);
+    assert_eq!(completed.round, RoundNo(1));
     assert!(matches!(completed.backup, BackupNote::Written(_)));
     assert_eq!(store.backups().expect("b").len(), backups_before + 1);
-    let view = store.round_view(tid, 1).expect("v").expect("r");
+    let view = store.round_view(tid, RoundNo(1)).expect("v").expect("r");
     assert_eq!(view.state, RoundState::Complete);
     let log = store.audit_log(AuditFilter::Tournament(tid)).expect("log");
     let last_two: Vec<&str> = log
@@ -319,12 +383,16 @@ fn voiding_the_last_games_result_reopens_its_complete_round() {
     let tid = published_round(&mut store, 2);
     let outcome = resign_at_desk(&mut store, tid, 1);
     assert!(outcome.round_completed.is_some());
-    let game = store.game_metas(Some((tid, 1))).expect("games")[0].id;
+    let game = store.game_metas(Some((tid, RoundNo(1)))).expect("games")[0].id;
     store
         .void_and_replay(game, "arbiter's mistake", &director())
         .expect("void");
     assert_eq!(
-        store.round_view(tid, 1).expect("v").expect("r").state,
+        store
+            .round_view(tid, RoundNo(1))
+            .expect("v")
+            .expect("r")
+            .state,
         RoundState::Published
     );
 }

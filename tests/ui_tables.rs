@@ -242,7 +242,7 @@ fn the_reading_timer_runs_from_the_end_of_game_time_hands_in_the_sheets_and_stop
     let game = store(&h).load_game(id).expect("game");
     assert!(game.sheets.white.as_ref().is_some_and(|s| s.complete));
     assert!(game.sheets.black.as_ref().is_some_and(|s| s.complete));
-    assert_eq!(game.meta.result.as_deref(), Some("white game_time"));
+    assert_eq!(game.meta.result.code().as_deref(), Some("white game_time"));
     assert!(has_text(&h, "both sheets are in: reading finished"));
     assert!(!has_text(&h, "Reading time left"), "{:?}", all_text(&h));
     assert!(

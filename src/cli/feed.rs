@@ -283,6 +283,12 @@ mod tests {
             "event 4: not allowed for this login: permission denied for table game_events"
         );
         let rejected = event_error(5, StoreError::Rejected("not your turn".into()));
+        let refused = event_error(
+            6,
+            StoreError::Refused(ggdesk_core::game::desk::GameRefusal::NothingToUndo.into()),
+        );
+        assert_eq!(refused.exit_code(), 2);
+        assert_eq!(refused.message(), "event 6: there is no event to undo");
         assert_eq!(rejected.exit_code(), 2);
         assert_eq!(rejected.message(), "event 5: not your turn");
         let broken = event_error(6, StoreError::Database("disk I/O error".into()));

@@ -28,7 +28,7 @@ pub fn open(db: Option<String>) -> Result<Store, CliError> {
 pub fn store_error(e: StoreError) -> CliError {
     match e {
         StoreError::Rejected(m) => CliError::Input(m),
-        e @ StoreError::Denied(_) => CliError::Input(e.to_string()),
+        e @ (StoreError::Refused(_) | StoreError::Denied(_)) => CliError::Input(e.to_string()),
         other => CliError::Other(other.to_string()),
     }
 }
@@ -63,6 +63,7 @@ pub fn import(db: Option<String>, file: &str) -> Result<(), CliError> {
                 .import_tournament(&value, &director)
                 .map_err(|e| match e {
                     StoreError::Rejected(m) => bad(&m),
+                    StoreError::Refused(r) => bad(&r),
                     other => store_error(other),
                 })?
                 .to_string()
@@ -74,6 +75,7 @@ pub fn import(db: Option<String>, file: &str) -> Result<(), CliError> {
                 .import_tournament(&value, &director)
                 .map_err(|e| match e {
                     StoreError::Rejected(m) => bad(&m),
+                    StoreError::Refused(r) => bad(&r),
                     other => store_error(other),
                 })?
                 .to_string()

@@ -119,7 +119,7 @@ pub fn standings(
                 print_placement(&rows, csv);
                 return Ok(());
             }
-            let s = event.stage_standings(stage).map_err(input)?;
+            let s = event.stage_standings(stage.map(StageNo)).map_err(input)?;
             if csv {
                 print!("{}", stage_standings_csv(&s));
             } else {

@@ -9,6 +9,7 @@ use super::public::{
     TableState, TournamentData,
 };
 use super::routes::encode_id;
+use ggdesk_core::event::words::{bracket_round_title, bracket_rounds};
 use ggdesk_core::export::print::{CROSS_LEGEND, cross_cell, tiebreak_title};
 use ggdesk_core::rating::list::fmt2;
 use ggdesk_core::rating::{Date, PROVISIONAL_DEVIATION};
@@ -885,16 +886,6 @@ pub fn bracket(t: &TournamentData) -> Option<String> {
     bracket_page(t, sd, st)
 }
 
-/// What a bracket round is called, by its number of matches.
-fn bracket_round_name(matches: usize, round: usize) -> String {
-    match matches {
-        1 => "Final".into(),
-        2 => "Semi-finals".into(),
-        4 => "Quarter-finals".into(),
-        _ => format!("Round {round}"),
-    }
-}
-
 /// A match as a card: both players with their seeds and the series score, the winner in
 /// bold with a check mark, a bye or a player still to come said in words, and its games.
 fn match_card(t: &TournamentData, m: &MatchData, from: [String; 2], points: bool) -> String {
@@ -987,11 +978,12 @@ fn bracket_page(t: &TournamentData, sd: &StagedData, st: &StageData) -> Option<S
                 if b.points { "points" } else { "games won" }
             );
             let last = b.rounds.len();
+            let count = bracket_rounds(b.rounds.first().map_or(1, Vec::len));
             for (r, matches) in b.rounds.iter().enumerate() {
                 let _ = writeln!(
                     main,
                     "<h3>{}</h3>",
-                    bracket_round_name(matches.len(), r + 1)
+                    bracket_round_title(u32::try_from(r + 1).unwrap_or(u32::MAX), count)
                 );
                 for m in matches {
                     let number: usize =
@@ -1631,5 +1623,83 @@ mod tests {
             esc("<script>alert(1)</script> & \"x\" 'y'"),
             "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot; &#39;y&#39;"
         );
+    }
+}
+
+/// The event's words are said the same everywhere: a bracket round's title on the desk
+/// (each knockout round's place), in the printed bracket and on the public bracket page.
+#[cfg(test)]
+mod one_vocabulary {
+    use crate::serve::public::{StagedData, TournamentData};
+    use ggdesk_core::event::words::{bracket_round_title, bracket_rounds};
+    use ggdesk_core::event::{Event, RoundKind, read_file};
+    use ggdesk_core::export::print::{self, Details};
+    use ggdesk_core::tournament::{RoundNo, StageNo};
+
+    /// An event of group round robins and a cross-over knockout of two bracket rounds
+    /// (the semi-finals played over two games in one match), finished.
+    fn event() -> Event {
+        let text = include_str!("../../tests/fixtures/stages/groups-then-cross-over-final.json");
+        let value: serde_json::Value = serde_json::from_str(text).expect("json");
+        read_file(&value, 0).expect("the file").event
+    }
+
+    /// The `<h3>` titles of a page, in order.
+    fn titles(html: &str) -> Vec<String> {
+        html.split("<h3>")
+            .skip(1)
+            .filter_map(|s| s.split("</h3>").next())
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn a_bracket_round_has_one_name_on_the_desk_in_print_and_on_the_pages() {
+        let event = event();
+        let staged = event.staged().expect("in stages");
+        let bracket = staged.reached()[1].bracket.as_ref().expect("the bracket");
+        let count = bracket_rounds(bracket.rounds[0].len());
+        assert_eq!(count, 2);
+        let names: Vec<String> = (1..=count).map(|r| bracket_round_title(r, count)).collect();
+        // Written by hand: the two bracket rounds of a four-player knockout.
+        assert_eq!(names, ["Semi-finals", "Final"]);
+
+        // The desk: each knockout round says its bracket round, the semi-finals' second
+        // game included.
+        let desk: Vec<String> = event
+            .rounds()
+            .iter()
+            .filter(|r| r.stage == StageNo(2) && r.kind == RoundKind::Round)
+            .map(|r| event.place_words(r.number))
+            .collect();
+        assert_eq!(
+            desk,
+            [
+                "Stage 2 · Knockout · Semi-finals",
+                "Stage 2 · Knockout · Semi-finals",
+                "Stage 2 · Knockout · Final"
+            ]
+        );
+
+        // The print: a column per bracket round.
+        let printed = print::bracket_page(&Details::default(), staged).expect("printed");
+        let printed = titles(&printed);
+        for name in &names {
+            assert!(printed.contains(name), "{name} in the print: {printed:?}");
+        }
+
+        // The pages: a heading per bracket round.
+        let flat = event.flat().expect("flat");
+        let views: Vec<_> = (1..=event.rounds().len())
+            .filter_map(|n| event.round_view(RoundNo::from_index(n - 1)))
+            .collect();
+        let mut data = TournamentData::build(1, &flat, &views);
+        data.staged = Some(StagedData::build(staged));
+        let page = super::bracket(&data).expect("the bracket page");
+        let shown: Vec<String> = titles(&page)
+            .into_iter()
+            .filter(|t| names.contains(t) || t.starts_with("Round"))
+            .collect();
+        assert_eq!(shown, names);
     }
 }

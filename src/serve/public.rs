@@ -7,17 +7,17 @@
 //! The rating list is the public views' rows as they are ([`PublicRatingRow`],
 //! [`PublicRatingEvent`]): a rank, a federation id, names, numbers, events' names and dates.
 
-use crate::store::{
-    BoardStatus, RoundState, RoundView, TournamentSummary, series_words, stage_line,
-};
+use crate::store::TournamentSummary;
 pub use crate::store::{PublicRatingEvent, PublicRatingRow};
+use ggdesk_core::event::words::{series_words, stage_line};
+use ggdesk_core::event::{BoardStatus, RoundState, RoundView};
 use ggdesk_core::export::print::sort_key;
 use ggdesk_core::rules::Side;
 use ggdesk_core::stages::{
-    Event, GroupCut, GroupId, Match, MatchFormat, Placed, placement_json, stage_standings_json,
+    Event, GroupId, Match, MatchFormat, Placed, placement_json, stage_standings_json,
 };
 use ggdesk_core::tournament::{
-    Entry, GameResult, PlayerId, Score, StandingRow, Standings, System, TieBreak, Tournament,
+    Entry, GameResult, Score, StageNo, StandingRow, Standings, System, TieBreak, Tournament,
     standings,
 };
 use std::collections::HashMap;
@@ -205,99 +205,16 @@ impl TournamentData {
     /// Builds the public view from the core model and the rounds as the store shows them
     /// (`views[k]` is round k + 1). Only names, numbers, results and states are copied.
     pub fn build(id: i64, t: &Tournament, views: &[RoundView]) -> TournamentData {
-        let mut players: Vec<PublicPlayer> = t
-            .players()
-            .iter()
-            .map(|p| PublicPlayer {
-                no: p.id.0,
-                name: p.name.clone(),
-                rating: p.rating,
-                club: p.club.clone().filter(|c| !c.trim().is_empty()),
-                withdrawn: p.withdrawn,
-            })
-            .collect();
-        players.sort_by_key(|p| p.no);
+        let players = Self::public_players(t);
         let index: HashMap<u32, usize> =
             players.iter().enumerate().map(|(i, p)| (p.no, i)).collect();
-
-        let rounds: Vec<PublicRound> = views
-            .iter()
-            .filter(|v| v.state != RoundState::Draft)
-            .map(|v| PublicRound {
-                number: v.number,
-                complete: v.boards.iter().all(|b| b.result != GameResult::Pending),
-                boards: v
-                    .boards
-                    .iter()
-                    .map(|b| PublicBoard {
-                        table: b.table_no,
-                        white: b.white.no,
-                        black: b.black.no,
-                        result: b.result,
-                        state: TableState::from_status(b.status),
-                    })
-                    .collect(),
-                byes: v.byes.iter().map(|(p, _)| p.no).collect(),
-                absent: v.absent.iter().map(|p| p.no).collect(),
-            })
-            .collect();
-
+        let rounds = Self::public_rounds(views);
         let played = t.rounds().len();
         let complete = t.completed_rounds();
         let table = standings(t, complete);
         let entries_all = t.entries(played);
-        let crosstable = table
-            .rows
-            .iter()
-            .map(|row| {
-                t.player_index(row.id)
-                    .and_then(|i| entries_all.get(i))
-                    .map(|e| e[..complete.min(e.len())].to_vec())
-                    .unwrap_or_default()
-            })
-            .collect();
-        // Scores after each round, indexed like the core's players.
-        let by_round: Vec<Vec<Score>> = (1..=played).map(|r| t.scores(r)).collect();
-        let mut history = vec![Vec::new(); players.len()];
-        let mut scores = vec![Score::ZERO; players.len()];
-        for (core_i, p) in t.players().iter().enumerate() {
-            let Some(&i) = index.get(&p.id.0) else {
-                continue;
-            };
-            scores[i] = by_round
-                .last()
-                .and_then(|s| s.get(core_i).copied())
-                .unwrap_or(Score::ZERO);
-            let mut list = Vec::new();
-            for (r, entry) in entries_all
-                .get(core_i)
-                .map(Vec::as_slice)
-                .unwrap_or_default()
-                .iter()
-                .enumerate()
-            {
-                let board = rounds.get(r).and_then(|round| round.board_of(p.id.0));
-                let decided = !matches!(
-                    entry,
-                    Entry::Game {
-                        outcome: ggdesk_core::tournament::GameOutcome::Pending,
-                        ..
-                    }
-                );
-                list.push(PlayerRound {
-                    round: r as u32 + 1,
-                    entry: *entry,
-                    table: board.map(|(b, _)| b.table),
-                    state: board.map(|(b, _)| b.state),
-                    score_after: if decided {
-                        by_round.get(r).and_then(|s| s.get(core_i).copied())
-                    } else {
-                        None
-                    },
-                });
-            }
-            history[i] = list;
-        }
+        let crosstable = Self::crosstable(t, &table, &entries_all, complete);
+        let (history, scores) = Self::histories(t, &index, &rounds, &entries_all, players.len());
         TournamentData {
             id,
             name: t.name().to_string(),
@@ -313,6 +230,133 @@ impl TournamentData {
             staged: None,
             index,
         }
+    }
+
+    /// The players as the pages show them, by number.
+    fn public_players(t: &Tournament) -> Vec<PublicPlayer> {
+        let mut players: Vec<PublicPlayer> = t
+            .players()
+            .iter()
+            .map(|p| PublicPlayer {
+                no: p.id.0,
+                name: p.name.clone(),
+                rating: p.rating,
+                club: p.club.clone().filter(|c| !c.trim().is_empty()),
+                withdrawn: p.withdrawn,
+            })
+            .collect();
+        players.sort_by_key(|p| p.no);
+        players
+    }
+
+    /// The published rounds (every round but a draft), with their boards' states.
+    fn public_rounds(views: &[RoundView]) -> Vec<PublicRound> {
+        views
+            .iter()
+            .filter(|v| v.state != RoundState::Draft)
+            .map(|v| PublicRound {
+                number: v.number.0,
+                complete: v.boards.iter().all(|b| b.result != GameResult::Pending),
+                boards: v
+                    .boards
+                    .iter()
+                    .map(|b| PublicBoard {
+                        table: b.table.0,
+                        white: b.white.no.0,
+                        black: b.black.no.0,
+                        result: b.result,
+                        state: TableState::from_status(b.status),
+                    })
+                    .collect(),
+                byes: v.byes.iter().map(|(p, _)| p.no.0).collect(),
+                absent: v.absent.iter().map(|p| p.no.0).collect(),
+            })
+            .collect()
+    }
+
+    /// The cross-table's cells: a row per line of the standings `table`, a cell per
+    /// complete round.
+    fn crosstable(
+        t: &Tournament,
+        table: &Standings,
+        entries_all: &[Vec<Entry>],
+        complete: usize,
+    ) -> Vec<Vec<Entry>> {
+        table
+            .rows
+            .iter()
+            .map(|row| {
+                t.player_index(row.id)
+                    .and_then(|i| entries_all.get(i))
+                    .map(|e| e[..complete.min(e.len())].to_vec())
+                    .unwrap_or_default()
+            })
+            .collect()
+    }
+
+    /// Each player's rounds and score after every round played, indexed like the public
+    /// players (`index`: player number to position among `player_count`).
+    fn histories(
+        t: &Tournament,
+        index: &HashMap<u32, usize>,
+        rounds: &[PublicRound],
+        entries_all: &[Vec<Entry>],
+        player_count: usize,
+    ) -> (Vec<Vec<PlayerRound>>, Vec<Score>) {
+        let played = t.rounds().len();
+        // Scores after each round, indexed like the core's players.
+        let by_round: Vec<Vec<Score>> = (1..=played).map(|r| t.scores(r)).collect();
+        let mut history = vec![Vec::new(); player_count];
+        let mut scores = vec![Score::ZERO; player_count];
+        for (core_i, p) in t.players().iter().enumerate() {
+            let Some(&i) = index.get(&p.id.0) else {
+                continue;
+            };
+            scores[i] = by_round
+                .last()
+                .and_then(|s| s.get(core_i).copied())
+                .unwrap_or(Score::ZERO);
+            let entries = entries_all
+                .get(core_i)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            history[i] = Self::player_rounds(p.id.0, core_i, entries, rounds, &by_round);
+        }
+        (history, scores)
+    }
+
+    /// What each round was for player `no` (the core's player `core_i`): their entry, the
+    /// table and its state for a game, and their score after it once decided.
+    fn player_rounds(
+        no: u32,
+        core_i: usize,
+        entries: &[Entry],
+        rounds: &[PublicRound],
+        by_round: &[Vec<Score>],
+    ) -> Vec<PlayerRound> {
+        let mut list = Vec::new();
+        for (r, entry) in entries.iter().enumerate() {
+            let board = rounds.get(r).and_then(|round| round.board_of(no));
+            let decided = !matches!(
+                entry,
+                Entry::Game {
+                    outcome: ggdesk_core::tournament::GameOutcome::Pending,
+                    ..
+                }
+            );
+            list.push(PlayerRound {
+                round: r as u32 + 1,
+                entry: *entry,
+                table: board.map(|(b, _)| b.table),
+                state: board.map(|(b, _)| b.state),
+                score_after: if decided {
+                    by_round.get(r).and_then(|s| s.get(core_i).copied())
+                } else {
+                    None
+                },
+            });
+        }
+        list
     }
 
     /// A player by number.
@@ -536,103 +580,112 @@ impl StagedData {
     /// standings by group with the cut, the playoff games, the bracket and the final
     /// placement. Only names, numbers and results.
     pub fn build(event: &Event) -> StagedData {
-        let specs = &event.settings().stages;
-        let reached = event.reached();
-        let stages = specs
-            .iter()
-            .enumerate()
-            .map(|(k, spec)| {
-                let number = u32::try_from(k + 1).unwrap_or(u32::MAX);
-                let format = stage_line(spec);
-                let format = format
-                    .strip_prefix(spec.name.trim())
-                    .map_or(format.as_str(), str::trim_start)
-                    .to_string();
-                let mut stage = StageData {
-                    number,
-                    name: spec.name.clone(),
-                    format,
-                    system: spec.format.system_name(),
-                    knockout: spec.format.is_knockout(),
-                    advance: spec.advance,
-                    state: StageState::NotSeeded,
-                    tiebreaks: spec.tiebreaks.clone(),
-                    grouped: false,
-                    tables: Vec::new(),
-                    standings_json: None,
-                    playoffs: Vec::new(),
-                };
-                let Some(r) = reached.get(k) else {
-                    return stage;
-                };
-                stage.state = if r.complete {
-                    StageState::Complete
-                } else {
-                    StageState::InPlay
-                };
-                stage.grouped = r.grouped;
-                stage.playoffs = event
-                    .play(k)
-                    .map(|p| {
-                        p.playoffs
-                            .iter()
-                            .map(|g| PlayoffLine {
-                                group: g.group,
-                                white: g.white.0,
-                                black: g.black.0,
-                                result: g.result,
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                if let Ok(st) = event.stage_standings(Some(number)) {
-                    stage.standings_json = Some(stage_standings_json(&st));
-                    stage.tiebreaks = st.tiebreaks.clone();
-                    let advance = spec.advance.map(|a| a as usize);
-                    let cuts: std::collections::HashMap<GroupId, &GroupCut> =
-                        r.cut.iter().map(|c| (c.group, c)).collect();
-                    for (g, row) in st.rows {
-                        let group = st.grouped.then_some(g);
-                        if stage.tables.last().is_none_or(|t| t.group != group) {
-                            stage.tables.push(GroupTable {
-                                group,
-                                rows: Vec::new(),
-                            });
-                        }
-                        let Some(table) = stage.tables.last_mut() else {
-                            continue;
-                        };
-                        table.rows.push(GroupRow {
-                            row,
-                            through: false,
-                            playoff: false,
-                        });
-                    }
-                    // The cut: the top `advance` of each group go on once the stage is
-                    // complete; where a tie straddles it, those sharing that rank play off
-                    // and go on only once the playoff is clear.
-                    if let Some(advance) = advance.filter(|_| r.complete) {
-                        for (i, table) in stage.tables.iter_mut().enumerate() {
-                            let cut = table
-                                .group
-                                .and_then(|g| cuts.get(&g).copied())
-                                .or_else(|| r.cut.get(i));
-                            let clear = cut.is_none_or(|c| c.is_clear());
-                            let tied: Vec<PlayerId> = cut
-                                .and_then(|c| c.playoff.as_ref())
-                                .map(|p| p.order.clone())
-                                .unwrap_or_default();
-                            for (place, line) in table.rows.iter_mut().enumerate() {
-                                line.playoff = tied.contains(&line.row.id);
-                                line.through = place < advance && (clear || !line.playoff);
-                            }
-                        }
-                    }
-                }
-                stage
-            })
+        let stages = (0..event.settings().stages.len())
+            .map(|k| Self::stage_data(event, k))
             .collect();
-        let bracket = reached
+        let placement = event.final_placement().ok();
+        StagedData {
+            stages,
+            current: event.current().stage.0,
+            over: event.is_over(),
+            bracket: Self::bracket_data(event),
+            bracket_json: event.bracket_json(),
+            placement_json: placement.as_deref().map(placement_json),
+            placement,
+        }
+    }
+
+    /// Stage `k` (from 0) as its pages show it: how it is played and, once seeded, its
+    /// state, its playoff games and its standings.
+    fn stage_data(event: &Event, k: usize) -> StageData {
+        let spec = &event.settings().stages[k];
+        let number = u32::try_from(k + 1).unwrap_or(u32::MAX);
+        let format = stage_line(spec);
+        let format = format
+            .strip_prefix(spec.name.trim())
+            .map_or(format.as_str(), str::trim_start)
+            .to_string();
+        let mut stage = StageData {
+            number,
+            name: spec.name.clone(),
+            format,
+            system: spec.format.system_name(),
+            knockout: spec.format.is_knockout(),
+            advance: spec.advance,
+            state: StageState::NotSeeded,
+            tiebreaks: spec.tiebreaks.clone(),
+            grouped: false,
+            tables: Vec::new(),
+            standings_json: None,
+            playoffs: Vec::new(),
+        };
+        let Some(r) = event.reached().get(k) else {
+            return stage;
+        };
+        stage.state = if r.complete {
+            StageState::Complete
+        } else {
+            StageState::InPlay
+        };
+        stage.grouped = r.grouped;
+        stage.playoffs = event
+            .play(k)
+            .map(|p| {
+                p.playoffs
+                    .iter()
+                    .map(|g| PlayoffLine {
+                        group: g.group,
+                        white: g.white.0,
+                        black: g.black.0,
+                        result: g.result,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Self::fill_standings(&mut stage, event);
+        stage
+    }
+
+    /// Puts a seeded stage's standings into `stage`: the core's JSON, the tie-breaks, and
+    /// the tables group by group with the cut marked (nothing when the core has none).
+    fn fill_standings(stage: &mut StageData, event: &Event) {
+        let Ok(st) = event.stage_standings(Some(StageNo(stage.number))) else {
+            return;
+        };
+        stage.standings_json = Some(stage_standings_json(&st));
+        stage.tiebreaks = st.tiebreaks.clone();
+        for (g, row) in st.rows {
+            let group = st.grouped.then_some(g);
+            if stage.tables.last().is_none_or(|t| t.group != group) {
+                stage.tables.push(GroupTable {
+                    group,
+                    rows: Vec::new(),
+                });
+            }
+            let Some(table) = stage.tables.last_mut() else {
+                continue;
+            };
+            table.rows.push(GroupRow {
+                row,
+                through: false,
+                playoff: false,
+            });
+        }
+        // The cut, as the core marks it: who goes on, who plays (or played) off.
+        let marks = event.cut_marks(StageNo(stage.number));
+        for table in &mut stage.tables {
+            for line in &mut table.rows {
+                line.playoff = marks.tied.contains(&line.row.id);
+                line.through = marks.through.contains(&line.row.id);
+            }
+        }
+    }
+
+    /// The bracket of the event's last knockout stage seeded: the bracket rounds begun,
+    /// then the next one and the third-place match once any of their players is known.
+    fn bracket_data(event: &Event) -> Option<BracketData> {
+        event
+            .reached()
             .iter()
             .rev()
             .find_map(|r| r.bracket.as_ref().map(|b| (r, b)))
@@ -654,17 +707,7 @@ impl StagedData {
                         .or(next_third.as_ref())
                         .map(|m| match_data(m, b.format)),
                 }
-            });
-        let placement = event.final_placement().ok();
-        StagedData {
-            stages,
-            current: event.current().stage.0,
-            over: event.is_over(),
-            bracket,
-            bracket_json: event.bracket_json(),
-            placement_json: placement.as_deref().map(placement_json),
-            placement,
-        }
+            })
     }
 
     /// A stage by number (from 1).

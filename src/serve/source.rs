@@ -5,7 +5,8 @@
 use super::public::{EventIndex, PlayerRatings, RatingList, StagedData, TournamentData};
 use crate::store::Address;
 use crate::store::TournamentId;
-use crate::store::{Result, Store};
+use crate::store::{Result, Store, StoreError};
+use ggdesk_core::event::RoundView;
 
 /// A read-only connection to the event's database.
 #[derive(Debug)]
@@ -43,14 +44,22 @@ impl Source {
         self.store.read_consistent(|s| {
             let stamp = s.change_stamp()?;
             // Only what the pages show is read (on a server, the public role's views).
-            let Some((t, views)) = s.public_tournament(TournamentId(id))? else {
+            let Some(event) = s.public_event(TournamentId(id))? else {
                 return Ok(None);
             };
-            let mut data = TournamentData::build(id, &t, &views);
-            // An event of stages: its stages, groups and bracket, read from the same
-            // public columns in the same snapshot.
-            if let Some((event, _)) = s.public_event(TournamentId(id))? {
-                data.staged = Some(StagedData::build(&event));
+            let flat = event.flat().map_err(|d| StoreError::Corrupt {
+                path: format!("tournament {id}"),
+                detail: d.to_string(),
+            })?;
+            let views: Vec<RoundView> = event
+                .rounds()
+                .iter()
+                .filter_map(|r| event.round_view(r.number))
+                .collect();
+            let mut data = TournamentData::build(id, &flat, &views);
+            // An event of stages: its stages, groups and bracket, from the same event.
+            if let Some(staged) = event.staged() {
+                data.staged = Some(StagedData::build(staged));
             }
             Ok(Some((stamp, data)))
         })

@@ -26,6 +26,7 @@ use super::routes::Feed;
 use super::source::Source;
 use crate::store::{Address, StoreError};
 use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -547,112 +548,12 @@ impl Reader {
             self.last_rated_read = Some(now);
         }
         self.last_good = chrono::Local::now();
-        // The kept views, to compare with outside the lock: only this thread replaces them.
-        let (kept_index, kept, kept_ratings, kept_rated) = {
-            let s = lock(&self.views.state);
-            (
-                s.index.as_ref().map(|k| k.value.clone()),
-                read.tournaments
-                    .iter()
-                    .filter_map(|(id, _)| s.tournaments.get(id).map(|k| (*id, k.value.clone())))
-                    .collect::<HashMap<i64, Arc<TournamentData>>>(),
-                s.ratings.as_ref().map(|k| k.value.clone()),
-                read.rated
-                    .iter()
-                    .filter_map(|(id, _)| s.rated.get(id).map(|k| (id.clone(), k.value.clone())))
-                    .collect::<HashMap<String, Arc<PlayerRatings>>>(),
-            )
-        };
-        let new_index = read.index.filter(|ev| kept_index.as_deref() != Some(ev));
-        let ratings_read = read.ratings.is_some();
-        let new_ratings = read
-            .ratings
-            .filter(|list| kept_ratings.as_deref() != Some(list));
-        let read_fids: Vec<String> = read.rated.iter().map(|(id, _)| id.clone()).collect();
-        let mut rated_updates = Vec::new();
-        for (fid, view) in read.rated {
-            match (view, kept_rated.get(&fid)) {
-                (Some(view), Some(old)) if **old == view => {}
-                (None, None) => {}
-                (view, _) => rated_updates.push((fid, view)),
-            }
-        }
-        let ratings_changed = new_ratings.is_some() || !rated_updates.is_empty();
-        let read_ids: Vec<i64> = read.tournaments.iter().map(|(id, _)| *id).collect();
-        let mut changed = Vec::new();
-        let mut updates = Vec::new();
-        for (id, view) in read.tournaments {
-            match (view, kept.get(&id)) {
-                (Some(view), Some(old)) if **old == view => {}
-                (None, None) => {}
-                (view, _) => {
-                    changed.push(id);
-                    updates.push((id, view));
-                }
-            }
-        }
-        let index_changed = new_index.is_some();
-        let was_stale = {
-            let mut s = lock(&self.views.state);
-            if let Some(ev) = new_index {
-                self.next_generation += 1;
-                s.index = Some(Kept {
-                    generation: self.next_generation,
-                    value: Arc::new(ev),
-                });
-            }
-            for id in &read_ids {
-                s.wanted.remove(id);
-            }
-            if ratings_read {
-                s.ratings_wanted = false;
-            }
-            if let Some(list) = new_ratings {
-                self.next_generation += 1;
-                s.ratings = Some(Kept {
-                    generation: self.next_generation,
-                    value: Arc::new(list),
-                });
-            }
-            for fid in &read_fids {
-                s.rated_wanted.remove(fid);
-            }
-            for (fid, view) in rated_updates {
-                match view {
-                    Some(view) => {
-                        self.next_generation += 1;
-                        s.rated.insert(
-                            fid,
-                            Kept {
-                                generation: self.next_generation,
-                                value: Arc::new(view),
-                            },
-                        );
-                    }
-                    None => {
-                        s.rated.remove(&fid);
-                    }
-                }
-            }
-            for (id, view) in updates {
-                match view {
-                    Some(view) => {
-                        self.next_generation += 1;
-                        s.tournaments.insert(
-                            id,
-                            Kept {
-                                generation: self.next_generation,
-                                value: Arc::new(view),
-                            },
-                        );
-                    }
-                    None => {
-                        s.tournaments.remove(&id);
-                    }
-                }
-            }
-            s.stale.take().is_some()
-        };
+        let kept = self.kept_views(&read);
+        let fresh = fresh_views(read, &kept);
+        let index_changed = fresh.index.is_some();
+        let ratings_changed = fresh.ratings.is_some() || !fresh.rated.is_empty();
+        let changed: Vec<i64> = fresh.tournaments.iter().map(|(id, _)| *id).collect();
+        let was_stale = self.put_in_place(fresh);
         if was_stale {
             eprintln!("ggdesk serve: the database can be read again; the pages are current");
             self.notify(Scope::All);
@@ -663,6 +564,62 @@ impl Reader {
                 tournaments: changed.into(),
             });
         }
+    }
+
+    /// The views kept of those `read` has, to compare with outside the lock: only this
+    /// thread replaces them.
+    fn kept_views(&self, read: &Read) -> KeptViews {
+        let s = lock(&self.views.state);
+        KeptViews {
+            index: s.index.as_ref().map(|k| k.value.clone()),
+            tournaments: read
+                .tournaments
+                .iter()
+                .filter_map(|(id, _)| s.tournaments.get(id).map(|k| (*id, k.value.clone())))
+                .collect(),
+            ratings: s.ratings.as_ref().map(|k| k.value.clone()),
+            rated: read
+                .rated
+                .iter()
+                .filter_map(|(id, _)| s.rated.get(id).map(|k| (id.clone(), k.value.clone())))
+                .collect(),
+        }
+    }
+
+    /// Keeps the fresh views, each under a new generation, marks what was read as no longer
+    /// wanted, and clears the stale mark. Returns whether the views were stale.
+    fn put_in_place(&mut self, fresh: Fresh) -> bool {
+        let mut s = lock(&self.views.state);
+        if let Some(ev) = fresh.index {
+            self.next_generation += 1;
+            s.index = Some(Kept {
+                generation: self.next_generation,
+                value: Arc::new(ev),
+            });
+        }
+        for id in &fresh.read_ids {
+            s.wanted.remove(id);
+        }
+        if fresh.ratings_read {
+            s.ratings_wanted = false;
+        }
+        if let Some(list) = fresh.ratings {
+            self.next_generation += 1;
+            s.ratings = Some(Kept {
+                generation: self.next_generation,
+                value: Arc::new(list),
+            });
+        }
+        for fid in &fresh.read_fids {
+            s.rated_wanted.remove(fid);
+        }
+        keep_views(&mut s.rated, fresh.rated, &mut self.next_generation);
+        keep_views(
+            &mut s.tournaments,
+            fresh.tournaments,
+            &mut self.next_generation,
+        );
+        s.stale.take().is_some()
     }
 
     /// The database could not be read: the views kept stay, marked as of the last good
@@ -683,6 +640,97 @@ impl Reader {
                 self.last_good.format("%H:%M")
             );
             self.notify(Scope::All);
+        }
+    }
+}
+
+/// The views kept that a check's views are compared with.
+struct KeptViews {
+    index: Option<Arc<EventIndex>>,
+    tournaments: HashMap<i64, Arc<TournamentData>>,
+    ratings: Option<Arc<RatingList>>,
+    rated: HashMap<String, Arc<PlayerRatings>>,
+}
+
+/// What a check read that differs from the views kept, with what it read.
+struct Fresh {
+    /// The event's list, when it changed.
+    index: Option<EventIndex>,
+    /// Whether the rating list was read.
+    ratings_read: bool,
+    /// The rating list, when it changed.
+    ratings: Option<RatingList>,
+    /// The rated players read.
+    read_fids: Vec<String>,
+    /// The rated players whose view changed (`None`: no longer on the list).
+    rated: Vec<(String, Option<PlayerRatings>)>,
+    /// The tournaments read.
+    read_ids: Vec<i64>,
+    /// The tournaments whose view changed (`None`: no longer in the event).
+    tournaments: Vec<(i64, Option<TournamentData>)>,
+}
+
+/// What `read` has that differs from the views `kept`.
+fn fresh_views(read: Read, kept: &KeptViews) -> Fresh {
+    let index = read.index.filter(|ev| kept.index.as_deref() != Some(ev));
+    let ratings_read = read.ratings.is_some();
+    let ratings = read
+        .ratings
+        .filter(|list| kept.ratings.as_deref() != Some(list));
+    let read_fids: Vec<String> = read.rated.iter().map(|(id, _)| id.clone()).collect();
+    let rated = changed_views(read.rated, &kept.rated);
+    let read_ids: Vec<i64> = read.tournaments.iter().map(|(id, _)| *id).collect();
+    let tournaments = changed_views(read.tournaments, &kept.tournaments);
+    Fresh {
+        index,
+        ratings_read,
+        ratings,
+        read_fids,
+        rated,
+        read_ids,
+        tournaments,
+    }
+}
+
+/// The views read that differ from those kept: a view that is not kept, a view kept that
+/// is gone (`None`), or a view kept that changed; in the order read.
+fn changed_views<K: Eq + Hash, V: PartialEq>(
+    read: Vec<(K, Option<V>)>,
+    kept: &HashMap<K, Arc<V>>,
+) -> Vec<(K, Option<V>)> {
+    let mut updates = Vec::new();
+    for (key, view) in read {
+        match (view, kept.get(&key)) {
+            (Some(view), Some(old)) if **old == view => {}
+            (None, None) => {}
+            (view, _) => updates.push((key, view)),
+        }
+    }
+    updates
+}
+
+/// Keeps each view in place of the one kept, under the next generation, or drops the one
+/// kept when the view is gone (`None`).
+fn keep_views<K: Eq + Hash, V>(
+    kept: &mut HashMap<K, Kept<V>>,
+    updates: Vec<(K, Option<V>)>,
+    next_generation: &mut u64,
+) {
+    for (key, view) in updates {
+        match view {
+            Some(view) => {
+                *next_generation += 1;
+                kept.insert(
+                    key,
+                    Kept {
+                        generation: *next_generation,
+                        value: Arc::new(view),
+                    },
+                );
+            }
+            None => {
+                kept.remove(&key);
+            }
         }
     }
 }

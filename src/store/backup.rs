@@ -1,6 +1,7 @@
 //! Online backups (SQLite's backup API) into `backups/` beside the database.
 
-use super::{Result, Store, StoreError};
+use super::conn::Store;
+use super::error::{Result, StoreError};
 use std::path::{Path, PathBuf};
 
 /// How many backups are kept; older ones are deleted after a new one is written.
@@ -13,7 +14,47 @@ pub fn backup_dir(db_path: &Path) -> PathBuf {
         .map_or_else(|| PathBuf::from("backups"), |p| p.join("backups"))
 }
 
+/// What became of the backup written after a round transition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BackupNote {
+    Written(PathBuf),
+    /// The database lives in memory (tests): no backup folder.
+    NotOnDisk,
+    /// The database is on an event server: the server and its standby keep it, there is
+    /// no file to copy.
+    OnServer,
+    /// The transition is committed; only the backup failed.
+    Failed(String),
+}
+
+impl BackupNote {
+    /// A line for the desk's notices.
+    pub fn describe(&self) -> String {
+        match self {
+            BackupNote::Written(p) => format!("backup written: {}", p.display()),
+            BackupNote::NotOnDisk => "no backup (database in memory)".into(),
+            BackupNote::OnServer => "kept by the event server (and its standby)".into(),
+            BackupNote::Failed(e) => format!("the backup failed: {e}"),
+        }
+    }
+}
+
 impl Store {
+    /// Writes a backup and says how it went (the change before it is committed either way).
+    pub(crate) fn backup_note(&self, label: &str) -> BackupNote {
+        if self.path().is_none() {
+            return if self.address().is_some() {
+                BackupNote::OnServer
+            } else {
+                BackupNote::NotOnDisk
+            };
+        }
+        match self.backup(label) {
+            Ok(p) => BackupNote::Written(p),
+            Err(e) => BackupNote::Failed(e.to_string()),
+        }
+    }
+
     /// Writes a consistent copy of the database into `backups/` while it stays open, named by
     /// the time and `label` (e.g. `round-3-published`), and keeps the newest
     /// [`BACKUPS_KEPT`]. Returns the new file.

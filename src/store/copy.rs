@@ -2,8 +2,9 @@
 //! whatever the two engines, ids kept: a director prepares an event on a laptop and moves it
 //! onto the server, and archives the server's event into one SQLite file afterwards.
 
+use super::conn::Store;
 use super::db::{Row, Tx, args};
-use super::{Result, Store, StoreError};
+use super::error::{Result, StoreError};
 
 /// The tables that hold an event, in an order where every row's references come first.
 /// (The stations of a server are its logins: they stay with the server.)
@@ -101,7 +102,7 @@ fn write_all(tx: &mut Tx<'_>, snapshot: &Snapshot) -> Result<CopyCounts> {
         }
         counts.push((*table, rows.len()));
     }
-    if tx.engine() == super::Engine::Postgres {
+    if tx.engine() == super::db::Engine::Postgres {
         for table in NUMBERED {
             tx.execute(
                 &format!(

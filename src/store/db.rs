@@ -10,7 +10,7 @@
 //! wrap with the table and row ([`StoreError::Damaged`]), so a damaged row is refused,
 //! never read as a default.
 
-use super::{Result, StoreError};
+use super::error::{Result, StoreError};
 use postgres::types::{FromSql, IsNull, ToSql, Type, to_sql_checked};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -102,6 +102,28 @@ impl<T: ToValue> ToValue for Option<T> {
         self.as_ref().map_or(Value::Null, ToValue::to_value)
     }
 }
+
+/// The typed numbers and keys of the core cross as the integers they hold.
+macro_rules! typed_value {
+    ($($t:ident: $inner:ty),*) => {$(
+        impl ToValue for ggdesk_core::tournament::$t {
+            fn to_value(&self) -> Value {
+                Value::Int(i64::from(self.0))
+            }
+        }
+
+        impl FromValue for ggdesk_core::tournament::$t {
+            const EXPECTED: &'static str = <$inner as FromValue>::EXPECTED;
+            fn from_value(v: &Value) -> Option<Self> {
+                <$inner>::from_value(v).map(ggdesk_core::tournament::$t)
+            }
+        }
+    )*};
+}
+typed_value!(
+    RoundNo: u32, TableNo: u32, BoardNo: u32, StageNo: u32, PlayerId: u32,
+    TournamentId: i64, GameId: i64, RegistryId: i64, PenaltyId: i64
+);
 
 /// The parameters of a statement: `args![a, b, c]` (each taken by reference).
 macro_rules! args {
@@ -516,11 +538,6 @@ impl<'a> Tx<'a> {
         })
     }
 
-    /// The same as [`Tx::prepare_cached`].
-    pub(crate) fn prepare(&mut self, sql: &str) -> Result<Stmt<'_, 'a>> {
-        self.prepare_cached(sql)
-    }
-
     /// The first row decoded by `f`; [`StoreError::NoRow`] when there is none (see
     /// [`Optional::optional`]).
     pub(crate) fn query_row<T>(
@@ -537,17 +554,6 @@ impl<'a> Tx<'a> {
 }
 
 impl Stmt<'_, '_> {
-    pub(crate) fn query_row<T>(
-        &mut self,
-        args: impl Params,
-        f: impl FnOnce(&Row) -> Result<T>,
-    ) -> Result<T> {
-        let sql = std::mem::take(&mut self.sql);
-        let result = self.tx.query_row(&sql, args, f);
-        self.sql = sql;
-        result
-    }
-
     pub(crate) fn query_map<T>(
         &mut self,
         args: impl Params,
@@ -557,29 +563,8 @@ impl Stmt<'_, '_> {
         Ok(rows.iter().map(f).collect::<Vec<_>>().into_iter())
     }
 
-    pub(crate) fn query(&mut self, args: impl Params) -> Result<Rows> {
-        Ok(Rows {
-            rows: self.tx.query(&self.sql, args)?.into_iter(),
-            current: None,
-        })
-    }
-
     pub(crate) fn execute(&mut self, args: impl Params) -> Result<usize> {
         self.tx.execute(&self.sql, args)
-    }
-}
-
-/// Rows read one after the other (`while let Some(r) = rows.next()? { ... }`).
-pub(crate) struct Rows {
-    rows: std::vec::IntoIter<Row>,
-    current: Option<Row>,
-}
-
-impl Rows {
-    #[allow(clippy::should_implement_trait)]
-    pub(crate) fn next(&mut self) -> Result<Option<&Row>> {
-        self.current = self.rows.next();
-        Ok(self.current.as_ref())
     }
 }
 

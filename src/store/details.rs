@@ -1,12 +1,12 @@
 //! A tournament's details for the printouts (migration 2): dates, venue, organiser and
 //! chief arbiter, free text, printed as the header of every page.
 
+use super::audit::{Actor, audit};
+use super::conn::Store;
 use super::db::{Optional, args};
-use super::{Actor, Result, Store, StoreError, TournamentId, audit};
+use super::error::{Result, StoreError};
 use ggdesk_core::export::print::Details;
-
-/// The longest text a detail may hold.
-const MAX_LEN: usize = 200;
+use ggdesk_core::tournament::TournamentId;
 
 impl Store {
     /// A tournament's details, with its name as the event.
@@ -35,18 +35,7 @@ impl Store {
         d: &Details,
         actor: &Actor,
     ) -> Result<()> {
-        for (what, text) in [
-            ("dates", &d.dates),
-            ("venue", &d.venue),
-            ("organiser", &d.organiser),
-            ("chief arbiter", &d.chief_arbiter),
-        ] {
-            if text.chars().count() > MAX_LEN || text.contains(['\n', '\r']) {
-                return Err(StoreError::Rejected(format!(
-                    "{what}: one line of at most {MAX_LEN} characters"
-                )));
-            }
-        }
+        d.check().map_err(|r| StoreError::Refused(r.into()))?;
         self.write(|tx| {
             let changed = tx.execute(
                 "UPDATE tournaments SET dates = ?1, venue = ?2, organiser = ?3, chief_arbiter = ?4

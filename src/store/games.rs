@@ -5,504 +5,56 @@
 //! This module reads and writes rows; every derivation (the events in force, the record,
 //! the status, the result, the reading-sheet check) is the core's `game` module.
 
+use super::audit::{Actor, audit};
+use super::conn::Store;
 use super::db::{Optional, Tx, args};
-use super::{Actor, Result, Store, StoreError, TournamentId, audit, rejected};
-use ggdesk_core::clock::Time;
+use super::error::{Result, StoreError, rejected};
+use ggdesk_core::event::Command;
+use ggdesk_core::game::desk::{self, GameRefusal, ReasonFor};
 use ggdesk_core::game::{
-    AnyEvent, AnyGame, GameMode, LogEntry, LogEntryKind, LoggedGame, Restart, SheetEntryError,
-    SheetRow,
+    AnyEvent, Correction, GameMode, LogEntry, LogEntryKind, Restart, SheetRow,
 };
 use ggdesk_core::physical_record::{self, PhysicalRecord};
-use ggdesk_core::record::{
-    Record, RecordError, Status, TimedEvent, Verdict, parse_setup, setup_value,
-};
-use ggdesk_core::rules::{
-    Applied, BySide, Game, GameState, Outcome, PhysicalEvent, Position, RuleSettings, Side,
-    SideSetup,
-};
+use ggdesk_core::record::{Record, TimedEvent, setup_value};
+use ggdesk_core::rules::{Applied, BySide, GameState, PhysicalEvent, Position, Side, SideSetup};
+use ggdesk_core::tournament::TournamentId;
+use ggdesk_core::tournament::{GameResult, RoundNo, TableNo};
 use serde_json::{Map, Value};
 
-/// A game's row id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct GameId(pub i64);
-
-impl std::fmt::Display for GameId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
-
-/// What a new game needs.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NewGame {
-    pub tournament_id: Option<TournamentId>,
-    pub round: Option<u32>,
-    pub table_no: Option<u32>,
-    /// The tournament player numbers of White and Black.
-    pub players: Option<BySide<u32>>,
-    pub mode: GameMode,
-    pub first: Side,
-    pub ratings: Option<BySide<f64>>,
-    pub rules: RuleSettings,
-    /// The voided game this one replays (arbiter's mistake).
-    pub replaces: Option<GameId>,
-}
-
-impl NewGame {
-    /// A game outside any tournament, GGF rules, White first.
-    pub fn standalone() -> NewGame {
-        NewGame {
-            tournament_id: None,
-            round: None,
-            table_no: None,
-            players: None,
-            mode: GameMode::Arbitrated,
-            first: Side::White,
-            ratings: None,
-            rules: RuleSettings::default(),
-            replaces: None,
-        }
-    }
-
-    /// The game of a board of round `round` of a tournament, followed in `mode` under the
-    /// tournament's `rules`: its table, its players and their ratings, White first.
-    pub fn for_board(
-        tournament_id: TournamentId,
-        round: u32,
-        board: &super::RoundBoard,
-        mode: GameMode,
-        rules: RuleSettings,
-    ) -> NewGame {
-        NewGame {
-            tournament_id: Some(tournament_id),
-            round: Some(round),
-            table_no: Some(board.table_no),
-            players: Some(BySide::new(board.white.no, board.black.no)),
-            mode,
-            first: Side::White,
-            ratings: Some(BySide::new(
-                board.white.rating as f64,
-                board.black.rating as f64,
-            )),
-            rules,
-            replaces: None,
-        }
-    }
-}
-
-/// A game's stored facts other than its setups and events.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GameMeta {
-    pub id: GameId,
-    pub tournament_id: Option<TournamentId>,
-    pub round: Option<u32>,
-    pub table_no: Option<u32>,
-    pub players: Option<BySide<u32>>,
-    pub mode: GameMode,
-    pub first: Side,
-    pub ratings: Option<BySide<f64>>,
-    pub rules: RuleSettings,
-    /// Unix ms at which the game clock's t = 0; `None` while the setups are entered.
-    pub started_at: Option<i64>,
-    /// The last t at which the desk saw the clocks (restores them after a crash).
-    pub clock_seen_t: Option<f64>,
-    pub result: Option<String>,
-    pub void: bool,
-    pub void_reason: Option<String>,
-    pub replaces: Option<GameId>,
-    pub extra: Map<String, Value>,
-    /// Imported from a record (an archive), rather than played at this desk.
-    pub imported: bool,
-    /// Played by `feed` (created with a token of its own): no desk writes into it by
-    /// itself (see `stations::Keeper`).
-    pub fed: bool,
-    pub created_at: i64,
-}
-
-/// A game as stored: its facts, setups, every entry of its event log, reading sheets.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StoredGame {
-    pub meta: GameMeta,
-    pub setup: BySide<Option<SideSetup>>,
-    /// Every entry of the log (events and undos), in order.
-    pub events: Vec<LogEntry>,
-    /// Each side's reading sheet as entered, if any.
-    pub sheets: BySide<Option<SheetRow>>,
-}
-
-/// The derivations the desk asks of a stored game, each the core's (see
-/// [`StoredGame::logged`]); kept here so that call sites read `stored.verdict()`.
-impl StoredGame {
-    /// The game as the core models it, borrowed from what was read.
-    pub fn logged(&self) -> LoggedGame<'_> {
-        let m = &self.meta;
-        LoggedGame {
-            mode: m.mode,
-            first: m.first,
-            ratings: m.ratings,
-            rules: m.rules,
-            setup: &self.setup,
-            log: &self.events,
-            sheets: &self.sheets,
-            extra: &m.extra,
-        }
-    }
-
-    /// The events in force, with their sequence numbers and times.
-    pub fn effective(&self) -> Vec<(u32, f64, AnyEvent)> {
-        self.logged().effective()
-    }
-
-    /// The record-format events in force (a game the desk arbitrates).
-    pub fn effective_events(&self) -> Vec<(u32, TimedEvent)> {
-        self.logged().effective_events()
-    }
-
-    /// The record of a physical-board game (`ggdesk-physical/1`).
-    pub fn physical_record(&self) -> Option<PhysicalRecord> {
-        self.logged().physical_record()
-    }
-
-    /// The game derived from its events, whichever way it is followed. `None` before an
-    /// arbitrated game's setups are both in.
-    pub fn derive(&self) -> Option<std::result::Result<AnyGame, String>> {
-        self.logged().derive()
-    }
-
-    /// Status and outcome (adjudication included), for either kind of game.
-    pub fn status(&self) -> Option<(Status, Option<Outcome>)> {
-        self.logged().status()
-    }
-
-    /// The game as its export file: `ggdesk-record/1`, or `ggdesk-physical/1`.
-    pub fn export_value(&self) -> Option<Value> {
-        self.logged().export_value()
-    }
-
-    /// Both setups, once both are entered.
-    pub fn setups(&self) -> Option<BySide<SideSetup>> {
-        self.logged().setups()
-    }
-
-    /// The game record (`ggdesk-record/1`), once both setups are in.
-    pub fn record(&self) -> Option<Record> {
-        self.logged().record()
-    }
-
-    /// The game replayed through the rules engine up to its last event. `None` before both
-    /// setups are in.
-    pub fn game(&self) -> Option<std::result::Result<Game, RecordError>> {
-        self.logged().game()
-    }
-
-    /// The verdict `ggdesk replay` would give the exported record.
-    pub fn verdict(&self) -> Option<std::result::Result<Verdict, RecordError>> {
-        self.logged().verdict()
-    }
-
-    /// The game clock's t for a Unix-ms wall time.
-    pub fn t_at(&self, wall_ms: i64) -> Option<f64> {
-        self.meta
-            .started_at
-            .map(|s| (wall_ms.saturating_sub(s).max(0)) as f64 / 1000.0)
-    }
-}
-
-/// Where a writer expects its event to go, and the token of its attempt (see
-/// [`Store::append_expecting`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Expect<'a> {
-    /// The sequence number the event takes if the game is as the writer last saw it.
-    pub seq: u32,
-    /// Unique to the attempt: sent again unchanged when a confirmation was lost.
-    pub token: &'a str,
-}
-
-/// What an appended event did.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AppendOutcome {
-    pub seq: u32,
-    pub applied: Applied,
-    pub state: GameState,
-    /// The event decided the last game of its round: the round is complete (and backed up).
-    pub round_completed: Option<super::RoundCompleted>,
-}
-
-/// What the restore after a start did: the games restored (brought back as they were, or
-/// paused and resumed, or ended where a clock ran out), and each game that could not be,
-/// with why.
-#[derive(Debug, Default)]
-pub struct Restored {
-    pub restored: Vec<GameId>,
-    pub failed: Vec<(GameId, StoreError)>,
-    /// Rounds a restored game completed (its clock ran out while the desk was down), with
-    /// their backups.
-    pub completed: Vec<super::RoundCompleted>,
-    /// Games another desk keeps (their clocks were seen lately, or that desk wrote first).
-    pub left_to_their_desk: Vec<GameId>,
-}
-
-/// A row of the games table (or of a table about a game) that this build cannot read.
-fn damaged(id: GameId, detail: impl std::fmt::Display) -> StoreError {
-    StoreError::Damaged {
-        table: "games",
-        row: format!("game {id}"),
-        detail: detail.to_string(),
-    }
-}
-
-fn side_code(side: Side) -> &'static str {
-    side.name()
-}
-
-fn ratings_of(w: Option<f64>, b: Option<f64>) -> Option<BySide<f64>> {
-    match (w, b) {
-        (Some(w), Some(b)) => Some(BySide::new(w, b)),
-        _ => None,
-    }
-}
-
-/// A games row as read, before its text columns are decoded.
-struct GameRow {
-    id: GameId,
-    tournament_id: Option<TournamentId>,
-    round: Option<u32>,
-    table_no: Option<u32>,
-    players: Option<BySide<u32>>,
-    mode: String,
-    first: String,
-    ratings: Option<BySide<f64>>,
-    rules: String,
-    setup: BySide<Option<String>>,
-    started_at: Option<i64>,
-    clock_seen_t: Option<f64>,
-    result: Option<String>,
-    void: bool,
-    void_reason: Option<String>,
-    replaces: Option<GameId>,
-    extra: String,
-    origin: String,
-    fed: bool,
-    created_at: i64,
-}
-
-fn read_row(r: &super::db::Row) -> Result<GameRow> {
-    let white_no: Option<u32> = r.get("white_no")?;
-    let black_no: Option<u32> = r.get("black_no")?;
-    Ok(GameRow {
-        id: GameId(r.get("id")?),
-        tournament_id: r.get("tournament_id")?,
-        round: r.get("round")?,
-        table_no: r.get("table_no")?,
-        players: white_no.zip(black_no).map(|(w, b)| BySide::new(w, b)),
-        mode: r.get("mode")?,
-        first: r.get("first")?,
-        ratings: ratings_of(r.get("white_rating")?, r.get("black_rating")?),
-        rules: r.get("rules")?,
-        setup: BySide::new(r.get("setup_white")?, r.get("setup_black")?),
-        started_at: r.get("started_at")?,
-        clock_seen_t: r.get("clock_seen_t")?,
-        result: r.get("result")?,
-        void: r.get::<bool>("void")?,
-        void_reason: r.get("void_reason")?,
-        replaces: r.get::<Option<i64>>("replaces")?.map(GameId),
-        extra: r.get("extra")?,
-        origin: r.get("origin")?,
-        fed: r.get("fed")?,
-        created_at: r.get("created_at")?,
-    })
-}
-
-impl GameRow {
-    /// The game's facts, every text column decoded; a value this build cannot read is an
-    /// error naming the game, never a default (the game would be replayed under other
-    /// rules).
-    fn meta(&self) -> Result<GameMeta> {
-        let id = self.id;
-        let mode = GameMode::from_code(&self.mode)
-            .ok_or_else(|| damaged(id, format!("unknown mode {:?}", self.mode)))?;
-        let first: Side = self
-            .first
-            .parse()
-            .map_err(|e| damaged(id, format!("first: {e}")))?;
-        let rules_value: Value = serde_json::from_str(&self.rules)
-            .map_err(|e| damaged(id, format!("its rules are not JSON: {e}")))?;
-        let rules = RuleSettings::from_value(&rules_value, "rules").map_err(|e| damaged(id, e))?;
-        let extra = match serde_json::from_str::<Value>(&self.extra) {
-            Ok(Value::Object(m)) => m,
-            _ => return Err(damaged(id, "extra is not a JSON object")),
-        };
-        Ok(GameMeta {
-            id,
-            tournament_id: self.tournament_id,
-            round: self.round,
-            table_no: self.table_no,
-            players: self.players,
-            mode,
-            first,
-            ratings: self.ratings,
-            rules,
-            started_at: self.started_at,
-            clock_seen_t: self.clock_seen_t,
-            result: self.result.clone(),
-            void: self.void,
-            void_reason: self.void_reason.clone(),
-            replaces: self.replaces,
-            extra,
-            imported: self.origin == "import",
-            fed: self.fed,
-            created_at: self.created_at,
-        })
-    }
-
-    /// Each side's setup as stored.
-    fn setups(&self) -> Result<BySide<Option<SideSetup>>> {
-        let mut out = BySide::default();
-        for side in Side::BOTH {
-            let Some(text) = &self.setup[side] else {
-                continue;
-            };
-            let v: Value = serde_json::from_str(text)
-                .map_err(|e| damaged(self.id, format!("{side} setup is not JSON: {e}")))?;
-            out[side] = Some(parse_setup(&v, side).map_err(|e| damaged(self.id, e))?);
-        }
-        Ok(out)
-    }
-}
-
-const GAME_COLUMNS: &str = "id, tournament_id, round, table_no, white_no, black_no, mode, first, \
-     white_rating, black_rating, rules, setup_white, setup_black, started_at, clock_seen_t, \
-     result, void, void_reason, replaces, extra, origin, created_at, token IS NOT NULL AS fed";
-
-/// One row of `game_events`, decoded. Its `t` must be a time a record may carry.
-fn decode_event(meta: &GameMeta, seq: u32, t: f64, kind: &str, payload: &str) -> Result<LogEntry> {
-    let id = meta.id;
-    if Time::from_secs_f64(t).is_none() {
-        return Err(damaged(id, format!("event {seq}: t = {t} is out of range")));
-    }
-    let value: Value = serde_json::from_str(payload)
-        .map_err(|e| damaged(id, format!("event {seq} is not JSON: {e}")))?;
-    let kind = LogEntryKind::parse(meta.mode, kind, &value)
-        .map_err(|e| damaged(id, format!("event {seq}: {e}")))?;
-    Ok(LogEntry { seq, t, kind })
-}
-
-/// Loads a game to change it: its row stays locked until the transaction ends, so two desks
-/// changing one game follow one another.
-pub(crate) fn load_locked(tx: &mut Tx<'_>, id: GameId) -> Result<StoredGame> {
-    tx.lock("games", "id = ?1", [id.0])?;
-    load(tx, id)
-}
-
-/// Loads a game inside a transaction or on the connection.
-fn load(conn: &mut Tx<'_>, id: GameId) -> Result<StoredGame> {
-    let row = conn
-        .query_row(
-            &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
-            [id.0],
-            |r| {
-                use super::Context;
-                read_row(r).at("games", format!("game {id}"))
-            },
-        )
-        .optional()?
-        .ok_or_else(|| StoreError::NotFound(format!("game {id}")))?;
-    let meta = row.meta()?;
-    super::stations::check_reads_game(conn, id, meta.table_no)?;
-    let setup = row.setups()?;
-    let mut stmt = conn.prepare_cached(
-        "SELECT seq, t, kind, payload FROM game_events WHERE game_id = ?1 ORDER BY seq",
-    )?;
-    let rows = stmt
-        .query_map([id.0], |r| {
-            Ok((
-                r.get::<u32>(0)?,
-                r.get::<f64>(1)?,
-                r.get::<String>(2)?,
-                r.get::<String>(3)?,
-            ))
-        })?
-        .collect::<Result<Vec<_>>>()?;
-    let events = rows
-        .into_iter()
-        .map(|(seq, t, kind, payload)| decode_event(&meta, seq, t, &kind, &payload))
-        .collect::<Result<Vec<_>>>()?;
-    let mut sheets = BySide::<Option<SheetRow>>::default();
-    let mut stmt = conn.prepare_cached(
-        "SELECT side, sheet, complete FROM adjudication_sheets WHERE game_id = ?1",
-    )?;
-    for row in stmt.query_map([id.0], |r| {
-        Ok((r.get::<String>(0)?, r.get::<String>(1)?, r.get::<i64>(2)?))
-    })? {
-        let (side, sheet, complete) = row?;
-        let complete: i64 = complete;
-        let side: Side = side
-            .parse()
-            .map_err(|e| damaged(id, format!("reading sheet: {e}")))?;
-        let sheet = serde_json::from_str(&sheet)
-            .map_err(|e| damaged(id, format!("{side}'s reading sheet is not JSON: {e}")))?;
-        sheets[side] = Some(SheetRow {
-            sheet,
-            complete: complete != 0,
-        });
-    }
-    Ok(StoredGame {
-        meta,
-        setup,
-        events,
-        sheets,
-    })
-}
+use super::game_rows::{
+    AppendOutcome, Expect, GAME_COLUMNS, GameId, GameMeta, GameRow, NewGame, Restored, StoredGame,
+    damaged, insert_event, insert_game, load, load_locked, read_row, side_code,
+};
 
 /// Writes the derived result into the game row and, for a tournament game that is not void,
-/// into its board of the round: the result reaches the round in the same transaction as the
-/// event that decided it, and the round's completion follows the one rule of every result
-/// (`pairings::round_after_result`). Returns the round if it became complete (backed up by
-/// the caller after the commit).
-fn settle(tx: &mut Tx<'_>, game: &StoredGame, actor: &Actor) -> Result<Option<u32>> {
+/// lets its event take it: the result reaches the round's board in the same transaction as
+/// the event that decided it, and the round's completion follows the one rule of every
+/// result (the core's). Returns the round if it became complete (backed up by the caller
+/// after the commit).
+fn settle(tx: &mut Tx<'_>, game: &StoredGame, actor: &Actor) -> Result<Option<RoundNo>> {
     let decision = game.logged().decision();
-    let result = decision.code();
-    if result == game.meta.result {
+    if decision == game.meta.result {
         return Ok(None);
     }
     tx.execute(
         "UPDATE games SET result = ?1 WHERE id = ?2",
-        args![result, game.meta.id.0],
+        args![decision.code(), game.meta.id.0],
     )?;
     let m = &game.meta;
-    if let (Some(tid), Some(round), Some(table), false) =
+    let (Some(tid), Some(round), Some(table), false) =
         (m.tournament_id, m.round, m.table_no, m.void)
-    {
-        let new = decision
-            .board_result()
-            .unwrap_or(ggdesk_core::tournament::GameResult::Pending)
-            .name();
-        // The board of this game: its table, and its players where they are known (a file
-        // may give two boards the same table number).
-        let (w, b) = m
-            .players
-            .map_or((None, None), |p| (Some(p.white), Some(p.black)));
-        let changed = tx.execute(
-            "UPDATE pairings SET result = ?1 WHERE tournament_id = ?2 AND round = ?3 AND table_no = ?4
-                 AND (CAST(?5 AS BIGINT) IS NULL OR white = ?5) AND (CAST(?6 AS BIGINT) IS NULL OR black = ?6) AND result <> ?1",
-            args![new, tid, round, table, w, b],
-        )?;
-        if changed > 0 {
-            audit(
-                tx,
-                actor,
-                "result from the arbiter desk",
-                Some(tid),
-                Some(m.id.0),
-                "",
-                &format!("round {round}, table {table}: {new}"),
-            )?;
-            if super::pairings::round_after_result(tx, tid, round, actor, "")? {
-                return Ok(Some(round));
-            }
-        }
-    }
-    Ok(None)
+    else {
+        return Ok(None);
+    };
+    let command = Command::DeskResult {
+        game: m.id,
+        round,
+        table,
+        players: m.players.map(|p| (p.white, p.black)),
+        result: decision.board_result().unwrap_or(GameResult::Pending),
+    };
+    let changes = super::events::desk_command(tx, tid, &command, actor)?;
+    Ok(changes.completed.first().copied())
 }
 
 impl Store {
@@ -566,7 +118,7 @@ impl Store {
     }
 
     /// Every game's facts, for one tournament round or (with `None`) all games.
-    pub fn game_metas(&self, round: Option<(TournamentId, u32)>) -> Result<Vec<GameMeta>> {
+    pub fn game_metas(&self, round: Option<(TournamentId, RoundNo)>) -> Result<Vec<GameMeta>> {
         let (sql, params): (String, Vec<super::db::Value>) = match round {
             Some((t, r)) => (
                 format!(
@@ -581,7 +133,7 @@ impl Store {
         };
         let rows = self.read(|q| {
             q.query_map(&sql, &params[..], |r| {
-                use super::Context;
+                use super::error::Context;
                 let id: i64 = r.get("id")?;
                 read_row(r).at("games", format!("game {id}"))
             })
@@ -596,8 +148,8 @@ impl Store {
     /// table's timers on its own.
     pub fn desk_games(
         &self,
-        round: Option<(TournamentId, u32)>,
-    ) -> Result<Vec<(GameMeta, super::TableTimers)>> {
+        round: Option<(TournamentId, RoundNo)>,
+    ) -> Result<Vec<(GameMeta, super::tables::TableTimers)>> {
         let (tournament, number) = (round.map(|r| r.0), round.map(|r| r.1));
         let rows = self.read(|q| {
             q.query_map(
@@ -615,9 +167,9 @@ impl Store {
                     ggdesk_core::record::Status::AdjudicationPending.code()
                 ],
                 |r| {
-                    use super::Context;
+                    use super::error::Context;
                     let id: i64 = r.get("id")?;
-                    let timers = super::TableTimers::read(r)?;
+                    let timers = super::tables::TableTimers::read(r)?;
                     Ok((read_row(r).at("games", format!("game {id}"))?, timers))
                 },
             )
@@ -648,11 +200,7 @@ impl Store {
     ) -> Result<()> {
         self.write(|tx| {
             let game = load_locked(tx, id)?;
-            if game.meta.started_at.is_some() {
-                return Err(rejected(format!(
-                    "game {id} has started: its setups are fixed"
-                )));
-            }
+            desk::may_enter_setup(id, game.meta.started_at.is_some())?;
             if tx.is_station() {
                 return super::stations::save_setup(tx, id, side, &setup_value(setup).to_string());
             }
@@ -687,15 +235,12 @@ impl Store {
     ) -> Result<()> {
         self.write(|tx| {
             let game = load_locked(tx, id)?;
-            if game.meta.started_at.is_some() {
-                return Err(rejected(format!("game {id} has already started")));
-            }
-            if game.meta.mode == GameMode::Arbitrated {
-                let setups = game.setups().ok_or_else(|| {
-                    rejected("both setups must be entered before the game starts")
-                })?;
-                Position::from_setups(&setups).map_err(rejected)?;
-            }
+            desk::may_start(
+                id,
+                game.meta.started_at.is_some(),
+                game.meta.mode,
+                game.setups(),
+            )?;
             // Who moves first was drawn by lot at the desk (and is kept), or the arbiter
             // chose it: the audit log says which (at a station, its start function writes
             // the same words, after checking the lots itself: migration 7).
@@ -796,7 +341,7 @@ impl Store {
         events: &[(Expect<'_>, f64, AnyEvent)],
         actor: &Actor,
         reason: &str,
-    ) -> Result<Option<super::RoundCompleted>> {
+    ) -> Result<Option<super::events::RoundCompleted>> {
         let completed = self.write(|tx| {
             let mut completed = None;
             for &(expect, t, event) in events {
@@ -817,16 +362,14 @@ impl Store {
         actor: &Actor,
         reason: &str,
     ) -> Result<u32> {
-        if reason.trim().is_empty() {
-            return Err(rejected("an undo needs a reason"));
-        }
+        desk::reason_given(ReasonFor::Undo, reason)?;
         self.write(|tx| {
             let mut game = load_locked(tx, id)?;
             let (target, undone_t, undone) = game
                 .effective()
                 .last()
                 .copied()
-                .ok_or_else(|| rejected("there is no event to undo"))?;
+                .ok_or(GameRefusal::NothingToUndo)?;
             let seq = game.logged().next_seq();
             let undo = LogEntryKind::Undo { seq: target };
             if tx.is_station() {
@@ -877,34 +420,12 @@ impl Store {
         actor: &Actor,
         reason: &str,
     ) -> Result<AppendOutcome> {
-        if reason.trim().is_empty() {
-            return Err(rejected("a correction needs a reason"));
-        }
+        desk::reason_given(ReasonFor::Correction, reason)?;
         let written = self.write(|tx| {
             let mut game = load_locked(tx, id)?;
             if let Some(expect) = expect {
-                let done: Option<u32> = tx.query_opt(
-                    "SELECT seq FROM game_events WHERE game_id = ?1 AND token = ?2",
-                    args![id.0, expect.token],
-                    |r| r.get(0),
-                )?;
-                if let Some(seq) = done {
-                    // Committed before (its confirmation lost): the game as it now is.
-                    let derived = game.derive().and_then(|g| g.ok());
-                    let state = derived.map_or(GameState::Playing, |g| g.state());
-                    let applied = Applied {
-                        challenge: None,
-                        ended: state != GameState::Playing,
-                    };
-                    return Ok((
-                        AppendOutcome {
-                            seq,
-                            applied,
-                            state,
-                            round_completed: None,
-                        },
-                        None,
-                    ));
+                if let Some(outcome) = correction_committed_before(tx, id, &game, expect)? {
+                    return Ok((outcome, None));
                 }
                 let next = game.logged().next_seq();
                 if expect.seq != next {
@@ -914,95 +435,19 @@ impl Store {
                     )));
                 }
             }
-            if game.meta.void {
-                return Err(rejected(format!("game {id} is void")));
-            }
-            if game.meta.started_at.is_none() {
-                return Err(rejected(format!("game {id} has not started")));
-            }
+            desk::may_correct(id, game.meta.void, game.meta.started_at.is_some())?;
             let correction = game
                 .logged()
                 .correction(replacement, corrected_at.max(0.0))
-                .map_err(rejected)?;
+                .map_err(GameRefusal::Correction)?;
             let (_, t, _) = correction.cancelled;
-            // What the move does, checked on the game as it stood before the cancelled one.
-            let mut before = game.clone();
-            let first_new = correction.entries.first().map_or(0, |e| e.seq);
-            before.events.extend(
-                correction
-                    .entries
-                    .iter()
-                    .take_while(|e| matches!(e.kind, LogEntryKind::Undo { .. })),
-            );
-            let (applied, _) = apply_checked(&before, t, &replacement)?;
-            if tx.is_station() {
-                // A station writes the whole correction through its correction function
-                // (migration 7): the database checks its table, the round in play, the game
-                // in play, each entry as any event and that the entries are a correction of
-                // the last move, and writes the one "move corrected" line with the station
-                // as its actor, in the director's desk's words. The token goes with the
-                // first entry, as the director's path stores it.
-                let mut seq = first_new;
-                for entry in &correction.entries {
-                    game.events.push(*entry);
-                    if entry.kind.event() == Some(replacement) && entry.t == t {
-                        seq = entry.seq;
-                    }
-                }
-                let completed = super::stations::correct(
-                    tx,
-                    id,
-                    &correction,
-                    expect.map(|e| e.token),
-                    reason,
-                    &game.logged().decision(),
-                )?;
-                let state = game
-                    .derive()
-                    .and_then(|g| g.ok())
-                    .map_or(GameState::Playing, |g| g.state());
-                return Ok((
-                    AppendOutcome {
-                        seq,
-                        applied,
-                        state,
-                        round_completed: None,
-                    },
-                    completed
-                        .then_some(game.meta.round)
-                        .flatten()
-                        .zip(game.meta.tournament_id),
-                ));
-            }
-            let mut seq = first_new;
-            for entry in &correction.entries {
-                let token = (entry.seq == first_new)
-                    .then(|| expect.map(|e| e.token))
-                    .flatten();
-                insert_event(
-                    tx,
-                    id,
-                    entry.seq,
-                    entry.t,
-                    entry.kind.code(),
-                    &entry.kind.value(entry.t),
-                    token,
-                )?;
-                if entry.kind.event() == Some(replacement) && entry.t == t {
-                    seq = entry.seq;
-                }
-                game.events.push(*entry);
-            }
-            audit(
-                tx,
-                actor,
-                "move corrected",
-                game.meta.tournament_id,
-                Some(id.0),
-                reason,
-                &correction.value().to_string(),
-            )?;
-            let completed = settle(tx, &game, actor)?;
+            let applied = replacement_applied(&game, &correction, t, &replacement)?;
+            let seq = replacement_seq(&correction, replacement, t);
+            let completed = if tx.is_station() {
+                correct_at_station(tx, id, &mut game, &correction, expect, reason)?
+            } else {
+                correct_at_desk(tx, id, &mut game, &correction, expect, actor, reason)?
+            };
             let state = game
                 .derive()
                 .and_then(|g| g.ok())
@@ -1032,15 +477,16 @@ impl Store {
         sheet: &Value,
         complete: bool,
         actor: &Actor,
-    ) -> Result<Option<super::RoundCompleted>> {
+    ) -> Result<Option<super::events::RoundCompleted>> {
         let completed = self.write(|tx| {
             let mut game = load_locked(tx, id)?;
-            let not_waiting = || rejected(format!("game {id} is not waiting for an adjudication"));
-            let derived = game.derive().and_then(|g| g.ok()).ok_or_else(not_waiting)?;
-            derived.check_sheet(side, sheet).map_err(|e| match e {
-                SheetEntryError::NotWaiting => not_waiting(),
-                other => rejected(other),
-            })?;
+            let derived = game
+                .derive()
+                .and_then(|g| g.ok())
+                .ok_or(GameRefusal::NotWaiting(id))?;
+            derived
+                .check_sheet(side, sheet)
+                .map_err(|e| desk::sheet_refusal(id, e))?;
             if tx.is_station() {
                 game.sheets[side] = Some(SheetRow {
                     sheet: sheet.clone(),
@@ -1178,7 +624,7 @@ impl Store {
                     q.query_row(
                         "SELECT table_no, token IS NOT NULL AS fed FROM games WHERE id = ?1",
                         [id.0],
-                        |r| Ok((r.get::<Option<u32>>(0)?, r.get::<bool>(1)?)),
+                        |r| Ok((r.get::<Option<TableNo>>(0)?, r.get::<bool>(1)?)),
                     )
                     .optional()
                 })
@@ -1212,7 +658,7 @@ impl Store {
         quiet_ms: Option<i64>,
         why: &str,
         actor: &Actor,
-        completed: &mut Vec<super::RoundCompleted>,
+        completed: &mut Vec<super::events::RoundCompleted>,
     ) -> Result<bool> {
         let game = self.load_game(id)?;
         let derived = match game.derive() {
@@ -1273,12 +719,7 @@ impl Store {
     pub fn confirm_result(&mut self, id: GameId, actor: &Actor) -> Result<()> {
         self.write(|tx| {
             let game = load_locked(tx, id)?;
-            let result = game
-                .meta
-                .result
-                .clone()
-                .filter(|r| r != Status::AdjudicationPending.code())
-                .ok_or_else(|| rejected(format!("game {id} has no result to confirm")))?;
+            let result = desk::result_to_confirm(id, game.meta.result)?;
             if tx.is_station() {
                 return super::stations::confirm(tx, id);
             }
@@ -1310,14 +751,10 @@ impl Store {
     /// director) and creates the game that replays it: same pairing, setups to be entered
     /// again. The void game's record is kept.
     pub fn void_and_replay(&mut self, id: GameId, reason: &str, actor: &Actor) -> Result<GameId> {
-        if reason.trim().is_empty() {
-            return Err(rejected("voiding a game needs a reason"));
-        }
+        desk::reason_given(ReasonFor::Void, reason)?;
         self.write(|tx| {
             let game = load_locked(tx, id)?;
-            if game.meta.void {
-                return Err(rejected(format!("game {id} is already void")));
-            }
+            desk::may_void(id, game.meta.void)?;
             tx.execute(
                 "UPDATE games SET void = 1, void_reason = ?1 WHERE id = ?2",
                 args![reason, id.0],
@@ -1336,14 +773,14 @@ impl Store {
             };
             let replay = insert_game(tx, &new, &Map::new(), actor)?;
             if let (Some(tid), Some(round), Some(table)) = (m.tournament_id, m.round, m.table_no) {
-                let (w, b) = m.players.map_or((None, None), |p| (Some(p.white), Some(p.black)));
-                tx.execute(
-                    "UPDATE pairings SET result = 'pending' WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3
-                         AND (CAST(?4 AS BIGINT) IS NULL OR white = ?4) AND (CAST(?5 AS BIGINT) IS NULL OR black = ?5)",
-                    args![tid, round, table, w, b],
-                )?;
                 // The board is pending again: a complete round reopens.
-                super::pairings::round_after_result(tx, tid, round, actor, reason)?;
+                let command = Command::DeskVoided {
+                    round,
+                    table,
+                    players: m.players.map(|p| (p.white, p.black)),
+                    reason: reason.to_string(),
+                };
+                super::events::desk_command(tx, tid, &command, actor)?;
             }
             audit(
                 tx,
@@ -1442,32 +879,156 @@ impl Store {
 
     /// The game's record for export (a game the desk arbitrated).
     pub fn export_record(&self, id: GameId) -> Result<Record> {
-        self.load_game(id)?.record().ok_or_else(|| {
-            rejected(format!(
-                "game {id} has no record yet: its setups are not both entered"
-            ))
-        })
+        Ok(self
+            .load_game(id)?
+            .record()
+            .ok_or(GameRefusal::NoRecordYet(id))?)
     }
 
     /// The game's export file, whichever kind of game it is.
     pub fn export_game(&self, id: GameId) -> Result<Value> {
-        self.load_game(id)?.export_value().ok_or_else(|| {
-            rejected(format!(
-                "game {id} has no record yet: its setups are not both entered"
-            ))
-        })
+        Ok(self
+            .load_game(id)?
+            .export_value()
+            .ok_or(GameRefusal::NoRecordYet(id))?)
     }
 }
 
 /// Checks `event` against the game replayed so far, returning what it does.
 fn apply_checked(game: &StoredGame, t: f64, event: &AnyEvent) -> Result<(Applied, GameState)> {
-    if game.meta.void {
-        return Err(rejected(format!("game {} is void", game.meta.id)));
+    desk::may_correct(game.meta.id, game.meta.void, game.meta.started_at.is_some())?;
+    Ok(game
+        .logged()
+        .check_event(t, event)
+        .map_err(|e| GameRefusal::Event(e.to_string()))?)
+}
+
+/// What a correction already committed under `expect`'s token (its confirmation lost)
+/// answers: the game as it now is. None when this attempt is new.
+fn correction_committed_before(
+    tx: &mut Tx<'_>,
+    id: GameId,
+    game: &StoredGame,
+    expect: Expect<'_>,
+) -> Result<Option<AppendOutcome>> {
+    let done: Option<u32> = tx.query_opt(
+        "SELECT seq FROM game_events WHERE game_id = ?1 AND token = ?2",
+        args![id.0, expect.token],
+        |r| r.get(0),
+    )?;
+    let Some(seq) = done else {
+        return Ok(None);
+    };
+    let derived = game.derive().and_then(|g| g.ok());
+    let state = derived.map_or(GameState::Playing, |g| g.state());
+    let applied = Applied {
+        challenge: None,
+        ended: state != GameState::Playing,
+    };
+    Ok(Some(AppendOutcome {
+        seq,
+        applied,
+        state,
+        round_completed: None,
+    }))
+}
+
+/// What the replacement move does, checked on the game as it stood before the cancelled
+/// move was made (the correction's undos added), at the cancelled move's time `t`.
+fn replacement_applied(
+    game: &StoredGame,
+    correction: &Correction,
+    t: f64,
+    replacement: &AnyEvent,
+) -> Result<Applied> {
+    let mut before = game.clone();
+    before.events.extend(
+        correction
+            .entries
+            .iter()
+            .take_while(|e| matches!(e.kind, LogEntryKind::Undo { .. })),
+    );
+    let (applied, _) = apply_checked(&before, t, replacement)?;
+    Ok(applied)
+}
+
+/// The sequence number the replacement move takes among the correction's entries (the
+/// first entry's when none is the replacement at the cancelled move's time `t`).
+fn replacement_seq(correction: &Correction, replacement: AnyEvent, t: f64) -> u32 {
+    let first_new = correction.entries.first().map_or(0, |e| e.seq);
+    correction
+        .entries
+        .iter()
+        .rev()
+        .find(|e| e.kind.event() == Some(replacement) && e.t == t)
+        .map_or(first_new, |e| e.seq)
+}
+
+/// Writes a correction from a station, and adds its entries to `game`; returns the round it
+/// completed.
+fn correct_at_station(
+    tx: &mut Tx<'_>,
+    id: GameId,
+    game: &mut StoredGame,
+    correction: &Correction,
+    expect: Option<Expect<'_>>,
+    reason: &str,
+) -> Result<Option<RoundNo>> {
+    // A station writes the whole correction through its correction function (migration
+    // 7): the database checks its table, the round in play, the game in play, each entry
+    // as any event and that the entries are a correction of the last move, and writes the
+    // one "move corrected" line with the station as its actor, in the director's desk's
+    // words. The token goes with the first entry, as the director's path stores it.
+    game.events.extend(correction.entries.iter().copied());
+    let completed = super::stations::correct(
+        tx,
+        id,
+        correction,
+        expect.map(|e| e.token),
+        reason,
+        &game.logged().decision(),
+    )?;
+    Ok(completed.then_some(game.meta.round).flatten())
+}
+
+/// Writes a correction at the desk: its entries (the attempt's token with the first), one
+/// "move corrected" audit row naming both moves, and the result the game now has. Adds the
+/// entries to `game`; returns the round it completed.
+fn correct_at_desk(
+    tx: &mut Tx<'_>,
+    id: GameId,
+    game: &mut StoredGame,
+    correction: &Correction,
+    expect: Option<Expect<'_>>,
+    actor: &Actor,
+    reason: &str,
+) -> Result<Option<RoundNo>> {
+    let first_new = correction.entries.first().map_or(0, |e| e.seq);
+    for entry in &correction.entries {
+        let token = (entry.seq == first_new)
+            .then(|| expect.map(|e| e.token))
+            .flatten();
+        insert_event(
+            tx,
+            id,
+            entry.seq,
+            entry.t,
+            entry.kind.code(),
+            &entry.kind.value(entry.t),
+            token,
+        )?;
+        game.events.push(*entry);
     }
-    if game.meta.started_at.is_none() {
-        return Err(rejected(format!("game {} has not started", game.meta.id)));
-    }
-    game.logged().check_event(t, event).map_err(rejected)
+    audit(
+        tx,
+        actor,
+        "move corrected",
+        game.meta.tournament_id,
+        Some(id.0),
+        reason,
+        &correction.value().to_string(),
+    )?;
+    settle(tx, game, actor)
 }
 
 /// Appends one event inside the caller's transaction (see [`Store::append_expecting`]): what
@@ -1481,49 +1042,18 @@ fn append_in(
     event: AnyEvent,
     actor: &Actor,
     reason: &str,
-) -> Result<(AppendOutcome, Option<(u32, TournamentId)>)> {
+) -> Result<(AppendOutcome, Option<(RoundNo, TournamentId)>)> {
     let mut game = load_locked(tx, id)?;
     if let Some(expect) = expect {
-        let stored: Option<(i64, u32)> = tx.query_opt(
-            "SELECT game_id, seq FROM game_events WHERE token = ?1",
-            args![expect.token],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
-        if let Some((game_id, seq)) = stored {
-            if game_id != id.0 {
-                return Err(rejected(format!(
-                    "token {} belongs to an event of game {game_id}",
-                    expect.token
-                )));
-            }
-            // Our own event, committed before: answer as the first time.
-            let mut before = game.clone();
-            before.events.retain(|e| e.seq < seq);
-            let (applied, state) = apply_checked(&before, t, &event)?;
-            return Ok((
-                AppendOutcome {
-                    seq,
-                    applied,
-                    state,
-                    round_completed: None,
-                },
-                None,
-            ));
+        if let Some(outcome) = event_committed_before(tx, id, &game, expect, t, &event)? {
+            return Ok((outcome, None));
         }
-        let next = game.logged().next_seq();
-        if expect.seq != next {
-            let added = next.saturating_sub(expect.seq);
-            return Err(StoreError::Conflict(format!(
-                "game {id} changed at another desk ({added} event{} added since): \
-                 nothing was saved; the game is shown as it now is",
-                if added == 1 { "" } else { "s" }
-            )));
-        }
+        refuse_if_changed(&game, id, expect)?;
     }
-    let outcome = apply_checked(&game, t, &event)?;
+    let (applied, state) = apply_checked(&game, t, &event)?;
     let seq = game.logged().next_seq();
     let payload = event.value(t);
-    if tx.is_station() {
+    let completed = if tx.is_station() {
         game.events.push(LogEntry {
             seq,
             t,
@@ -1538,22 +1068,107 @@ fn append_in(
             token: expect.map(|e| e.token),
             reason,
         };
-        let completed = super::stations::append(tx, id, &entry, &game.logged().decision())?;
-        return Ok((
-            AppendOutcome {
-                seq,
-                applied: outcome.0,
-                state: outcome.1,
-                round_completed: None,
-            },
-            completed
-                .then_some(game.meta.round)
-                .flatten()
-                .zip(game.meta.tournament_id),
-        ));
+        super::stations::append(tx, id, &entry, &game.logged().decision())?
+            .then_some(game.meta.round)
+            .flatten()
+    } else {
+        log_overstep(tx, actor, &game, id, t)?;
+        insert_event(
+            tx,
+            id,
+            seq,
+            t,
+            event.code(),
+            &payload,
+            expect.map(|e| e.token),
+        )?;
+        game.events.push(LogEntry {
+            seq,
+            t,
+            kind: event.into(),
+        });
+        audit(
+            tx,
+            actor,
+            event.code(),
+            game.meta.tournament_id,
+            Some(id.0),
+            reason,
+            &payload.to_string(),
+        )?;
+        settle(tx, &game, actor)?
+    };
+    Ok((
+        AppendOutcome {
+            seq,
+            applied,
+            state,
+            round_completed: None,
+        },
+        completed.zip(game.meta.tournament_id),
+    ))
+}
+
+/// What an event already committed under `expect`'s token (its confirmation lost)
+/// answers: what it did the first time. None when this attempt is new; refused when the
+/// token is that of another game's event.
+fn event_committed_before(
+    tx: &mut Tx<'_>,
+    id: GameId,
+    game: &StoredGame,
+    expect: Expect<'_>,
+    t: f64,
+    event: &AnyEvent,
+) -> Result<Option<AppendOutcome>> {
+    let stored: Option<(i64, u32)> = tx.query_opt(
+        "SELECT game_id, seq FROM game_events WHERE token = ?1",
+        args![expect.token],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let Some((game_id, seq)) = stored else {
+        return Ok(None);
+    };
+    if game_id != id.0 {
+        return Err(rejected(format!(
+            "token {} belongs to an event of game {game_id}",
+            expect.token
+        )));
     }
-    // A move limit passed since the last event is said in the log, before the event that
-    // records it (the clocks count it; nobody entered it).
+    // Our own event, committed before: answer as the first time.
+    let mut before = game.clone();
+    before.events.retain(|e| e.seq < seq);
+    let (applied, state) = apply_checked(&before, t, event)?;
+    Ok(Some(AppendOutcome {
+        seq,
+        applied,
+        state,
+        round_completed: None,
+    }))
+}
+
+/// Refuses an event when another desk wrote to the game since the writer last saw it.
+fn refuse_if_changed(game: &StoredGame, id: GameId, expect: Expect<'_>) -> Result<()> {
+    let next = game.logged().next_seq();
+    if expect.seq != next {
+        let added = next.saturating_sub(expect.seq);
+        return Err(StoreError::Conflict(format!(
+            "game {id} changed at another desk ({added} event{} added since): \
+             nothing was saved; the game is shown as it now is",
+            if added == 1 { "" } else { "s" }
+        )));
+    }
+    Ok(())
+}
+
+/// Logs a move limit passed since the game's last event, before the event at `t` that
+/// records it (the clocks count it; nobody entered it).
+fn log_overstep(
+    tx: &mut Tx<'_>,
+    actor: &Actor,
+    game: &StoredGame,
+    id: GameId,
+    t: f64,
+) -> Result<()> {
     if let Some(overstep) = game.logged().overstep_before(t) {
         let details = overstep.value().to_string();
         audit(
@@ -1566,106 +1181,5 @@ fn append_in(
             &details,
         )?;
     }
-    insert_event(
-        tx,
-        id,
-        seq,
-        t,
-        event.code(),
-        &payload,
-        expect.map(|e| e.token),
-    )?;
-    game.events.push(LogEntry {
-        seq,
-        t,
-        kind: event.into(),
-    });
-    audit(
-        tx,
-        actor,
-        event.code(),
-        game.meta.tournament_id,
-        Some(id.0),
-        reason,
-        &payload.to_string(),
-    )?;
-    let completed = settle(tx, &game, actor)?;
-    Ok((
-        AppendOutcome {
-            seq,
-            applied: outcome.0,
-            state: outcome.1,
-            round_completed: None,
-        },
-        completed.zip(game.meta.tournament_id),
-    ))
-}
-
-fn insert_event(
-    tx: &mut Tx<'_>,
-    id: GameId,
-    seq: u32,
-    t: f64,
-    kind: &str,
-    payload: &Value,
-    token: Option<&str>,
-) -> Result<()> {
-    let now = tx.now();
-    tx.execute(
-        "INSERT INTO game_events (game_id, seq, t, kind, payload, wall_time, token) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        args![id.0, seq, t, kind, payload.to_string(), now, token],
-    )?;
     Ok(())
-}
-
-fn insert_game(
-    tx: &mut Tx<'_>,
-    new: &NewGame,
-    extra: &Map<String, Value>,
-    actor: &Actor,
-) -> Result<GameId> {
-    let (w, b) = match new.players {
-        Some(p) => (Some(p.white), Some(p.black)),
-        None => (None, None),
-    };
-    let (wr, br) = match new.ratings {
-        Some(r) => (Some(r.white), Some(r.black)),
-        None => (None, None),
-    };
-    let now = tx.now();
-    let id: i64 = tx.query_one(
-        "INSERT INTO games (tournament_id, round, table_no, white_no, black_no, mode, first,
-             white_rating, black_rating, rules, replaces, extra, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id",
-        args![
-            new.tournament_id,
-            new.round,
-            new.table_no,
-            w,
-            b,
-            new.mode.code(),
-            side_code(new.first),
-            wr,
-            br,
-            new.rules.to_value().to_string(),
-            new.replaces.map(|g| g.0),
-            Value::Object(extra.clone()).to_string(),
-            now
-        ],
-        |r| r.get(0),
-    )?;
-    let id = GameId(id);
-    audit(
-        tx,
-        actor,
-        "game created",
-        new.tournament_id,
-        Some(id.0),
-        "",
-        &match (new.round, new.table_no) {
-            (Some(r), Some(t)) => format!("round {r}, table {t}, {}", new.mode.code()),
-            _ => new.mode.code().to_string(),
-        },
-    )?;
-    Ok(id)
 }

@@ -3,7 +3,9 @@
 //! what the notice names. A dedicated connection listens on its own thread, reconnecting by
 //! itself; after a reconnect it says that anything may have changed meanwhile.
 
-use super::{Engine, Result, Store};
+use super::conn::Store;
+use super::db::Engine;
+use super::error::Result;
 use postgres::NoTls;
 use postgres::fallible_iterator::FallibleIterator;
 use std::sync::Arc;
@@ -20,7 +22,7 @@ pub enum Change {
     /// An audit row: what it names changed.
     Row {
         audit: i64,
-        tournament: Option<super::TournamentId>,
+        tournament: Option<ggdesk_core::tournament::TournamentId>,
         game: Option<i64>,
     },
     /// The listener was disconnected for a while: reload everything.
@@ -64,7 +66,7 @@ fn parse(payload: &str) -> Option<Change> {
         tournament: v
             .get("tournament")
             .and_then(serde_json::Value::as_i64)
-            .map(super::TournamentId),
+            .map(ggdesk_core::tournament::TournamentId),
         game: v.get("game").and_then(serde_json::Value::as_i64),
     })
 }
@@ -78,8 +80,8 @@ impl Store {
             return Ok(None);
         }
         let config = match &*self.borrow()? {
-            super::Conn::Postgres(pg) => pg.config().clone(),
-            super::Conn::Sqlite(_) => return Ok(None),
+            super::conn::Conn::Postgres(pg) => pg.config().clone(),
+            super::conn::Conn::Sqlite(_) => return Ok(None),
         };
         let (tx, rx) = mpsc::channel();
         let connected = Arc::new(AtomicBool::new(false));
@@ -148,7 +150,7 @@ impl Store {
                     wake();
                 }
             })
-            .map_err(|e| super::StoreError::Io(format!("cannot start the listener: {e}")))?;
+            .map_err(|e| super::error::StoreError::Io(format!("cannot start the listener: {e}")))?;
         Ok(Some(Changes {
             rx,
             connected,

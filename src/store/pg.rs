@@ -9,7 +9,8 @@
 //! crate speaks libpq's URL syntax with several hosts and `target_session_attrs`.
 
 use super::db::{Statements, Tx, args};
-use super::{Result, SCHEMA_VERSION, StoreError};
+use super::error::{Result, StoreError};
+use super::sqlite::SCHEMA_VERSION;
 use postgres::error::SqlState;
 use postgres::{Client, Config, IsolationLevel, NoTls};
 use std::str::FromStr;
@@ -543,7 +544,7 @@ impl Pg {
             // One desk creates or migrates the schema; any other waits here and finds it done.
             tx.query(
                 "SELECT pg_advisory_xact_lock(?1)",
-                super::db::args![super::APPLICATION_ID],
+                super::db::args![super::sqlite::APPLICATION_ID],
             )?;
             let version = inspect_in(tx, &shown)?.unwrap_or(0);
             if version > SCHEMA_VERSION {
@@ -564,7 +565,7 @@ impl Pg {
                         "creating the ggdesk schema needs a login allowed to create tables ({m})"
                     )),
                     StoreError::Database(m) if version > 0 => {
-                        super::upgrade_failed(&shown, version, k, &m)
+                        super::error::upgrade_failed(&shown, version, k, &m)
                     }
                     other => other,
                 })?;

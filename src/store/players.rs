@@ -1,19 +1,17 @@
 //! The players registry, shared by every tournament: add, edit, ban (collusion) and lift a
 //! ban, and a players CSV imported all or nothing.
 
+use super::audit::{Actor, audit};
+use super::conn::Store;
 use super::db::{Tx, args};
-use super::{Actor, Context, Result, Store, StoreError, TournamentId, audit, rejected};
+use super::error::{Context, Result, StoreError};
+use ggdesk_core::event::{Entrant, Link, Listed, links};
 use ggdesk_core::export::{ImportedPlayer, RowError, import_players_csv};
+use ggdesk_core::registry::{self, Holder, RegistryRefusal};
+use ggdesk_core::tournament::TournamentId;
 
-/// A player's row id in the registry (not the number a tournament gives the player).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct RegistryId(pub i64);
-
-impl std::fmt::Display for RegistryId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.0)
-    }
-}
+/// A player's row id in the registry (the core's typed key).
+pub use ggdesk_core::tournament::RegistryId;
 
 /// A player of the registry as the desk shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,38 +32,13 @@ impl RegistryPlayer {
     }
 }
 
-/// What the director types for a new player or an edit.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct PlayerInput {
-    pub name: String,
-    pub federation_id: String,
-    pub club: String,
-    pub rating: i64,
-}
+/// What the director types for a new player or an edit, and the registry's rules: the
+/// core's.
+pub use ggdesk_core::registry::{MAX_RATING, PlayerInput, rows_message};
 
-/// The largest rating the desk accepts (a typing error beyond it is refused).
-pub const MAX_RATING: i64 = 100_000;
-
-impl PlayerInput {
-    /// Trims the text and checks it; the error names the field.
-    fn checked(&self) -> Result<PlayerInput> {
-        let name = self.name.trim().to_string();
-        if name.is_empty() {
-            return Err(StoreError::Rejected("a player needs a name".into()));
-        }
-        if !(0..=MAX_RATING).contains(&self.rating) {
-            return Err(StoreError::Rejected(format!(
-                "rating {} is out of range (0 to {MAX_RATING})",
-                self.rating
-            )));
-        }
-        Ok(PlayerInput {
-            name,
-            federation_id: self.federation_id.trim().to_string(),
-            club: self.club.trim().to_string(),
-            rating: self.rating,
-        })
-    }
+/// The registry's refusal as the store passes it on.
+fn refused(r: RegistryRefusal) -> StoreError {
+    StoreError::Refused(r.into())
 }
 
 /// The registry player holding a federation id, if any (ids are unique when not empty).
@@ -101,7 +74,7 @@ pub(crate) fn insert_player(tx: &mut Tx<'_>, p: &PlayerInput) -> Result<Registry
     )
 }
 
-fn load_player(conn: &mut Tx<'_>, id: RegistryId) -> Result<RegistryPlayer> {
+pub(crate) fn load_player(conn: &mut Tx<'_>, id: RegistryId) -> Result<RegistryPlayer> {
     conn.query_opt(
         &format!("{PLAYER_COLUMNS} WHERE p.id = ?1"),
         args![id.0],
@@ -140,16 +113,16 @@ fn map_player(r: &super::db::Row) -> Result<RegistryPlayer> {
     .at("players", format!("player {id}"))
 }
 
-/// Refuses a federation id that another registry player holds.
+/// Refuses a federation id that another registry player holds (the core's rule on what
+/// the registry holds).
 fn check_federation_id(conn: &mut Tx<'_>, fid: &str, me: Option<RegistryId>) -> Result<()> {
-    if let Some((other, name, _)) = by_federation_id(conn, fid)?
-        && Some(other) != me
-    {
-        return Err(rejected(format!(
-            "federation id {fid} is already that of player {other} ({name})"
-        )));
-    }
-    Ok(())
+    let holder = holder(conn, fid)?;
+    registry::check_federation_id(fid, holder, me).map_err(refused)
+}
+
+/// Who holds a federation id in the registry.
+fn holder(conn: &mut Tx<'_>, fid: &str) -> Result<Option<Holder>> {
+    Ok(by_federation_id(conn, fid)?.map(|(id, name, _)| Holder { id, name }))
 }
 
 impl Store {
@@ -167,7 +140,7 @@ impl Store {
 
     /// Adds a player to the registry.
     pub fn add_player(&mut self, input: &PlayerInput, actor: &Actor) -> Result<RegistryId> {
-        let p = input.checked()?;
+        let p = input.checked().map_err(refused)?;
         self.write(|tx| {
             check_federation_id(tx, &p.federation_id, None)?;
             let id = insert_player(tx, &p)?;
@@ -200,7 +173,7 @@ impl Store {
         input: &PlayerInput,
         actor: &Actor,
     ) -> Result<()> {
-        let p = input.checked()?;
+        let p = input.checked().map_err(refused)?;
         self.write(|tx| {
             let old = load_player(tx, id)?;
             check_federation_id(tx, &p.federation_id, Some(id))?;
@@ -219,22 +192,13 @@ impl Store {
             )?;
             // A player on the rating list keeps the list's rating in those registrations.
             super::ratings::reseed(tx, id)?;
-            let mut changes = Vec::new();
-            if old.name != p.name {
-                changes.push(format!("name {:?} -> {:?}", old.name, p.name));
-            }
-            if old.federation_id != p.federation_id {
-                changes.push(format!(
-                    "federation id {:?} -> {:?}",
-                    old.federation_id, p.federation_id
-                ));
-            }
-            if old.club != p.club {
-                changes.push(format!("club {:?} -> {:?}", old.club, p.club));
-            }
-            if old.rating != p.rating {
-                changes.push(format!("rating {} -> {}", old.rating, p.rating));
-            }
+            let before = PlayerInput {
+                name: old.name.clone(),
+                federation_id: old.federation_id.clone(),
+                club: old.club.clone(),
+                rating: old.rating,
+            };
+            let changes = registry::edit_words(&before, &p);
             audit(
                 tx,
                 actor,
@@ -267,14 +231,9 @@ impl Store {
         actor: &Actor,
     ) -> Result<()> {
         let reason = reason.trim();
-        if reason.is_empty() {
-            return Err(rejected("a ban needs a reason"));
-        }
         self.write(|tx| {
             let p = load_player(tx, id)?;
-            if p.is_banned() {
-                return Err(rejected(format!("{} is already banned", p.name)));
-            }
+            registry::check_ban(&p.name, p.is_banned(), reason).map_err(refused)?;
             let now = tx.now();
             tx.execute(
                 "INSERT INTO bans (player_id, tournament_id, reason, banned_at) VALUES (?1, ?2, ?3, ?4)",
@@ -317,14 +276,9 @@ impl Store {
     /// the player by themselves.
     pub fn lift_ban(&mut self, id: RegistryId, reason: &str, actor: &Actor) -> Result<()> {
         let reason = reason.trim();
-        if reason.is_empty() {
-            return Err(rejected("lifting a ban needs a reason"));
-        }
         self.write(|tx| {
             let p = load_player(tx, id)?;
-            if !p.is_banned() {
-                return Err(rejected(format!("{} is not banned", p.name)));
-            }
+            registry::check_lift(&p.name, p.is_banned(), reason).map_err(refused)?;
             let now = tx.now();
             tx.execute(
                 "UPDATE bans SET lifted_at = ?1, lift_reason = ?2 WHERE player_id = ?3 AND lifted_at IS NULL",
@@ -361,12 +315,12 @@ impl Store {
         self.write(|tx| {
             let bad = bad_rows(tx, rows)?;
             if !bad.is_empty() {
-                return Err(rejected(rows_message(&bad)));
+                return Err(refused(RegistryRefusal::BadRows(bad)));
             }
             let mut ids = Vec::with_capacity(rows.len());
             let mut initial = 0;
             for row in rows {
-                let input = input_of(row).checked()?;
+                let input = PlayerInput::of_row(row).checked().map_err(refused)?;
                 let id = insert_player(tx, &input)?;
                 // A first rating for the rating list (`--initial` semantics).
                 if let Some(r) = row.initial {
@@ -402,55 +356,50 @@ impl Store {
     /// Reads a players CSV (`name,federation_id,club,rating`, optionally `deviation` and
     /// `volatility` for first ratings) and imports it all or nothing.
     pub fn import_players_csv(&mut self, text: &str, actor: &Actor) -> Result<Vec<RegistryId>> {
-        let rows = import_players_csv(text).map_err(|e| rejected(rows_message(&e.rows)))?;
+        let rows =
+            import_players_csv(text).map_err(|e| refused(RegistryRefusal::BadRows(e.rows)))?;
         self.import_players(&rows, actor)
     }
 }
 
-/// Every bad row, one per line.
-pub fn rows_message(rows: &[RowError]) -> String {
-    let mut text = format!(
-        "{} bad row{}; nothing was imported:",
-        rows.len(),
-        if rows.len() == 1 { "" } else { "s" }
-    );
-    for r in rows {
-        text.push_str(&format!("\n{r}"));
-    }
-    text
-}
-
-/// The rows of a players list the desk refuses, each with why (see
-/// [`Store::check_players_import`]).
+/// The rows of a players list the registry refuses, each with why (see
+/// [`Store::check_players_import`]): the core's rules on who holds each row's federation id.
 fn bad_rows(tx: &mut Tx<'_>, rows: &[ImportedPlayer]) -> Result<Vec<RowError>> {
-    let mut bad = Vec::new();
-    for row in rows {
-        let input = input_of(row);
-        if let Err(e) = input.checked() {
-            bad.push(RowError {
-                line: row.line,
-                reason: e.to_string(),
-            });
-            continue;
-        }
-        let fid = input.federation_id.trim();
-        if let Some((other, name, _)) = by_federation_id(tx, fid)? {
-            bad.push(RowError {
-                line: row.line,
-                reason: format!(
-                    "federation id {fid} is already in the registry (player {other}, {name})"
-                ),
-            });
-        }
-    }
-    Ok(bad)
+    let holders = rows
+        .iter()
+        .map(|row| holder(tx, PlayerInput::of_row(row).federation_id.trim()))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(registry::bad_rows(rows, &holders))
 }
 
-fn input_of(row: &ImportedPlayer) -> PlayerInput {
-    PlayerInput {
-        name: row.name.clone(),
-        federation_id: row.federation_id.clone().unwrap_or_default(),
-        club: row.club.clone().unwrap_or_default(),
-        rating: row.rating,
+/// Links the players of an imported file to the registry, as the core links them: each to
+/// the registry player with the same federation id, or to a new one added to the registry.
+pub(crate) fn link_entrants(tx: &mut Tx<'_>, entrants: &mut [Entrant]) -> Result<()> {
+    let mut listed = Vec::new();
+    for e in entrants.iter() {
+        let fid = e.player.federation_id.as_deref().unwrap_or("").trim();
+        listed.push(
+            by_federation_id(tx, fid)?.map(|(registry, name, banned)| Listed {
+                registry,
+                name,
+                banned,
+            }),
+        );
     }
+    let links = links(entrants, &listed).map_err(|r| StoreError::Refused(r.into()))?;
+    for (e, link) in entrants.iter_mut().zip(links) {
+        e.registry = match link {
+            Link::To(id) => id,
+            Link::New { federation_id } => insert_player(
+                tx,
+                &PlayerInput {
+                    name: e.player.name.clone(),
+                    federation_id,
+                    club: e.player.club.clone().unwrap_or_default(),
+                    rating: e.player.rating,
+                },
+            )?,
+        };
+    }
+    Ok(())
 }

@@ -11,14 +11,17 @@
 //! (`Ratings::replay`); changes that touch every event (first ratings, who is rated) rebuild
 //! from the first event.
 
+use super::audit::{Actor, audit};
+use super::conn::Store;
 use super::db::{Tx, args};
-use super::players::RegistryId;
-use super::{Actor, Context, Result, Store, StoreError, TournamentId, audit, rejected};
+use super::error::{Context, Result, StoreError};
 use ggdesk_core::rating::{
     Config, Date, EventReport, Played, PlayerEvent, RatedEvent, RatedGame, Rating, Ratings,
-    Standing,
+    Standing, check_mark, check_unmark, event_words,
 };
-use ggdesk_core::tournament::{PlayerId, Score, System};
+use ggdesk_core::tournament::RegistryId;
+use ggdesk_core::tournament::TournamentId;
+use ggdesk_core::tournament::{GameResult, PlayerId, Score};
 use std::collections::{BTreeMap, HashMap};
 
 /// A player on the list.
@@ -149,8 +152,9 @@ fn initial(tx: &mut Tx<'_>) -> Result<Vec<(RegistryId, String, Rating)>> {
         .collect()
 }
 
-/// The rated games of a tournament: over the board, in published or complete rounds,
-/// between players the registry rates; and the name each rated player has in it.
+/// The rated games of a tournament (the core's games over the board, in published or
+/// complete rounds) between players the registry rates; and the name each rated player has
+/// in it.
 fn event_games(
     tx: &mut Tx<'_>,
     tid: TournamentId,
@@ -173,32 +177,19 @@ fn event_games(
     let key: HashMap<PlayerId, RegistryId> = players.iter().map(|(no, id, _)| (*no, *id)).collect();
     let names: BTreeMap<RegistryId, String> =
         players.into_iter().map(|(_, id, n)| (id, n)).collect();
-    let rows = tx.query_map(
-        "SELECT p.white, p.black, p.result FROM pairings p
-         JOIN rounds r ON r.tournament_id = p.tournament_id AND r.number = p.round
-         WHERE p.tournament_id = ?1 AND r.state <> 'draft'
-           AND p.result IN ('white', 'black', 'draw')
-         ORDER BY p.round, p.board_no",
-        args![tid],
-        |r| {
-            let white = PlayerId(r.get(0)?);
-            let black = PlayerId(r.get(1)?);
-            let result = r.code("result", |c| match c {
-                "white" => Some(Played::WhiteWins),
-                "black" => Some(Played::BlackWins),
-                "draw" => Some(Played::Draw),
-                _ => None,
-            })?;
-            Ok((white, black, result))
-        },
-    )?;
-    let games = rows
+    let event = super::event_rows::load(tx, tid, super::event_rows::Reader::Desk)?;
+    let games = event
+        .games_over_the_board()
         .into_iter()
         .filter_map(|(w, b, result)| {
             Some(RatedGame {
                 white: *key.get(&w)?,
                 black: *key.get(&b)?,
-                result,
+                result: match result {
+                    GameResult::WhiteWins => Played::WhiteWins,
+                    GameResult::BlackWins => Played::BlackWins,
+                    _ => Played::Draw,
+                },
             })
         })
         .collect();
@@ -473,25 +464,6 @@ pub(crate) fn listed_rating(tx: &mut Tx<'_>, player: RegistryId) -> Result<Optio
     .map(|r| r.map(list_rating))
 }
 
-/// After a result of `round` of tournament `tid` changed (inside its transaction): when the
-/// tournament is rated, the list is rebuilt from it on and the audit log says what changed.
-/// Called by the one rule every result path runs (`pairings::round_after_result`).
-pub(crate) fn after_result(
-    tx: &mut Tx<'_>,
-    tid: TournamentId,
-    round: u32,
-    actor: &Actor,
-    reason: &str,
-) -> Result<()> {
-    after_change(
-        tx,
-        tid,
-        &format!("a result of round {round}"),
-        actor,
-        reason,
-    )
-}
-
 /// After `what` changed the games of tournament `tid` (a result, a round re-paired), inside
 /// its transaction: when the tournament is rated, the list is rebuilt from it on and the
 /// audit log says what changed.
@@ -566,88 +538,41 @@ fn rated_date(tx: &mut Tx<'_>, tid: TournamentId) -> Result<Option<(String, Date
 }
 
 fn display(name: &str, tid: TournamentId) -> String {
-    if name.trim().is_empty() {
-        format!("tournament {tid}")
-    } else {
-        format!("\"{name}\"")
-    }
+    event_words(name, tid)
 }
 
-/// Every tournament with its rating state, for the Ratings page: complete when it has
-/// played at least one round, every round it has is complete (no draft, no pending game),
-/// and as many as it plans; an event of stages when, besides, its last stage is over.
+/// Every tournament with its rating state, for the Ratings page: whether it can be rated
+/// is the core's answer on its event.
 fn rating_events_in(tx: &mut Tx<'_>) -> Result<Vec<RatingEvent>> {
     let rows = tx.query_map(
-        "SELECT t.id, t.name, t.rated_date, t.system, t.rounds, t.extra, t.format,
-                (SELECT count(*) FROM rounds r WHERE r.tournament_id = t.id AND r.state = 'complete'),
-                (SELECT count(*) FROM rounds r WHERE r.tournament_id = t.id AND r.state <> 'complete'),
-                (SELECT count(*) FROM registrations g WHERE g.tournament_id = t.id)
-         FROM tournaments t ORDER BY t.id DESC",
+        "SELECT id, name, rated_date, extra FROM tournaments ORDER BY id DESC",
         args![],
         |r| {
             let id: TournamentId = r.get(0)?;
             (|| {
-                let rated: Option<String> = r.get(2)?;
-                let system = r.code("system", System::from_name)?;
-                let planned: Option<u32> = r.get(4)?;
-                let extra: String = r.get(5)?;
-                let staged = r.get::<i64>(6)? == 2;
-                let complete: u32 = r.get(7)?;
-                let open: u32 = r.get(8)?;
-                let players: u32 = r.get(9)?;
-                let planned = planned.or(match system {
-                    System::RoundRobin => Some(if players.is_multiple_of(2) {
-                        players.saturating_sub(1)
-                    } else {
-                        players
-                    }),
-                    System::Swiss => None,
-                })
-                .filter(|_| !staged);
-                let not_ready = if complete == 0 {
-                    Some("no round has been played".to_string())
-                } else if open > 0 {
-                    Some(format!(
-                        "{open} round{} not complete",
-                        if open == 1 { " is" } else { "s are" }
-                    ))
-                } else {
-                    match planned {
-                        Some(n) if complete < n => {
-                            Some(format!("{complete} of its {n} rounds have been played"))
-                        }
-                        _ => None,
-                    }
-                };
-                let file_date = serde_json::from_str::<serde_json::Value>(&extra)
-                    .ok()
-                    .and_then(|v| v.get("date").and_then(|d| d.as_str()).map(str::to_string));
-                Ok((r.get::<String>(1)?, rated, not_ready, file_date, staged))
+                Ok((
+                    r.get::<String>(1)?,
+                    r.get::<Option<String>>(2)?,
+                    r.get::<String>(3)?,
+                ))
             })()
             .at("tournaments", format!("tournament {id}"))
             .map(|row| (id, row))
         },
     )?;
     rows.into_iter()
-        .map(|(id, (name, rated, mut not_ready, file_date, staged))| {
-            // An event of stages is complete when its last stage is over.
-            if staged
-                && not_ready.is_none()
-                && let Some(event) = super::stages::load_event_in(tx, id)?
-                && !event.is_over()
-            {
-                not_ready = Some(format!(
-                    "stage {} is still being played",
-                    event.current().stage
-                ));
-            }
+        .map(|(id, (name, rated, extra))| {
+            let event = super::event_rows::load(tx, id, super::event_rows::Reader::Desk)?;
+            let file_date = serde_json::from_str::<serde_json::Value>(&extra)
+                .ok()
+                .and_then(|v| v.get("date").and_then(|d| d.as_str()).map(str::to_string));
             Ok(RatingEvent {
                 id,
                 name,
                 rated: rated
                     .map(|d| parse_date(&d, "tournaments", format!("tournament {id}")))
                     .transpose()?,
-                not_ready,
+                not_ready: event.not_ready_to_rate(),
                 file_date,
             })
         })
@@ -818,14 +743,13 @@ impl Store {
                 .find(|e| e.id == tid)
                 .ok_or_else(|| StoreError::NotFound(format!("tournament {tid}")))?;
             let shown = display(&event.name, tid);
-            if let Some(why) = &event.not_ready {
-                return Err(rejected(format!(
-                    "{shown} cannot be rated before it is complete: {why}"
-                )));
-            }
-            if old.as_ref().map(|(_, d)| *d) == Some(date) {
-                return Err(rejected(format!("{shown} is already rated on {date}")));
-            }
+            check_mark(
+                &shown,
+                event.not_ready.as_deref(),
+                old.as_ref().map(|(_, d)| *d),
+                date,
+            )
+            .map_err(|r| StoreError::Refused(r.into()))?;
             let now = tx.now();
             tx.execute(
                 "UPDATE tournaments SET rated_date = ?1, rated_at = ?2 WHERE id = ?3",
@@ -859,18 +783,14 @@ impl Store {
     /// rebuilt without it.
     pub fn unmark_rated(&mut self, tid: TournamentId, reason: &str, actor: &Actor) -> Result<()> {
         let reason = reason.trim();
-        if reason.is_empty() {
-            return Err(rejected(
-                "taking an event off the rating list needs a reason",
-            ));
-        }
         self.write(|tx| {
             tx.lock("tournaments", "id = ?1", args![tid])?;
-            let Some((name, date)) = rated_date(tx, tid)? else {
-                return Err(rejected(format!(
-                    "{} is not rated",
-                    display(&check_name(tx, tid)?, tid)
-                )));
+            let rated = rated_date(tx, tid)?;
+            let shown = display(&check_name(tx, tid)?, tid);
+            check_unmark(&shown, rated.is_some(), reason)
+                .map_err(|r| StoreError::Refused(r.into()))?;
+            let Some((name, date)) = rated else {
+                return Ok(());
             };
             tx.execute(
                 "UPDATE tournaments SET rated_date = NULL, rated_at = NULL WHERE id = ?1",
@@ -917,5 +837,5 @@ impl Store {
 }
 
 fn check_name(tx: &mut Tx<'_>, tid: TournamentId) -> Result<String> {
-    super::tournaments::check_tournament(tx, tid)
+    Ok(super::event_rows::read_setup(tx, tid)?.0.name)
 }

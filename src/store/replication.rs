@@ -3,8 +3,10 @@
 //! connected, and how far behind it is. Read from PostgreSQL's own views
 //! (`pg_stat_replication`, `pg_stat_wal_receiver`); ggdesk adds no replication of its own.
 
+use super::conn::Address;
+use super::error::{Result, StoreError};
 use super::pg;
-use super::{Address, Result, SCHEMA_VERSION, StoreError};
+use super::sqlite::SCHEMA_VERSION;
 use postgres::config::Host;
 use postgres::{Config, NoTls};
 use std::time::Duration;

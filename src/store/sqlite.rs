@@ -2,7 +2,15 @@
 //! before anything is written), the pragmas that make a commit durable, and migrations by
 //! `PRAGMA user_version`.
 
-use super::{APPLICATION_ID, Result, SCHEMA_VERSION, StoreError};
+use super::error::{Result, StoreError};
+
+/// The schema version this build writes, on either engine: migration N of SQLite and
+/// migration N of PostgreSQL bring the same tables to the same version.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Marks a SQLite file as a ggdesk database (`PRAGMA application_id`): "GGDK".
+pub const APPLICATION_ID: i64 = 0x4747_444b;
+
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior};
 use std::path::Path;
 
@@ -160,7 +168,7 @@ fn migrate(conn: &mut Connection, shown: &str) -> Result<()> {
     for (k, migration) in MIGRATIONS.iter().enumerate().skip(from) {
         tx.execute_batch(migration).map_err(|e| {
             if version > 0 {
-                super::upgrade_failed(shown, version, k, &e.to_string())
+                super::error::upgrade_failed(shown, version, k, &e.to_string())
             } else {
                 StoreError::from(e)
             }
@@ -215,7 +223,7 @@ fn inspect_read_only(path: &Path) -> Result<()> {
     let dir = std::env::temp_dir().join(format!(
         "ggdesk-inspect-{}-{}",
         std::process::id(),
-        super::now_ms()
+        super::time::now_ms()
     ));
     let copy = dir.join("db.sqlite3");
     let copied = std::fs::create_dir(&dir)

@@ -5,11 +5,15 @@
 //! the change itself, and writes the audit line in the director's desk's words. What a station's desk writes goes through those functions (the calls at
 //! the end of this module); which games a desk writes into by itself is [`Keeper`]'s rule.
 
+use super::audit::{Actor, audit};
+use super::conn::{Address, Store};
+use super::db::Engine;
 use super::db::{Tx, args};
-use super::games::GameId;
-use super::{Actor, Address, Engine, Result, Store, StoreError, audit};
+use super::error::{Result, StoreError};
+use super::game_rows::GameId;
 use ggdesk_core::game::{Correction, Decision};
 use ggdesk_core::rules::Side;
+use ggdesk_core::tournament::TableNo;
 use rand::Rng;
 
 /// A station as the director's desk shows it.
@@ -19,7 +23,7 @@ pub struct Station {
     /// The server login of the station.
     pub role: String,
     /// The table numbers it runs, in every round in play.
-    pub tables: Vec<u32>,
+    pub tables: Vec<TableNo>,
 }
 
 /// A station just created: its password is shown this once and stored nowhere.
@@ -31,8 +35,8 @@ pub struct StationLogin {
 }
 
 /// Reads a list of tables as the director types it: `1-10,12`.
-pub fn parse_tables(text: &str) -> std::result::Result<Vec<u32>, String> {
-    let mut out = Vec::new();
+pub fn parse_tables(text: &str) -> std::result::Result<Vec<TableNo>, String> {
+    let mut out: Vec<u32> = Vec::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let number = |s: &str| -> std::result::Result<u32, String> {
             s.trim()
@@ -54,11 +58,12 @@ pub fn parse_tables(text: &str) -> std::result::Result<Vec<u32>, String> {
     }
     out.sort_unstable();
     out.dedup();
-    Ok(out)
+    Ok(out.into_iter().map(TableNo).collect())
 }
 
 /// The tables as the director would type them: `1-10, 12`.
-pub fn tables_text(tables: &[u32]) -> String {
+pub fn tables_text(tables: &[TableNo]) -> String {
+    let tables: Vec<u32> = tables.iter().map(|t| t.0).collect();
     let mut parts = Vec::new();
     let mut i = 0;
     while i < tables.len() {
@@ -148,7 +153,7 @@ fn stations_in(q: &mut Tx<'_>) -> Result<Vec<Station>> {
     let tables = q.query_map(
         "SELECT station, table_no FROM station_tables ORDER BY station, table_no",
         args![],
-        |r| Ok((r.get::<String>(0)?, r.get::<u32>(1)?)),
+        |r| Ok((r.get::<String>(0)?, r.get::<TableNo>(1)?)),
     )?;
     for (name, table) in tables {
         if let Some(s) = stations.iter_mut().find(|s| s.name == name) {
@@ -159,7 +164,7 @@ fn stations_in(q: &mut Tx<'_>) -> Result<Vec<Station>> {
 }
 
 /// Gives a station its tables (inside the caller's transaction).
-fn assign(tx: &mut Tx<'_>, name: &str, tables: &[u32]) -> Result<()> {
+fn assign(tx: &mut Tx<'_>, name: &str, tables: &[TableNo]) -> Result<()> {
     for t in tables {
         tx.execute(
             "INSERT INTO station_tables (station, table_no) VALUES (?1, ?2)",
@@ -305,7 +310,7 @@ impl Store {
     pub fn add_station(
         &mut self,
         name: &str,
-        tables: &[u32],
+        tables: &[TableNo],
         actor: &Actor,
     ) -> Result<StationLogin> {
         server_only(self)?;
@@ -444,7 +449,12 @@ impl Store {
     }
 
     /// Assigns a station the tables it runs (replacing the ones it had).
-    pub fn set_station_tables(&mut self, name: &str, tables: &[u32], actor: &Actor) -> Result<()> {
+    pub fn set_station_tables(
+        &mut self,
+        name: &str,
+        tables: &[TableNo],
+        actor: &Actor,
+    ) -> Result<()> {
         server_only(self)?;
         self.write(|tx| {
             director_only(tx, "change a station's tables")?;
@@ -503,7 +513,7 @@ impl Store {
     }
 
     /// Which station runs each table (table number → station name).
-    pub fn table_stations(&self) -> Result<std::collections::BTreeMap<u32, String>> {
+    pub fn table_stations(&self) -> Result<std::collections::BTreeMap<TableNo, String>> {
         Ok(self
             .stations()?
             .into_iter()
@@ -531,26 +541,26 @@ impl Store {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Keeper {
     /// The station's tables, for a station's desk.
-    mine: Option<Vec<u32>>,
+    mine: Option<Vec<TableNo>>,
     /// The tables some station runs.
-    stations_run: std::collections::BTreeSet<u32>,
+    stations_run: std::collections::BTreeSet<TableNo>,
 }
 
 impl Keeper {
     /// The keeper of a desk that runs `mine` (a station's tables; `None`: the director's
     /// desk), with the tables each station runs.
     pub fn new(
-        mine: Option<&[u32]>,
-        table_stations: &std::collections::BTreeMap<u32, String>,
+        mine: Option<&[TableNo]>,
+        table_stations: &std::collections::BTreeMap<TableNo, String>,
     ) -> Keeper {
         Keeper {
-            mine: mine.map(<[u32]>::to_vec),
+            mine: mine.map(<[TableNo]>::to_vec),
             stations_run: table_stations.keys().copied().collect(),
         }
     }
 
     /// Whether this desk writes by itself into a game at `table` (`fed`: played by `feed`).
-    pub fn runs_table(&self, table: Option<u32>, fed: bool) -> bool {
+    pub fn runs_table(&self, table: Option<TableNo>, fed: bool) -> bool {
         if fed {
             return false;
         }
@@ -561,31 +571,9 @@ impl Keeper {
     }
 
     /// Whether this desk writes by itself into the game `meta` describes.
-    pub fn runs(&self, meta: &super::GameMeta) -> bool {
+    pub fn runs(&self, meta: &super::game_rows::GameMeta) -> bool {
         self.runs_table(meta.table_no, meta.fed)
     }
-}
-
-/// Refuses, for an arbiter station's login, a game not at one of its tables: its setups,
-/// events and reading sheets are not the station's to read (its views hide them; this says
-/// so instead of showing an empty game).
-pub(crate) fn check_reads_game(tx: &mut Tx<'_>, id: GameId, table_no: Option<u32>) -> Result<()> {
-    if !tx.is_station() {
-        return Ok(());
-    }
-    let mine: i64 = tx.query_one(
-        "SELECT count(*) FROM station_tables st JOIN stations s ON s.name = st.station
-         WHERE s.role = session_user AND st.table_no = ?1",
-        args![table_no],
-        |r| r.get(0),
-    )?;
-    if mine == 0 {
-        return Err(StoreError::Denied(format!(
-            "game {id} is not at a table of this station: its setups, events and reading \
-             sheets are not this login's to read"
-        )));
-    }
-    Ok(())
 }
 
 /// The result a station's desk reached for a game (the core's [`Decision`]) as the station
@@ -606,7 +594,7 @@ fn settled(decision: &Decision) -> (Option<String>, &'static str) {
 // statements when the transaction is a station's (`Tx::is_station`), after its own checks.
 
 /// A game for a board of the round in play at one of the station's tables.
-pub(crate) fn create_game(tx: &mut Tx<'_>, new: &super::NewGame) -> Result<GameId> {
+pub(crate) fn create_game(tx: &mut Tx<'_>, new: &super::game_rows::NewGame) -> Result<GameId> {
     if new.replaces.is_some() {
         return Err(StoreError::Denied(
             "only the director voids a game and creates its replay".into(),
@@ -820,8 +808,12 @@ mod tests {
 
     #[test]
     fn tables_are_read_as_the_director_types_them() {
-        assert_eq!(parse_tables("1-3, 7,5 ,2").ok(), Some(vec![1, 2, 3, 5, 7]));
-        assert_eq!(tables_text(&[1, 2, 3, 5, 7, 8]), "1-3, 5, 7-8");
+        let tables = |n: &[u32]| n.iter().copied().map(TableNo).collect::<Vec<_>>();
+        assert_eq!(
+            parse_tables("1-3, 7,5 ,2").ok(),
+            Some(tables(&[1, 2, 3, 5, 7]))
+        );
+        assert_eq!(tables_text(&tables(&[1, 2, 3, 5, 7, 8])), "1-3, 5, 7-8");
         assert_eq!(
             parse_tables("3-1"),
             Err("3-1: the range runs backwards".into())

@@ -3,9 +3,14 @@
 //! restarting the desk does not restart them; the arbiter's ruling when setup time ran
 //! out; the lots drawn for the first move; and practice tables removed from the desk.
 
+use super::audit::{Actor, audit};
+use super::conn::Store;
 use super::db::{Optional, Tx, args};
-use super::games::GameId;
-use super::{Actor, Result, Store, StoreError, TournamentId, audit, rejected};
+use super::error::{Result, StoreError};
+use super::game_rows::GameId;
+use ggdesk_core::game::desk::{self, GameRefusal, ReasonFor};
+use ggdesk_core::tournament::TournamentId;
+
 use ggdesk_core::rules::{GameState, Side};
 
 /// A table's timers and lots, as stored (Unix ms).
@@ -82,11 +87,7 @@ impl Store {
             if let Some(at) = current {
                 return Ok(at);
             }
-            if started || void {
-                return Err(rejected(format!(
-                    "game {id} is past its setups: no setup timer"
-                )));
-            }
+            desk::may_start_setup_timer(id, started, void)?;
             if tx.is_station() {
                 return super::stations::setup_timer(tx, id, now_ms);
             }
@@ -110,25 +111,15 @@ impl Store {
         actor: &Actor,
     ) -> Result<()> {
         let reason = reason.trim();
-        if reason.is_empty() {
-            return Err(rejected("the ruling on the setup time needs a reason"));
-        }
+        desk::reason_given(ReasonFor::SetupRuling, reason)?;
         self.write(|tx| {
             let (tid, started, _, _) = game_row(tx, id)?;
-            if started {
-                return Err(rejected(format!("game {id} has started")));
-            }
             let (start, limit_over): (Option<i64>, Option<i64>) = tx.query_row(
                 "SELECT setup_started_at, setup_overrun_at FROM games WHERE id = ?1",
                 [id.0],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )?;
-            if limit_over.is_some() {
-                return Err(rejected("the ruling on the setup time is recorded already"));
-            }
-            let Some(start) = start else {
-                return Err(rejected(format!("game {id}'s setup timer has not started")));
-            };
+            let start = desk::may_rule_on_setup(id, started, limit_over.is_some(), start)?;
             if tx.is_station() {
                 return super::stations::setup_ruling(tx, id, now_ms, reason);
             }
@@ -167,15 +158,13 @@ impl Store {
             }
             // Judged on the game as it stands under the lock: an event another desk
             // committed meanwhile (the game resumed) is seen.
-            let game = super::games::load_locked(tx, id)?;
+            let game = super::game_rows::load_locked(tx, id)?;
             let waiting = matches!(
                 game.derive().and_then(|g| g.ok()).map(|g| g.state()),
                 Some(GameState::AdjudicationPending { .. })
             );
             if !waiting {
-                return Err(rejected(format!(
-                    "game {id} is not waiting for an adjudication"
-                )));
+                return Err(StoreError::from(GameRefusal::NotWaiting(id)));
             }
             if tx.is_station() {
                 return super::stations::reading_timer(tx, id, at_ms);
@@ -194,19 +183,12 @@ impl Store {
     pub fn draw_lots(&mut self, id: GameId, first: Side, now_ms: i64, actor: &Actor) -> Result<()> {
         self.write(|tx| {
             let (tid, started, void, _) = game_row(tx, id)?;
-            if started || void {
-                return Err(rejected(format!(
-                    "game {id} has started: too late for lots"
-                )));
-            }
             let drawn: Option<i64> = tx.query_row(
                 "SELECT lots_drawn_at FROM games WHERE id = ?1",
                 [id.0],
                 |r| r.get(0),
             )?;
-            if drawn.is_some() {
-                return Err(rejected(format!("lots were drawn for game {id} already")));
-            }
+            desk::may_draw_lots(id, started, void, drawn.is_some())?;
             if tx.is_station() {
                 return super::stations::lots(tx, id, first, now_ms);
             }
@@ -236,12 +218,7 @@ impl Store {
                 [id.0],
                 |r| r.get(0),
             )?;
-            if round.is_some() || imported {
-                return Err(rejected(format!("game {id} is not a practice table")));
-            }
-            if void {
-                return Err(rejected(format!("game {id} is removed already")));
-            }
+            desk::may_remove_practice(id, round.is_some(), imported, void)?;
             let why = if reason.trim().is_empty() {
                 "practice table removed".to_string()
             } else {

@@ -142,7 +142,7 @@ pub struct AuditView {
 struct Names {
     games: HashMap<i64, GameMeta>,
     tournaments: HashMap<TournamentId, String>,
-    players: HashMap<(TournamentId, u32), String>,
+    players: HashMap<(TournamentId, ggdesk_core::tournament::PlayerId), String>,
 }
 
 impl Names {
@@ -165,7 +165,7 @@ impl Names {
                 .check("the registrations", cx.store.registrations(*t))
                 .unwrap_or_default()
             {
-                players.insert((*t, r.no.0), r.name);
+                players.insert((*t, r.no), r.name);
             }
         }
         Names {
@@ -238,7 +238,7 @@ impl AuditView {
         self.reload(cx);
         // An arbiter station's desk shows the lines about the games at its tables (the
         // database shows it their details only); the director's desk every line.
-        let mine: Option<Vec<u32>> = cx.my_tables.map(<[u32]>::to_vec);
+        let mine: Option<Vec<u32>> = cx.my_tables.map(|t| t.iter().map(|n| n.0).collect());
         ui.horizontal(|ui| {
             ui.heading("Audit log");
             ui.label(
@@ -353,7 +353,7 @@ fn row_of(e: AuditEntry, names: &Names) -> AuditRow {
     let players = game
         .and_then(|g| Some((g.tournament_id?, g.players?)))
         .map(|(t, p)| {
-            let name = |no: u32| {
+            let name = |no: ggdesk_core::tournament::PlayerId| {
                 names
                     .players
                     .get(&(t, no))
@@ -366,7 +366,7 @@ fn row_of(e: AuditEntry, names: &Names) -> AuditRow {
     // A line about a game is where its game is; a director's line (a result typed on
     // Rounds, a round's change) names its round and table in its details.
     let (round, table) = match game {
-        Some(g) => (g.round, g.table_no),
+        Some(g) => (g.round.map(|r| r.0), g.table_no.map(|t| t.0)),
         None => place_of(&e.details),
     };
     AuditRow {

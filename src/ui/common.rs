@@ -145,7 +145,11 @@ impl Notices {
 
     /// A round become complete, with how its backup went: the one notice of every path a
     /// round completes by (see [`crate::desk::round_complete_news`]).
-    pub fn round_complete(&mut self, round: u32, backup: &crate::store::BackupNote) {
+    pub fn round_complete(
+        &mut self,
+        round: ggdesk_core::tournament::RoundNo,
+        backup: &crate::store::BackupNote,
+    ) {
         let (text, failed) = crate::desk::round_complete_news(round, backup);
         self.say(text, failed);
     }

@@ -63,7 +63,7 @@ pub struct Live {
     /// The station this desk's login is (an arbiter desk), on a server.
     pub station: Option<Station>,
     /// Which station runs each table.
-    pub table_stations: BTreeMap<u32, String>,
+    pub table_stations: BTreeMap<ggdesk_core::tournament::TableNo, String>,
     stations_read_ms: Option<i64>,
     probe: Option<Probe>,
     /// The engine of the database, once seen.
@@ -218,7 +218,7 @@ impl Live {
     }
 
     /// The tables this desk runs: `None` for the director's desk (every table).
-    pub fn my_tables(&self) -> Option<&[u32]> {
+    pub fn my_tables(&self) -> Option<&[ggdesk_core::tournament::TableNo]> {
         self.station.as_ref().map(|s| s.tables.as_slice())
     }
 }

@@ -178,9 +178,9 @@ pub struct PageCtx<'a> {
     /// desk being told); on a server they reload when the server announces a change.
     pub poll: bool,
     /// The tables this desk runs: `None` for every table (the director's desk).
-    pub my_tables: Option<&'a [u32]>,
+    pub my_tables: Option<&'a [ggdesk_core::tournament::TableNo]>,
     /// Which arbiter station runs each table (on a server).
-    pub table_stations: &'a std::collections::BTreeMap<u32, String>,
+    pub table_stations: &'a std::collections::BTreeMap<ggdesk_core::tournament::TableNo, String>,
     /// This desk as the audit log names it: its station ("hall-a"), or "director's desk".
     pub desk: &'a str,
 }
@@ -581,17 +581,17 @@ impl DeskApp {
 /// `tables`: the newest such; else the newest with a published round at all.
 fn station_tournament(
     store: &Store,
-    tables: &[u32],
+    tables: &[ggdesk_core::tournament::TableNo],
 ) -> Result<Option<TournamentId>, crate::store::StoreError> {
-    use crate::store::RoundState;
+    use ggdesk_core::event::RoundState;
     let mut published = None;
     for (id, _) in store.tournament_names()? {
-        for round in store.rounds_of(id)?.iter().rev() {
+        let event = store.event(id)?;
+        for round in event.rounds().iter().rev() {
             match round.state {
                 RoundState::Draft => continue,
                 RoundState::Published => {
-                    let boards = store.round_boards(id, round.number)?;
-                    if boards.iter().any(|b| tables.contains(&b.table_no)) {
+                    if round.boards.iter().any(|b| tables.contains(&b.table)) {
                         return Ok(Some(id));
                     }
                 }

@@ -12,8 +12,14 @@ use egui::{RichText, Ui};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Cmd {
-    Add { name: String, tables: Vec<u32> },
-    SetTables { name: String, tables: Vec<u32> },
+    Add {
+        name: String,
+        tables: Vec<ggdesk_core::tournament::TableNo>,
+    },
+    SetTables {
+        name: String,
+        tables: Vec<ggdesk_core::tournament::TableNo>,
+    },
     Reset(String),
     Remove(String),
 }

@@ -9,7 +9,7 @@ use ggdesk::rules::{BySide, Event, PhysicalEvent, Rank, RuleSettings, Side};
 use ggdesk::serve::{Limits, ServeConfig, Server};
 use ggdesk::store::TournamentId;
 use ggdesk::store::{Actor, GameId, GameMode, NewGame, PlayerInput, Store, TournamentSetup};
-use ggdesk::tournament::GameResult;
+use ggdesk::tournament::{GameResult, PlayerId, RoundNo, TableNo};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::io::{Read, Write};
@@ -49,7 +49,7 @@ pub struct Hall {
     pub path: PathBuf,
     pub tid: TournamentId,
     /// The round in play.
-    pub round: u32,
+    pub round: RoundNo,
     /// The desk's games of the round in play, by table.
     pub games: Vec<(u32, GameId)>,
 }
@@ -96,7 +96,7 @@ pub fn event_with(
 }
 
 /// Pairs and publishes the next round; returns its number.
-pub fn publish_next(store: &mut Store, tid: TournamentId) -> u32 {
+pub fn publish_next(store: &mut Store, tid: TournamentId) -> RoundNo {
     let n = store.pair_round(tid, &director()).expect("pair").round;
     store.publish_round(tid, n, &director()).expect("publish");
     n
@@ -104,25 +104,25 @@ pub fn publish_next(store: &mut Store, tid: TournamentId) -> u32 {
 
 /// Enters a result for every board of a round: White wins on odd tables, draws on even ones,
 /// except a forfeit on table 3.
-pub fn play_round_by_hand(store: &mut Store, tid: TournamentId, round: u32) {
+pub fn play_round_by_hand(store: &mut Store, tid: TournamentId, round: RoundNo) {
     let view = store.round_view(tid, round).expect("view").expect("round");
     for b in &view.boards {
-        let result = match b.table_no {
+        let result = match b.table.0 {
             3 => GameResult::BlackWinsByForfeit,
             n if n % 2 == 1 => GameResult::WhiteWins,
             _ => GameResult::Draw,
         };
         store
-            .set_result(tid, round, b.board_no, result, "", &director())
+            .set_result(tid, round, b.board, result, "", &director())
             .expect("result");
     }
 }
 
 fn new_game(
     tid: TournamentId,
-    round: u32,
-    table: u32,
-    players: BySide<u32>,
+    round: RoundNo,
+    table: TableNo,
+    players: BySide<PlayerId>,
     mode: GameMode,
 ) -> NewGame {
     let mut new = NewGame::standalone();
@@ -137,7 +137,7 @@ fn new_game(
 /// Creates an arbitrated game at a table with random setups entered; starts it if asked.
 fn desk_game(store: &mut Store, new: &NewGame, seed: u64, start: bool) -> GameId {
     let setups = games::random_both(&mut StdRng::seed_from_u64(seed));
-    let actor = Actor::arbiter(new.table_no.map(i64::from));
+    let actor = Actor::arbiter(new.table_no.map(|t| i64::from(t.0)));
     let id = games::set_up(store, new, &setups, &actor).expect("game");
     if start {
         store
@@ -243,9 +243,9 @@ pub fn hall() -> Hall {
         let b = view
             .boards
             .iter()
-            .find(|b| b.table_no == table)
+            .find(|b| b.table == TableNo(table))
             .expect("table");
-        (b.board_no, BySide::new(b.white.no, b.black.no))
+        (b.board, BySide::new(b.white.no, b.black.no))
     };
     let mut games = Vec::new();
 
@@ -254,13 +254,13 @@ pub fn hall() -> Hall {
     for seed in 0.. {
         let id = desk_game(
             &mut store,
-            &new_game(tid, round, 1, players, GameMode::Arbitrated),
+            &new_game(tid, round, TableNo(1), players, GameMode::Arbitrated),
             seed,
             true,
         );
         let (made, _) = play(&mut store, id, 12, 3, seed);
         let g = store.load_game(id).expect("load");
-        if made >= 2 && g.meta.result.is_none() {
+        if made >= 2 && g.meta.result.code().is_none() {
             games.push((1, id));
             break;
         }
@@ -271,7 +271,7 @@ pub fn hall() -> Hall {
 
     // Table 2: game time ran out: adjudication, with White's reading sheet entered.
     let (_, players) = seat(2);
-    let mut short = new_game(tid, round, 2, players, GameMode::Arbitrated);
+    let mut short = new_game(tid, round, TableNo(2), players, GameMode::Arbitrated);
     short.rules = RuleSettings {
         game_limit_ns: 60 * 1_000_000_000,
         ..RuleSettings::default()
@@ -279,7 +279,13 @@ pub fn hall() -> Hall {
     for seed in 100.. {
         let id = desk_game(&mut store, &short, seed, true);
         let (_, t) = play(&mut store, id, 8, 1, seed);
-        let ended = store.load_game(id).expect("load").meta.result.is_some();
+        let ended = store
+            .load_game(id)
+            .expect("load")
+            .meta
+            .result
+            .code()
+            .is_some();
         if ended || t >= 60.0 {
             store
                 .void_and_replay(id, "test set-up: try another game", &director())
@@ -298,7 +304,10 @@ pub fn hall() -> Hall {
             )
             .expect("end");
         let g = store.load_game(id).expect("load");
-        assert_eq!(g.meta.result.as_deref(), Some("adjudication_pending"));
+        assert_eq!(
+            g.meta.result.code().as_deref(),
+            Some("adjudication_pending")
+        );
         let derived = g.derive().expect("setups").expect("replays");
         let enemy: Vec<_> = derived
             .as_arbitrated()
@@ -330,12 +339,19 @@ pub fn hall() -> Hall {
     let (_, players) = seat(3);
     let id = desk_game(
         &mut store,
-        &new_game(tid, round, 3, players, GameMode::Arbitrated),
+        &new_game(tid, round, TableNo(3), players, GameMode::Arbitrated),
         7,
         true,
     );
     let (_, t) = play(&mut store, id, 4, 1, 7);
-    if store.load_game(id).expect("load").meta.result.is_none() {
+    if store
+        .load_game(id)
+        .expect("load")
+        .meta
+        .result
+        .code()
+        .is_none()
+    {
         store
             .append_event(
                 id,
@@ -355,7 +371,7 @@ pub fn hall() -> Hall {
     let actor = Actor::arbiter(Some(4));
     let id = store
         .create_game(
-            &new_game(tid, round, 4, players, GameMode::Physical),
+            &new_game(tid, round, TableNo(4), players, GameMode::Physical),
             &actor,
         )
         .expect("physical");
@@ -388,7 +404,7 @@ pub fn hall() -> Hall {
     let (_, players) = seat(6);
     let id = desk_game(
         &mut store,
-        &new_game(tid, round, 6, players, GameMode::Arbitrated),
+        &new_game(tid, round, TableNo(6), players, GameMode::Arbitrated),
         9,
         false,
     );
@@ -618,7 +634,8 @@ pub fn get(addr: SocketAddr, path: &str) -> Reply {
 
 /// Every page and API answer the server has for the hall: the tournament's pages, each
 /// round, each player, the searches, and the JSON.
-pub fn every_path(tid: TournamentId, rounds: u32, players: u32) -> Vec<String> {
+pub fn every_path(tid: TournamentId, rounds: RoundNo, players: u32) -> Vec<String> {
+    let rounds = rounds.0;
     let mut paths: Vec<String> = vec![
         "/".into(),
         "/wall".into(),

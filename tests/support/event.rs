@@ -7,6 +7,7 @@ use ggdesk::store::{
     TournamentSetup,
 };
 use ggdesk_core::rules::{BySide, SideSetup};
+use ggdesk_core::tournament::{RoundNo, TableNo};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -28,7 +29,7 @@ pub fn event_with_round(store: &mut Store, n: u32) -> TournamentId {
 }
 
 /// A tournament of `n` players with round 1 paired but not yet published: its id and round.
-pub fn event_paired(store: &mut Store, n: u32) -> (TournamentId, u32) {
+pub fn event_paired(store: &mut Store, n: u32) -> (TournamentId, RoundNo) {
     let d = Actor::director();
     let tid = store
         .create_tournament(
@@ -81,13 +82,19 @@ pub fn table_game_from(
     actor: &Actor,
     started_ms: i64,
 ) -> Result<GameId, StoreError> {
-    let view = store.round_view(tid, 1)?.expect("round 1");
+    let view = store.round_view(tid, RoundNo(1))?.expect("round 1");
     let board = view
         .boards
         .iter()
-        .find(|b| b.table_no == table)
+        .find(|b| b.table == TableNo(table))
         .expect("the table");
-    let new = NewGame::for_board(tid, 1, board, GameMode::Arbitrated, Default::default());
+    let new = NewGame::for_board(
+        tid,
+        RoundNo(1),
+        board,
+        GameMode::Arbitrated,
+        Default::default(),
+    );
     let id = games::start_with(store, &new, &setups(u64::from(table)), started_ms, actor)?;
     Ok(id)
 }

@@ -17,6 +17,7 @@ use ggdesk::store::{
 };
 use ggdesk_core::rules::{Event, Move, RuleSettings, Side};
 use ggdesk_core::tournament::GameResult;
+use ggdesk_core::tournament::{RoundNo, TableNo};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 static NEXT: AtomicU32 = AtomicU32::new(1);
@@ -98,14 +99,17 @@ pub fn start_table_at(
     rules: RuleSettings,
     started_ms: i64,
 ) -> GameId {
-    let view = store.round_view(tid, 1).expect("view").expect("round 1");
+    let view = store
+        .round_view(tid, RoundNo(1))
+        .expect("view")
+        .expect("round 1");
     let board = view
         .boards
         .iter()
-        .find(|b| b.table_no == table)
+        .find(|b| b.table == TableNo(table))
         .expect("the table")
         .clone();
-    let new = NewGame::for_board(tid, 1, &board, GameMode::Arbitrated, rules);
+    let new = NewGame::for_board(tid, RoundNo(1), &board, GameMode::Arbitrated, rules);
     let actor = Actor::arbiter(Some(i64::from(table)));
     games::start_with(store, &new, &setups(u64::from(table)), started_ms, &actor).expect("started")
 }
@@ -143,12 +147,20 @@ pub fn event() -> Trust {
     director.set_now(START);
     let d = Actor::director();
     let open = tournament(&mut director, "o", 8);
-    director.publish_round(open, 1, &d).expect("publish");
+    director
+        .publish_round(open, RoundNo(1), &d)
+        .expect("publish");
     let draft = tournament(&mut director, "d", 4);
     let done = tournament(&mut director, "c", 4);
-    director.publish_round(done, 1, &d).expect("publish");
-    let a = director.add_station("hall-a", &[1, 2], &d).expect("hall-a");
-    let b = director.add_station("hall-b", &[3, 4], &d).expect("hall-b");
+    director
+        .publish_round(done, RoundNo(1), &d)
+        .expect("publish");
+    let a = director
+        .add_station("hall-a", &[TableNo(1), TableNo(2)], &d)
+        .expect("hall-a");
+    let b = director
+        .add_station("hall-b", &[TableNo(3), TableNo(4)], &d)
+        .expect("hall-b");
     let mut at_a = connect(&a.url);
     let mut at_b = connect(&b.url);
     at_a.set_now(START);
@@ -167,15 +179,18 @@ pub fn event() -> Trust {
         "",
     )
     .expect("resigned");
-    let view = director.round_view(done, 1).expect("view").expect("round");
+    let view = director
+        .round_view(done, RoundNo(1))
+        .expect("view")
+        .expect("round");
     let board = view
         .boards
         .iter()
-        .find(|b| b.table_no == 2)
+        .find(|b| b.table == TableNo(2))
         .expect("table 2")
-        .board_no;
+        .board;
     director
-        .set_result(done, 1, board, GameResult::Draw, "", &d)
+        .set_result(done, RoundNo(1), board, GameResult::Draw, "", &d)
         .expect("result");
     Trust {
         url,

@@ -6,6 +6,7 @@
 pub mod adjudication;
 pub use rules::clock;
 pub mod csv_text;
+pub mod date;
 pub mod event;
 pub mod export;
 pub mod game;
@@ -13,7 +14,11 @@ pub mod pairing;
 pub mod physical_record;
 pub mod rating;
 pub mod record;
+pub mod refusal;
+pub mod registry;
 pub mod rules;
 pub mod sim;
 pub mod stages;
 pub mod tournament;
+
+pub use refusal::Refusal;

@@ -14,11 +14,11 @@
 //! `ggdesk-record/1`.
 
 use crate::adjudication::{TallyAdjudication, adjudicate_tally};
-use crate::clock::Time;
 use crate::record::{
     RECORD_KEYS, Status, events_list, header_value, parse_first, parse_ratings,
     parse_rule_settings, time_out_of_range, unknown_keys,
 };
+use crate::rules::clock::Time;
 use crate::rules::{
     BySide, GameState, Outcome, PenaltyKind, PhysicalEvent, PhysicalGame, Rank, Reason,
     RuleSettings, Side,

@@ -4,7 +4,7 @@
 //! field or the event index; the replay then runs the events through the one rules engine.
 
 use crate::adjudication::{self, Adjudication, ReadingSheet, SheetError};
-use crate::clock::{ClockError, Time};
+use crate::rules::clock::{ClockError, Time};
 use crate::rules::{
     BySide, Event, EventError, Game, GameState, Move, Outcome, PenaltyKind, Position, Rank,
     RuleSettings, RulesError, SetupError, Side, SideSetup, Square,

@@ -1,8 +1,8 @@
 //! Random legal games, for property tests, benchmarks and demonstrations. Randomness comes
 //! from a caller-supplied `pick(n)` (a number in `0..n`), so this stays pure and seeded.
 
-use crate::clock::Time;
 use crate::record::{Record, TimedEvent};
+use crate::rules::clock::Time;
 use crate::rules::{
     BySide, Event, EventError, Game, PenaltyKind, Position, RuleSettings, Side, SideSetup,
 };

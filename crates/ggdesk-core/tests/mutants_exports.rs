@@ -68,7 +68,9 @@ fn mini_event() -> Event {
 /// written as the number it is.
 #[test]
 fn stage_standings_csv_of_a_grouped_stage_leads_with_the_group() {
-    let s = mini_event().stage_standings(Some(1)).expect("stage 1");
+    let s = mini_event()
+        .stage_standings(Some(ggdesk_core::tournament::StageNo(1)))
+        .expect("stage 1");
     assert_eq!(
         stage_standings_csv(&s),
         "group,rank,id,name,rating,score,fewest_forfeit_wins,wins\n\
@@ -84,7 +86,7 @@ fn stage_standings_csv_of_a_grouped_stage_leads_with_the_group() {
 #[test]
 fn stage_standings_csv_of_a_swiss_stage_has_no_group_column() {
     let s = stage_fixture("playoff-at-the-cut.json")
-        .stage_standings(Some(1))
+        .stage_standings(Some(ggdesk_core::tournament::StageNo(1)))
         .expect("stage 1");
     assert_eq!(
         stage_standings_csv(&s),
@@ -629,8 +631,12 @@ fn a_playoff_without_its_group_is_listed_under_its_players_group_only() {
         ]
     }))
     .expect("a valid event");
-    let html = ggdesk_core::export::print::group_tables_page(&details("Mini", "", ""), &event, 1)
-        .expect("a round-robin stage");
+    let html = ggdesk_core::export::print::group_tables_page(
+        &details("Mini", "", ""),
+        &event,
+        ggdesk_core::tournament::StageNo(1),
+    )
+    .expect("a round-robin stage");
     assert_eq!(html.matches("Playoff at the cut").count(), 1, "{html}");
     let a = html.find("<h3>Group A</h3>").expect("group A");
     let b = html.find("<h3>Group B</h3>").expect("group B");

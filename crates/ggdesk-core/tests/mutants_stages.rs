@@ -251,7 +251,9 @@ fn a_smaller_group_plays_only_its_own_rounds() {
     assert_eq!(count("A"), [4, 4, 4, 4, 4]);
     assert_eq!(count("B"), [3, 3, 3, 3]);
     assert!(e.reached()[0].complete);
-    let s = e.stage_standings(Some(1)).expect("stage 1 standings");
+    let s = e
+        .stage_standings(Some(ggdesk_core::tournament::StageNo(1)))
+        .expect("stage 1 standings");
     assert_eq!(s.rows.len(), 9);
     // Group A's players each had one bye, worth a win's 2 points.
     for (_, row) in s.rows.iter().filter(|(g, _)| g.to_string() == "A") {

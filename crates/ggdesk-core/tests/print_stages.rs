@@ -4,6 +4,7 @@
 
 use ggdesk_core::export::print::{Details, bracket_page, group_tables_page};
 use ggdesk_core::stages::Event;
+use ggdesk_core::tournament::StageNo;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -119,7 +120,7 @@ fn cells(html: &str, name: &str) -> Vec<String> {
 #[test]
 fn group_tables_show_each_groups_results_points_and_the_cut() {
     let event = fixture("groups-then-cross-over-final.json");
-    let html = group_tables_page(&details(), &event, 1).expect("a round robin");
+    let html = group_tables_page(&details(), &event, StageNo(1)).expect("a round robin");
     assert!(html.contains("Groups: group tables"));
     assert_eq!(html.matches("<h3>Group ").count(), 2);
     assert!(html.contains("The top 2 of each group go on to the next stage."));
@@ -136,6 +137,6 @@ fn group_tables_show_each_groups_results_points_and_the_cut() {
         "7 players, points, 3 tie-breaks"
     );
     // The knockout stage has no group tables; a stage not there neither.
-    assert!(group_tables_page(&details(), &event, 2).is_none());
-    assert!(group_tables_page(&details(), &event, 3).is_none());
+    assert!(group_tables_page(&details(), &event, StageNo(2)).is_none());
+    assert!(group_tables_page(&details(), &event, StageNo(3)).is_none());
 }

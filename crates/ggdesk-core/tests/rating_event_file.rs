@@ -139,7 +139,10 @@ fn refusals_name_the_place_and_the_fault() {
         json!([{"games": [{"white": 1, "black": 9, "result": "white"}]}]),
     ))
     .expect_err("unknown player");
-    assert!(matches!(e.fault, EventFault::Tournament(_)));
+    assert!(matches!(
+        e.fault,
+        EventFault::Event(ggdesk_core::event::Refusal::File(_))
+    ));
     assert_eq!(e.to_string(), "rounds[0].games[0]: unknown player id 9");
 
     let dup = json!({
@@ -196,7 +199,13 @@ fn version_2_files_are_checked_as_pair_checks_them() {
         let mut file = staged();
         change(&mut file);
         let e = event_file(&file.to_string()).expect_err(message);
-        assert!(matches!(e.fault, EventFault::Tournament(_)), "{e}");
+        assert!(
+            matches!(
+                e.fault,
+                EventFault::Event(ggdesk_core::event::Refusal::StagedFile(_))
+            ),
+            "{e}"
+        );
         assert!(e.to_string().starts_with(message), "{message}: {e}");
     }
 }

@@ -85,7 +85,9 @@ fn check(name: &str) {
     }
     if let Some(want) = expected.get("standings_stage") {
         let stage = want["stage"].as_u64().expect("stage") as u32;
-        let s = event.stage_standings(Some(stage)).expect("standings");
+        let s = event
+            .stage_standings(Some(ggdesk_core::tournament::StageNo(stage)))
+            .expect("standings");
         let rows: Value = serde_json::from_str(&stage_standings_json(&s)).expect("JSON");
         let got: Vec<Value> = rows
             .as_array()

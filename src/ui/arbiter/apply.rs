@@ -3,18 +3,48 @@
 
 use super::{Cap, TableCmd, TablesPage};
 use crate::desk::{LiveTable, Phase};
-use crate::store::{Actor, AnyEvent, GameId, GameMode, NewGame, RoundBoard};
+use crate::store::{Actor, AnyEvent, GameId, GameMode, NewGame};
 use crate::ui::PageCtx;
 use crate::ui::common::{LoadErrors, fmt_hms};
 use crate::ui::files;
+use ggdesk_core::event::BoardView as RoundBoard;
 use ggdesk_core::rules::{Event, Side};
+use ggdesk_core::tournament::RoundNo;
 
 /// How long a write the desk makes by itself (a reading timer, a sheet handed in at time)
 /// waits before it is tried again after a failure.
 const OWN_WRITE_RETRY_MS: i64 = 3_000;
 
 impl TablesPage {
+    /// Applies one of the page's commands, by its group.
     pub(super) fn apply(&mut self, cmd: TableCmd, cx: &mut PageCtx<'_>) {
+        match cmd {
+            TableCmd::Open(_)
+            | TableCmd::Back
+            | TableCmd::CreateForBoard { .. }
+            | TableCmd::CreatePractice { .. }
+            | TableCmd::VoidAndReplay { .. }
+            | TableCmd::RemovePractice { .. } => self.apply_tables(cmd, cx),
+            TableCmd::Event { .. }
+            | TableCmd::Any { .. }
+            | TableCmd::Undo { .. }
+            | TableCmd::Correct { .. } => self.apply_play(cmd, cx),
+            TableCmd::SaveSetup { .. }
+            | TableCmd::DrawLots { .. }
+            | TableCmd::Start { .. }
+            | TableCmd::StartSetupTimer { .. }
+            | TableCmd::SetupRuling { .. } => self.apply_setup(cmd, cx),
+            TableCmd::StartReadingTimer { .. }
+            | TableCmd::SaveSheet { .. }
+            | TableCmd::HandInAtTime { .. }
+            | TableCmd::ConfirmResult { .. }
+            | TableCmd::PrintAdjudication { .. } => self.apply_adjudication(cmd, cx),
+            TableCmd::ImportRecord(_) | TableCmd::Export { .. } => self.apply_records(cmd, cx),
+        }
+    }
+
+    /// Applies a command that opens, leaves, creates or takes away a table.
+    fn apply_tables(&mut self, cmd: TableCmd, cx: &mut PageCtx<'_>) {
         match cmd {
             TableCmd::Open(id) => self.open(id, cx),
             TableCmd::Back => {
@@ -25,6 +55,37 @@ impl TablesPage {
                 self.create_for_board(board, round, mode, cx)
             }
             TableCmd::CreatePractice { mode } => self.create_practice(mode, cx),
+            TableCmd::VoidAndReplay { game, reason } => {
+                let r = cx.store.void_and_replay(game, &reason, &cx.actor());
+                if let Some(new) = cx
+                    .notices
+                    .report(r, "Game voided; the replay is ready for new setups")
+                {
+                    self.reload(game, cx);
+                    self.refresh_cards(cx, true);
+                    self.queued.push(TableCmd::Open(new));
+                }
+            }
+            TableCmd::RemovePractice { game, reason } => {
+                let r = cx.store.remove_practice_table(game, &reason, &cx.actor());
+                if cx
+                    .notices
+                    .report(r, "Practice table removed (its record is kept)")
+                    .is_some()
+                {
+                    self.tables.tables.remove(&game);
+                    self.selected = None;
+                    self.refresh_cards(cx, true);
+                }
+            }
+            // `apply` sends only the commands above here.
+            _ => {}
+        }
+    }
+
+    /// Applies an event entered at a table in play: an event, an undo or a corrected move.
+    fn apply_play(&mut self, cmd: TableCmd, cx: &mut PageCtx<'_>) {
+        match cmd {
             TableCmd::Event {
                 game,
                 event,
@@ -79,6 +140,15 @@ impl TablesPage {
                     }
                 }
             }
+            // `apply` sends only the commands above here.
+            _ => {}
+        }
+    }
+
+    /// Applies a command of the time before the clocks: a setup, lots, the start, the setup
+    /// timer and the ruling on its overrun.
+    fn apply_setup(&mut self, cmd: TableCmd, cx: &mut PageCtx<'_>) {
+        match cmd {
             TableCmd::SaveSetup { game, side, setup } => {
                 let r = cx.store.save_setup(game, side, &setup, &cx.actor());
                 if cx.notices.report(r, "").is_some() {
@@ -115,35 +185,21 @@ impl TablesPage {
                     self.reload(game, cx);
                 }
             }
+            // `apply` sends only the commands above here.
+            _ => {}
+        }
+    }
+
+    /// Applies a command of the adjudication: the reading timer, a reading sheet, the result
+    /// confirmed, the form printed.
+    fn apply_adjudication(&mut self, cmd: TableCmd, cx: &mut PageCtx<'_>) {
+        match cmd {
             TableCmd::StartReadingTimer { game, at_ms } => {
                 let r = cx.store.start_reading_timer(game, at_ms, &cx.automatic());
                 if cx.notices.report(r, "").is_some() {
                     self.reload(game, cx);
                 } else {
                     self.ask_again_later((game, None), cx.now_ms);
-                }
-            }
-            TableCmd::VoidAndReplay { game, reason } => {
-                let r = cx.store.void_and_replay(game, &reason, &cx.actor());
-                if let Some(new) = cx
-                    .notices
-                    .report(r, "Game voided; the replay is ready for new setups")
-                {
-                    self.reload(game, cx);
-                    self.refresh_cards(cx, true);
-                    self.queued.push(TableCmd::Open(new));
-                }
-            }
-            TableCmd::RemovePractice { game, reason } => {
-                let r = cx.store.remove_practice_table(game, &reason, &cx.actor());
-                if cx
-                    .notices
-                    .report(r, "Practice table removed (its record is kept)")
-                    .is_some()
-                {
-                    self.tables.tables.remove(&game);
-                    self.selected = None;
-                    self.refresh_cards(cx, true);
                 }
             }
             TableCmd::SaveSheet {
@@ -194,6 +250,14 @@ impl TablesPage {
                     files::print_page(cx.notices, cx.launcher, "Adjudication form", &file);
                 }
             }
+            // `apply` sends only the commands above here.
+            _ => {}
+        }
+    }
+
+    /// Applies a game record imported or exported.
+    fn apply_records(&mut self, cmd: TableCmd, cx: &mut PageCtx<'_>) {
+        match cmd {
             TableCmd::ImportRecord(path) => {
                 let r = import_record(cx, &path);
                 if let Some(id) = cx.notices.report(r, "") {
@@ -209,6 +273,8 @@ impl TablesPage {
                     files::written(cx.notices, "Game record", &file);
                 }
             }
+            // `apply` sends only the commands above here.
+            _ => {}
         }
     }
 
@@ -250,7 +316,7 @@ impl TablesPage {
     fn create_for_board(
         &mut self,
         board: RoundBoard,
-        round: u32,
+        round: RoundNo,
         mode: GameMode,
         cx: &mut PageCtx<'_>,
     ) {
@@ -402,8 +468,8 @@ impl TablesPage {
         let wall_ns = (verdict.at * 1e9) as i64;
         let heading = ggdesk_core::export::forms::FormHeading {
             event,
-            round: stored.meta.round,
-            table: stored.meta.table_no,
+            round: stored.meta.round.map(|r| r.0),
+            table: stored.meta.table_no.map(|t| t.0),
             white: label.names.0,
             black: label.names.1,
             played: fmt_hms(played_ns),

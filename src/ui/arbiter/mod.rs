@@ -28,16 +28,18 @@ use super::PageCtx;
 use super::common::{Confirm, LoadErrors, Reasoned, poll_confirm};
 use crate::desk::{LiveTable, Phase, Tables};
 use crate::store::TournamentId;
-use crate::store::{AnyEvent, AnyGame, GameId, GameMeta, GameMode, RoundBoard, TableTimers};
+use crate::store::{AnyEvent, AnyGame, GameId, GameMeta, GameMode, TableTimers};
 use egui::{Key, Ui};
+use ggdesk_core::event::BoardView as RoundBoard;
 use ggdesk_core::rules::{Event, GameState, Side, SideSetup, Square};
+use ggdesk_core::tournament::{RoundNo, TableNo};
 use std::collections::HashMap;
 use std::time::Duration;
 
 /// A card of the overview: a board of the round, with or without its game yet.
 #[derive(Debug, Clone)]
 pub struct Card {
-    pub table_no: Option<u32>,
+    pub table_no: Option<TableNo>,
     pub names: (String, String),
     pub game: Option<GameId>,
     pub board: Option<RoundBoard>,
@@ -52,7 +54,7 @@ pub struct TableLabel {
     /// White's and Black's names ("White", "Black" when the game has no players).
     pub names: (String, String),
     /// The arbiter's table for the audit log.
-    pub table_no: Option<u32>,
+    pub table_no: Option<TableNo>,
 }
 
 /// An action the arbiter asked for, applied after drawing.
@@ -62,7 +64,7 @@ pub enum TableCmd {
     Back,
     CreateForBoard {
         board: RoundBoard,
-        round: u32,
+        round: RoundNo,
         mode: GameMode,
     },
     CreatePractice {
@@ -169,11 +171,11 @@ pub struct TablesPage {
     pub tables: Tables,
     pub selected: Option<GameId>,
     cards: Vec<Card>,
-    cards_key: Option<(Option<TournamentId>, Option<u32>)>,
+    cards_key: Option<(Option<TournamentId>, Option<RoundNo>)>,
     cards_loaded_ms: i64,
     /// The change stamp and the reconnections the cards were read at.
     cards_stamp: i64,
-    round: Option<u32>,
+    round: Option<RoundNo>,
     tournament_name: Option<String>,
     /// Each table's name and players, from its game's facts.
     labels: HashMap<GameId, TableLabel>,
@@ -224,23 +226,27 @@ impl TablesPage {
         if !force && !due && self.cards_key.map(|k| k.0) == Some(tournament) {
             return;
         }
-        let round = match tournament {
+        let event = match tournament {
             Some(t) => {
                 self.load.clear();
                 let what = format!("the rounds of tournament {t}");
-                match self.load.check(&what, cx.store.playing_round(t)) {
-                    Some(r) => r,
+                match self.load.check(&what, cx.store.event(t)) {
+                    Some(e) => Some(e),
                     None => return,
                 }
             }
             None => None,
         };
-        let key = (tournament, round.map(|r| r.number));
+        let round = event
+            .as_ref()
+            .and_then(|e| e.playing_round())
+            .map(|r| r.number);
+        let key = (tournament, round);
         let moved = self.cards_key != Some(key);
         self.cards_stamp = stamp;
         self.cards_key = Some(key);
         self.cards_loaded_ms = cx.now_ms;
-        self.round = round.map(|r| r.number);
+        self.round = round;
         self.load.clear();
         let mut load = LoadErrors::default();
         self.tournament_name = match tournament {
@@ -255,27 +261,23 @@ impl TablesPage {
         let games = load
             .check(
                 "the desk's games",
-                cx.store.desk_games(tournament.zip(round.map(|r| r.number))),
+                cx.store.desk_games(tournament.zip(round)),
             )
             .unwrap_or_default();
         for (meta, timers) in &games {
             self.timers.insert(meta.id, *timers);
         }
         let games: Vec<GameMeta> = games.into_iter().map(|(meta, _)| meta).collect();
-        if let (Some(t), Some(r)) = (tournament, round) {
-            let boards = load.check(
-                &format!("the boards of round {}", r.number),
-                cx.store.round_boards(t, r.number),
-            );
-            for b in boards.unwrap_or_default() {
+        if let (Some(event), Some(r)) = (&event, round) {
+            for b in event.boards_by_table(r) {
                 // An arbiter station shows the tables it runs.
-                if cx.my_tables.is_some_and(|mine| !mine.contains(&b.table_no)) {
+                if cx.my_tables.is_some_and(|mine| !mine.contains(&b.table)) {
                     continue;
                 }
                 cards.push(Card {
-                    table_no: Some(b.table_no),
+                    table_no: Some(b.table),
                     names: (b.white.name.clone(), b.black.name.clone()),
-                    game: b.game.map(GameId),
+                    game: b.game,
                     board: Some(b),
                 });
             }
@@ -655,12 +657,12 @@ impl TablesPage {
         }
     }
 
-    pub fn paused_games(&self, now_ms: i64) -> std::collections::HashSet<i64> {
+    pub fn paused_games(&self, now_ms: i64) -> std::collections::HashSet<GameId> {
         self.tables
             .tables
             .values()
             .filter(|t| t.phase(now_ms) == Phase::Paused)
-            .map(|t| t.id().0)
+            .map(|t| t.id())
             .collect()
     }
 
@@ -697,7 +699,7 @@ fn practice_card(meta: &GameMeta, tournament: Option<TournamentId>) -> bool {
         return false;
     }
     if meta.imported {
-        return meta.result.as_deref() == Some("adjudication_pending");
+        return meta.result == ggdesk_core::game::Decision::AdjudicationPending;
     }
     meta.tournament_id == tournament
 }
@@ -744,8 +746,8 @@ fn label_of(cx: &PageCtx<'_>, meta: &GameMeta) -> Result<TableLabel, crate::stor
     let mut names = ("White".to_string(), "Black".to_string());
     let title = match (meta.tournament_id, meta.round, meta.table_no) {
         (Some(t), Some(r), Some(table)) => {
-            if let Some(b) = cx.store.round_boards(t, r)?.into_iter().find(|b| {
-                b.table_no == table
+            if let Some(b) = cx.store.event(t)?.boards_by_table(r).into_iter().find(|b| {
+                b.table == table
                     && meta
                         .players
                         .is_none_or(|p| p.white == b.white.no && p.black == b.black.no)

@@ -194,7 +194,7 @@ fn card_ui(
     table: Option<&LiveTable>,
     timers: Option<TableTimers>,
     now: i64,
-    round: Option<u32>,
+    round: Option<ggdesk_core::tournament::RoundNo>,
 ) -> Option<TableCmd> {
     let mut cmd = None;
     let phase = table.map(|t| t.phase(now));
@@ -253,7 +253,7 @@ fn card_lines(
     timers: Option<TableTimers>,
     phase: Option<Phase>,
     now: i64,
-    round: Option<u32>,
+    round: Option<ggdesk_core::tournament::RoundNo>,
 ) -> Option<TableCmd> {
     match (table, table.and_then(|t| t.derived_at(now))) {
         (Some(t), Some(g)) if t.started() => {
@@ -322,7 +322,11 @@ fn card_lines(
 
 /// A board with no game yet: its result if the director entered one, else the two ways to
 /// start it.
-fn board_actions(ui: &mut Ui, card: &Card, round: Option<u32>) -> Option<TableCmd> {
+fn board_actions(
+    ui: &mut Ui,
+    card: &Card,
+    round: Option<ggdesk_core::tournament::RoundNo>,
+) -> Option<TableCmd> {
     let decided = card
         .board
         .as_ref()

@@ -4,10 +4,11 @@
 use super::board::{self, BoardStyle, CellView};
 use super::{Cap, TableCmd, TableLabel, TablesPage, confirmation, phase_badge, setup};
 use crate::desk::{LiveTable, Phase};
-use crate::store::{AnyEvent, GameId, GameMode, StoredEventKind};
+use crate::store::{AnyEvent, GameId, GameMode};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, badge};
 use egui::{RichText, Ui};
+use ggdesk_core::game::LogEntryKind as StoredEventKind;
 use ggdesk_core::record::TimedEvent;
 use ggdesk_core::rules::{Event, Game, GameState, Move, PenaltyKind, Side, Square};
 

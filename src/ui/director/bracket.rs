@@ -6,52 +6,34 @@
 //! the event is over. A tournament of one system has no bracket: the page says so.
 
 use super::{Watch, file_stem, hint, need_tournament, write_export};
-use crate::store::{StoreError, TournamentId};
+use crate::store::TournamentId;
 use crate::ui::PageCtx;
 use crate::ui::common::LoadErrors;
 use crate::ui::files;
 use egui::{RichText, Ui};
-use ggdesk_core::export::print::{self, series_title};
+use ggdesk_core::event::words::{
+    bracket_round_title, bracket_rounds, game_mark, match_title, series_words, stage_name,
+};
+use ggdesk_core::export::print;
 use ggdesk_core::stages::{Event, Match, NextStep, StageFormat};
-use ggdesk_core::tournament::{GameResult, PlayerId};
+use ggdesk_core::tournament::PlayerId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cmd {
     StartNext,
     PrintBracket,
-    PrintGroups(u32),
+    PrintGroups(ggdesk_core::tournament::StageNo),
 }
 
 /// The Bracket page's own state.
 #[derive(Default)]
 pub struct BracketPage {
-    /// `None` for a tournament of one system.
-    pub event: Option<Event>,
+    /// The tournament's event (an event of stages has a bracket).
+    pub event: Option<ggdesk_core::event::Event>,
     watch: Watch,
     load: LoadErrors,
     tid: Option<TournamentId>,
     queued: Vec<Cmd>,
-}
-
-/// What the one-click button would start now, in words: `None` when the next step is a
-/// round to pair and look at (Swiss, round robin), or nothing can start.
-pub fn next_games(event: &Event) -> Option<String> {
-    let step = event.next_step().ok()?;
-    match &step {
-        NextStep::Playoff { .. } => Some(format!(
-            "Start the playoff games at stage {}'s cut",
-            step.stage()
-        )),
-        NextStep::Round { .. } => {
-            let spec = step
-                .stage()
-                .index()
-                .and_then(|k| event.settings().stages.get(k))?;
-            spec.format
-                .is_knockout()
-                .then(|| "Start the next games of the knockout".to_string())
-        }
-    }
 }
 
 fn name(event: &Event, p: PlayerId) -> String {
@@ -70,7 +52,7 @@ impl BracketPage {
             return;
         }
         let mut load = LoadErrors::default();
-        self.event = super::staged_event(&mut load, cx.store, tid).1;
+        self.event = super::event_of(&mut load, cx.store, tid, "the bracket");
         self.load = load;
     }
 
@@ -82,7 +64,10 @@ impl BracketPage {
         if self.load.banner(ui) {
             return;
         }
-        let Some(event) = self.event.clone() else {
+        let Some(whole) = self.event.clone() else {
+            return;
+        };
+        let Some(event) = whole.staged().cloned() else {
             ui.heading("Bracket");
             hint(
                 ui,
@@ -92,7 +77,7 @@ impl BracketPage {
             );
             return;
         };
-        self.controls(ui, &event);
+        self.controls(ui, &event, whole.next_games());
         egui::ScrollArea::both()
             .auto_shrink([false, false])
             .show(ui, |ui| {
@@ -106,10 +91,10 @@ impl BracketPage {
         }
     }
 
-    fn controls(&mut self, ui: &mut Ui, event: &Event) {
+    fn controls(&mut self, ui: &mut Ui, event: &Event, next_games: Option<String>) {
         ui.horizontal(|ui| {
             ui.heading("Bracket");
-            match next_games(event) {
+            match next_games.clone() {
                 Some(words) => {
                     if ui
                         .button(&words)
@@ -148,7 +133,7 @@ impl BracketPage {
                         .button(format!("Print stage {}'s group tables", r.stage))
                         .clicked()
                 {
-                    self.queued.push(Cmd::PrintGroups(r.stage.0));
+                    self.queued.push(Cmd::PrintGroups(r.stage));
                 }
             }
         });
@@ -164,7 +149,7 @@ impl BracketPage {
                         "a round"
                     },
                     step.stage(),
-                    if next_games(event).is_some() {
+                    if next_games.is_some() {
                         " (start it here)"
                     } else {
                         " (pair it on the Rounds page)"
@@ -188,7 +173,6 @@ impl BracketPage {
                             backup.describe()
                         ));
                     }
-                    Err(StoreError::Rejected(m)) => cx.notices.error(m),
                     Err(e) => cx.notices.error(e.to_string()),
                 }
                 self.watch.force();
@@ -240,30 +224,17 @@ fn stages_line(ui: &mut Ui, event: &Event) {
                 None if k >= reached => "to come",
                 None => "",
             };
-            format!("{} {} ({state})", k + 1, s.name.trim())
+            format!("{} {} ({state})", k + 1, stage_name(s))
         })
         .collect();
     ui.label(RichText::new(format!("Stages: {}", parts.join("  >  "))).strong());
-}
-
-/// A game's mark for the upper player of a match.
-fn mark(top: PlayerId, white: PlayerId, result: GameResult) -> &'static str {
-    let top_white = top == white;
-    match (result, top_white) {
-        (GameResult::Pending, _) => "...",
-        (GameResult::Draw, _) => "½",
-        (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => "1",
-        (GameResult::WhiteWins, false) | (GameResult::BlackWins, true) => "0",
-        (GameResult::WhiteWinsByForfeit, true) | (GameResult::BlackWinsByForfeit, false) => "1f",
-        _ => "0f",
-    }
 }
 
 fn match_ui(ui: &mut Ui, event: &Event, format: ggdesk_core::stages::MatchFormat, m: &Match) {
     let score = m.series.score(format);
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.set_width(230.0);
-        ui.label(RichText::new(format!("Match {}", m.id)).small().weak());
+        ui.label(RichText::new(match_title(m.id)).small().weak());
         for (i, slot) in m.slots.iter().enumerate() {
             let seed = slot.seed.map_or_else(String::new, |s| format!("({s}) "));
             match slot.player {
@@ -299,7 +270,7 @@ fn match_ui(ui: &mut Ui, event: &Event, format: ggdesk_core::stages::MatchFormat
             let marks: Vec<&str> = m
                 .games
                 .iter()
-                .map(|g| mark(top, g.white, g.result))
+                .map(|g| game_mark(top, g.white, g.result))
                 .collect();
             ui.label(RichText::new(format!("Games: {}", marks.join(" "))).small());
         }
@@ -321,7 +292,7 @@ fn bracket_ui(ui: &mut Ui, event: &Event) {
     ui.label(format!(
         "Stage {}: knockout, {}{}",
         reached.stage,
-        series_title(b.format),
+        series_words(b.format),
         if b.third_place {
             ", third-place match"
         } else {
@@ -330,10 +301,12 @@ fn bracket_ui(ui: &mut Ui, event: &Event) {
     ));
     let (next, next_third) = b.preview();
     let rounds: Vec<&Vec<Match>> = b.rounds.iter().chain(next.as_ref()).collect();
+    let count = bracket_rounds(b.rounds.first().map_or(1, Vec::len));
     ui.horizontal_top(|ui| {
         for (r, ms) in rounds.iter().enumerate() {
+            let title = bracket_round_title(u32::try_from(r + 1).unwrap_or(u32::MAX), count);
             ui.vertical(|ui| {
-                ui.label(RichText::new(format!("Bracket round {}", r + 1)).strong());
+                ui.label(RichText::new(title).strong());
                 for m in ms.iter() {
                     match_ui(ui, event, b.format, m);
                 }

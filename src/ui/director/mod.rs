@@ -11,11 +11,10 @@ pub mod tournaments;
 
 use super::PageCtx;
 use super::common::{self, LoadErrors, badge};
+use crate::store::Store;
 use crate::store::TournamentId;
-use crate::store::{BoardStatus, RoundState, RoundView, Store};
 use egui::{Color32, RichText, Ui};
-use ggdesk_core::stages::Event;
-use ggdesk_core::tournament::GameResult;
+use ggdesk_core::event::{BoardStatus, Event, RoundPlace, RoundState, RoundView};
 use std::path::PathBuf;
 
 /// Decides when a page reloads its data from the database: when the tournament changes,
@@ -54,31 +53,8 @@ impl Watch {
     }
 }
 
-/// The words for a result, as the boards list shows it.
-pub fn result_short(r: GameResult) -> &'static str {
-    match r {
-        GameResult::WhiteWins => "1-0",
-        GameResult::BlackWins => "0-1",
-        GameResult::Draw => "draw",
-        GameResult::WhiteWinsByForfeit => "1-0 forfeit",
-        GameResult::BlackWinsByForfeit => "0-1 forfeit",
-        GameResult::DoubleForfeit => "0-0 both forfeit",
-        GameResult::Pending => "pending",
-    }
-}
-
-/// The words for a result in a menu.
-pub fn result_long(r: GameResult) -> &'static str {
-    match r {
-        GameResult::WhiteWins => "White wins",
-        GameResult::BlackWins => "Black wins",
-        GameResult::Draw => "Draw",
-        GameResult::WhiteWinsByForfeit => "White wins by forfeit",
-        GameResult::BlackWinsByForfeit => "Black wins by forfeit",
-        GameResult::DoubleForfeit => "Double forfeit (both lose)",
-        GameResult::Pending => "Pending (no result)",
-    }
-}
+/// The words for a result: the event's vocabulary.
+pub use ggdesk_core::event::words::{result_long, result_short};
 
 /// The status word and colour of a board.
 pub fn status_badge(s: BoardStatus) -> (&'static str, Color32) {
@@ -202,10 +178,10 @@ fn round_status(
             // An event in stages: the round's stage beside its number.
             let place = match view.place {
                 _ if !staged => String::new(),
-                crate::store::RoundPlace::Round { stage, round } => {
+                RoundPlace::Round { stage, round } => {
                     format!(" (stage {stage}, round {round})")
                 }
-                crate::store::RoundPlace::Playoff { stage, .. } => {
+                RoundPlace::Playoff { stage, .. } => {
                     format!(" (stage {stage}, playoff games)")
                 }
             };
@@ -260,33 +236,29 @@ impl StatusCache {
         }
         self.round = None;
         self.registered = 0;
-        self.staged = cx.tournament.is_some_and(|t| {
-            load.check("the stages", cx.store.stages(t))
-                .flatten()
-                .is_some()
-        });
+        self.staged = false;
         if let Some(t) = *cx.tournament
-            && let Some(rounds) = load.check("the rounds", cx.store.rounds_of(t))
+            && let Some(event) = load.check("the event", cx.store.event(t))
         {
+            self.staged = event.in_stages();
             // A station's desk follows the rounds published: a draft is the director's.
-            let last = rounds
+            let last = event
+                .rounds()
                 .iter()
                 .rev()
                 .find(|r| cx.my_tables.is_none() || r.state != RoundState::Draft);
             match last {
                 Some(last) => {
-                    self.round = load
-                        .check(
-                            &format!("round {}", last.number),
-                            cx.store.round_view(t, last.number),
-                        )
-                        .flatten();
+                    cx.store.shown(&event, last.number);
+                    self.round = event.round_view(last.number);
                 }
                 // Before round 1, the status line says whether the players are in.
                 None => {
-                    self.registered = load
-                        .check("the registrations", cx.store.registrations(t))
-                        .map_or(0, |r| r.iter().filter(|r| !r.withdrawn).count());
+                    self.registered = event
+                        .entrants()
+                        .iter()
+                        .filter(|e| !e.player.withdrawn)
+                        .count();
                 }
             }
         }
@@ -379,22 +351,14 @@ pub fn next_step(ui: &mut Ui, text: &str) {
     );
 }
 
-/// The event of a tournament in stages as a page reads it: whether the tournament is one,
-/// and its event (`None` for a tournament of one system, or when it could not be read: the
-/// failure is noted in `load`).
-pub(crate) fn staged_event(
+/// The event of a tournament as a page reads it (`None` when it could not be read: the
+/// failure is noted in `load` under the page's own words, `what`, so the banner says
+/// what the director was looking at).
+pub(crate) fn event_of(
     load: &mut LoadErrors,
     store: &Store,
     tid: TournamentId,
-) -> (bool, Option<Event>) {
-    let staged = load
-        .check("the stages", store.stages(tid))
-        .flatten()
-        .is_some();
-    let event = if staged {
-        load.check("the event", store.load_event(tid))
-    } else {
-        None
-    };
-    (staged, event)
+    what: &str,
+) -> Option<Event> {
+    load.check(what, store.event(tid))
 }

@@ -4,12 +4,16 @@
 
 use super::{Watch, hint, need_tournament, next_step};
 use crate::store::TournamentId;
-use crate::store::{PenaltyRow, Registration, RegistryId, RegistryPlayer};
+use crate::store::{RegistryId, RegistryPlayer};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
 use egui::{RichText, Ui};
 use egui_extras::Column;
+use ggdesk_core::event::{
+    AbsenceChange, Command, Event, PenaltyRecord as PenaltyRow, Registration, Withdrawal,
+};
 use ggdesk_core::export::print::sort_key;
+use ggdesk_core::tournament::{PenaltyId, RoundNo};
 use ggdesk_core::tournament::{PlayerId, Score};
 
 #[derive(Debug, Clone)]
@@ -18,9 +22,9 @@ enum Cmd {
     RegisterAll(Vec<RegistryId>),
     Withdraw(PlayerId, String),
     ReEnter(PlayerId),
-    Absence(PlayerId, u32, bool),
+    Absence(PlayerId, RoundNo, AbsenceChange),
     Penalty(PlayerId, Score, String),
-    CancelPenalty(i64, String),
+    CancelPenalty(PenaltyId, String),
     Ban(RegistryId, String),
     Unregister(PlayerId),
 }
@@ -43,8 +47,10 @@ pub struct RegistrationPage {
     registry: Vec<RegistryPlayer>,
     penalties: Vec<PenaltyRow>,
     /// The first round not paired yet (absences can be asked for it and later ones).
-    next_round: u32,
-    rounds_started: u32,
+    next_round: Option<RoundNo>,
+    rounds_started: usize,
+    /// The tournament's event, which says what may be done now.
+    event: Option<Event>,
     watch: Watch,
     pub search: String,
     pub selected: Option<PlayerId>,
@@ -77,9 +83,7 @@ impl RegistrationPage {
             return;
         }
         let mut load = LoadErrors::default();
-        self.registered = load
-            .check("the registrations", cx.store.registrations(tid))
-            .unwrap_or_default();
+        self.event = super::event_of(&mut load, cx.store, tid, "the registrations");
         self.registry = load
             .check("the players registry", cx.store.players())
             .unwrap_or_default();
@@ -88,20 +92,21 @@ impl RegistrationPage {
                 .cmp(&sort_key(&b.name))
                 .then(a.id.cmp(&b.id))
         });
-        self.penalties = load
-            .check("the penalties", cx.store.penalties(tid))
-            .unwrap_or_default();
-        let rounds = load
-            .check("the rounds", cx.store.rounds_of(tid))
-            .unwrap_or_default();
         self.load = load;
-        self.next_round = rounds.len() as u32 + 1;
-        self.rounds_started = rounds
-            .iter()
-            .filter(|r| r.state != crate::store::RoundState::Draft)
-            .count() as u32;
-        if self.absence_round.is_empty() {
-            self.absence_round = self.next_round.to_string();
+        let event = self.event.as_ref();
+        self.registered = event.map(Event::registrations).unwrap_or_default();
+        self.penalties = event.map_or_else(Vec::new, |e| e.record().penalties.clone());
+        self.next_round = Some(RoundNo::from_index(event.map_or(0, |e| e.rounds().len())));
+        self.rounds_started = event.map_or(0, |e| {
+            e.rounds()
+                .iter()
+                .filter(|r| r.state != ggdesk_core::event::RoundState::Draft)
+                .count()
+        });
+        if self.absence_round.is_empty()
+            && let Some(n) = self.next_round
+        {
+            self.absence_round = n.to_string();
         }
         if let Some(s) = self.selected
             && !self.registered.iter().any(|r| r.no == s)
@@ -291,7 +296,7 @@ impl RegistrationPage {
                             ("BANNED".to_string(), common::RED)
                         } else if r.withdrawn {
                             ("withdrawn".to_string(), common::AMBER)
-                        } else if r.entry_round > 1 {
+                        } else if r.entry_round.0 > 1 {
                             (format!("late entry, round {}", r.entry_round), common::BLUE)
                         } else {
                             ("playing".to_string(), ui.visuals().text_color())
@@ -406,26 +411,36 @@ impl RegistrationPage {
             let l = ui.label("Absent in round:");
             ui.add(egui::TextEdit::singleline(&mut self.absence_round).desired_width(40.0))
                 .labelled_by(l.id);
-            let round = self.absence_round.trim().parse::<u32>().ok();
+            let round = self.absence_round.trim().parse::<u32>().ok().map(RoundNo);
             let asked = round.is_some_and(|n| r.absences.contains(&n));
-            let text = if asked {
-                "Cancel the absence"
+            let (text, change) = if asked {
+                ("Cancel the absence", AbsenceChange::TakeBack)
             } else {
-                "Mark absent"
+                ("Mark absent", AbsenceChange::Ask)
+            };
+            // Whether the event takes the absence now, and if not why: its own words.
+            let refused = match (round, &self.event) {
+                (Some(n), Some(event)) => event
+                    .decide(
+                        &Command::SetAbsence {
+                            player: r.no,
+                            round: n,
+                            change,
+                            reason: String::new(),
+                        },
+                        0,
+                    )
+                    .err()
+                    .map(|e| e.to_string()),
+                _ => Some("rounds are numbered from 1".to_string()),
             };
             if ui
-                .add_enabled(
-                    round.is_some_and(|n| n >= self.next_round),
-                    egui::Button::new(text),
-                )
-                .on_disabled_hover_text(format!(
-                    "Only for a round not paired yet (round {} or later)",
-                    self.next_round
-                ))
+                .add_enabled(refused.is_none(), egui::Button::new(text))
+                .on_disabled_hover_text(refused.unwrap_or_default())
                 .clicked()
                 && let Some(n) = round
             {
-                self.queued.push(Cmd::Absence(r.no, n, !asked));
+                self.queued.push(Cmd::Absence(r.no, n, change));
             }
         });
     }
@@ -502,20 +517,24 @@ impl RegistrationPage {
                 }
             }
             Cmd::Withdraw(no, reason) => {
-                let r = cx.store.set_withdrawn(tid, no, true, &reason, &actor);
+                let r = cx
+                    .store
+                    .set_withdrawn(tid, no, Withdrawal::Withdraw, &reason, &actor);
                 cx.notices
                     .report(r, "Player withdrawn: not paired from the next round on");
             }
             Cmd::ReEnter(no) => {
-                let r = cx.store.set_withdrawn(tid, no, false, "", &actor);
+                let r = cx
+                    .store
+                    .set_withdrawn(tid, no, Withdrawal::Reenter, "", &actor);
                 cx.notices
                     .report(r, "Player re-entered: paired again from the next round");
             }
-            Cmd::Absence(no, round, absent) => {
+            Cmd::Absence(no, round, change) => {
                 let r = cx
                     .store
-                    .set_absence(tid, no, round, absent, "asked by the player", &actor);
-                let done = if absent {
+                    .set_absence(tid, no, round, change, "asked by the player", &actor);
+                let done = if change == AbsenceChange::Ask {
                     format!("Player {no} will not be paired in round {round}")
                 } else {
                     format!("Player {no} will be paired in round {round}")

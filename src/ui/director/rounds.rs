@@ -18,11 +18,7 @@ use super::{
     Watch, file_stem, hint, need_tournament, next_step, result_long, result_short, round_badges,
     state_badge, status_badge, write_export,
 };
-use crate::store::TournamentId;
-use crate::store::{
-    Absentee, BoardStatus, NextRound, ResultSaved, RoundBoard, RoundInfo, RoundPlace, RoundState,
-    RoundView,
-};
+use crate::store::{ResultSaved, TournamentId};
 use crate::ui::PageCtx;
 use crate::ui::common::{
     self, Confirm, LoadErrors, Reasoned, badge, fmt_clock, fmt_local_time, poll_confirm,
@@ -30,10 +26,13 @@ use crate::ui::common::{
 use crate::ui::files;
 use egui::{Key, Modifiers, RichText, Ui};
 use egui_extras::Column;
+use ggdesk_core::event::{
+    Absentee, BoardStatus, BoardView as RoundBoard, Confirmation, Event, NextAction, RoundState,
+    RoundView,
+};
 use ggdesk_core::export::print::{self, PrintBoard, PrintPlayer, PrintRound};
 use ggdesk_core::pairing::{self, Pairing};
-use ggdesk_core::stages::{Event, MatchId, NextStep, StageFormat, StepRefusal};
-use ggdesk_core::tournament::{GameResult, PlayerId, Score, StageNo, Tournament};
+use ggdesk_core::tournament::{BoardNo, GameResult, PlayerId, RoundNo, Score, StageNo};
 use std::collections::HashMap;
 
 /// The width kept for a player's rating after the name on the boards.
@@ -53,18 +52,18 @@ pub enum Printout {
 #[derive(Debug, Clone, PartialEq)]
 enum Cmd {
     Pair,
-    Publish(u32),
-    Discard(u32),
-    Repair(u32, String),
-    Complete(u32),
+    Publish(RoundNo),
+    Discard(RoundNo),
+    Repair(RoundNo, String),
+    Complete(RoundNo),
     /// Check a swap; swap at once when nothing needs confirming.
-    TrySwap(u32, PlayerId, PlayerId),
+    TrySwap(RoundNo, PlayerId, PlayerId),
     /// A swap confirmed despite the warnings shown.
-    SwapConfirmed(u32, PlayerId, PlayerId),
-    Result(u32, u32, GameResult, String),
-    Default(u32, u32, Absentee),
-    StartAt(u32, Option<i64>),
-    Print(u32, Printout),
+    SwapConfirmed(RoundNo, PlayerId, PlayerId),
+    Result(RoundNo, BoardNo, GameResult, String),
+    Default(RoundNo, BoardNo, Absentee),
+    StartAt(RoundNo, Option<i64>),
+    Print(RoundNo, Printout),
     /// An event in stages: pair and publish the next games of a knockout, or the playoff
     /// games at a cut (the Bracket page's "Start the next games").
     StartNext,
@@ -83,21 +82,18 @@ impl Reasoned for Cmd {
 /// The Rounds page's own state.
 #[derive(Default)]
 pub struct RoundsPage {
-    rounds: Vec<RoundInfo>,
     pub view: Option<RoundView>,
-    tournament: Option<Tournament>,
-    next: Option<NextRound>,
     /// When the grace period of the round shown ends (its start plus the tournament's
-    /// grace period), as the store says.
+    /// grace period), as the event says.
     grace_ends: Option<i64>,
-    /// Every player's score before the round shown, computed once per reload.
-    scores_before: std::collections::HashMap<u32, Score>,
+    /// Every player's points before the round shown (in its stage), once per reload.
+    scores_before: HashMap<PlayerId, Score>,
     watch: Watch,
     load: LoadErrors,
     /// The round shown; `None` follows the newest.
-    pub shown: Option<u32>,
+    pub shown: Option<RoundNo>,
     /// The board whose explanation is shown (and that the result keys act on).
-    pub board: Option<u32>,
+    pub board: Option<BoardNo>,
     /// The first player picked for a swap in a draft.
     pub swap_from: Option<PlayerId>,
     pub start_text: String,
@@ -107,203 +103,13 @@ pub struct RoundsPage {
     tid: Option<TournamentId>,
     /// The games at this desk's tables whose clocks the arbiter paused (set by the desk
     /// before each frame of this page): their boards say PAUSED, not PLAYING.
-    pub paused: std::collections::HashSet<i64>,
+    pub paused: std::collections::HashSet<ggdesk_core::tournament::GameId>,
     /// An arbiter station's desk: the round's pairings read-only (no pairing, publishing,
     /// start, re-pair or result: the director's), drafts not shown.
     station: bool,
-    /// An event in stages as the core replays it (its stages, cuts, playoffs, bracket);
-    /// `None` for a tournament of one system.
+    /// The tournament's event as the core replays it (its rounds, stages, cuts, playoffs,
+    /// bracket, and what comes next).
     pub event: Option<Event>,
-}
-
-/// What comes next in an event in stages, once no draft waits.
-#[derive(Debug, Clone, PartialEq)]
-enum StagedNext {
-    /// Round `number` of the event: round `round` of stage `stage`, a draft to look at.
-    Pair {
-        number: u32,
-        stage: StageNo,
-        round: u32,
-    },
-    /// The next games of a knockout or a playoff, started in one action: the words of
-    /// the Bracket page's button.
-    Start(String),
-    /// A stage just seeded: its first round on the director's word. `forced`: a knockout's
-    /// first games (started at once), else a draft.
-    Seed {
-        label: String,
-        stage: StageNo,
-        forced: bool,
-    },
-    /// The event is over.
-    Over,
-    /// Nothing can start: why.
-    Wait(String),
-}
-
-/// A stage's name, or its system when it has none.
-fn stage_name(event: &Event, stage: StageNo) -> String {
-    let Some(spec) = stage.index().and_then(|k| event.settings().stages.get(k)) else {
-        return String::new();
-    };
-    if spec.name.trim().is_empty() {
-        match spec.format {
-            StageFormat::Swiss { .. } => "Swiss".into(),
-            StageFormat::RoundRobin { .. } => "Round robin".into(),
-            StageFormat::Knockout { .. } => "Knockout".into(),
-        }
-    } else {
-        spec.name.trim().to_string()
-    }
-}
-
-/// How many bracket rounds a knockout whose first round has `matches` matches takes.
-fn bracket_rounds(matches: usize) -> u32 {
-    (2 * matches.max(1)).next_power_of_two().trailing_zeros()
-}
-
-/// The name of bracket round `r` (from 1) of `count`: Final, Semi-finals, Quarter-finals,
-/// else Round of 16, 32, …
-pub fn bracket_round_title(r: u32, count: u32) -> String {
-    match count.saturating_sub(r) {
-        0 => "Final".into(),
-        1 => "Semi-finals".into(),
-        2 => "Quarter-finals".into(),
-        n => format!("Round of {}", 1u64 << (n + 1).min(62)),
-    }
-}
-
-/// The bracket round of a knockout round: its matches' (the third-place match is played
-/// beside the final).
-fn view_bracket_round(event: &Event, view: &RoundView) -> Option<(u32, u32)> {
-    let k = view.place.stage().index()?;
-    let bracket = event.reached().get(k)?.bracket.as_ref()?;
-    let count = bracket_rounds(bracket.rounds.first().map_or(1, Vec::len));
-    let r = view
-        .boards
-        .iter()
-        .filter_map(|b| match b.series {
-            Some(MatchId::Bracket { round, .. }) => Some(round),
-            Some(MatchId::ThirdPlace) => Some(count),
-            None => None,
-        })
-        .max()?;
-    Some((r, count))
-}
-
-/// A round's place in its event in words: `Stage 1 · Swiss · round 3 of 6`, `Stage 2 ·
-/// Knockout · Quarter-finals`, `Stage 1 · playoff games at the cut`.
-pub fn place_words(event: &Event, view: &RoundView) -> String {
-    match view.place {
-        RoundPlace::Playoff { stage, number } => format!(
-            "Stage {stage} · {} · playoff games at the cut{}",
-            stage_name(event, stage),
-            if number > 1 {
-                format!(" ({number})")
-            } else {
-                String::new()
-            }
-        ),
-        RoundPlace::Round { stage, round } => {
-            let name = stage_name(event, stage);
-            let knockout = stage
-                .index()
-                .and_then(|k| event.settings().stages.get(k))
-                .is_some_and(|s| s.format.is_knockout());
-            if knockout {
-                match view_bracket_round(event, view) {
-                    Some((r, count)) => {
-                        format!("Stage {stage} · {name} · {}", bracket_round_title(r, count))
-                    }
-                    None => format!("Stage {stage} · {name} · round {round}"),
-                }
-            } else {
-                let planned = stage
-                    .index()
-                    .and_then(|k| event.reached().get(k))
-                    .and_then(|r| r.planned);
-                match planned {
-                    Some(p) => format!("Stage {stage} · {name} · round {round} of {p}"),
-                    None => format!("Stage {stage} · {name} · round {round}"),
-                }
-            }
-        }
-    }
-}
-
-/// The players of an event out of it as of round `view` (not through an earlier stage's
-/// cut, or knocked out by then), each with where they went out.
-fn out_of_event(event: &Event, view: &RoundView) -> HashMap<u32, String> {
-    let mut out = HashMap::new();
-    let k = view.place.stage().index().unwrap_or(0);
-    for p in event.players() {
-        for j in 1..=k {
-            let Some(reached) = event.reached().get(j) else {
-                break;
-            };
-            if !reached.seeds.contains(&p.id) {
-                let before = StageNo::from_index(j - 1);
-                out.insert(
-                    p.id.0,
-                    format!("out after stage {before} ({})", stage_name(event, before)),
-                );
-                break;
-            }
-        }
-    }
-    if let Some(bracket) = event.reached().get(k).and_then(|r| r.bracket.as_ref()) {
-        let count = bracket_rounds(bracket.rounds.first().map_or(1, Vec::len));
-        let now = view_bracket_round(event, view).map_or(count, |(r, _)| r);
-        for (p, r) in bracket.eliminated() {
-            let r = u32::try_from(r).unwrap_or(u32::MAX);
-            if r <= now {
-                out.entry(p.0).or_insert_with(|| {
-                    format!(
-                        "out after the {}",
-                        bracket_round_title(r, count).to_lowercase()
-                    )
-                });
-            }
-        }
-    }
-    out
-}
-
-/// What comes next in an event in stages, after the rounds `rounds` (drafts included).
-fn staged_next(event: &Event, rounds: &[RoundInfo]) -> StagedNext {
-    let step = match event.next_step() {
-        Ok(step) => step,
-        Err(StepRefusal::Over) => return StagedNext::Over,
-        Err(e) => return StagedNext::Wait(e.to_string()),
-    };
-    let stage = step.stage();
-    let knockout = stage
-        .index()
-        .and_then(|k| event.settings().stages.get(k))
-        .is_some_and(|s| s.format.is_knockout());
-    let forced = matches!(step, NextStep::Playoff { .. }) || knockout;
-    let first_of_stage = stage.0 > 1 && !rounds.iter().any(|r| r.place.stage() == stage);
-    if first_of_stage {
-        return StagedNext::Seed {
-            label: format!("Seed stage {stage} ({})", stage_name(event, stage)),
-            stage,
-            forced,
-        };
-    }
-    if forced {
-        return StagedNext::Start(
-            super::bracket::next_games(event).unwrap_or_else(|| "Start the next games".to_string()),
-        );
-    }
-    let round = match step {
-        NextStep::Round { round, .. } => round.0,
-        NextStep::Playoff { .. } => 0,
-    };
-    StagedNext::Pair {
-        number: rounds.last().map_or(1, |r| r.number + 1),
-        stage,
-        round,
-    }
 }
 
 impl RoundsPage {
@@ -319,46 +125,35 @@ impl RoundsPage {
             return;
         }
         let mut load = LoadErrors::default();
-        self.rounds = load
-            .check("the rounds", cx.store.rounds_of(tid))
-            .unwrap_or_default();
-        // A draft is the director's: a station sees a round once it is published.
-        if self.station {
-            self.rounds.retain(|r| r.state != RoundState::Draft);
-        }
-        let number = self
-            .shown
-            .filter(|n| self.rounds.iter().any(|r| r.number == *n))
-            .or_else(|| self.rounds.last().map(|r| r.number));
-        self.view = number.and_then(|n| {
-            load.check(&format!("round {n}"), cx.store.round_view(tid, n))
-                .flatten()
-        });
-        self.grace_ends = number.and_then(|n| {
-            load.check("the grace period", cx.store.grace_ends_at(tid, n))
-                .flatten()
-        });
-        self.next = load.check("the next round", cx.store.next_round(tid));
-        self.event = super::staged_event(&mut load, cx.store, tid).1;
-        self.tournament = load.check("the tournament", cx.store.load_tournament(tid));
-        if let Some(t) = &self.tournament {
-            let before = self
-                .view
-                .as_ref()
-                .map_or(0, |v| v.number.saturating_sub(1) as usize);
-            self.scores_before = t
-                .players()
-                .iter()
-                .zip(t.scores(before))
-                .map(|(p, s)| (p.id.0, s))
-                .collect();
-        }
-        // An event in stages: the points within the round's stage (a stage starts from 0);
-        // none in a knockout or a playoff, which score no points.
-        if let (Some(event), Some(view)) = (&self.event, &self.view) {
-            self.scores_before = stage_scores(event, view);
+        self.event = super::event_of(&mut load, cx.store, tid, "the rounds");
+        self.view = None;
+        self.grace_ends = None;
+        self.scores_before = HashMap::new();
+        if let Some(event) = &self.event {
+            let number = self
+                .shown
+                .filter(|n| self.rounds().iter().any(|r| r.number == *n))
+                .or_else(|| self.rounds().last().map(|r| r.number));
+            if let Some(n) = number {
+                cx.store.shown(event, n);
+                self.view = event.round_view(n);
+                self.grace_ends = event.grace_ends_at(n);
+                // The points within the round's stage (a stage starts from 0); none in a
+                // knockout or a playoff, which score no points.
+                self.scores_before = event.scores_before(n);
+            }
         }
         self.load = load;
+    }
+
+    /// The rounds this desk shows: every one, or (a station) those published.
+    fn rounds(&self) -> Vec<&ggdesk_core::event::RoundRecord> {
+        self.event.as_ref().map_or_else(Vec::new, |e| {
+            e.rounds()
+                .iter()
+                .filter(|r| !self.station || r.state != RoundState::Draft)
+                .collect()
+        })
     }
 
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
@@ -493,14 +288,14 @@ impl RoundsPage {
         let n = view.boards.len();
         let pos = self
             .board
-            .and_then(|b| view.boards.iter().position(|x| x.board_no == b));
+            .and_then(|b| view.boards.iter().position(|x| x.board == b));
         if down || up {
             let i = match (pos, down) {
                 (Some(p), true) => (p + 1).min(n - 1),
                 (Some(p), false) => p.saturating_sub(1),
                 (None, _) => 0,
             };
-            self.board = Some(view.boards[i].board_no);
+            self.board = Some(view.boards[i].board);
         }
         Some(pos)
     }
@@ -509,7 +304,7 @@ impl RoundsPage {
     /// for it at the desk, confirmed with a reason if it changes one (and warned about when
     /// the result came from a game played at the desk, whose record then says otherwise) or
     /// if a game is under way at the desk (it plays on, and its result replaces this one).
-    fn result_chosen(&mut self, round: u32, board: &RoundBoard, result: GameResult) {
+    fn result_chosen(&mut self, round: RoundNo, board: &RoundBoard, result: GameResult) {
         if board.result == result {
             return;
         }
@@ -520,17 +315,17 @@ impl RoundsPage {
                 (BoardStatus::SettingUp | BoardStatus::Adjudication, Some(game)) => {
                     self.confirm = Some(
                         Confirm::new(
-                            format!("Table {} is being played at the desk", board.table_no),
+                            format!("Table {} is being played at the desk", board.table),
                             game_under_way(board, game, result),
                             "Enter the result",
-                            Cmd::Result(round, board.board_no, result, String::new()),
+                            Cmd::Result(round, board.board, result, String::new()),
                         )
                         .with_reason(),
                     );
                 }
                 _ => self
                     .queued
-                    .push(Cmd::Result(round, board.board_no, result, String::new())),
+                    .push(Cmd::Result(round, board.board, result, String::new())),
             }
             return;
         }
@@ -549,91 +344,76 @@ impl RoundsPage {
         }
         self.confirm = Some(
             Confirm::new(
-                format!("Change the result of table {}", board.table_no),
+                format!("Change the result of table {}", board.table),
                 message,
                 "Change the result",
-                Cmd::Result(round, board.board_no, result, String::new()),
+                Cmd::Result(round, board.board, result, String::new()),
             )
             .with_reason(),
         );
     }
 
-    /// What Ctrl+P does: pair the next round; in an event in stages, the next action
-    /// (pair, seed the next stage, start the next games), nothing when the event is over.
+    /// What the director does next, as the event says.
+    fn next(&self) -> Option<NextAction> {
+        self.event.as_ref().map(Event::next_action)
+    }
+
+    /// What Ctrl+P does: the next action (pair, seed the next stage, start the next games);
+    /// when nothing can be paired, the pairing is asked for and the refusal says why.
     fn pair_cmd(&self) -> Option<Cmd> {
-        let Some(event) = &self.event else {
-            return Some(Cmd::Pair);
-        };
-        match staged_next(event, &self.rounds) {
-            StagedNext::Pair { .. } | StagedNext::Seed { forced: false, .. } => Some(Cmd::Pair),
-            StagedNext::Start(_) | StagedNext::Seed { forced: true, .. } => Some(Cmd::StartNext),
-            StagedNext::Over | StagedNext::Wait(_) => None,
+        match self.next()? {
+            NextAction::Start(_) | NextAction::Seed { start: true, .. } => Some(Cmd::StartNext),
+            _ => Some(Cmd::Pair),
         }
     }
 
-    /// What comes next in an event in stages, once no draft waits and the last round is
-    /// complete (or all its results are in); `None` otherwise or for one system.
-    fn staged_next(&self) -> Option<StagedNext> {
-        let event = self.event.as_ref()?;
-        if self
-            .rounds
-            .last()
-            .is_some_and(|r| r.state == RoundState::Draft)
-        {
-            return None;
-        }
-        Some(staged_next(event, &self.rounds))
-    }
-
-    /// The next action of an event in stages as one button.
-    fn staged_button(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
-        let Some(next) = self.staged_next() else {
+    /// The next action as one button.
+    fn next_button(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        let Some(next) = self.next() else {
             return;
         };
-        match next {
-            StagedNext::Pair { number, .. } => {
-                if ui
-                    .button(RichText::new(format!("Pair round {number}")).strong())
-                    .on_hover_text("Ctrl+P: propose the pairing; nothing is shown to the players until you publish")
-                    .clicked()
-                {
-                    self.queued.push(Cmd::Pair);
-                }
-            }
-            StagedNext::Start(words) => {
-                if ui
-                    .button(RichText::new(words).strong())
-                    .on_hover_text(
-                        "Ctrl+P: pairs and publishes one game for every open match (or the \
-                         playoff games): the games appear at their tables",
-                    )
-                    .clicked()
-                {
-                    self.queued.push(Cmd::StartNext);
-                }
-            }
-            StagedNext::Seed { label, forced, .. } => {
-                let hover = if forced {
-                    "Ctrl+P: seeds the knockout from the cut and starts its first games at \
-                     their tables"
-                } else {
-                    "Ctrl+P: seeds the stage from the cut and proposes its first round as a \
-                     draft; nothing is shown to the players until you publish"
-                };
-                if ui
-                    .button(RichText::new(label).strong())
-                    .on_hover_text(hover)
-                    .clicked()
-                {
-                    self.queued.push(if forced { Cmd::StartNext } else { Cmd::Pair });
-                }
-            }
-            StagedNext::Over => {
+        let in_stages = self.event.as_ref().is_some_and(Event::in_stages);
+        // The button's words, what hovering it says, and what a click queues.
+        let (label, hover, cmd) = match next {
+            NextAction::Pair { number, .. } => (
+                format!("Pair round {number}"),
+                "Ctrl+P: propose the pairing; nothing is shown to the players until you publish",
+                Cmd::Pair,
+            ),
+            NextAction::Start(words) => (
+                words,
+                "Ctrl+P: pairs and publishes one game for every open match (or the playoff \
+                 games): the games appear at their tables",
+                Cmd::StartNext,
+            ),
+            NextAction::Seed {
+                label, start: true, ..
+            } => (
+                label,
+                "Ctrl+P: seeds the knockout from the cut and starts its first games at their \
+                 tables",
+                Cmd::StartNext,
+            ),
+            NextAction::Seed { label, .. } => (
+                label,
+                "Ctrl+P: seeds the stage from the cut and proposes its first round as a draft; \
+                 nothing is shown to the players until you publish",
+                Cmd::Pair,
+            ),
+            NextAction::Over if in_stages => {
                 if ui.button("Final placement: Bracket page (F11)").clicked() {
                     *cx.goto = Some(crate::ui::Page::Bracket);
                 }
+                return;
             }
-            StagedNext::Wait(_) => {}
+            _ => return,
+        };
+        if ui
+            .button(RichText::new(label).strong())
+            .on_hover_text(hover)
+            .clicked()
+        {
+            self.queued.push(cmd);
         }
     }
 
@@ -641,16 +421,8 @@ impl RoundsPage {
         self.round_tabs(ui);
         // Wrapped: a stage's round title and the next action may not fit one line.
         ui.horizontal_wrapped(|ui| {
-            if self.event.is_some() && !self.station {
-                self.staged_button(ui, cx);
-            } else if let Some(NextRound::Ready(next)) = self.next
-                && !self.station
-                && ui
-                    .button(RichText::new(format!("Pair round {next}")).strong())
-                    .on_hover_text("Ctrl+P: propose the pairing; nothing is shown to the players until you publish")
-                    .clicked()
-            {
-                self.queued.push(Cmd::Pair);
+            if !self.station {
+                self.next_button(ui, cx);
             }
             if let Some(view) = self.view.clone() {
                 self.round_actions(ui, &view);
@@ -667,36 +439,15 @@ impl RoundsPage {
     /// the cut with its playoff games.
     fn cut_ui(&self, ui: &mut Ui) {
         let Some(event) = &self.event else { return };
-        let last_shown =
-            self.view.as_ref().map(|v| v.number) == self.rounds.last().map(|r| r.number);
+        let rounds = self.rounds();
+        let last_shown = self.view.as_ref().map(|v| v.number) == rounds.last().map(|r| r.number);
         if !last_shown {
             return;
         }
-        let current = event.current();
-        let started = |s: StageNo| self.rounds.iter().any(|r| r.place.stage() == s);
-        // The stage whose cut is at hand: the current one with a tie being played off, or
-        // the one before a stage seeded and not begun.
-        let k = match current.stage.index() {
-            Some(k) if current.complete && !current.cut.is_empty() => k,
-            Some(k) if k > 0 && !started(current.stage) => k - 1,
-            _ => return,
-        };
-        let Some(reached) = event.reached().get(k) else {
+        let Some(cut) = event.cut_at_hand() else {
             return;
         };
-        let stage = reached.stage;
-        let next = event.reached().get(k + 1);
-        let name = |p: PlayerId| {
-            event
-                .player(p)
-                .map_or_else(|| p.to_string(), |x| format!("{} {}", p, x.name))
-        };
-        let advance = event
-            .settings()
-            .stages
-            .get(k)
-            .and_then(|s| s.advance)
-            .map_or(0, |a| a as usize);
+        let name = |p: PlayerId| event.named(p).to_string();
         ui.add_space(4.0);
         egui::Frame::group(ui.style()).show(ui, |ui| {
             egui::ScrollArea::vertical()
@@ -705,102 +456,29 @@ impl RoundsPage {
                 .show(ui, |ui| {
                     ui.label(
                         RichText::new(format!(
-                            "The cut of stage {stage} ({}): the top {advance}{} go on",
-                            stage_name(event, stage),
-                            if reached.groups.len() > 1 {
-                                " of each group"
-                            } else {
-                                ""
-                            }
+                            "The cut of stage {} ({}): the top {}{} go on",
+                            cut.stage,
+                            cut.name,
+                            cut.advance,
+                            if cut.grouped { " of each group" } else { "" }
                         ))
                         .strong(),
                     );
-                    if let Some(next) = next {
+                    if let Some(next) = &cut.next {
+                        let (stage, stage_name) = (next.stage, &next.name);
                         let seeds: Vec<String> = next
                             .seeds
                             .iter()
                             .enumerate()
-                            .map(|(i, &p)| {
-                                format!("{}. {}{}", i + 1, name(p), cut_place(reached, p))
-                            })
+                            .map(|(i, (p, place))| format!("{}. {} ({place})", i + 1, name(*p)))
                             .collect();
                         ui.label(format!(
-                            "Going on to stage {} ({}), by seed: {}",
-                            next.stage,
-                            stage_name(event, next.stage),
+                            "Going on to stage {stage} ({stage_name}), by seed: {}",
                             seeds.join(" · ")
                         ));
                     }
-                    let playoffs = event.play(k).map_or(&[][..], |p| p.playoffs.as_slice());
-                    for cut in &reached.cut {
-                        let Some(playoff) = &cut.playoff else {
-                            if next.is_none() {
-                                let through: Vec<String> = cut
-                                    .standings
-                                    .rows
-                                    .iter()
-                                    .take(advance)
-                                    .map(|r| name(r.id))
-                                    .collect();
-                                ui.label(format!("Through: {}", through.join(", ")));
-                            }
-                            continue;
-                        };
-                        let (through_words, tie_words) = if reached.groups.len() > 1 {
-                            (
-                                format!("Group {}: through", cut.group),
-                                format!("Group {}: tie at the cut", cut.group),
-                            )
-                        } else {
-                            ("Through".to_string(), "Tie at the cut".to_string())
-                        };
-                        // Those above the tie are through; the tied play off for the rest.
-                        let through: Vec<String> = cut
-                            .standings
-                            .rows
-                            .iter()
-                            .take(advance)
-                            .filter(|r| !playoff.order.contains(&r.id))
-                            .map(|r| name(r.id))
-                            .collect();
-                        if !through.is_empty() {
-                            ui.label(format!("{through_words}: {}", through.join(", ")));
-                        }
-                        let places = advance.saturating_sub(through.len());
-                        let tied: Vec<String> = playoff.order.iter().map(|&p| name(p)).collect();
-                        ui.label(
-                            RichText::new(format!(
-                                "{tie_words}: {} are level on score and every \
-                                 tie-break and play off for {places} place{}",
-                                tied.join(", "),
-                                if places == 1 { "" } else { "s" }
-                            ))
-                            .color(common::AMBER),
-                        );
-                        for g in playoffs.iter().filter(|g| {
-                            g.group.is_none_or(|x| x == cut.group)
-                                && playoff.order.contains(&g.white)
-                        }) {
-                            let state = if g.result == GameResult::Pending {
-                                "pending".to_string()
-                            } else {
-                                format!("played: {}", result_long(g.result))
-                            };
-                            ui.label(format!(
-                                "Playoff game: {} – {} ({state})",
-                                name(g.white),
-                                name(g.black)
-                            ));
-                        }
-                        if let ggdesk_core::stages::PlayoffState::Next(games) = &playoff.state {
-                            for (w, b) in games {
-                                ui.label(format!(
-                                    "Playoff game: {} – {} (pending: not started)",
-                                    name(*w),
-                                    name(*b)
-                                ));
-                            }
-                        }
+                    for group in &cut.groups {
+                        cut_group_ui(ui, &cut, group, &name);
                     }
                 });
         });
@@ -808,51 +486,59 @@ impl RoundsPage {
 
     /// The rounds as tabs, and how many are planned.
     fn round_tabs(&mut self, ui: &mut Ui) {
-        let staged = self.event.is_some();
+        let Some(event) = &self.event else { return };
+        let staged = event.in_stages();
+        let rounds: Vec<(RoundNo, RoundState, StageNo)> = self
+            .rounds()
+            .iter()
+            .map(|r| (r.number, r.state, r.stage))
+            .collect();
+        let planned = event.one_system().and_then(|t| t.planned_rounds());
+        let mut clicked = None;
         // Wrapped: a knockout of series adds a round for every game.
         ui.horizontal_wrapped(|ui| {
             ui.heading("Rounds");
             let mut stage = None;
-            for r in &self.rounds {
+            for &(number, state, s) in &rounds {
                 // An event in stages: each stage's rounds after its number.
-                if staged && stage != Some(r.place.stage()) {
-                    stage = Some(r.place.stage());
-                    ui.label(RichText::new(format!("Stage {}:", r.place.stage())).weak());
+                if staged && stage != Some(s) {
+                    stage = Some(s);
+                    ui.label(RichText::new(format!("Stage {s}:")).weak());
                 }
-                let shown = self.view.as_ref().map(|v| v.number) == Some(r.number);
-                let text = match r.state {
-                    RoundState::Draft => format!("Round {} (draft)", r.number),
-                    _ => format!("Round {}", r.number),
+                let shown = self.view.as_ref().map(|v| v.number) == Some(number);
+                let text = match state {
+                    RoundState::Draft => format!("Round {number} (draft)"),
+                    _ => format!("Round {number}"),
                 };
                 if ui.selectable_label(shown, text).clicked() {
-                    self.shown = Some(r.number);
-                    self.board = None;
-                    self.swap_from = None;
-                    self.watch.force();
+                    clicked = Some(number);
                 }
             }
-            if let Some(p) = self
-                .tournament
-                .as_ref()
-                .and_then(Tournament::planned_rounds)
-                .filter(|_| !staged)
-            {
+            if let Some(p) = planned {
                 ui.label(RichText::new(format!("of {p}")).weak());
             }
         });
+        if let Some(n) = clicked {
+            self.shown = Some(n);
+            self.board = None;
+            self.swap_from = None;
+            self.watch.force();
+        }
     }
 
     /// What can be done with the round shown.
     fn round_actions(&mut self, ui: &mut Ui, view: &RoundView) {
         let (word, color) = state_badge(view.state);
         let title = match &self.event {
-            Some(event) => format!("{} (round {})", place_words(event, view), view.number),
-            None => format!("Round {}", view.number),
+            Some(event) if event.in_stages() => {
+                format!("{} (round {})", event.place_words(view.number), view.number)
+            }
+            _ => format!("Round {}", view.number),
         };
         ui.label(RichText::new(title).strong().size(16.0));
         badge(ui, word, color);
         let number = view.number;
-        let is_last = self.rounds.last().map(|r| r.number) == Some(number);
+        let is_last = self.is_last(view);
         match view.state {
             RoundState::Draft => {
                 if ui
@@ -934,23 +620,15 @@ impl RoundsPage {
             self.station_hint(ui, cx);
             return;
         }
-        if let Some(next) = self.staged_next()
-            && self
-                .view
-                .as_ref()
-                .is_none_or(|v| v.state == RoundState::Complete && self.is_last(v))
-        {
-            staged_hint(ui, &next);
-            return;
+        let at_hand = self
+            .view
+            .as_ref()
+            .is_none_or(|v| v.state == RoundState::Complete && self.is_last(v));
+        if at_hand && let Some(next) = self.next() {
+            let in_stages = self.event.as_ref().is_some_and(Event::in_stages);
+            next_hint(ui, &next, in_stages);
         }
         let Some(view) = self.view.clone() else {
-            match self.next {
-                Some(NextRound::TooFewPlayers) => {
-                    next_step(ui, "register at least two players (F3)")
-                }
-                Some(NextRound::Ready(n)) => next_step(ui, &format!("pair round {n} (Ctrl+P)")),
-                _ => {}
-            }
             return;
         };
         match view.state {
@@ -989,20 +667,7 @@ impl RoundsPage {
                      result completes the round.",
                 );
             }
-            RoundState::Complete => {
-                if self.rounds.last().map(|r| r.number) == Some(view.number) {
-                    match self.next {
-                        Some(NextRound::AllPlayed) => next_step(
-                            ui,
-                            "the last round is complete: see the final standings (F6)",
-                        ),
-                        Some(NextRound::Ready(n)) => {
-                            next_step(ui, &format!("pair round {n} (Ctrl+P)"))
-                        }
-                        _ => {}
-                    }
-                }
-            }
+            RoundState::Complete => {}
         }
     }
 
@@ -1047,7 +712,13 @@ impl RoundsPage {
         );
     }
 
-    fn grace_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>, number: u32, starts_at: Option<i64>) {
+    fn grace_ui(
+        &mut self,
+        ui: &mut Ui,
+        cx: &mut PageCtx<'_>,
+        number: RoundNo,
+        starts_at: Option<i64>,
+    ) {
         ui.horizontal(|ui| match (starts_at, self.grace_ends) {
             (Some(start), Some(ends)) => {
                 ui.label(format!("Official start {}", fmt_local_time(start)));
@@ -1103,18 +774,17 @@ impl RoundsPage {
     }
 
     fn is_last(&self, view: &RoundView) -> bool {
-        self.rounds.last().map(|r| r.number) == Some(view.number)
+        self.rounds().last().map(|r| r.number) == Some(view.number)
     }
 
     fn player_name(&self, p: PlayerId) -> String {
-        self.tournament
+        self.event
             .as_ref()
-            .and_then(|t| t.player(p))
-            .map_or_else(|| p.to_string(), |x| format!("{} {}", p, x.name))
+            .map_or_else(|| p.to_string(), |e| e.named(p).to_string())
     }
 
     /// A player's score before the round shown.
-    fn score_before(&self, p: u32) -> String {
+    fn score_before(&self, p: PlayerId) -> String {
         self.scores_before
             .get(&p)
             .map_or_else(String::new, |s| s.to_string())
@@ -1129,9 +799,9 @@ impl RoundsPage {
             .show(ui, |ui| {
                 if let Some(b) = self
                     .board
-                    .and_then(|n| view.boards.iter().find(|b| b.board_no == n))
+                    .and_then(|n| view.boards.iter().find(|b| b.board == n))
                 {
-                    ui.label(RichText::new(format!("Table {}", b.table_no)).strong());
+                    ui.label(RichText::new(format!("Table {}", b.table)).strong());
                     if b.explanation.is_empty() {
                         ui.label("No explanation (the round came from a tournament file).");
                     } else {
@@ -1161,25 +831,16 @@ impl RoundsPage {
         };
         let grace_over = self.grace_ends.is_some_and(|e| now_ms >= e);
         let picks = self.board_table(ui, &view, grace_over);
-        let (out, rest) = match &self.event {
-            Some(event) if view.place.is_playoff() => {
-                (out_of_event(event, &view), "Not in the playoff:")
-            }
-            Some(event) if view.boards.iter().any(|b| b.series.is_some()) => (
-                out_of_event(event, &view),
-                "Still in, no game this round (match decided or a bye):",
-            ),
-            Some(event) => (out_of_event(event, &view), "Not paired:"),
-            None => (HashMap::new(), "Not paired:"),
+        let Some(event) = &self.event else { return };
+        let out = event.out_of_event(view.number);
+        let rest = if view.place.is_playoff() {
+            "Not in the playoff:"
+        } else if view.boards.iter().any(|b| b.series.is_some()) {
+            "Still in, no game this round (match decided or a bye):"
+        } else {
+            "Not paired:"
         };
-        let picked = players_out(
-            ui,
-            &view,
-            self.tournament.as_ref(),
-            self.swap_from,
-            &out,
-            rest,
-        );
+        let picked = players_out(ui, &view, event, self.swap_from, &out, rest);
         if self.station {
             // Read-only: only the board chosen (for its explanation) is taken.
             if let Some(n) = picks.board {
@@ -1242,9 +903,9 @@ impl RoundsPage {
                 body.rows(28.0, view.boards.len(), |mut row| {
                     let i = row.index();
                     let b = &view.boards[i];
-                    row.set_selected(selected_board == Some(b.board_no));
+                    row.set_selected(selected_board == Some(b.board));
                     row.col(|ui| {
-                        ui.label(RichText::new(b.table_no.to_string()).strong());
+                        ui.label(RichText::new(b.table.to_string()).strong());
                     });
                     for (p, score) in [(&b.white, &scores[i].0), (&b.black, &scores[i].1)] {
                         row.col(|ui| {
@@ -1257,11 +918,11 @@ impl RoundsPage {
                                 egui::Layout::left_to_right(egui::Align::Center),
                                 |ui| {
                                     if draft {
-                                        let on = swap_from == Some(PlayerId(p.no));
+                                        let on = swap_from == Some(p.no);
                                         let button =
                                             egui::Button::selectable(on, text.as_str()).truncate();
                                         if ui.add(button).on_hover_text(&text).clicked() {
-                                            picks.player = Some(PlayerId(p.no));
+                                            picks.player = Some(p.no);
                                         }
                                     } else {
                                         common::cut_label(ui, text.as_str());
@@ -1292,7 +953,7 @@ impl RoundsPage {
                         }
                     });
                     if row.response().clicked() {
-                        picks.board = Some(b.board_no);
+                        picks.board = Some(b.board);
                     }
                 });
             });
@@ -1318,13 +979,10 @@ impl RoundsPage {
         if let Some((i, result)) = picks.result {
             let b = &view.boards[i];
             if view.state == RoundState::Draft {
-                self.queued.push(Cmd::TrySwap(
-                    number,
-                    PlayerId(b.white.no),
-                    PlayerId(b.black.no),
-                ));
+                self.queued
+                    .push(Cmd::TrySwap(number, b.white.no, b.black.no));
             } else {
-                self.board = Some(b.board_no);
+                self.board = Some(b.board);
                 self.result_chosen(number, b, result);
             }
         }
@@ -1333,7 +991,7 @@ impl RoundsPage {
         }
     }
 
-    fn report_saved(cx: &mut PageCtx<'_>, saved: Option<ResultSaved>, round: u32) {
+    fn report_saved(cx: &mut PageCtx<'_>, saved: Option<ResultSaved>, round: RoundNo) {
         if let Some(ResultSaved {
             completed: Some(note),
         }) = saved
@@ -1437,7 +1095,9 @@ impl RoundsPage {
             Cmd::TrySwap(n, a, b) => match cx.store.check_swap(tid, n, a, b) {
                 Err(e) => cx.notices.error(e.to_string()),
                 Ok(warnings) if warnings.is_empty() => {
-                    let r = cx.store.swap_players(tid, n, a, b, false, &actor);
+                    let r = cx
+                        .store
+                        .swap_players(tid, n, a, b, Confirmation::Unconfirmed, &actor);
                     cx.notices
                         .report(r, "Board changed by hand (in the audit log)");
                 }
@@ -1454,7 +1114,9 @@ impl RoundsPage {
                 }
             },
             Cmd::SwapConfirmed(n, a, b) => {
-                let r = cx.store.swap_players(tid, n, a, b, true, &actor);
+                let r = cx
+                    .store
+                    .swap_players(tid, n, a, b, Confirmation::Confirmed, &actor);
                 cx.notices.report(
                     r,
                     "Board changed by hand; the confirmation is in the audit log",
@@ -1471,8 +1133,8 @@ impl RoundsPage {
                 let table = self
                     .view
                     .as_ref()
-                    .and_then(|v| v.boards.iter().find(|b| b.board_no == board))
-                    .map_or(board, |b| b.table_no);
+                    .and_then(|v| v.boards.iter().find(|b| b.board == board))
+                    .map_or(board.0, |b| b.table.0);
                 let r = cx.store.set_result(tid, n, board, result, &reason, &actor);
                 let done = format!("Table {table}: {}", result_long(result));
                 let saved = cx.notices.report(r, &done);
@@ -1502,16 +1164,16 @@ impl RoundsPage {
 /// What was clicked in the boards table this frame.
 #[derive(Default)]
 struct BoardPicks {
-    board: Option<u32>,
+    board: Option<BoardNo>,
     player: Option<PlayerId>,
     /// A result chosen (a colour swap in a draft): the board's index and the result.
     result: Option<(usize, GameResult)>,
-    default: Option<(u32, Absentee)>,
+    default: Option<(BoardNo, Absentee)>,
 }
 
 fn result_cell(
     ui: &mut Ui,
-    round: u32,
+    round: RoundNo,
     b: &RoundBoard,
     draft: bool,
     i: usize,
@@ -1520,7 +1182,7 @@ fn result_cell(
     if draft {
         if ui
             .small_button("Swap colours")
-            .on_hover_text(format!("Swap colours on table {}", b.table_no))
+            .on_hover_text(format!("Swap colours on table {}", b.table))
             .clicked()
         {
             picks.result = Some((i, GameResult::Pending));
@@ -1528,8 +1190,8 @@ fn result_cell(
         return;
     }
     let mut value = b.result;
-    let label = format!("Result of table {}", b.table_no);
-    egui::ComboBox::from_id_salt(("result", round, b.board_no))
+    let label = format!("Result of table {}", b.table);
+    egui::ComboBox::from_id_salt(("result", round, b.board))
         .selected_text(result_short(b.result))
         .width(150.0)
         .show_ui(ui, |ui| {
@@ -1547,8 +1209,12 @@ fn result_cell(
 /// What a result entered by hand does to a board whose game is under way at the desk: the
 /// game is not stopped, and when it ends the store writes its result over the board's
 /// (`settle`), however the round stands by then.
-fn game_under_way(board: &RoundBoard, game: i64, result: GameResult) -> String {
-    let table = board.table_no;
+fn game_under_way(
+    board: &RoundBoard,
+    game: ggdesk_core::tournament::GameId,
+    result: GameResult,
+) -> String {
+    let table = board.table;
     let what = if board.status == BoardStatus::Adjudication {
         format!(
             "Game {game} of table {table} awaits its adjudication at the desk (its game time \
@@ -1603,14 +1269,14 @@ fn default_buttons(ui: &mut Ui, b: &RoundBoard, picks: &mut BoardPicks) {
         ] {
             if ui
                 .small_button(text)
-                .accessible_name(format!("{name} at table {}", b.table_no))
+                .accessible_name(format!("{name} at table {}", b.table))
                 .on_hover_text(format!(
                     "{name}: default loss ({})",
                     result_long(who.result())
                 ))
                 .clicked()
             {
-                picks.default = Some((b.board_no, who));
+                picks.default = Some((b.board, who));
             }
         }
     });
@@ -1621,35 +1287,30 @@ fn default_buttons(ui: &mut Ui, b: &RoundBoard, picks: &mut BoardPicks) {
 fn players_out(
     ui: &mut Ui,
     view: &RoundView,
-    t: Option<&Tournament>,
+    event: &Event,
     swap_from: Option<PlayerId>,
-    out_of_event: &HashMap<u32, String>,
+    out_of_event: &HashMap<PlayerId, String>,
     rest: &str,
 ) -> Option<PlayerId> {
     let draft = view.state == RoundState::Draft;
-    let seated: std::collections::HashSet<u32> = view
+    let seated: std::collections::HashSet<PlayerId> = view
         .boards
         .iter()
         .flat_map(|b| [b.white.no, b.black.no])
         .chain(view.byes.iter().map(|(p, _)| p.no))
         .collect();
-    let out: Vec<(u32, String, bool)> = t
-        .map(|t| {
-            t.players()
-                .iter()
-                .filter(|p| !seated.contains(&p.id.0))
-                .map(|p| (p.id.0, p.name.clone(), p.withdrawn))
-                .collect()
-        })
-        .unwrap_or_default();
+    let out: Vec<(PlayerId, String, bool)> = event
+        .entrants()
+        .iter()
+        .map(|e| &e.player)
+        .filter(|p| !seated.contains(&p.id))
+        .map(|p| (p.id, p.name.clone(), p.withdrawn))
+        .collect();
     let mut picked = None;
-    let mut pick = |ui: &mut Ui, no: u32, text: String| {
+    let mut pick = |ui: &mut Ui, no: PlayerId, text: String| {
         if draft {
-            if ui
-                .selectable_label(swap_from == Some(PlayerId(no)), text)
-                .clicked()
-            {
-                picked = Some(PlayerId(no));
+            if ui.selectable_label(swap_from == Some(no), text).clicked() {
+                picked = Some(no);
             }
         } else {
             ui.label(text);
@@ -1675,7 +1336,7 @@ fn players_out(
                 .map(|where_| format!("{no} {name} ({where_})"))
         })
         .collect();
-    let playing: Vec<&(u32, String, bool)> = out
+    let playing: Vec<&(PlayerId, String, bool)> = out
         .iter()
         .filter(|p| !p.2 && !out_of_event.contains_key(&p.0))
         .collect();
@@ -1736,28 +1397,21 @@ struct Printed {
     csv: Option<std::path::PathBuf>,
 }
 
-/// A round as the printouts take it: each player's points before the round.
-pub fn print_round_of(t: &Tournament, view: &RoundView) -> PrintRound {
-    let scores: std::collections::HashMap<PlayerId, Score> = t
-        .players()
-        .iter()
-        .map(|p| p.id)
-        .zip(t.scores(view.number.saturating_sub(1) as usize))
-        .collect();
-    let player = |no: u32, name: &str| PrintPlayer {
-        no,
+/// A round as the printouts take it: each player's points before the round (in its stage).
+pub fn print_round_of(event: &Event, view: &RoundView) -> PrintRound {
+    let scores = event.scores_before(view.number);
+    let player = |no: PlayerId, name: &str| PrintPlayer {
+        no: no.0,
         name: name.to_string(),
-        points: scores
-            .get(&PlayerId(no))
-            .map_or_else(String::new, |s| s.to_string()),
+        points: scores.get(&no).map_or_else(String::new, |s| s.to_string()),
     };
     PrintRound {
-        number: view.number,
+        number: view.number.0,
         boards: view
             .boards
             .iter()
             .map(|b| PrintBoard {
-                table: b.table_no,
+                table: b.table.0,
                 white: player(b.white.no, &b.white.name),
                 black: player(b.black.no, &b.black.name),
                 result: if b.result == GameResult::Pending {
@@ -1780,21 +1434,19 @@ pub fn print_round_of(t: &Tournament, view: &RoundView) -> PrintRound {
 fn print_round(
     cx: &mut PageCtx<'_>,
     tid: TournamentId,
-    n: u32,
+    n: RoundNo,
     what: Printout,
 ) -> Result<Printed, String> {
-    let view = cx
-        .store
-        .round_view(tid, n)
-        .map_err(|e| e.to_string())?
+    let event = cx.store.event(tid).map_err(|e| e.to_string())?;
+    let view = event
+        .round_view(n)
         .ok_or_else(|| format!("round {n} has not been paired"))?;
-    let t = cx.store.load_tournament(tid).map_err(|e| e.to_string())?;
     let details = cx
         .store
         .tournament_details(tid)
         .map_err(|e| e.to_string())?;
-    let round = print_round_of(&t, &view);
-    let stem = format!("{}-round-{n}", file_stem(t.name()));
+    let round = print_round_of(&event, &view);
+    let stem = format!("{}-round-{n}", file_stem(event.name()));
     let html = match what {
         Printout::ByTable => print::pairing_list(&details, &round),
         Printout::ByName => print::alphabetical_pairings(&details, &round),
@@ -1807,19 +1459,20 @@ fn print_round(
     )?;
     let csv = if what == Printout::ByTable {
         let pairing = Pairing {
-            round: n as usize,
+            round: n.index().map_or(0, |i| i + 1),
             games: view
                 .boards
                 .iter()
                 .map(|b| pairing::Board {
-                    table: b.table_no,
-                    white: PlayerId(b.white.no),
-                    black: PlayerId(b.black.no),
+                    table: b.table.0,
+                    white: b.white.no,
+                    black: b.black.no,
                 })
                 .collect(),
-            byes: view.byes.iter().map(|(p, _)| PlayerId(p.no)).collect(),
+            byes: view.byes.iter().map(|(p, _)| p.no).collect(),
             absent: Vec::new(),
         };
+        let t = event.flat().map_err(|e| e.to_string())?;
         Some(write_export(
             cx.store,
             &format!("{stem}-pairings.csv"),
@@ -1842,10 +1495,13 @@ fn local_time_today(text: &str, now_ms: i64) -> Option<i64> {
     Some(local.timestamp_millis())
 }
 
-/// The line under the actions of an event in stages when nothing is in play: what to do next.
-fn staged_hint(ui: &mut Ui, next: &StagedNext) {
+/// The line under the actions when nothing is in play: what to do next.
+fn next_hint(ui: &mut Ui, next: &NextAction, in_stages: bool) {
     match next {
-        StagedNext::Pair {
+        NextAction::Pair { number, .. } if !in_stages => {
+            next_step(ui, &format!("pair round {number} (Ctrl+P)"))
+        }
+        NextAction::Pair {
             number,
             stage,
             round,
@@ -1853,62 +1509,72 @@ fn staged_hint(ui: &mut Ui, next: &StagedNext) {
             ui,
             &format!("pair round {number}: stage {stage}, round {round} (Ctrl+P)"),
         ),
-        StagedNext::Start(words) => {
+        NextAction::Start(words) => {
             let words = words.replacen("Start", "start", 1);
             next_step(ui, &format!("{words} (Ctrl+P), at their tables"))
         }
-        StagedNext::Seed { label, stage, .. } => next_step(
+        NextAction::Seed { label, stage, .. } => next_step(
             ui,
             &format!(
                 "stage {} is complete: check the cut below, then \"{label}\" (Ctrl+P)",
                 stage.0.saturating_sub(1),
             ),
         ),
-        StagedNext::Over => next_step(
+        NextAction::Over if in_stages => next_step(
             ui,
             "the event is over: the final placement is on the Bracket page (F11)",
         ),
-        StagedNext::Wait(why) => hint(ui, &format!("Nothing to pair yet: {why}.")),
+        NextAction::Over => next_step(
+            ui,
+            "the last round is complete: see the final standings (F6)",
+        ),
+        NextAction::TooFewPlayers => next_step(ui, "register at least two players (F3)"),
+        NextAction::Wait(why) => hint(ui, &format!("Nothing to pair yet: {why}.")),
+        NextAction::DraftWaiting(_) | NextAction::InPlay(_) => {}
     }
 }
 
-/// A qualifier's place at the cut: `(A1)` in a grouped stage, `(3rd)` else.
-fn cut_place(reached: &ggdesk_core::stages::Reached, p: PlayerId) -> String {
-    for cut in &reached.cut {
-        if let Some(i) = cut.standings.rows.iter().position(|r| r.id == p) {
-            return if reached.groups.len() > 1 {
-                format!(" ({}{})", cut.group, i + 1)
-            } else {
-                format!(" (place {})", i + 1)
-            };
+/// A group's cut: who goes on, and a tie across the cut with its playoff games.
+fn cut_group_ui(
+    ui: &mut Ui,
+    cut: &ggdesk_core::event::CutView,
+    group: &ggdesk_core::event::CutGroup,
+    name: &dyn Fn(PlayerId) -> String,
+) {
+    let through: Vec<String> = group.through.iter().map(|&p| name(p)).collect();
+    let Some(tie) = &group.tie else {
+        if cut.next.is_none() {
+            ui.label(format!("Through: {}", through.join(", ")));
         }
-    }
-    String::new()
-}
-
-/// Every player's points in the stage of round `view` before it (each group's own table);
-/// empty for a knockout round or playoff games.
-fn stage_scores(event: &Event, view: &RoundView) -> HashMap<u32, Score> {
-    let RoundPlace::Round { stage, round } = view.place else {
-        return HashMap::new();
+        return;
     };
-    let Some(reached) = stage.index().and_then(|k| event.reached().get(k)) else {
-        return HashMap::new();
+    let (through_words, tie_words) = if cut.grouped {
+        (
+            format!("Group {}: through", group.group),
+            format!("Group {}: tie at the cut", group.group),
+        )
+    } else {
+        ("Through".to_string(), "Tie at the cut".to_string())
     };
-    if reached.bracket.is_some() {
-        return HashMap::new();
+    if !through.is_empty() {
+        ui.label(format!("{through_words}: {}", through.join(", ")));
     }
-    let before = usize::try_from(round.0.saturating_sub(1)).unwrap_or(0);
-    reached
-        .groups
-        .iter()
-        .flat_map(|g| {
-            g.table
-                .players()
-                .iter()
-                .map(|p| p.id.0)
-                .zip(g.table.scores(before))
-                .collect::<Vec<_>>()
-        })
-        .collect()
+    let tied: Vec<String> = tie.tied.iter().map(|&p| name(p)).collect();
+    ui.label(
+        RichText::new(format!(
+            "{tie_words}: {} are level on score and every tie-break and play off for {} place{}",
+            tied.join(", "),
+            tie.places,
+            if tie.places == 1 { "" } else { "s" }
+        ))
+        .color(common::AMBER),
+    );
+    for &(w, b, result) in &tie.games {
+        let state = match result {
+            None => "pending: not started".to_string(),
+            Some(GameResult::Pending) => "pending".to_string(),
+            Some(r) => format!("played: {}", result_long(r)),
+        };
+        ui.label(format!("Playoff game: {} – {} ({state})", name(w), name(b)));
+    }
 }

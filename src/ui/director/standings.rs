@@ -22,7 +22,7 @@ use ggdesk_core::export::{crosstable_csv, standings_csv};
 use ggdesk_core::export::{placement_csv, stage_standings_csv};
 use ggdesk_core::rules::Side;
 use ggdesk_core::stages::{Event, GroupId, Placed, StageStandings};
-use ggdesk_core::tournament::{PlayerId, Standings, Tournament, standings};
+use ggdesk_core::tournament::{PlayerId, StageNo, Standings, Tournament, standings};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cmd {
@@ -37,8 +37,8 @@ enum Cmd {
 /// What the page shows of an event in stages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StagedView {
-    /// A stage's standings (from 1).
-    Stage(u32),
+    /// A stage's standings.
+    Stage(StageNo),
     Final,
 }
 
@@ -69,34 +69,16 @@ struct CutRow<'a> {
 }
 
 /// The players of a stage who go on (known once it is complete) and the other players of
-/// a tie across the cut (playing off, or out after the playoff), from the core's cut: the
-/// top `advance` of each group's standings (in playoff order) once the cut is clear; above
-/// a tie still being played off, only those ranked above it. As the public pages mark them.
-fn cut_of(event: &Event, stage: u32) -> (Vec<PlayerId>, Vec<PlayerId>) {
-    let k = stage.saturating_sub(1) as usize;
-    let (Some(r), Some(spec)) = (event.reached().get(k), event.settings().stages.get(k)) else {
-        return (Vec::new(), Vec::new());
-    };
-    let Some(advance) = spec.advance.filter(|_| r.complete) else {
-        return (Vec::new(), Vec::new());
-    };
-    let (mut through, mut playoff) = (Vec::new(), Vec::new());
-    for cut in &r.cut {
-        let tied: Vec<PlayerId> = cut
-            .playoff
-            .as_ref()
-            .map(|p| p.order.clone())
-            .unwrap_or_default();
-        for (place, row) in cut.standings.rows.iter().enumerate() {
-            let plays_off = tied.contains(&row.id);
-            if place < advance as usize && (cut.is_clear() || !plays_off) {
-                through.push(row.id);
-            } else if plays_off {
-                playoff.push(row.id);
-            }
-        }
-    }
-    (through, playoff)
+/// a tie across the cut (playing off, or out after the playoff), as the core marks them.
+fn cut_of(event: &Event, stage: StageNo) -> (Vec<PlayerId>, Vec<PlayerId>) {
+    let marks = event.cut_marks(stage);
+    let playoff = marks
+        .tied
+        .iter()
+        .copied()
+        .filter(|p| !marks.through.contains(p))
+        .collect();
+    (marks.through, playoff)
 }
 
 /// The view followed when none is chosen: the final placement once the event is over,
@@ -105,37 +87,22 @@ pub fn default_view(event: &Event) -> StagedView {
     if event.is_over() {
         StagedView::Final
     } else {
-        StagedView::Stage(event.current().stage.0)
+        StagedView::Stage(event.current().stage)
     }
 }
 
-/// A stage's name, or "Stage K" when it has none.
-fn stage_name(event: &Event, stage: u32) -> String {
-    let name = event
-        .settings()
-        .stages
-        .get(stage.saturating_sub(1) as usize)
-        .map(|s| s.name.trim().to_string())
-        .unwrap_or_default();
-    if name.is_empty() {
-        format!("Stage {stage}")
-    } else {
-        name
-    }
+/// A stage's name, or its system when it has none (the event's words).
+fn stage_name(event: &Event, stage: StageNo) -> String {
+    stage
+        .index()
+        .and_then(|k| event.settings().stages.get(k))
+        .map(ggdesk_core::event::words::stage_name)
+        .unwrap_or_default()
 }
 
-fn stage_title(event: &Event, stage: u32) -> String {
-    let name = event
-        .settings()
-        .stages
-        .get(stage.saturating_sub(1) as usize)
-        .map(|s| s.name.trim().to_string())
-        .unwrap_or_default();
-    if name.is_empty() {
-        format!("Stage {stage}")
-    } else {
-        format!("Stage {stage}: {name}")
-    }
+/// A stage with its number: `Stage 2: Knockout`.
+fn stage_title(event: &Event, stage: StageNo) -> String {
+    format!("Stage {stage}: {}", stage_name(event, stage))
 }
 
 /// The rounds counted by default: every round up to the last complete one, so pending
@@ -168,12 +135,12 @@ impl StandingsPage {
             return;
         }
         let mut load = LoadErrors::default();
-        let (staged, event) = super::staged_event(&mut load, cx.store, tid);
-        self.event = event;
-        if !staged {
+        let event = super::event_of(&mut load, cx.store, tid, "the standings");
+        self.event = event.as_ref().and_then(|e| e.staged().cloned());
+        if self.event.is_none() {
             self.view = None;
         }
-        self.tournament = load.check("the tournament", cx.store.load_tournament(tid));
+        self.tournament = event.as_ref().and_then(|e| e.one_system().cloned());
         self.standings = self
             .tournament
             .as_ref()
@@ -418,7 +385,7 @@ impl StandingsPage {
     /// The view shown now of an event in stages.
     pub fn staged_view(&self, event: &Event) -> StagedView {
         match self.view {
-            Some(StagedView::Stage(k)) if (k as usize) <= event.reached().len() && k >= 1 => {
+            Some(StagedView::Stage(k)) if k.index().is_some_and(|i| i < event.reached().len()) => {
                 StagedView::Stage(k)
             }
             Some(StagedView::Final) if event.is_over() => StagedView::Final,
@@ -433,8 +400,9 @@ impl StandingsPage {
         ui.horizontal(|ui| {
             ui.heading("Standings");
             ui.label("Show:");
-            for k in 1..=event.settings().stages.len() as u32 {
-                let seeded = (k as usize) <= event.reached().len();
+            for i in 0..event.settings().stages.len() {
+                let k = StageNo::from_index(i);
+                let seeded = i < event.reached().len();
                 let r = ui
                     .add_enabled(
                         seeded,
@@ -597,8 +565,8 @@ impl StandingsPage {
 
 /// A stage's printout: a round robin's group tables, a knockout's bracket, a Swiss stage's
 /// standings (its one group as a tournament of its own).
-fn staged_print(d: &print::Details, event: &Event, stage: u32) -> Option<String> {
-    let k = stage.checked_sub(1)? as usize;
+fn staged_print(d: &print::Details, event: &Event, stage: StageNo) -> Option<String> {
+    let k = stage.index()?;
     let spec = event.settings().stages.get(k)?;
     match spec.format {
         ggdesk_core::stages::StageFormat::RoundRobin { .. } => {
@@ -639,7 +607,7 @@ fn placement_page(d: &print::Details, event: &Event) -> Option<String> {
             p.place,
             p.id,
             esc(&p.name),
-            esc(&stage_name(event, p.stage.0))
+            esc(&stage_name(event, p.stage))
         ));
     }
     out.push_str("</tbody></table>\n</body></html>\n");
@@ -668,7 +636,7 @@ fn placement_ui(ui: &mut Ui, event: &Event) {
                 ui.label(RichText::new(p.place.to_string()).strong());
                 ui.label(p.id.to_string());
                 ui.label(&p.name);
-                ui.label(stage_name(event, p.stage.0));
+                ui.label(stage_name(event, p.stage));
                 ui.end_row();
             }
         });
@@ -676,15 +644,17 @@ fn placement_ui(ui: &mut Ui, event: &Event) {
 
 /// A stage's standings: a table per group (one for a Swiss), who goes on marked; a
 /// knockout stage's placement (from the final placement, once it is over).
-fn stage_ui(ui: &mut Ui, event: &Event, stage: u32) {
-    let k = stage.saturating_sub(1) as usize;
+fn stage_ui(ui: &mut Ui, event: &Event, stage: StageNo) {
+    let Some(k) = stage.index() else {
+        return;
+    };
     let Some(spec) = event.settings().stages.get(k) else {
         return;
     };
     let complete = event.reached().get(k).is_some_and(|r| r.complete);
     // How the stage is played, in the audit log's words without its name (the button
     // above says it).
-    let line = crate::store::stage_line(spec);
+    let line = ggdesk_core::event::words::stage_line(spec);
     let how = line
         .strip_prefix(spec.name.trim())
         .map_or(line.as_str(), str::trim_start);
@@ -711,7 +681,7 @@ fn stage_ui(ui: &mut Ui, event: &Event, stage: u32) {
                             ui.label(RichText::new(h).strong());
                         }
                         ui.end_row();
-                        for p in rows.iter().filter(|p| p.stage.0 == stage) {
+                        for p in rows.iter().filter(|p| p.stage == stage) {
                             ui.label(RichText::new(p.place.to_string()).strong());
                             ui.label(p.id.to_string());
                             ui.label(&p.name);
@@ -721,7 +691,7 @@ fn stage_ui(ui: &mut Ui, event: &Event, stage: u32) {
             }
             Err(_) => hint(
                 ui,
-                "The knockout's placement is known when its last match is decided; its                  matches are on the Bracket page (F11).",
+                "The knockout's placement is known when its last match is decided; its matches are on the Bracket page (F11).",
             ),
         }
         return;
@@ -735,7 +705,7 @@ fn stage_ui(ui: &mut Ui, event: &Event, stage: u32) {
     };
     let (through, playoff) = cut_of(event, stage);
     if let Some(a) = spec.advance {
-        let next = stage_title(event, stage + 1);
+        let next = stage_title(event, stage.next());
         hint(
             ui,
             &format!(

@@ -9,11 +9,12 @@ pub use stage_form::{PRESETS, StageFault, StageField, StageForm};
 
 use super::{Watch, display_name, file_stem, hint, next_step, write_export};
 use crate::store::TournamentId;
-use crate::store::{Registration, TournamentSetup, TournamentSummary};
+use crate::store::TournamentSummary;
 use crate::ui::PageCtx;
 use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
 use crate::ui::files::{self, FilePicker, poll_picker};
 use egui::{RichText, Ui};
+use ggdesk_core::event::{Registration, TournamentSetup};
 use ggdesk_core::export::print::{Details, tiebreak_title};
 use ggdesk_core::rules::RuleSettings;
 use ggdesk_core::stages::StageSpec;
@@ -358,13 +359,14 @@ impl TournamentsPage {
             self.pair_b = None;
             match *cx.tournament {
                 Some(t) => {
-                    let setup = load.check("the settings", cx.store.tournament_setup(t));
+                    let event = load.check("the settings", cx.store.event(t));
                     let details = load.check("the details", cx.store.tournament_details(t));
-                    let stages = load.check("the stages", cx.store.stages(t));
                     // Loaded only once all are read: until then the banner stays (the form
                     // must never show, or save, the last tournament's settings under this
                     // one), and the next change or reconnection reads again.
-                    if let (Some(s), Some(d), Some(stages)) = (setup, details, stages) {
+                    if let (Some(event), Some(d)) = (event, details) {
+                        let s = event.setup().clone();
+                        let stages = event.stage_specs().map(<[StageSpec]>::to_vec);
                         self.form = SetupForm::of(Some(t), &s);
                         if let Some(list) = &stages {
                             self.form.staged = true;
@@ -395,17 +397,12 @@ impl TournamentsPage {
             .filter(|_| self.loaded_for == *cx.tournament)
         {
             Some(t) => {
-                self.players = load
-                    .check("the registrations", cx.store.registrations(t))
-                    .unwrap_or_default();
-                self.forbidden = load
-                    .check("the forbidden pairs", cx.store.forbidden_pairs(t))
-                    .unwrap_or_default();
-                // A stage is fixed once a round of it is paired (a draft included).
-                self.form.fixed = load
-                    .check("the rounds", cx.store.rounds_of(t))
-                    .and_then(|rounds| rounds.iter().filter_map(|r| r.place.stage().index()).max())
-                    .map_or(0, |k| k + 1);
+                if let Some(event) = load.check("the registrations", cx.store.event(t)) {
+                    self.players = event.registrations();
+                    self.forbidden = event.record().forbidden.clone();
+                    // A stage is fixed once a round of it is paired (the event says which).
+                    self.form.fixed = event.stages_fixed();
+                }
             }
             None => {
                 self.players.clear();

@@ -75,18 +75,68 @@ pub fn import_players_csv(text: &str) -> Result<Vec<ImportedPlayer>, PlayersCsvE
         .flexible(true)
         .from_reader(text.as_bytes());
     let mut records = reader.records();
-    // The line of a record, counted from the text itself: the reader's own line count
-    // skips blank lines, and a record's offset may be that of the blank lines before it.
-    let line_at = |byte: u64| -> u64 {
-        let bytes = text.as_bytes();
-        let mut end = usize::try_from(byte).unwrap_or(usize::MAX).min(bytes.len());
-        while end < bytes.len() && (bytes[end] == b'\n' || bytes[end] == b'\r') {
-            end += 1;
-        }
-        1 + bytes[..end].iter().filter(|&&b| b == b'\n').count() as u64
-    };
+    let column = read_header(text, records.next())?;
+    let needed = COLUMNS
+        .iter()
+        .map(|c| column.get(c).copied().unwrap_or(0))
+        .max()
+        .unwrap_or(0)
+        + 1;
 
-    let header = match records.next() {
+    let mut players = Vec::new();
+    let mut errors = Vec::new();
+    let mut federation_ids: HashMap<String, u64> = HashMap::new();
+    for rec in records {
+        let rec = match rec {
+            Ok(r) => r,
+            Err(e) => {
+                let line = e.position().map_or(0, |p| line_at(text, p.byte()));
+                errors.push(bad(line, format!("unreadable row: {e}")));
+                continue;
+            }
+        };
+        let line = rec.position().map_or(0, |p| line_at(text, p.byte()));
+        if rec.iter().all(|f| f.trim().is_empty()) {
+            continue; // a blank line, as spreadsheets leave at the end
+        }
+        if rec.len() < needed {
+            errors.push(bad(
+                line,
+                format!("{} fields, the header needs at least {needed}", rec.len()),
+            ));
+            continue;
+        }
+        match read_player(&rec, line, &column, &mut federation_ids) {
+            Ok(player) => players.push(player),
+            Err(reasons) => errors.push(bad(line, reasons.join(", "))),
+        }
+    }
+    if errors.is_empty() {
+        Ok(players)
+    } else {
+        Err(PlayersCsvError { rows: errors })
+    }
+}
+
+/// The line (from 1) of the record at `byte` of `text`, counted from the text itself: the
+/// reader's own line count skips blank lines, and a record's offset may be that of the
+/// blank lines before it.
+fn line_at(text: &str, byte: u64) -> u64 {
+    let bytes = text.as_bytes();
+    let mut end = usize::try_from(byte).unwrap_or(usize::MAX).min(bytes.len());
+    while end < bytes.len() && (bytes[end] == b'\n' || bytes[end] == b'\r') {
+        end += 1;
+    }
+    1 + bytes[..end].iter().filter(|&&b| b == b'\n').count() as u64
+}
+
+/// The header's columns we read, each with its index (the first of a column named
+/// twice), refusing an empty file, an unreadable header or one that lacks a column.
+fn read_header(
+    text: &str,
+    header: Option<csv::Result<csv::StringRecord>>,
+) -> Result<HashMap<&'static str, usize>, PlayersCsvError> {
+    let header = match header {
         None => {
             return Err(PlayersCsvError {
                 rows: vec![bad(
@@ -96,14 +146,14 @@ pub fn import_players_csv(text: &str) -> Result<Vec<ImportedPlayer>, PlayersCsvE
             });
         }
         Some(Err(e)) => {
-            let line = e.position().map_or(1, |p| line_at(p.byte()));
+            let line = e.position().map_or(1, |p| line_at(text, p.byte()));
             return Err(PlayersCsvError {
                 rows: vec![bad(line, format!("unreadable header: {e}"))],
             });
         }
         Some(Ok(h)) => h,
     };
-    let mut column: HashMap<&str, usize> = HashMap::new();
+    let mut column: HashMap<&'static str, usize> = HashMap::new();
     for (i, h) in header.iter().enumerate() {
         let h = h.trim().to_ascii_lowercase();
         if let Some(c) = COLUMNS.iter().chain(&INITIAL_COLUMNS).find(|c| **c == h) {
@@ -123,109 +173,95 @@ pub fn import_players_csv(text: &str) -> Result<Vec<ImportedPlayer>, PlayersCsvE
             )],
         });
     }
-    let col = |c: &str| column.get(c).copied().unwrap_or(0);
-    let needed = COLUMNS.iter().map(|c| col(c)).max().unwrap_or(0) + 1;
+    Ok(column)
+}
 
-    let mut players = Vec::new();
-    let mut errors = Vec::new();
-    let mut federation_ids: HashMap<String, u64> = HashMap::new();
-    for rec in records {
-        let rec = match rec {
+/// The player on a row at `line` that has every column the header needs, or every reason
+/// the row is bad. A federation id not seen before is kept in `federation_ids` with its
+/// line, even on a bad row.
+fn read_player(
+    rec: &csv::StringRecord,
+    line: u64,
+    column: &HashMap<&'static str, usize>,
+    federation_ids: &mut HashMap<String, u64>,
+) -> Result<ImportedPlayer, Vec<String>> {
+    let cell = |c: &str| match column.get(c) {
+        Some(&i) => rec.get(i).unwrap_or("").trim().to_string(),
+        None => String::new(),
+    };
+    let name = cell("name");
+    let mut reasons = Vec::new();
+    if name.is_empty() {
+        reasons.push("the name is empty".to_string());
+    }
+    let rating_text = cell("rating");
+    let (deviation, volatility) = (cell("deviation"), cell("volatility"));
+    let initial = initial_rating(&rating_text, &deviation, &volatility).unwrap_or_else(|r| {
+        reasons.push(r);
+        None
+    });
+    let rating = if let Some(r) = initial {
+        // Ratings are far inside i64; `as` saturates anyway.
+        r.rating.round() as i64
+    } else if !deviation.is_empty() || !volatility.is_empty() || rating_text.is_empty() {
+        // A half-given initial rating is refused above; an empty cell is 0.
+        0
+    } else {
+        match rating_text.parse::<i64>() {
             Ok(r) => r,
-            Err(e) => {
-                let line = e.position().map_or(0, |p| line_at(p.byte()));
-                errors.push(bad(line, format!("unreadable row: {e}")));
-                continue;
+            Err(_) => {
+                reasons.push(format!("the rating {rating_text:?} is not a whole number"));
+                0
             }
-        };
-        let line = rec.position().map_or(0, |p| line_at(p.byte()));
-        if rec.iter().all(|f| f.trim().is_empty()) {
-            continue; // a blank line, as spreadsheets leave at the end
         }
-        if rec.len() < needed {
-            errors.push(bad(
-                line,
-                format!("{} fields, the header needs at least {needed}", rec.len()),
-            ));
-            continue;
-        }
-        let cell = |c: &str| match column.get(c) {
-            Some(&i) => rec.get(i).unwrap_or("").trim().to_string(),
-            None => String::new(),
-        };
-        let name = cell("name");
-        let mut reasons = Vec::new();
-        if name.is_empty() {
-            reasons.push("the name is empty".to_string());
-        }
-        let rating_text = cell("rating");
-        let (deviation, volatility) = (cell("deviation"), cell("volatility"));
-        let initial = match (deviation.is_empty(), volatility.is_empty()) {
-            (true, true) => None,
-            (false, false) => {
-                match (|| {
-                    Rating::checked(
-                        read_number("rating", &rating_text)?,
-                        read_number("deviation", &deviation)?,
-                        read_number("volatility", &volatility)?,
-                    )
-                })() {
-                    Ok(r) => Some(r),
-                    Err(e) => {
-                        reasons.push(format!("initial rating: {e}"));
-                        None
-                    }
-                }
-            }
-            _ => {
-                reasons
-                    .push("an initial rating needs both a deviation and a volatility".to_string());
-                None
-            }
-        };
-        let rating = if let Some(r) = initial {
-            // Ratings are far inside i64; `as` saturates anyway.
-            r.rating.round() as i64
-        } else if !deviation.is_empty() || !volatility.is_empty() || rating_text.is_empty() {
-            // A half-given initial rating is refused above; an empty cell is 0.
-            0
+    };
+    let optional = |s: String| (!s.is_empty()).then_some(s);
+    let federation_id = optional(cell("federation_id"));
+    if initial.is_some() && federation_id.is_none() {
+        reasons.push("an initial rating needs a federation id".to_string());
+    }
+    if let Some(f) = &federation_id {
+        if let Some(first) = federation_ids.get(f) {
+            reasons.push(format!("federation id {f:?} is already on line {first}"));
         } else {
-            match rating_text.parse::<i64>() {
-                Ok(r) => r,
-                Err(_) => {
-                    reasons.push(format!("the rating {rating_text:?} is not a whole number"));
-                    0
-                }
-            }
-        };
-        let optional = |s: String| (!s.is_empty()).then_some(s);
-        let federation_id = optional(cell("federation_id"));
-        if initial.is_some() && federation_id.is_none() {
-            reasons.push("an initial rating needs a federation id".to_string());
-        }
-        if let Some(f) = &federation_id {
-            if let Some(first) = federation_ids.get(f) {
-                reasons.push(format!("federation id {f:?} is already on line {first}"));
-            } else {
-                federation_ids.insert(f.clone(), line);
-            }
-        }
-        if reasons.is_empty() {
-            players.push(ImportedPlayer {
-                line,
-                name,
-                federation_id,
-                club: optional(cell("club")),
-                rating,
-                initial,
-            });
-        } else {
-            errors.push(bad(line, reasons.join(", ")));
+            federation_ids.insert(f.clone(), line);
         }
     }
-    if errors.is_empty() {
-        Ok(players)
+    if reasons.is_empty() {
+        Ok(ImportedPlayer {
+            line,
+            name,
+            federation_id,
+            club: optional(cell("club")),
+            rating,
+            initial,
+        })
     } else {
-        Err(PlayersCsvError { rows: errors })
+        Err(reasons)
+    }
+}
+
+/// A row's initial rating from its rating, deviation and volatility cells: none when the
+/// last two are empty, or why it is refused.
+fn initial_rating(
+    rating_text: &str,
+    deviation: &str,
+    volatility: &str,
+) -> Result<Option<Rating>, String> {
+    match (deviation.is_empty(), volatility.is_empty()) {
+        (true, true) => Ok(None),
+        (false, false) => {
+            match (|| {
+                Rating::checked(
+                    read_number("rating", rating_text)?,
+                    read_number("deviation", deviation)?,
+                    read_number("volatility", volatility)?,
+                )
+            })() {
+                Ok(r) => Ok(Some(r)),
+                Err(e) => Err(format!("initial rating: {e}")),
+            }
+        }
+        _ => Err("an initial rating needs both a deviation and a volatility".to_string()),
     }
 }

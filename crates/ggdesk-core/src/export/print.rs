@@ -9,10 +9,11 @@
 //! opens the browser, which prints it).
 
 use super::forms::html_escape;
+use crate::event::words::{bracket_round_title, game_mark, match_title, series_words};
 use crate::rules::Side;
 use crate::stages::{Event, Match, MatchFormat, MatchId, Reached};
 use crate::tournament::{
-    Entry, GameOutcome, GameResult, PlayerId, Standings, TieBreak, Tournament,
+    Entry, GameOutcome, GameResult, PlayerId, StageNo, Standings, TieBreak, Tournament,
 };
 
 /// What every printout says about the event.
@@ -26,6 +27,28 @@ pub struct Details {
 }
 
 impl Details {
+    /// The longest text a detail may hold.
+    pub const MAX_LEN: usize = 200;
+
+    /// Checks the details the director types: each one line of at most [`Self::MAX_LEN`]
+    /// characters.
+    pub fn check(&self) -> Result<(), crate::event::Refusal> {
+        for (what, text) in [
+            ("dates", &self.dates),
+            ("venue", &self.venue),
+            ("organiser", &self.organiser),
+            ("chief arbiter", &self.chief_arbiter),
+        ] {
+            if text.chars().count() > Self::MAX_LEN || text.contains(['\n', '\r']) {
+                return Err(crate::event::Refusal::DetailTooLong {
+                    what,
+                    max: Self::MAX_LEN,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// The event's name with its dates and venue on one line, e.g. for a form's title.
     pub fn title_line(&self) -> String {
         let mut parts = vec![self.event.trim().to_string()];
@@ -494,16 +517,6 @@ pub fn rating_report_page(
 
 // ------------------------------------------------------------------ events in stages
 
-/// A knockout's series in words, for the printouts: `race to 4 points`, `best of 3`.
-pub fn series_title(m: MatchFormat) -> String {
-    match m {
-        MatchFormat::BestOf(1) => "single game".into(),
-        MatchFormat::BestOf(k) => format!("best of {k}"),
-        MatchFormat::RaceTo(p) => format!("race to {p} points"),
-        MatchFormat::TwiceToBeat => "twice to beat (the higher seed wins with one game)".into(),
-    }
-}
-
 const BRACKET_STYLE: &str = "@page{size:landscape;margin:1cm}\
 body{font-family:sans-serif;margin:0;color:#111;font-size:9pt}\
 header{border-bottom:2px solid #111;margin-bottom:.4em;padding-bottom:.2em}\
@@ -539,22 +552,6 @@ fn landscape(d: &Details, title: &str, sheets: &[String]) -> String {
         html_escape(d.event.trim()),
         html_escape(title),
     )
-}
-
-/// A game of a match from the view of the match's top player: `1`, `½`, `0`, `1f` / `0f`
-/// by forfeit, `…` still to be played.
-fn game_mark(top: PlayerId, white: PlayerId, result: GameResult) -> &'static str {
-    let top_white = top == white;
-    match (result, top_white) {
-        (GameResult::Pending, _) => "…",
-        (GameResult::Draw, _) => "½",
-        (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => "1",
-        (GameResult::WhiteWins, false) | (GameResult::BlackWins, true) => "0",
-        (GameResult::WhiteWinsByForfeit, true) | (GameResult::BlackWinsByForfeit, false) => "1f",
-        (GameResult::WhiteWinsByForfeit, false)
-        | (GameResult::BlackWinsByForfeit, true)
-        | (GameResult::DoubleForfeit, _) => "0f",
-    }
 }
 
 /// One match box: its id, its two players (seed, name, series score; the winner marked),
@@ -607,14 +604,6 @@ fn match_box(event: &Event, format: MatchFormat, m: &Match, from: [&str; 2]) -> 
     out
 }
 
-/// A match's title in its box: `Match 1.2`, `Third-place match`.
-fn match_title(id: MatchId) -> String {
-    match id {
-        MatchId::ThirdPlace => "Third-place match".into(),
-        other => format!("Match {other}"),
-    }
-}
-
 /// An empty box for a match whose players are not known yet.
 fn future_box(id: MatchId, from: [String; 2]) -> String {
     format!(
@@ -625,17 +614,6 @@ fn future_box(id: MatchId, from: [String; 2]) -> String {
         html_escape(&from[0]),
         html_escape(&from[1])
     )
-}
-
-/// The name of bracket round `r` (from 1) of `count`: Final, Semi-finals, Quarter-finals,
-/// else Round r.
-fn round_title(r: usize, count: usize) -> String {
-    match count - r {
-        0 => "Final".into(),
-        1 => "Semi-finals".into(),
-        2 => "Quarter-finals".into(),
-        _ => format!("Round {r}"),
-    }
 }
 
 /// The knockout bracket of an event (its last knockout stage seeded) on landscape pages:
@@ -710,7 +688,10 @@ pub fn bracket_page(d: &Details, event: &Event) -> Option<String> {
     let column = |r: usize, boxes: &[String], with_third: bool| -> String {
         let mut out = format!(
             "<div class=round><h3>{}</h3><div class=boxes>\n",
-            html_escape(&round_title(r + 1, count))
+            html_escape(&bracket_round_title(
+                u32::try_from(r + 1).unwrap_or(u32::MAX),
+                u32::try_from(count).unwrap_or(u32::MAX)
+            ))
         );
         for x in boxes {
             out.push_str(x);
@@ -755,7 +736,7 @@ pub fn bracket_page(d: &Details, event: &Event) -> Option<String> {
     } else {
         spec.name.trim().to_string()
     };
-    let title = format!("{name}: the bracket ({})", series_title(b.format));
+    let title = format!("{name}: the bracket ({})", series_words(b.format));
     let legend = "<p class=g>(n): seed in the stage. Score: the series score. ✓: the winner. \
                   Games: each game for the upper player of the box (1 won, ½ drawn, 0 lost, \
                   f by forfeit, … to be played).</p>\n";
@@ -768,8 +749,8 @@ pub fn bracket_page(d: &Details, event: &Event) -> Option<String> {
 /// `1f`/`0f` by forfeit, one mark per game when they meet more than once, `…` to be
 /// played), their points and the stage's tie-breaks, and the group's playoff games if any.
 /// `None` when the stage is not a round robin or not seeded yet.
-pub fn group_tables_page(d: &Details, event: &Event, stage: u32) -> Option<String> {
-    let k = usize::try_from(stage).ok()?.checked_sub(1)?;
+pub fn group_tables_page(d: &Details, event: &Event, stage: StageNo) -> Option<String> {
+    let k = stage.index()?;
     let spec = event.settings().stages.get(k)?;
     if !matches!(spec.format, crate::stages::StageFormat::RoundRobin { .. }) {
         return None;

@@ -5,11 +5,11 @@
 //! these facts and borrows them as a [`LoggedGame`]; it derives nothing itself.
 
 use super::{AnyEvent, AnyGame, GameMode};
-use crate::clock::Time;
 use crate::physical_record::{self, PhysicalRecord};
 use crate::record::{self, Record, RecordError, Status, TimedEvent, Verdict};
+use crate::rules::clock::Time;
 use crate::rules::{Applied, BySide, Event, Game, GameState, Outcome, PhysicalEvent, RuleSettings};
-use crate::rules::{Side, SideSetup};
+use crate::rules::{Reason, Side, SideSetup};
 use crate::tournament::GameResult;
 use serde_json::{Map, Value, json};
 
@@ -160,6 +160,28 @@ impl Decision {
                 outcome.reason().code()
             )),
         }
+    }
+
+    /// The decision a kept code says ([`Decision::code`] read back), or what is wrong with
+    /// the code.
+    pub fn from_code(code: Option<&str>) -> Result<Decision, String> {
+        let Some(code) = code else {
+            return Ok(Decision::Undecided);
+        };
+        if code == Status::AdjudicationPending.code() {
+            return Ok(Decision::AdjudicationPending);
+        }
+        let unknown = || format!("unknown result {code:?}");
+        let (who, reason) = code.split_once(' ').ok_or_else(unknown)?;
+        let reason = Reason::from_code(reason).ok_or_else(unknown)?;
+        let outcome = match who {
+            "draw" => Outcome::Draw { reason },
+            side => Outcome::Win {
+                side: side.parse().map_err(|_| unknown())?,
+                reason,
+            },
+        };
+        Ok(Decision::Decided(outcome))
     }
 
     /// The result this gives the game's board of the round; `None` leaves it pending.
@@ -608,5 +630,40 @@ fn run_clocks(game: &mut AnyGame, to: Time, used: &mut BySide<i64>) {
     let before = game.clock().game_used_ns();
     if to > game.clock().now() && game.judge_clocks(to).is_ok() {
         used[side] += game.clock().game_used_ns() - before;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_decision_reads_back_from_the_code_the_database_keeps() {
+        let mut all = vec![Decision::Undecided, Decision::AdjudicationPending];
+        for reason in Reason::ALL {
+            all.push(Decision::Decided(Outcome::Draw { reason }));
+            for side in [Side::White, Side::Black] {
+                all.push(Decision::Decided(Outcome::Win { side, reason }));
+            }
+        }
+        for d in all {
+            assert_eq!(Decision::from_code(d.code().as_deref()), Ok(d), "{d:?}");
+        }
+    }
+
+    #[test]
+    fn a_code_the_desk_never_writes_is_named_in_the_refusal() {
+        for bad in [
+            "white",
+            "red resignation",
+            "draw sleep",
+            "white  resignation",
+            "",
+        ] {
+            assert_eq!(
+                Decision::from_code(Some(bad)),
+                Err(format!("unknown result {bad:?}")),
+            );
+        }
     }
 }

@@ -7,6 +7,7 @@
 //!
 //! The store keeps only what it reads from the database and asks this module for the rest.
 
+pub mod desk;
 mod log;
 
 pub use log::{
@@ -15,9 +16,9 @@ pub use log::{
 };
 
 use crate::adjudication::{self, SheetError, TallySheetError};
-use crate::clock::Time;
 use crate::physical_record;
 use crate::record::{self, RecordError, TimedEvent};
+use crate::rules::clock::Time;
 use crate::rules::turns::Turns;
 use crate::rules::{
     Applied, Event, EventError, Game, GameState, PhysicalEvent, PhysicalGame, Side,

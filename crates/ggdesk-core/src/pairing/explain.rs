@@ -5,9 +5,9 @@
 //! part is the text a director shows a player; the whole explanation prints what
 //! `ggdesk pair --explain` prints.
 
-use super::Pairing;
 use super::round_robin::{berger_round, numbering};
-use super::swiss::Field;
+use super::swiss::{Entrant, Field};
+use super::{Board, Pairing};
 use crate::tournament::{PlayerId, Score, System, Tournament};
 use std::collections::HashMap;
 use std::fmt;
@@ -504,6 +504,9 @@ impl fmt::Display for ByeExplanation {
     }
 }
 
+/// The explanation of a Swiss pairing: the round's score groups, then each board and each
+/// bye as the round's field saw them (only the round, unexplained, when the field cannot
+/// be made).
 fn explain_swiss(t: &Tournament, pairing: &Pairing) -> Explanation {
     let mut out = Explanation {
         round: RoundExplanation {
@@ -528,6 +531,33 @@ fn explain_swiss(t: &Tournament, pairing: &Pairing) -> Explanation {
         .enumerate()
         .map(|(k, e)| (e.id, k))
         .collect();
+    out.round.kind = swiss_round_kind(&field, pairing);
+    let group_start = group_starts(&field);
+    for board in &pairing.games {
+        let (Some(&w), Some(&b)) = (slot.get(&board.white), slot.get(&board.black)) else {
+            continue;
+        };
+        out.boards
+            .push(explain_swiss_board(t, &field, &group_start, board, (w, b)));
+    }
+    for id in &pairing.byes {
+        let Some(&k) = slot.get(id) else {
+            continue;
+        };
+        out.byes.push(explain_swiss_bye(t, &field, k));
+    }
+    out.round.absent = pairing.absent.clone();
+    out.round.withdrawn = t
+        .players()
+        .iter()
+        .filter(|p| p.withdrawn)
+        .map(|p| p.id)
+        .collect();
+    out
+}
+
+/// A Swiss round as a whole: how many were paired, and the score groups in pairing order.
+fn swiss_round_kind(field: &Field, pairing: &Pairing) -> RoundKind {
     let mut groups = Vec::with_capacity(field.group_sizes.len());
     let mut start = 0;
     for (g, &size) in field.group_sizes.iter().enumerate() {
@@ -540,13 +570,17 @@ fn explain_swiss(t: &Tournament, pairing: &Pairing) -> Explanation {
         });
         start += size;
     }
-    out.round.kind = RoundKind::Swiss {
+    RoundKind::Swiss {
         players: field.len(),
         boards: pairing.games.len(),
         byes: pairing.byes.len(),
         groups,
-    };
-    let group_start: Vec<usize> = field
+    }
+}
+
+/// Where each score group starts in the field's pairing order.
+fn group_starts(field: &Field) -> Vec<usize> {
+    field
         .group_sizes
         .iter()
         .scan(0, |acc, &s| {
@@ -554,133 +588,146 @@ fn explain_swiss(t: &Tournament, pairing: &Pairing) -> Explanation {
             *acc += s;
             Some(here)
         })
-        .collect();
+        .collect()
+}
 
-    // The ideal opponent inside the score group: top half against bottom half.
-    let ideal = |k: usize| -> Option<usize> {
-        let e = &field.entrants[k];
-        let m = field.group_sizes[e.group];
-        let h = m / 2;
-        let p = e.position;
-        let q = if p < h {
-            p + h
-        } else if p < 2 * h {
-            p - h
-        } else {
-            return None;
-        };
-        Some(group_start[e.group] + q)
+/// The ideal opponent of entrant `k` inside their score group: top half against bottom
+/// half (none for the odd one out of a group).
+fn ideal_opponent(field: &Field, group_start: &[usize], k: usize) -> Option<usize> {
+    let e = &field.entrants[k];
+    let m = field.group_sizes[e.group];
+    let h = m / 2;
+    let p = e.position;
+    let q = if p < h {
+        p + h
+    } else if p < 2 * h {
+        p - h
+    } else {
+        return None;
     };
-    let seat = |e: &super::swiss::Entrant| Seat {
+    Some(group_start[e.group] + q)
+}
+
+/// One Swiss board's part: where its players came from, which colour rule gave white, and
+/// which ideal opponents were not given. `slots` are its white and black entrants.
+fn explain_swiss_board(
+    t: &Tournament,
+    field: &Field,
+    group_start: &[usize],
+    board: &Board,
+    slots: (usize, usize),
+) -> BoardExplanation {
+    let (w, b) = slots;
+    let (ew, eb) = (&field.entrants[w], &field.entrants[b]);
+    BoardExplanation {
+        table: board.table,
+        white: Named::of(t, ew.id),
+        black: Named::of(t, eb.id),
+        reasons: BoardReasons::Swiss {
+            scores: (ew.score, eb.score),
+            placement: placement(field, ew, eb),
+            colour: colour_rule(ew, eb),
+            avoided: avoided(field, group_start, w, b),
+        },
+    }
+}
+
+/// How two entrants came together: from one score group, or one floated down to the
+/// other.
+fn placement(field: &Field, ew: &Entrant, eb: &Entrant) -> Placement {
+    let seat = |e: &Entrant| Seat {
         player: e.id,
         score: e.score,
         position: e.position + 1,
         group_size: field.group_sizes[e.group],
     };
+    if ew.group == eb.group {
+        Placement::SameGroup {
+            score: ew.score,
+            positions: (ew.position + 1, eb.position + 1),
+            size: field.group_sizes[ew.group],
+        }
+    } else {
+        let (hi, lo) = if ew.group < eb.group {
+            (ew, eb)
+        } else {
+            (eb, ew)
+        };
+        Placement::Floated {
+            down: seat(hi),
+            up: seat(lo),
+        }
+    }
+}
 
-    for board in &pairing.games {
-        let (Some(&w), Some(&b)) = (slot.get(&board.white), slot.get(&board.black)) else {
+/// The colour rule that gave white to `ew` over `eb`.
+fn colour_rule(ew: &Entrant, eb: &Entrant) -> ColourRule {
+    if ew.score != eb.score {
+        ColourRule::HigherScore
+    } else if ew.rating != eb.rating {
+        ColourRule::HigherRating
+    } else {
+        ColourRule::LowerId
+    }
+}
+
+/// The ideal opponents the players of a board (entrants `w` and `b`) were not given, and
+/// why.
+fn avoided(field: &Field, group_start: &[usize], w: usize, b: usize) -> Vec<Avoided> {
+    let mut avoided = Vec::new();
+    for (me, partner) in [(w, b), (b, w)] {
+        let Some(q) = ideal_opponent(field, group_start, me) else {
             continue;
         };
-        let (ew, eb) = (&field.entrants[w], &field.entrants[b]);
-        let placement = if ew.group == eb.group {
-            Placement::SameGroup {
-                score: ew.score,
-                positions: (ew.position + 1, eb.position + 1),
-                size: field.group_sizes[ew.group],
-            }
-        } else {
-            let (hi, lo) = if ew.group < eb.group {
-                (ew, eb)
-            } else {
-                (eb, ew)
-            };
-            Placement::Floated {
-                down: seat(hi),
-                up: seat(lo),
-            }
-        };
-        let colour = if ew.score != eb.score {
-            ColourRule::HigherScore
-        } else if ew.rating != eb.rating {
-            ColourRule::HigherRating
-        } else {
-            ColourRule::LowerId
-        };
-        let mut avoided = Vec::new();
-        for (me, partner) in [(w, b), (b, w)] {
-            let Some(q) = ideal(me) else {
-                continue;
-            };
-            if q == partner || q == w || q == b {
-                continue;
-            }
-            let because = if let Some(round) = field.met_in(me, q) {
-                AvoidedBecause::Rematch { round }
-            } else if field.is_forbidden(me, q) {
-                AvoidedBecause::ForbiddenPair
-            } else {
-                AvoidedBecause::NeededElsewhere
-            };
-            avoided.push(Avoided {
-                player: field.entrants[me].id,
-                ideal: field.entrants[q].id,
-                because,
-            });
-        }
-        out.boards.push(BoardExplanation {
-            table: board.table,
-            white: Named::of(t, ew.id),
-            black: Named::of(t, eb.id),
-            reasons: BoardReasons::Swiss {
-                scores: (ew.score, eb.score),
-                placement,
-                colour,
-                avoided,
-            },
-        });
-    }
-
-    for id in &pairing.byes {
-        let Some(&k) = slot.get(id) else {
+        if q == partner || q == w || q == b {
             continue;
-        };
-        let e = &field.entrants[k];
-        let mut passed_over = Vec::new();
-        for (j, other) in field.entrants.iter().enumerate() {
-            let lower =
-                other.score < e.score || (other.score == e.score && other.bye_rank < e.bye_rank);
-            if j == k || !lower {
-                continue;
-            }
-            let because = match (other.had_bye, other.forfeit_win) {
-                (Some(round), _) => PassedOverBecause::HadBye { round },
-                (None, Some(round)) => PassedOverBecause::WonByForfeit { round },
-                (None, None) if other.score < e.score => PassedOverBecause::RestUnpairable,
-                (None, None) => PassedOverBecause::RestWorse,
-            };
-            passed_over.push(PassedOver {
-                player: other.id,
-                score: other.score,
-                because,
-            });
         }
-        out.byes.push(ByeExplanation {
-            player: Named::of(t, e.id),
-            reasons: ByeReasons::Swiss {
-                score: e.score,
-                passed_over,
-            },
+        let because = if let Some(round) = field.met_in(me, q) {
+            AvoidedBecause::Rematch { round }
+        } else if field.is_forbidden(me, q) {
+            AvoidedBecause::ForbiddenPair
+        } else {
+            AvoidedBecause::NeededElsewhere
+        };
+        avoided.push(Avoided {
+            player: field.entrants[me].id,
+            ideal: field.entrants[q].id,
+            because,
         });
     }
-    out.round.absent = pairing.absent.clone();
-    out.round.withdrawn = t
-        .players()
-        .iter()
-        .filter(|p| p.withdrawn)
-        .map(|p| p.id)
-        .collect();
-    out
+    avoided
+}
+
+/// A Swiss bye's part (entrant `k`): the players who would have come before in the order
+/// of the bye, and why they were passed over.
+fn explain_swiss_bye(t: &Tournament, field: &Field, k: usize) -> ByeExplanation {
+    let e = &field.entrants[k];
+    let mut passed_over = Vec::new();
+    for (j, other) in field.entrants.iter().enumerate() {
+        let lower =
+            other.score < e.score || (other.score == e.score && other.bye_rank < e.bye_rank);
+        if j == k || !lower {
+            continue;
+        }
+        let because = match (other.had_bye, other.forfeit_win) {
+            (Some(round), _) => PassedOverBecause::HadBye { round },
+            (None, Some(round)) => PassedOverBecause::WonByForfeit { round },
+            (None, None) if other.score < e.score => PassedOverBecause::RestUnpairable,
+            (None, None) => PassedOverBecause::RestWorse,
+        };
+        passed_over.push(PassedOver {
+            player: other.id,
+            score: other.score,
+            because,
+        });
+    }
+    ByeExplanation {
+        player: Named::of(t, e.id),
+        reasons: ByeReasons::Swiss {
+            score: e.score,
+            passed_over,
+        },
+    }
 }
 
 fn explain_round_robin(t: &Tournament, pairing: &Pairing) -> Explanation {

@@ -10,11 +10,10 @@
 //! is told who they are ([`EventFile::unrated`]).
 
 use super::{Date, Played, RatedEvent, RatedGame};
-use crate::stages::Event;
-use crate::tournament::{GameResult, PlayerId, Tournament};
+use crate::event::read_file;
+use crate::tournament::{FaultAt, GameResult, PlayerId};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
-use std::fmt;
 
 /// The `format` of a staged event file (the stages reader's).
 pub use crate::stages::FORMAT_2;
@@ -37,30 +36,14 @@ pub struct Unrated {
 
 /// Why an event file cannot be rated: where (a JSON path, empty for the whole file) and
 /// what.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EventFileError {
-    pub at: String,
-    pub fault: EventFault,
-}
-
-impl fmt::Display for EventFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.at.is_empty() {
-            write!(f, "{}", self.fault)
-        } else {
-            write!(f, "{}: {}", self.at, self.fault)
-        }
-    }
-}
-
-impl std::error::Error for EventFileError {}
+pub type EventFileError = FaultAt<EventFault>;
 
 /// What is wrong at a place of an event file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EventFault {
-    /// The `/1` reader's own refusal (it names its place itself).
+    /// The tournament file reader's own refusal (it names its place itself).
     #[error("{0}")]
-    Tournament(crate::stages::EventFileError),
+    Event(crate::event::Refusal),
     #[error("not valid JSON: {0}")]
     Json(String),
     #[error("is missing")]
@@ -135,8 +118,7 @@ pub fn event_file(text: &str) -> Result<EventFile, EventFileError> {
     let top = object(&value, "").map_err(|_| expected("", "a JSON object (the event)"))?;
     let format = string(required(top, "format", "format")?, "format")?;
     let (name, players, games) = match format {
-        crate::tournament::FORMAT => read_1(&value)?,
-        FORMAT_2 => read_2(&value)?,
+        crate::tournament::FORMAT | FORMAT_2 => read_event(&value)?,
         other => return Err(err("format", EventFault::UnknownFormat(other.to_string()))),
     };
     let date = match optional(top, "date") {
@@ -146,62 +128,35 @@ pub fn event_file(text: &str) -> Result<EventFile, EventFileError> {
     rated(name, date, players, games)
 }
 
-/// The players and games of a `/1` file, read by the tournament file reader.
+/// The players and games of a file.
 type Read = (String, Vec<FilePlayer>, Vec<FileGame>);
 
-fn read_1(value: &Value) -> Result<Read, EventFileError> {
-    let t = Tournament::from_value(value).map_err(|e| err("", EventFault::Tournament(e.into())))?;
-    let players = t
-        .players()
-        .iter()
-        .map(|p| FilePlayer {
-            id: p.id,
-            name: p.name.clone(),
-            federation_id: p.federation_id.clone(),
-        })
-        .collect();
-    let games = t
-        .rounds()
-        .iter()
-        .flat_map(|r| &r.games)
-        .map(|g| FileGame {
-            white: g.white,
-            black: g.black,
-            result: g.result,
-        })
-        .collect();
-    Ok((t.name().to_string(), players, games))
-}
-
-/// The players and games of a `/2` file, read by the stages reader with every check `pair`
-/// makes (`spec/stages.md`): every game of every round of every stage, then the stage's
-/// playoff games.
-fn read_2(value: &Value) -> Result<Read, EventFileError> {
-    let event = Event::from_value(value).map_err(|e| err("", EventFault::Tournament(e)))?;
+/// The players and the games over the board of a tournament file of either shape, read by
+/// the one reader of the event's files (`crate::event::read_file`) with every check of its
+/// spec (`spec/stages.md` for `/2`: seeding, groups, cuts, playoffs, the bracket): every game
+/// of every round of every stage, each stage's playoff games after its rounds.
+fn read_event(value: &Value) -> Result<Read, EventFileError> {
+    let event = read_file(value, 0)
+        .map_err(|r| err("", EventFault::Event(r)))?
+        .event;
     let players = event
-        .players()
+        .entrants()
         .iter()
-        .map(|p| FilePlayer {
-            id: p.id,
-            name: p.name.clone(),
-            federation_id: p.federation_id.clone(),
+        .map(|e| FilePlayer {
+            id: e.player.id,
+            name: e.player.name.clone(),
+            federation_id: e.player.federation_id.clone(),
         })
         .collect();
-    let mut games = Vec::new();
-    for play in &event.parts().stages {
-        for round in &play.rounds {
-            games.extend(round.games.iter().map(|g| FileGame {
-                white: g.game.white,
-                black: g.game.black,
-                result: g.game.result,
-            }));
-        }
-        games.extend(play.playoffs.iter().map(|g| FileGame {
-            white: g.white,
-            black: g.black,
-            result: g.result,
-        }));
-    }
+    let games = event
+        .games_over_the_board()
+        .into_iter()
+        .map(|(white, black, result)| FileGame {
+            white,
+            black,
+            result,
+        })
+        .collect();
     Ok((event.name().to_string(), players, games))
 }
 

@@ -17,11 +17,10 @@
 //!   again (the store's incremental rebuild).
 //! - [`list`]: the CSV and JSON of `ggdesk ratings`, and the `--initial` list.
 
-mod date;
 pub mod event_file;
 pub mod list;
 
-pub use date::{Date, DateError};
+pub use crate::date::{Date, DateError};
 pub use event_file::{EventFault, EventFile, EventFileError, Unrated, event_file};
 
 use crate::tournament::Score;
@@ -441,6 +440,64 @@ pub fn rate_all<K: Ord + Clone>(
         .map(|i| (i, ratings.rate(&events[i])))
         .collect();
     (ratings, reports)
+}
+
+/// Why the rating list refuses a change of which events it rates.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RatingRefusal {
+    /// `event` is how the desk names the event (`"Spring Open"`, or `tournament 4`).
+    #[error("{event} cannot be rated before it is complete: {why}")]
+    NotComplete { event: String, why: String },
+    #[error("{event} is already rated on {date}")]
+    AlreadyRated { event: String, date: Date },
+    #[error("taking an event off the rating list needs a reason")]
+    UnrateNeedsReason,
+    #[error("{0} is not rated")]
+    NotRated(String),
+}
+
+/// An event as the rating list names it: its name in quotes, or `tournament N` when it has
+/// none.
+pub fn event_words(name: &str, id: crate::tournament::TournamentId) -> String {
+    if name.trim().is_empty() {
+        format!("tournament {id}")
+    } else {
+        format!("\"{name}\"")
+    }
+}
+
+/// Whether an event may be marked rated on `date`: complete (`not_ready` says why not),
+/// and not rated on that date already.
+pub fn check_mark(
+    event: &str,
+    not_ready: Option<&str>,
+    rated: Option<Date>,
+    date: Date,
+) -> Result<(), RatingRefusal> {
+    if let Some(why) = not_ready {
+        return Err(RatingRefusal::NotComplete {
+            event: event.to_string(),
+            why: why.to_string(),
+        });
+    }
+    if rated == Some(date) {
+        return Err(RatingRefusal::AlreadyRated {
+            event: event.to_string(),
+            date,
+        });
+    }
+    Ok(())
+}
+
+/// Whether an event may be taken off the rating list: with a reason, and rated.
+pub fn check_unmark(event: &str, rated: bool, reason: &str) -> Result<(), RatingRefusal> {
+    if reason.trim().is_empty() {
+        return Err(RatingRefusal::UnrateNeedsReason);
+    }
+    if !rated {
+        return Err(RatingRefusal::NotRated(event.to_string()));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ macro_rules! every_game_accessors {
             &self.turns().settings
         }
 
-        pub fn clock(&self) -> &$crate::clock::Clock {
+        pub fn clock(&self) -> &$crate::rules::clock::Clock {
             &self.turns().clock
         }
 
@@ -56,7 +56,7 @@ macro_rules! every_game_accessors {
         }
 
         /// The time of the last applied event (or of the last clock judgement).
-        pub fn last_time(&self) -> $crate::clock::Time {
+        pub fn last_time(&self) -> $crate::rules::clock::Time {
             self.turns().last_t
         }
 
@@ -72,7 +72,7 @@ macro_rules! every_game_accessors {
         /// Whether the game is over once its clocks are judged up to `t` (a clock that ran
         /// out before then ended it); false when `t` is before the last event. Judges a copy:
         /// the game itself is left as it is.
-        pub fn over_by(&self, t: $crate::clock::Time) -> bool {
+        pub fn over_by(&self, t: $crate::rules::clock::Time) -> bool {
             let mut judged = self.clone();
             judged.judge_clocks(t).is_ok() && judged.is_over()
         }

@@ -6,11 +6,11 @@
 use super::bracket::{Bracket, MatchGame, Slot, bracket_order};
 use super::fault::{EventFileError, StageFault, err, fault};
 use super::playoff::{PlayedOff, Playoff, PlayoffState, playoff};
-use super::settings::{EventSettings, GroupId, MatchId, Seeding, StageFormat};
+use super::settings::{EventSettings, GroupId, MatchId, Seeding, StageFormat, StageSpec};
 use crate::tournament::file::model;
 use crate::tournament::{
-    FileFault, Game, GameResult, Penalty, Player, PlayerId, Ratio, Round, Score, Settings, StageNo,
-    StandingRow, Standings, Tournament, TournamentError, standings,
+    FileFault, Game, GameResult, Penalty, Player, PlayerId, PointsScale, Ratio, Round, Score,
+    Settings, StageNo, StandingRow, Standings, Tournament, TournamentError, standings,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -391,104 +391,17 @@ impl Event {
         q.into_iter().map(|(_, r, _)| r.id).collect()
     }
 
+    /// Seeds stage `k` with `seeds` and replays what has been played in it: its groups'
+    /// tables, its bracket, whether it is complete and, when it is and is not the last
+    /// stage, its cut.
     fn build_stage(&self, k: usize, seeds: Vec<PlayerId>) -> Result<Reached, EventFileError> {
         let spec = &self.parts.settings.stages[k];
         let stage = StageNo::from_index(k);
         let play = self.parts.stages.get(k).cloned().unwrap_or_default();
-        let by_id: HashMap<PlayerId, &Player> =
-            self.parts.players.iter().map(|p| (p.id, p)).collect();
         let in_stage: HashSet<PlayerId> = seeds.iter().copied().collect();
-        let points = self.parts.settings.points;
-
-        // The groups and how many rounds each plays.
-        let (member_lists, stage_planned): (Vec<Vec<PlayerId>>, Option<usize>) = match spec.format {
-            StageFormat::Swiss { rounds } => (
-                vec![seeds.clone()],
-                Some(usize::try_from(rounds).unwrap_or(usize::MAX)),
-            ),
-            StageFormat::RoundRobin { groups, rounds } => {
-                let lists = serpentine(&seeds, usize::try_from(groups).unwrap_or(1));
-                let longest = lists.iter().map(|l| cycle(l.len())).max().unwrap_or(0);
-                let planned = rounds.map_or(longest, |r| usize::try_from(r).unwrap_or(usize::MAX));
-                (lists, Some(planned))
-            }
-            StageFormat::Knockout { .. } => (vec![seeds.clone()], None),
-        };
-        let longest = member_lists
-            .iter()
-            .map(|l| cycle(l.len()))
-            .max()
-            .unwrap_or(0)
-            .max(1);
-        let mut groups = Vec::new();
-        for (g, members) in member_lists.into_iter().enumerate() {
-            let planned = match spec.format {
-                StageFormat::RoundRobin { .. } => {
-                    let all = stage_planned.unwrap_or(0);
-                    let cycles = all.div_ceil(longest).max(1);
-                    all.min(cycle(members.len()).saturating_mul(cycles))
-                }
-                _ => stage_planned.unwrap_or(usize::MAX),
-            };
-            let settings = Settings {
-                system: match spec.format {
-                    StageFormat::RoundRobin { .. } => crate::tournament::System::RoundRobin,
-                    _ => crate::tournament::System::Swiss,
-                },
-                rounds: match spec.format {
-                    StageFormat::Knockout { .. } => None,
-                    _ => Some(u32::try_from(planned.max(1)).unwrap_or(u32::MAX)),
-                },
-                points,
-                tiebreaks: spec.tiebreaks.clone(),
-                forbidden: Vec::new(),
-            };
-            let mut table =
-                Tournament::new(spec.name.clone(), settings).map_err(model("stages"))?;
-            for p in seeded_players(&by_id, &members, &seeds) {
-                table.add_player(p).map_err(model("players"))?;
-            }
-            if matches!(spec.format, StageFormat::Swiss { .. }) {
-                for &(a, b) in &self.parts.settings.forbidden {
-                    if members.contains(&a) && members.contains(&b) {
-                        table
-                            .add_forbidden_pair(a, b)
-                            .map_err(model("settings.forbidden"))?;
-                    }
-                }
-            }
-            for (i, pen) in self.parts.penalties.iter().enumerate() {
-                if pen.stage == stage && members.contains(&pen.penalty.player) {
-                    table
-                        .add_penalty(pen.penalty.clone())
-                        .map_err(model(format!("penalties[{i}]")))?;
-                }
-            }
-            groups.push(Group {
-                id: GroupId::from_index(g),
-                members,
-                planned,
-                table,
-            });
-        }
-        for (i, pen) in self.parts.penalties.iter().enumerate() {
-            if pen.stage == stage && !in_stage.contains(&pen.penalty.player) {
-                return Err(fault(
-                    format!("penalties[{i}].player"),
-                    StageFault::NotInStage {
-                        player: pen.penalty.player,
-                        stage,
-                    },
-                ));
-            }
-        }
-        let group_count = groups.len();
-        let group_of: HashMap<PlayerId, usize> = groups
-            .iter()
-            .enumerate()
-            .flat_map(|(g, grp)| grp.members.iter().map(move |&p| (p, g)))
-            .collect();
-
+        let (member_lists, stage_planned) = stage_groups(spec.format, &seeds);
+        let groups = self.build_groups(k, member_lists, stage_planned, &seeds)?;
+        self.check_penalties_in_stage(stage, &in_stage)?;
         if let Some(planned) = stage_planned
             && play.rounds.len() > planned
         {
@@ -497,150 +410,25 @@ impl Event {
                 StageFault::TooManyRounds { planned },
             ));
         }
-
-        let mut bracket = match spec.format {
-            StageFormat::Knockout {
-                series,
-                seeding,
-                third_place,
-            } => Some(Bracket::new(
-                series,
-                third_place,
-                points,
-                self.first_bracket_round(k, &seeds, seeding),
-            )),
-            _ => None,
+        let mut replay = StageReplay {
+            k,
+            stage,
+            in_stage,
+            group_of: groups
+                .iter()
+                .enumerate()
+                .flat_map(|(g, grp)| grp.members.iter().map(move |&p| (p, g)))
+                .collect(),
+            groups,
+            bracket: self.stage_bracket(k, &seeds),
         };
-
-        for (r, round) in play.rounds.iter().enumerate() {
-            let at = at_round(k, r);
-            let mut seen = HashSet::new();
-            let mut per_group: Vec<Round> = vec![Round::default(); group_count];
-            let mut mention = |p: PlayerId, at: &str| -> Result<usize, EventFileError> {
-                if !in_stage.contains(&p) {
-                    return Err(fault(at, StageFault::NotQualified { player: p, stage }));
-                }
-                if !seen.insert(p) {
-                    return Err(err(
-                        at,
-                        FileFault::Tournament(TournamentError::TwiceInRound(p)),
-                    ));
-                }
-                Ok(group_of.get(&p).copied().unwrap_or(0))
-            };
-            let mut ko_games: Vec<(MatchId, MatchGame)> = Vec::new();
-            for (i, sg) in round.games.iter().enumerate() {
-                let g_at = format!("{at}.games[{i}]");
-                let g = sg.game;
-                if g.white == g.black {
-                    return Err(err(
-                        g_at,
-                        FileFault::Tournament(TournamentError::SamePlayer(g.white)),
-                    ));
-                }
-                let gw = mention(g.white, &g_at)?;
-                let gb = mention(g.black, &g_at)?;
-                if bracket.is_some() {
-                    let id = sg.series.ok_or_else(|| fault(&g_at, StageFault::NoMatch))?;
-                    ko_games.push((
-                        id,
-                        MatchGame {
-                            white: g.white,
-                            black: g.black,
-                            result: g.result,
-                        },
-                    ));
-                    continue;
-                }
-                let named = match (sg.group, group_count > 1) {
-                    (None, true) => return Err(fault(&g_at, StageFault::NoGroup)),
-                    (None, false) => 0,
-                    (Some(gid), _) => {
-                        if gid.index() >= group_count {
-                            return Err(fault(
-                                format!("{g_at}.group"),
-                                StageFault::NoSuchGroup(gid.to_string()),
-                            ));
-                        }
-                        gid.index()
-                    }
-                };
-                for (p, pg) in [(g.white, gw), (g.black, gb)] {
-                    if pg != named {
-                        return Err(fault(
-                            &g_at,
-                            StageFault::NotInGroup {
-                                player: p,
-                                group: GroupId::from_index(named),
-                            },
-                        ));
-                    }
-                }
-                if r >= groups[named].planned {
-                    return Err(fault(
-                        &g_at,
-                        StageFault::GroupSatOut {
-                            group: GroupId::from_index(named),
-                            round: r + 1,
-                        },
-                    ));
-                }
-                per_group[named].games.push(g);
-            }
-            for (list, what) in [(&round.byes, "byes"), (&round.absent, "absent")] {
-                for (i, &p) in list.iter().enumerate() {
-                    let p_at = format!("{at}.{what}[{i}]");
-                    let g = mention(p, &p_at)?;
-                    if bracket.is_some() {
-                        continue;
-                    }
-                    if r >= groups[g].planned {
-                        return Err(fault(
-                            &p_at,
-                            StageFault::GroupSatOut {
-                                group: GroupId::from_index(g),
-                                round: r + 1,
-                            },
-                        ));
-                    }
-                    if what == "byes" {
-                        per_group[g].byes.push(p);
-                    } else {
-                        per_group[g].absent.push(p);
-                    }
-                }
-            }
-            if let Some(b) = bracket.as_mut() {
-                if r > 0 && !play.rounds[r - 1].is_complete() {
-                    return Err(fault(&at, StageFault::AfterIncompleteRound));
-                }
-                b.play_round(&ko_games).map_err(|(i, f)| {
-                    let place = if i < round.games.len() {
-                        format!("{at}.games[{i}]")
-                    } else {
-                        at.clone()
-                    };
-                    fault(place, StageFault::Bracket(f))
-                })?;
-                // The knockout's games also make a round of its one table, for standings.
-                per_group[0].games = round.games.iter().map(|g| g.game).collect();
-                per_group[0].absent = round.absent.clone();
-            }
-            for (g, grp) in groups.iter_mut().enumerate() {
-                if r < grp.planned {
-                    let rd = std::mem::take(&mut per_group[g]);
-                    grp.table.add_round(rd).map_err(model(&at))?;
-                }
-            }
+        for r in 0..play.rounds.len() {
+            replay.round(&play.rounds, r)?;
         }
-
-        let complete = match (&bracket, stage_planned) {
-            (Some(b), _) => b.is_complete(),
-            (None, Some(planned)) => {
-                play.rounds.len() == planned && play.rounds.iter().all(StageRound::is_complete)
-            }
-            (None, None) => false,
-        };
+        let StageReplay {
+            groups, bracket, ..
+        } = replay;
+        let complete = stage_complete(bracket.as_ref(), stage_planned, &play.rounds);
         let mut reached = Reached {
             stage,
             seeds,
@@ -656,6 +444,118 @@ impl Event {
             reached.cut = self.cut(k, &reached, &play.playoffs)?;
         }
         Ok(reached)
+    }
+
+    /// The groups of stage `k`, each with how many rounds it plays and its table.
+    fn build_groups(
+        &self,
+        k: usize,
+        member_lists: Vec<Vec<PlayerId>>,
+        stage_planned: Option<usize>,
+        seeds: &[PlayerId],
+    ) -> Result<Vec<Group>, EventFileError> {
+        let format = self.parts.settings.stages[k].format;
+        let by_id: HashMap<PlayerId, &Player> =
+            self.parts.players.iter().map(|p| (p.id, p)).collect();
+        let longest = member_lists
+            .iter()
+            .map(|l| cycle(l.len()))
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        let mut groups = Vec::new();
+        for (g, members) in member_lists.into_iter().enumerate() {
+            let planned = match format {
+                StageFormat::RoundRobin { .. } => {
+                    let all = stage_planned.unwrap_or(0);
+                    let cycles = all.div_ceil(longest).max(1);
+                    all.min(cycle(members.len()).saturating_mul(cycles))
+                }
+                _ => stage_planned.unwrap_or(usize::MAX),
+            };
+            let table = self.group_table(k, &members, planned, &by_id, seeds)?;
+            groups.push(Group {
+                id: GroupId::from_index(g),
+                members,
+                planned,
+                table,
+            });
+        }
+        Ok(groups)
+    }
+
+    /// A group's one-stage table: its players by seed, the forbidden pairs among them (in
+    /// a Swiss) and their penalties in the stage.
+    fn group_table(
+        &self,
+        k: usize,
+        members: &[PlayerId],
+        planned: usize,
+        by_id: &HashMap<PlayerId, &Player>,
+        seeds: &[PlayerId],
+    ) -> Result<Tournament, EventFileError> {
+        let spec = &self.parts.settings.stages[k];
+        let stage = StageNo::from_index(k);
+        let settings = group_settings(spec, planned, self.parts.settings.points);
+        let mut table = Tournament::new(spec.name.clone(), settings).map_err(model("stages"))?;
+        for p in seeded_players(by_id, members, seeds) {
+            table.add_player(p).map_err(model("players"))?;
+        }
+        if matches!(spec.format, StageFormat::Swiss { .. }) {
+            for &(a, b) in &self.parts.settings.forbidden {
+                if members.contains(&a) && members.contains(&b) {
+                    table
+                        .add_forbidden_pair(a, b)
+                        .map_err(model("settings.forbidden"))?;
+                }
+            }
+        }
+        for (i, pen) in self.parts.penalties.iter().enumerate() {
+            if pen.stage == stage && members.contains(&pen.penalty.player) {
+                table
+                    .add_penalty(pen.penalty.clone())
+                    .map_err(model(format!("penalties[{i}]")))?;
+            }
+        }
+        Ok(table)
+    }
+
+    /// Refuses a penalty in `stage` for a player who is not in it.
+    fn check_penalties_in_stage(
+        &self,
+        stage: StageNo,
+        in_stage: &HashSet<PlayerId>,
+    ) -> Result<(), EventFileError> {
+        for (i, pen) in self.parts.penalties.iter().enumerate() {
+            if pen.stage == stage && !in_stage.contains(&pen.penalty.player) {
+                return Err(fault(
+                    format!("penalties[{i}].player"),
+                    StageFault::NotInStage {
+                        player: pen.penalty.player,
+                        stage,
+                    },
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The bracket of stage `k` when it is a knockout, its first round drawn from the
+    /// seeds; none for a stage of groups.
+    fn stage_bracket(&self, k: usize, seeds: &[PlayerId]) -> Option<Bracket> {
+        match self.parts.settings.stages[k].format {
+            StageFormat::Knockout {
+                series,
+                seeding,
+                third_place,
+            } => Some(Bracket::new(
+                series,
+                third_place,
+                self.parts.settings.points,
+                self.first_bracket_round(k, seeds, seeding),
+            )),
+            _ => None,
+        }
     }
 
     /// A knockout's first bracket round (top first) from the stage's seeds.
@@ -723,98 +623,378 @@ impl Event {
         let advance = self.parts.settings.stages[k]
             .advance
             .map_or(0, |a| usize::try_from(a).unwrap_or(usize::MAX));
-        let stage = reached.stage;
-        // Each playoff game belongs to its players' group.
-        let mut games: Vec<Vec<(usize, PlayedOff)>> = vec![Vec::new(); reached.groups.len()];
-        for (i, g) in playoffs.iter().enumerate() {
-            let at = format!("stages[{k}].playoffs[{i}]");
-            let mut gs = Vec::new();
-            for p in [g.white, g.black] {
-                let Some(x) = reached
-                    .groups
-                    .iter()
-                    .position(|grp| grp.members.contains(&p))
-                else {
-                    return Err(fault(at, StageFault::NotQualified { player: p, stage }));
-                };
-                gs.push(x);
-            }
-            if g.white == g.black {
-                return Err(err(
-                    at,
-                    FileFault::Tournament(TournamentError::SamePlayer(g.white)),
-                ));
-            }
-            if gs[0] != gs[1] {
-                return Err(fault(at, StageFault::GroupsDiffer(g.white, g.black)));
-            }
-            if let Some(named) = g.group
-                && named.index() != gs[0]
-            {
-                let player = g.white;
-                return Err(fault(
-                    at,
-                    StageFault::NotInGroup {
-                        player,
-                        group: named,
-                    },
-                ));
-            }
-            games[gs[0]].push((
-                i,
-                PlayedOff {
-                    white: g.white,
-                    black: g.black,
-                    result: g.result,
-                },
-            ));
-        }
+        let games = playoffs_by_group(k, reached, playoffs)?;
         let mut out = Vec::new();
-        for (g, grp) in reached.groups.iter().enumerate() {
-            let mut st = standings(&grp.table, grp.table.rounds().len());
-            let rows = &st.rows;
-            let tie = advance >= 1
-                && advance < rows.len()
-                && rows[advance - 1].rank == rows[advance].rank;
-            let mine = &games[g];
-            let mut result = None;
-            if tie {
-                let rank = rows[advance].rank;
-                let start = rows.iter().position(|r| r.rank == rank).unwrap_or(0);
-                let tied: Vec<PlayerId> = rows
-                    .iter()
-                    .filter(|r| r.rank == rank)
-                    .map(|r| r.id)
-                    .collect();
-                let list: Vec<PlayedOff> = mine.iter().map(|x| x.1).collect();
-                let p = playoff(&tied, advance - start, &list, &self.parts.settings.points)
-                    .map_err(|(i, f)| {
-                        let at = format!("stages[{k}].playoffs[{}]", mine[i].0);
-                        fault(at, StageFault::Playoff(f))
-                    })?;
-                // The tied players in their playoff order, keeping their shared rank.
-                let block: Vec<StandingRow> = p
-                    .order
-                    .iter()
-                    .filter_map(|id| st.rows.iter().find(|r| r.id == *id).cloned())
-                    .collect();
-                let n = block.len();
-                st.rows.splice(start..start + n, block);
-                result = Some(p);
-            } else if let Some((i, _)) = mine.first() {
-                return Err(fault(
-                    format!("stages[{k}].playoffs[{i}]"),
-                    StageFault::NoTieInGroup(grp.id),
-                ));
-            }
-            out.push(GroupCut {
-                group: grp.id,
-                standings: st,
-                playoff: result,
-            });
+        for (grp, mine) in reached.groups.iter().zip(&games) {
+            out.push(self.group_cut(k, grp, advance, mine)?);
         }
         Ok(out)
     }
+
+    /// One group's cut: its standings with the players tied at the cut in their playoff
+    /// order, refusing playoff games in a group with no tie there. `mine` are the group's
+    /// playoff games with where each is in the stage's playoffs.
+    fn group_cut(
+        &self,
+        k: usize,
+        grp: &Group,
+        advance: usize,
+        mine: &[(usize, PlayedOff)],
+    ) -> Result<GroupCut, EventFileError> {
+        let mut st = standings(&grp.table, grp.table.rounds().len());
+        let rows = &st.rows;
+        let tie =
+            advance >= 1 && advance < rows.len() && rows[advance - 1].rank == rows[advance].rank;
+        let mut result = None;
+        if tie {
+            let rank = rows[advance].rank;
+            let start = rows.iter().position(|r| r.rank == rank).unwrap_or(0);
+            let tied: Vec<PlayerId> = rows
+                .iter()
+                .filter(|r| r.rank == rank)
+                .map(|r| r.id)
+                .collect();
+            let list: Vec<PlayedOff> = mine.iter().map(|x| x.1).collect();
+            let p = playoff(&tied, advance - start, &list, &self.parts.settings.points).map_err(
+                |(i, f)| {
+                    let at = format!("stages[{k}].playoffs[{}]", mine[i].0);
+                    fault(at, StageFault::Playoff(f))
+                },
+            )?;
+            // The tied players in their playoff order, keeping their shared rank.
+            let block: Vec<StandingRow> = p
+                .order
+                .iter()
+                .filter_map(|id| st.rows.iter().find(|r| r.id == *id).cloned())
+                .collect();
+            let n = block.len();
+            st.rows.splice(start..start + n, block);
+            result = Some(p);
+        } else if let Some((i, _)) = mine.first() {
+            return Err(fault(
+                format!("stages[{k}].playoffs[{i}]"),
+                StageFault::NoTieInGroup(grp.id),
+            ));
+        }
+        Ok(GroupCut {
+            group: grp.id,
+            standings: st,
+            playoff: result,
+        })
+    }
+}
+
+/// A stage's groups of players (the seeds in serpentine order for a round robin, all in
+/// one group otherwise) and how many rounds the stage plays (a knockout: as many as it
+/// takes).
+fn stage_groups(format: StageFormat, seeds: &[PlayerId]) -> (Vec<Vec<PlayerId>>, Option<usize>) {
+    match format {
+        StageFormat::Swiss { rounds } => (
+            vec![seeds.to_vec()],
+            Some(usize::try_from(rounds).unwrap_or(usize::MAX)),
+        ),
+        StageFormat::RoundRobin { groups, rounds } => {
+            let lists = serpentine(seeds, usize::try_from(groups).unwrap_or(1));
+            let longest = lists.iter().map(|l| cycle(l.len())).max().unwrap_or(0);
+            let planned = rounds.map_or(longest, |r| usize::try_from(r).unwrap_or(usize::MAX));
+            (lists, Some(planned))
+        }
+        StageFormat::Knockout { .. } => (vec![seeds.to_vec()], None),
+    }
+}
+
+/// The settings of a group's one-stage table, which plays `planned` rounds: a round
+/// robin's, or a Swiss's (a knockout's, with no set number of rounds).
+fn group_settings(spec: &StageSpec, planned: usize, points: PointsScale) -> Settings {
+    Settings {
+        system: match spec.format {
+            StageFormat::RoundRobin { .. } => crate::tournament::System::RoundRobin,
+            _ => crate::tournament::System::Swiss,
+        },
+        rounds: match spec.format {
+            StageFormat::Knockout { .. } => None,
+            _ => Some(u32::try_from(planned.max(1)).unwrap_or(u32::MAX)),
+        },
+        points,
+        tiebreaks: spec.tiebreaks.clone(),
+        forbidden: Vec::new(),
+    }
+}
+
+/// Whether a stage is complete: a knockout's bracket decided, or every planned round
+/// played and complete.
+fn stage_complete(
+    bracket: Option<&Bracket>,
+    planned: Option<usize>,
+    rounds: &[StageRound],
+) -> bool {
+    match (bracket, planned) {
+        (Some(b), _) => b.is_complete(),
+        (None, Some(planned)) => {
+            rounds.len() == planned && rounds.iter().all(StageRound::is_complete)
+        }
+        (None, None) => false,
+    }
+}
+
+/// A stage while its rounds are replayed: its groups' tables and its bracket, with who is
+/// in the stage and in which group (by index).
+struct StageReplay {
+    k: usize,
+    stage: StageNo,
+    in_stage: HashSet<PlayerId>,
+    group_of: HashMap<PlayerId, usize>,
+    groups: Vec<Group>,
+    bracket: Option<Bracket>,
+}
+
+/// A round's games sorted by where they count: a round for each group and, in a knockout,
+/// the games with their match.
+struct RoundGames {
+    per_group: Vec<Round>,
+    ko_games: Vec<(MatchId, MatchGame)>,
+}
+
+impl StageReplay {
+    /// Replays round `r` of `rounds` into the groups' tables (and a knockout's bracket).
+    fn round(&mut self, rounds: &[StageRound], r: usize) -> Result<(), EventFileError> {
+        let round = &rounds[r];
+        let at = at_round(self.k, r);
+        let mut seen = HashSet::new();
+        let mut sorted = self.sort_games(round, r, &at, &mut seen)?;
+        self.sort_sitting_out(round, r, &at, &mut seen, &mut sorted.per_group)?;
+        let per_group = &mut sorted.per_group;
+        if let Some(b) = self.bracket.as_mut() {
+            if r > 0 && !rounds[r - 1].is_complete() {
+                return Err(fault(&at, StageFault::AfterIncompleteRound));
+            }
+            b.play_round(&sorted.ko_games).map_err(|(i, f)| {
+                let place = if i < round.games.len() {
+                    format!("{at}.games[{i}]")
+                } else {
+                    at.clone()
+                };
+                fault(place, StageFault::Bracket(f))
+            })?;
+            // The knockout's games also make a round of its one table, for standings.
+            per_group[0].games = round.games.iter().map(|g| g.game).collect();
+            per_group[0].absent = round.absent.clone();
+        }
+        for (g, grp) in self.groups.iter_mut().enumerate() {
+            if r < grp.planned {
+                let rd = std::mem::take(&mut per_group[g]);
+                grp.table.add_round(rd).map_err(model(&at))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The group of player `p` named at `at` in a round, refusing a player not in the
+    /// stage or named twice in the round (`seen` holds those named so far).
+    fn mention(
+        &self,
+        p: PlayerId,
+        at: &str,
+        seen: &mut HashSet<PlayerId>,
+    ) -> Result<usize, EventFileError> {
+        if !self.in_stage.contains(&p) {
+            return Err(fault(
+                at,
+                StageFault::NotQualified {
+                    player: p,
+                    stage: self.stage,
+                },
+            ));
+        }
+        if !seen.insert(p) {
+            return Err(err(
+                at,
+                FileFault::Tournament(TournamentError::TwiceInRound(p)),
+            ));
+        }
+        Ok(self.group_of.get(&p).copied().unwrap_or(0))
+    }
+
+    /// Round `r`'s games sorted by group (in a knockout, by match), each checked: two
+    /// different players of the stage, named once in the round, both in the game's group,
+    /// a group that still plays in that round.
+    fn sort_games(
+        &self,
+        round: &StageRound,
+        r: usize,
+        at: &str,
+        seen: &mut HashSet<PlayerId>,
+    ) -> Result<RoundGames, EventFileError> {
+        let group_count = self.groups.len();
+        let mut per_group: Vec<Round> = vec![Round::default(); group_count];
+        let mut ko_games: Vec<(MatchId, MatchGame)> = Vec::new();
+        for (i, sg) in round.games.iter().enumerate() {
+            let g_at = format!("{at}.games[{i}]");
+            let g = sg.game;
+            if g.white == g.black {
+                return Err(err(
+                    g_at,
+                    FileFault::Tournament(TournamentError::SamePlayer(g.white)),
+                ));
+            }
+            let gw = self.mention(g.white, &g_at, seen)?;
+            let gb = self.mention(g.black, &g_at, seen)?;
+            if self.bracket.is_some() {
+                let id = sg.series.ok_or_else(|| fault(&g_at, StageFault::NoMatch))?;
+                ko_games.push((
+                    id,
+                    MatchGame {
+                        white: g.white,
+                        black: g.black,
+                        result: g.result,
+                    },
+                ));
+                continue;
+            }
+            let named = named_group(sg.group, group_count, &g_at)?;
+            for (p, pg) in [(g.white, gw), (g.black, gb)] {
+                if pg != named {
+                    return Err(fault(
+                        &g_at,
+                        StageFault::NotInGroup {
+                            player: p,
+                            group: GroupId::from_index(named),
+                        },
+                    ));
+                }
+            }
+            if r >= self.groups[named].planned {
+                return Err(fault(
+                    &g_at,
+                    StageFault::GroupSatOut {
+                        group: GroupId::from_index(named),
+                        round: r + 1,
+                    },
+                ));
+            }
+            per_group[named].games.push(g);
+        }
+        Ok(RoundGames {
+            per_group,
+            ko_games,
+        })
+    }
+
+    /// Round `r`'s byes and absent players into their groups' rounds (in a knockout they
+    /// are only checked), refusing a player not in the stage, named twice in the round, or
+    /// whose group no longer plays.
+    fn sort_sitting_out(
+        &self,
+        round: &StageRound,
+        r: usize,
+        at: &str,
+        seen: &mut HashSet<PlayerId>,
+        per_group: &mut [Round],
+    ) -> Result<(), EventFileError> {
+        for (list, what) in [(&round.byes, "byes"), (&round.absent, "absent")] {
+            for (i, &p) in list.iter().enumerate() {
+                let p_at = format!("{at}.{what}[{i}]");
+                let g = self.mention(p, &p_at, seen)?;
+                if self.bracket.is_some() {
+                    continue;
+                }
+                if r >= self.groups[g].planned {
+                    return Err(fault(
+                        &p_at,
+                        StageFault::GroupSatOut {
+                            group: GroupId::from_index(g),
+                            round: r + 1,
+                        },
+                    ));
+                }
+                if what == "byes" {
+                    per_group[g].byes.push(p);
+                } else {
+                    per_group[g].absent.push(p);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The group (by index) a game at `at` names in a stage of `group_count` groups, refusing
+/// a game that names none when there are several, or a group that does not exist.
+fn named_group(
+    group: Option<GroupId>,
+    group_count: usize,
+    at: &str,
+) -> Result<usize, EventFileError> {
+    match (group, group_count > 1) {
+        (None, true) => Err(fault(at, StageFault::NoGroup)),
+        (None, false) => Ok(0),
+        (Some(gid), _) => {
+            if gid.index() >= group_count {
+                return Err(fault(
+                    format!("{at}.group"),
+                    StageFault::NoSuchGroup(gid.to_string()),
+                ));
+            }
+            Ok(gid.index())
+        }
+    }
+}
+
+/// A stage's playoff games by the group of their players (with where each is in the
+/// stage's playoffs), refusing a game whose players are not both of one group of the
+/// stage, or that names another group.
+fn playoffs_by_group(
+    k: usize,
+    reached: &Reached,
+    playoffs: &[PlayoffGame],
+) -> Result<Vec<Vec<(usize, PlayedOff)>>, EventFileError> {
+    let stage = reached.stage;
+    // Each playoff game belongs to its players' group.
+    let mut games: Vec<Vec<(usize, PlayedOff)>> = vec![Vec::new(); reached.groups.len()];
+    for (i, g) in playoffs.iter().enumerate() {
+        let at = format!("stages[{k}].playoffs[{i}]");
+        let mut gs = Vec::new();
+        for p in [g.white, g.black] {
+            let Some(x) = reached
+                .groups
+                .iter()
+                .position(|grp| grp.members.contains(&p))
+            else {
+                return Err(fault(at, StageFault::NotQualified { player: p, stage }));
+            };
+            gs.push(x);
+        }
+        if g.white == g.black {
+            return Err(err(
+                at,
+                FileFault::Tournament(TournamentError::SamePlayer(g.white)),
+            ));
+        }
+        if gs[0] != gs[1] {
+            return Err(fault(at, StageFault::GroupsDiffer(g.white, g.black)));
+        }
+        if let Some(named) = g.group
+            && named.index() != gs[0]
+        {
+            let player = g.white;
+            return Err(fault(
+                at,
+                StageFault::NotInGroup {
+                    player,
+                    group: named,
+                },
+            ));
+        }
+        games[gs[0]].push((
+            i,
+            PlayedOff {
+                white: g.white,
+                black: g.black,
+                result: g.result,
+            },
+        ));
+    }
+    Ok(games)
 }
 
 /// Orders players by place (from 0), then score, then the tie-breaks in order (higher

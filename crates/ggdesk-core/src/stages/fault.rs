@@ -5,8 +5,7 @@
 use super::bracket::BracketFault;
 use super::playoff::PlayoffFault;
 use super::settings::{GroupId, SettingsFault};
-use crate::tournament::{FileFault, PlayerId, StageNo, TournamentFileError};
-use std::fmt;
+use crate::tournament::{FaultAt, FileFault, PlayerId, StageNo, TournamentFileError};
 
 /// Why an event breaks the rules of its stages (the place is the error's `at`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -71,23 +70,7 @@ pub enum EventFault {
 /// Why an event of stages (a `ggdesk-tournament/2` file, or the parts the desk keeps) is
 /// refused: where (a JSON path such as `stages[1].rounds[0]`, empty for the whole file) and
 /// what.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EventFileError {
-    pub at: String,
-    pub fault: EventFault,
-}
-
-impl fmt::Display for EventFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.at.is_empty() {
-            write!(f, "{}", self.fault)
-        } else {
-            write!(f, "{}: {}", self.at, self.fault)
-        }
-    }
-}
-
-impl std::error::Error for EventFileError {}
+pub type EventFileError = FaultAt<EventFault>;
 
 impl From<TournamentFileError> for EventFileError {
     fn from(e: TournamentFileError) -> EventFileError {

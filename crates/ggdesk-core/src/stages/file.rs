@@ -14,8 +14,8 @@ use super::settings::{
     EventSettings, GroupId, MatchFormat, MatchId, Seeding, StageFormat, StageSpec,
 };
 use crate::tournament::file::{
-    array, id_list, object, optional, points, read_forbidden, read_game, read_penalty, read_player,
-    read_points, read_tiebreaks, required, score_value, string,
+    array, id_list, object, optional, player_value, points, read_forbidden, read_game,
+    read_penalty, read_player, read_points, read_tiebreaks, required, score_value, string,
 };
 use crate::tournament::{FileFault, PointsScale, StageNo};
 use serde_json::{Map, Value, json};
@@ -301,124 +301,10 @@ impl Event {
                 points.insert(key.into(), score_value(v));
             }
         }
-        let players: Vec<Value> = parts
-            .players
-            .iter()
-            .map(|p| {
-                let mut m = Map::new();
-                m.insert("id".into(), json!(p.id.0));
-                m.insert("name".into(), json!(p.name));
-                m.insert("rating".into(), json!(p.rating));
-                if let Some(c) = &p.club {
-                    m.insert("club".into(), json!(c));
-                }
-                if let Some(f) = &p.federation_id {
-                    m.insert("federation_id".into(), json!(f));
-                }
-                if p.withdrawn {
-                    m.insert("withdrawn".into(), json!(true));
-                }
-                for (k, v) in &p.extra {
-                    if !m.contains_key(k) {
-                        m.insert(k.clone(), v.clone());
-                    }
-                }
-                Value::Object(m)
-            })
-            .collect();
-        let penalties: Vec<Value> = parts
-            .penalties
-            .iter()
-            .map(|p| {
-                json!({"player": p.penalty.player.0, "points": score_value(p.penalty.points),
-                       "reason": p.penalty.reason, "stage": p.stage.0})
-            })
-            .collect();
-        let empty = StagePlay::default();
-        let stages: Vec<Value> = parts
-            .settings
-            .stages
-            .iter()
-            .enumerate()
-            .map(|(k, spec)| {
-                let play = parts.stages.get(k).unwrap_or(&empty);
-                let mut m = Map::new();
-                m.insert("name".into(), json!(spec.name));
-                m.insert("system".into(), json!(spec.format.system_name()));
-                match spec.format {
-                    StageFormat::Swiss { rounds } => {
-                        m.insert("round_count".into(), json!(rounds));
-                    }
-                    StageFormat::RoundRobin { groups, rounds } => {
-                        m.insert("groups".into(), json!(groups));
-                        if let Some(r) = rounds {
-                            m.insert("round_count".into(), json!(r));
-                        }
-                    }
-                    StageFormat::Knockout {
-                        series,
-                        seeding,
-                        third_place,
-                    } => {
-                        m.insert(
-                            "match".into(),
-                            match series {
-                                MatchFormat::BestOf(k) => json!({"best_of": k}),
-                                MatchFormat::RaceTo(p) => json!({"race_to": score_value(p)}),
-                                MatchFormat::TwiceToBeat => json!({"twice_to_beat": true}),
-                            },
-                        );
-                        m.insert(
-                            "seeding".into(),
-                            json!(match seeding {
-                                Seeding::Standard => "standard",
-                                Seeding::CrossOver => "cross_over",
-                            }),
-                        );
-                        m.insert("third_place".into(), json!(third_place));
-                    }
-                }
-                if let Some(a) = spec.advance {
-                    m.insert("advance".into(), json!(a));
-                }
-                m.insert(
-                    "tiebreaks".into(),
-                    spec.tiebreaks.iter().map(|t| json!(t.name())).collect(),
-                );
-                let rounds: Vec<Value> = play
-                    .rounds
-                    .iter()
-                    .map(|r| {
-                        let games: Vec<Value> = r.games.iter().map(game_value).collect();
-                        json!({
-                            "games": games,
-                            "byes": r.byes.iter().map(|p| p.0).collect::<Vec<_>>(),
-                            "absent": r.absent.iter().map(|p| p.0).collect::<Vec<_>>(),
-                        })
-                    })
-                    .collect();
-                m.insert("rounds".into(), Value::Array(rounds));
-                if !spec.format.is_knockout() && k + 1 < parts.settings.stages.len() {
-                    let playoffs: Vec<Value> = play
-                        .playoffs
-                        .iter()
-                        .map(|g| {
-                            game_value(&StageGame {
-                                group: g.group,
-                                series: None,
-                                game: crate::tournament::Game {
-                                    table: None,
-                                    white: g.white,
-                                    black: g.black,
-                                    result: g.result,
-                                },
-                            })
-                        })
-                        .collect();
-                    m.insert("playoffs".into(), Value::Array(playoffs));
-                }
-                Value::Object(m)
-            })
+        let players: Vec<Value> = parts.players.iter().map(player_value).collect();
+        let penalties: Vec<Value> = parts.penalties.iter().map(penalty_value).collect();
+        let stages: Vec<Value> = (0..parts.settings.stages.len())
+            .map(|k| stage_value(parts, k))
             .collect();
         json!({
             "format": FORMAT_2,
@@ -437,6 +323,100 @@ impl Event {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(&self.to_value()).unwrap_or_default()
     }
+}
+
+/// A penalty as the file writes it, with the stage it counts in.
+fn penalty_value(p: &StagePenalty) -> Value {
+    json!({"player": p.penalty.player.0, "points": score_value(p.penalty.points),
+           "reason": p.penalty.reason, "stage": p.stage.0})
+}
+
+/// Stage `k` of the event as the file writes it: its settings, its rounds and (a stage of
+/// groups that is not the last) its playoffs.
+fn stage_value(parts: &EventParts, k: usize) -> Value {
+    let spec = &parts.settings.stages[k];
+    let empty = StagePlay::default();
+    let play = parts.stages.get(k).unwrap_or(&empty);
+    let mut m = Map::new();
+    m.insert("name".into(), json!(spec.name));
+    m.insert("system".into(), json!(spec.format.system_name()));
+    insert_format(&mut m, spec.format);
+    if let Some(a) = spec.advance {
+        m.insert("advance".into(), json!(a));
+    }
+    m.insert(
+        "tiebreaks".into(),
+        spec.tiebreaks.iter().map(|t| json!(t.name())).collect(),
+    );
+    let rounds: Vec<Value> = play.rounds.iter().map(round_value).collect();
+    m.insert("rounds".into(), Value::Array(rounds));
+    if !spec.format.is_knockout() && k + 1 < parts.settings.stages.len() {
+        let playoffs: Vec<Value> = play.playoffs.iter().map(playoff_value).collect();
+        m.insert("playoffs".into(), Value::Array(playoffs));
+    }
+    Value::Object(m)
+}
+
+/// Writes the keys of a stage's system into the stage's object: a Swiss's round count, a
+/// round robin's groups and round count, a knockout's match, seeding and third place.
+fn insert_format(m: &mut Map<String, Value>, format: StageFormat) {
+    match format {
+        StageFormat::Swiss { rounds } => {
+            m.insert("round_count".into(), json!(rounds));
+        }
+        StageFormat::RoundRobin { groups, rounds } => {
+            m.insert("groups".into(), json!(groups));
+            if let Some(r) = rounds {
+                m.insert("round_count".into(), json!(r));
+            }
+        }
+        StageFormat::Knockout {
+            series,
+            seeding,
+            third_place,
+        } => {
+            m.insert(
+                "match".into(),
+                match series {
+                    MatchFormat::BestOf(k) => json!({"best_of": k}),
+                    MatchFormat::RaceTo(p) => json!({"race_to": score_value(p)}),
+                    MatchFormat::TwiceToBeat => json!({"twice_to_beat": true}),
+                },
+            );
+            m.insert(
+                "seeding".into(),
+                json!(match seeding {
+                    Seeding::Standard => "standard",
+                    Seeding::CrossOver => "cross_over",
+                }),
+            );
+            m.insert("third_place".into(), json!(third_place));
+        }
+    }
+}
+
+/// A stage's round as the file writes it: its games, byes and absent players.
+fn round_value(r: &StageRound) -> Value {
+    let games: Vec<Value> = r.games.iter().map(game_value).collect();
+    json!({
+        "games": games,
+        "byes": r.byes.iter().map(|p| p.0).collect::<Vec<_>>(),
+        "absent": r.absent.iter().map(|p| p.0).collect::<Vec<_>>(),
+    })
+}
+
+/// A playoff game as the file writes it: a game with its group and no table.
+fn playoff_value(g: &PlayoffGame) -> Value {
+    game_value(&StageGame {
+        group: g.group,
+        series: None,
+        game: crate::tournament::Game {
+            table: None,
+            white: g.white,
+            black: g.black,
+            result: g.result,
+        },
+    })
 }
 
 fn game_value(g: &StageGame) -> Value {

@@ -34,10 +34,11 @@ pub use event::{
 pub use fault::{EventFault, EventFileError, StageFault};
 pub use file::FORMAT_2;
 pub use next::{
-    NextStep, Placed, PlacementRefusal, StageBoard, StageStandings, StandingsRefusal, StepRefusal,
-    placement_json, stage_standings_json,
+    CutMarks, NextStep, Placed, PlacementRefusal, StageBoard, StageStandings, StandingsRefusal,
+    StepRefusal, placement_json, stage_standings_json,
 };
 pub use playoff::{PlayedOff, Playoff, PlayoffFault, PlayoffState, playoff};
 pub use settings::{
-    EventSettings, GroupId, MatchFormat, MatchId, Seeding, SettingsFault, StageFormat, StageSpec,
+    EventSettings, GroupId, MatchFormat, MatchId, Seeding, SettingsFault, StageFormat, StagePart,
+    StageSpec,
 };

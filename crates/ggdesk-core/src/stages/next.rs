@@ -136,7 +136,7 @@ pub enum PlacementRefusal {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StandingsRefusal {
     #[error("there is no stage {0}")]
-    NoSuchStage(u32),
+    NoSuchStage(StageNo),
     #[error("stage {0} is not seeded yet")]
     NotSeeded(StageNo),
 }
@@ -261,14 +261,16 @@ impl Event {
     }
 
     /// The standings of stage `stage` (from 1; `None` for the current stage).
-    pub fn stage_standings(&self, stage: Option<u32>) -> Result<StageStandings, StandingsRefusal> {
+    pub fn stage_standings(
+        &self,
+        stage: Option<StageNo>,
+    ) -> Result<StageStandings, StandingsRefusal> {
         let count = self.settings().stages.len();
         let k = match stage {
             None => self.current().stage.index().unwrap_or(0),
             Some(s) => {
-                let k = usize::try_from(s)
-                    .ok()
-                    .and_then(|s| s.checked_sub(1))
+                let k = s
+                    .index()
                     .filter(|&k| k < count)
                     .ok_or(StandingsRefusal::NoSuchStage(s))?;
                 if k >= self.reached().len() {
@@ -337,7 +339,7 @@ impl Event {
             }
             None => {
                 let st = self
-                    .stage_standings(Some(last.stage.0))
+                    .stage_standings(Some(last.stage))
                     .map_err(|_| PlacementRefusal::NotOver(last.stage))?;
                 for (_, row) in st.rows {
                     push(
@@ -588,5 +590,51 @@ impl Event {
             g.result = result;
             Ok(())
         })
+    }
+}
+
+/// Who of a stage goes on and who plays off at its cut, as the desk and the pages mark
+/// them: the top `advance` of each group's standings (in playoff order) once the cut is
+/// clear; above a tie still being played off, only those ranked above it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CutMarks {
+    /// The players who go on (known once the stage is complete).
+    pub through: Vec<PlayerId>,
+    /// The players of a tie across the cut: they play (or played) off.
+    pub tied: Vec<PlayerId>,
+}
+
+impl Event {
+    /// The marks of stage `stage`'s cut (from 1): empty while it is not complete, and for
+    /// the last stage (no cut).
+    pub fn cut_marks(&self, stage: StageNo) -> CutMarks {
+        let mut marks = CutMarks::default();
+        let Some(k) = stage.index() else {
+            return marks;
+        };
+        let (Some(r), Some(spec)) = (self.reached().get(k), self.settings().stages.get(k)) else {
+            return marks;
+        };
+        let Some(advance) = spec.advance.filter(|_| r.complete) else {
+            return marks;
+        };
+        let advance = usize::try_from(advance).unwrap_or(usize::MAX);
+        for cut in &r.cut {
+            let tied: Vec<PlayerId> = cut
+                .playoff
+                .as_ref()
+                .map(|p| p.order.clone())
+                .unwrap_or_default();
+            for (place, row) in cut.standings.rows.iter().enumerate() {
+                let plays_off = tied.contains(&row.id);
+                if place < advance && (cut.is_clear() || !plays_off) {
+                    marks.through.push(row.id);
+                }
+                if plays_off {
+                    marks.tied.push(row.id);
+                }
+            }
+        }
+        marks
     }
 }

@@ -198,6 +198,81 @@ pub enum SettingsFault {
     CrossOverNeedsGroupPairs(StageNo),
 }
 
+/// The part of a stage a settings fault is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StagePart {
+    System,
+    Rounds,
+    Groups,
+    Series,
+    Seeding,
+    Advance,
+    Tiebreaks,
+}
+
+impl SettingsFault {
+    /// The stage the fault is about (`None`: the event's settings as a whole) and its part.
+    pub fn place(&self) -> (Option<StageNo>, StagePart) {
+        use SettingsFault as F;
+        match self {
+            F::NoStages | F::PointsOutOfRange { .. } => (None, StagePart::System),
+            F::DuplicateTieBreak { stage, .. } => (Some(*stage), StagePart::Tiebreaks),
+            F::NoRounds(s) => (Some(*s), StagePart::Rounds),
+            F::BadGroups { stage, .. } => (Some(*stage), StagePart::Groups),
+            F::GroupsOutsideRoundRobin(s) | F::GroupsLast(s) => (Some(*s), StagePart::Groups),
+            F::KnockoutNotLast(s) => (Some(*s), StagePart::System),
+            F::NoAdvance(s) | F::AdvanceInLastStage(s) | F::AdvanceZero(s) => {
+                (Some(*s), StagePart::Advance)
+            }
+            F::BadBestOf { stage, .. } => (Some(*stage), StagePart::Series),
+            F::BadRaceTo(s) => (Some(*s), StagePart::Series),
+            F::CrossOverNeedsGroupPairs(s) => (Some(*s), StagePart::Seeding),
+        }
+    }
+
+    /// The fault as the desk says it beside its stage's field: a sentence without the
+    /// stage's number, in the desk's words ("Cross-over seeding needs…", where the file's
+    /// error says "stage 2: cross_over seeding needs…").
+    pub fn desk_words(&self) -> String {
+        use SettingsFault as F;
+        match self {
+            F::NoStages => "An event has at least one stage".into(),
+            F::PointsOutOfRange { what, value } => format!(
+                "{} must be a multiple of 0.5 between 0 and {MAX_POINTS}, not {value}",
+                capital(&what.replace('_', " "))
+            ),
+            F::DuplicateTieBreak { tiebreak, .. } => {
+                format!("A tie-break may be listed only once: {tiebreak}")
+            }
+            F::NoRounds(_) => "A Swiss needs at least one round".into(),
+            F::BadGroups { groups, .. } => format!(
+                "Groups must be between 1 and {}, not {groups}",
+                GroupId::MAX
+            ),
+            F::GroupsOutsideRoundRobin(_) => "Only a round robin is played in groups".into(),
+            F::GroupsLast(_) => "A stage with groups is never the last".into(),
+            F::KnockoutNotLast(_) => "A knockout is always the last stage".into(),
+            F::NoAdvance(_) => "Every stage but the last says how many players advance".into(),
+            F::AdvanceInLastStage(_) => "The last stage has no cut".into(),
+            F::AdvanceZero(_) => "Advance must be at least 1".into(),
+            F::BadBestOf { k, .. } => format!("Best of must be odd and at least 1, not {k}"),
+            F::BadRaceTo(_) => "Race to must be more than 0 points".into(),
+            F::CrossOverNeedsGroupPairs(_) => "Cross-over seeding needs a stage before it with \
+                 an even number of groups and advance 2"
+                .into(),
+        }
+    }
+}
+
+/// A sentence's first letter in capitals.
+fn capital(text: &str) -> String {
+    let mut c = text.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
 fn check_points(what: &'static str, value: Score) -> Result<(), SettingsFault> {
     if value < Score::ZERO || value > Score::from_points(MAX_POINTS) {
         return Err(SettingsFault::PointsOutOfRange { what, value });

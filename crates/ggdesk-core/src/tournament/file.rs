@@ -13,15 +13,16 @@ use std::fmt;
 /// The value of the file's `format` key.
 pub const FORMAT: &str = "ggdesk-tournament/1";
 
-/// Why a tournament file is refused: where (a JSON path such as `rounds[2].games[0]`, empty
-/// for the whole file) and what.
+/// A fault and where it is: a JSON path such as `rounds[2].games[0]` (empty for the whole
+/// file). Every file the core reads refuses with one ([`TournamentFileError`], the stages'
+/// `EventFileError`, the rating files'), each with its own kind of fault.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TournamentFileError {
+pub struct FaultAt<F> {
     pub at: String,
-    pub fault: FileFault,
+    pub fault: F,
 }
 
-impl fmt::Display for TournamentFileError {
+impl<F: fmt::Display> fmt::Display for FaultAt<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.at.is_empty() {
             write!(f, "{}", self.fault)
@@ -31,7 +32,10 @@ impl fmt::Display for TournamentFileError {
     }
 }
 
-impl std::error::Error for TournamentFileError {}
+impl<F: fmt::Display + fmt::Debug> std::error::Error for FaultAt<F> {}
+
+/// Why a tournament file is refused: where and what.
+pub type TournamentFileError = FaultAt<FileFault>;
 
 /// What is wrong at a place in a tournament file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -444,31 +448,7 @@ impl Tournament {
             s.forbidden.iter().map(|(a, b)| json!([a.0, b.0])).collect(),
         );
 
-        let players: Vec<Value> = self
-            .players()
-            .iter()
-            .map(|p| {
-                let mut m = Map::new();
-                m.insert("id".into(), json!(p.id.0));
-                m.insert("name".into(), json!(p.name));
-                m.insert("rating".into(), json!(p.rating));
-                if let Some(c) = &p.club {
-                    m.insert("club".into(), json!(c));
-                }
-                if let Some(f) = &p.federation_id {
-                    m.insert("federation_id".into(), json!(f));
-                }
-                if p.withdrawn {
-                    m.insert("withdrawn".into(), json!(true));
-                }
-                for (k, v) in &p.extra {
-                    if !m.contains_key(k) {
-                        m.insert(k.clone(), v.clone());
-                    }
-                }
-                Value::Object(m)
-            })
-            .collect();
+        let players: Vec<Value> = self.players().iter().map(player_value).collect();
 
         let rounds: Vec<Value> = self
             .rounds()
@@ -516,4 +496,28 @@ impl Tournament {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(&self.to_value()).unwrap_or_default()
     }
+}
+
+/// A player as a tournament file (`/1` or `/2`) writes them: the known keys, then the extra
+/// keys read with them.
+pub(crate) fn player_value(p: &Player) -> Value {
+    let mut m = Map::new();
+    m.insert("id".into(), json!(p.id.0));
+    m.insert("name".into(), json!(p.name));
+    m.insert("rating".into(), json!(p.rating));
+    if let Some(c) = &p.club {
+        m.insert("club".into(), json!(c));
+    }
+    if let Some(f) = &p.federation_id {
+        m.insert("federation_id".into(), json!(f));
+    }
+    if p.withdrawn {
+        m.insert("withdrawn".into(), json!(true));
+    }
+    for (k, v) in &p.extra {
+        if !m.contains_key(k) {
+            m.insert(k.clone(), v.clone());
+        }
+    }
+    Value::Object(m)
 }

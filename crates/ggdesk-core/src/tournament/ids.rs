@@ -1,6 +1,7 @@
 //! Typed identities of a tournament's places: a round's number, a table's number, a board's
 //! place in its round, a stage's number. Each is counted from 1, as the director and the
-//! files count them; none is an index.
+//! files count them; none is an index. And the identities of what the desk keeps: a
+//! tournament, a game, a registry player, a penalty (the keys the database gives them).
 
 use std::fmt;
 
@@ -51,6 +52,42 @@ number!(
 number!(
     /// A stage's number in its event, from 1.
     StageNo
+);
+
+macro_rules! key {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize,
+            serde::Deserialize,
+        )]
+        #[serde(transparent)]
+        pub struct $name(pub i64);
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}", self.0)
+            }
+        }
+    };
+}
+
+key!(
+    /// A tournament kept by the desk.
+    TournamentId
+);
+key!(
+    /// A game kept by the desk (arbitrated at a table, logged from a physical board, or
+    /// imported).
+    GameId
+);
+key!(
+    /// A player of the registry shared by every tournament.
+    RegistryId
+);
+key!(
+    /// A penalty deduction decided by the director.
+    PenaltyId
 );
 
 #[cfg(test)]

@@ -69,8 +69,8 @@ mod model;
 mod number;
 mod standings;
 
-pub use file::{FORMAT, FileFault, TournamentFileError};
-pub use ids::{BoardNo, RoundNo, StageNo, TableNo};
+pub use file::{FORMAT, FaultAt, FileFault, TournamentFileError};
+pub use ids::{BoardNo, GameId, PenaltyId, RegistryId, RoundNo, StageNo, TableNo, TournamentId};
 pub use model::{
     Entry, Game, GameOutcome, GameResult, MAX_POINTS, Penalty, Player, PlayerId, PointsScale,
     Round, RoundPart, Settings, System, TieBreak, Tournament, TournamentError,

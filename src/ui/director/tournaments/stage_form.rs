@@ -5,9 +5,9 @@
 //! ([`EventSettings::check`]) shown beside the field it is about.
 
 use super::{count_error, points_error, tiebreak_words};
-use crate::store::stage_line;
 use crate::ui::common;
 use egui::{RichText, Ui};
+use ggdesk_core::event::words::stage_line;
 use ggdesk_core::stages::{
     EventSettings, MatchFormat, Seeding, SettingsFault, StageFormat, StageSpec,
 };
@@ -30,17 +30,8 @@ pub enum SeriesKind {
     TwiceToBeat,
 }
 
-/// The field of a stage a fault is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StageField {
-    System,
-    Rounds,
-    Groups,
-    Series,
-    Seeding,
-    Advance,
-    Tiebreaks,
-}
+/// The field of a stage a fault is about: the core's part of a stage.
+pub use ggdesk_core::stages::StagePart as StageField;
 
 /// A fault of the stage list: the stage (from 0; `None` for the list as a whole), its
 /// field, and the sentence shown beside it.
@@ -220,51 +211,15 @@ pub fn check(forms: &[StageForm], points: PointsScale) -> Result<Vec<StageSpec>,
     }
 }
 
-/// The core's fault at its stage and field, in a sentence ("stage 2: a knockout is always
-/// the last stage" beside stage 2's system: "A knockout is always the last stage").
+/// The core's fault at its stage and field, in the core's desk words ("stage 2: a knockout
+/// is always the last stage" beside stage 2's system: "A knockout is always the last
+/// stage").
 fn core_fault(e: &SettingsFault) -> StageFault {
-    use SettingsFault as F;
-    let (stage, field) = match e {
-        F::NoStages | F::PointsOutOfRange { .. } => (None, StageField::System),
-        F::DuplicateTieBreak { stage, .. } => (Some(*stage), StageField::Tiebreaks),
-        F::NoRounds(s) => (Some(*s), StageField::Rounds),
-        F::BadGroups { stage, .. } => (Some(*stage), StageField::Groups),
-        F::GroupsOutsideRoundRobin(s) | F::GroupsLast(s) => (Some(*s), StageField::Groups),
-        F::KnockoutNotLast(s) => (Some(*s), StageField::System),
-        F::NoAdvance(s) | F::AdvanceInLastStage(s) | F::AdvanceZero(s) => {
-            (Some(*s), StageField::Advance)
-        }
-        F::BadBestOf { stage, .. } => (Some(*stage), StageField::Series),
-        F::BadRaceTo(s) => (Some(*s), StageField::Series),
-        F::CrossOverNeedsGroupPairs(s) => (Some(*s), StageField::Seeding),
-    };
-    let text = e.to_string();
-    let words = match stage {
-        Some(s) => text
-            .strip_prefix(&format!("stage {s}: "))
-            .unwrap_or(&text)
-            .to_string(),
-        None => text,
-    };
+    let (stage, field) = e.place();
     StageFault {
         stage: stage.and_then(|s| s.index()),
         field,
-        text: sentence(&words),
-    }
-}
-
-/// "cross_over seeding needs…" → "Cross-over seeding needs…": the file's words as the desk
-/// says them, with a capital.
-fn sentence(text: &str) -> String {
-    let text = text
-        .replace("cross_over", "cross-over")
-        .replace("best_of", "best of")
-        .replace("race_to", "race to")
-        .replace(" (advance)", "");
-    let mut c = text.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
+        text: e.desk_words(),
     }
 }
 

@@ -1,0 +1,309 @@
+//! The event's words, made once: what a stage, a system, a series, a bracket round, a
+//! game of a match, a result and a round's place are called. The desk, the prints, the
+//! public pages, the CSV and the audit log all say them with these functions, so the same
+//! thing reads the same everywhere.
+
+use super::model::RoundPlace;
+use super::record::TournamentSetup;
+use crate::date::Date;
+use crate::rules::clock::NS_PER_S;
+use crate::stages::{MatchFormat, MatchId, Seeding, StageFormat, StageSpec};
+use crate::tournament::{GameResult, PlayerId, PointsScale, StageNo};
+
+/// A system's name as the desk shows it: `Swiss`, `Round robin`, `Knockout`.
+pub fn system_name(format: &StageFormat) -> &'static str {
+    match format {
+        StageFormat::Swiss { .. } => "Swiss",
+        StageFormat::RoundRobin { .. } => "Round robin",
+        StageFormat::Knockout { .. } => "Knockout",
+    }
+}
+
+/// A stage's name, or its system when it has none.
+pub fn stage_name(spec: &StageSpec) -> String {
+    let name = spec.name.trim();
+    if name.is_empty() {
+        system_name(&spec.format).to_string()
+    } else {
+        name.to_string()
+    }
+}
+
+/// A stage in the audit log's and the explanations' words: `stage 2 (Knockout)`, or
+/// `stage 2` when it has no name.
+pub fn stage_words(specs: &[StageSpec], stage: StageNo) -> String {
+    let name = stage
+        .index()
+        .and_then(|k| specs.get(k))
+        .map_or("", |s| s.name.trim());
+    if name.is_empty() {
+        format!("stage {stage}")
+    } else {
+        format!("stage {stage} ({name})")
+    }
+}
+
+/// A series in words: `single game`, `best of 3`, `race to 4 points`, `twice to beat`.
+pub fn series_words(m: MatchFormat) -> String {
+    match m {
+        MatchFormat::BestOf(1) => "single game".into(),
+        MatchFormat::BestOf(k) => format!("best of {k}"),
+        MatchFormat::RaceTo(p) => format!("race to {p} points"),
+        MatchFormat::TwiceToBeat => "twice to beat (the higher seed wins with one won game)".into(),
+    }
+}
+
+/// One stage in a line: `Groups round robin in 4 groups, top 2 go on`.
+pub fn stage_line(s: &StageSpec) -> String {
+    let mut out = format!(
+        "{} ",
+        if s.name.trim().is_empty() {
+            "(unnamed)"
+        } else {
+            s.name.trim()
+        }
+    );
+    out.push_str(&match s.format {
+        StageFormat::Swiss { rounds } => format!("Swiss, {rounds} rounds"),
+        StageFormat::RoundRobin { groups, rounds } => format!(
+            "round robin{}{}",
+            if groups > 1 {
+                format!(" in {groups} groups")
+            } else {
+                String::new()
+            },
+            rounds.map_or_else(String::new, |r| format!(", {r} rounds"))
+        ),
+        StageFormat::Knockout {
+            series,
+            seeding,
+            third_place,
+        } => format!(
+            "knockout, {}{}{}",
+            series_words(series),
+            if seeding == Seeding::CrossOver {
+                ", cross-over"
+            } else {
+                ""
+            },
+            if third_place {
+                ", third-place match"
+            } else {
+                ""
+            }
+        ),
+    });
+    if let Some(a) = s.advance {
+        out.push_str(&format!(", top {a} go on"));
+    }
+    out
+}
+
+/// How many bracket rounds a knockout whose first round has `matches` matches takes.
+pub fn bracket_rounds(matches: usize) -> u32 {
+    (2 * matches.max(1)).next_power_of_two().trailing_zeros()
+}
+
+/// The name of bracket round `r` (from 1) of `count`: Final, Semi-finals, Quarter-finals,
+/// else Round of 16, 32, …
+pub fn bracket_round_title(r: u32, count: u32) -> String {
+    match count.saturating_sub(r) {
+        0 => "Final".into(),
+        1 => "Semi-finals".into(),
+        2 => "Quarter-finals".into(),
+        n => format!("Round of {}", 1u64 << (n + 1).min(62)),
+    }
+}
+
+/// A match's title: `Match 1.2`, `Third-place match`.
+pub fn match_title(id: MatchId) -> String {
+    match id {
+        MatchId::ThirdPlace => "Third-place match".into(),
+        other => format!("Match {other}"),
+    }
+}
+
+/// A game of a match from the view of the match's top player: `1`, `½`, `0`, `1f` / `0f`
+/// by forfeit, `…` still to be played.
+pub fn game_mark(top: PlayerId, white: PlayerId, result: GameResult) -> &'static str {
+    let top_white = top == white;
+    match (result, top_white) {
+        (GameResult::Pending, _) => "…",
+        (GameResult::Draw, _) => "½",
+        (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => "1",
+        (GameResult::WhiteWins, false) | (GameResult::BlackWins, true) => "0",
+        (GameResult::WhiteWinsByForfeit, true) | (GameResult::BlackWinsByForfeit, false) => "1f",
+        (GameResult::WhiteWinsByForfeit, false)
+        | (GameResult::BlackWinsByForfeit, true)
+        | (GameResult::DoubleForfeit, _) => "0f",
+    }
+}
+
+/// A result in a few words, as the desk's boards show it: `1-0`, `draw`, `0-1 forfeit`,
+/// `pending`.
+pub fn result_short(r: GameResult) -> &'static str {
+    match r {
+        GameResult::WhiteWins => "1-0",
+        GameResult::BlackWins => "0-1",
+        GameResult::Draw => "draw",
+        GameResult::WhiteWinsByForfeit => "1-0 forfeit",
+        GameResult::BlackWinsByForfeit => "0-1 forfeit",
+        GameResult::DoubleForfeit => "0-0 both forfeit",
+        GameResult::Pending => "pending",
+    }
+}
+
+/// A result in words, as a menu offers it: `White wins`, `Double forfeit (both lose)`.
+pub fn result_long(r: GameResult) -> &'static str {
+    match r {
+        GameResult::WhiteWins => "White wins",
+        GameResult::BlackWins => "Black wins",
+        GameResult::Draw => "Draw",
+        GameResult::WhiteWinsByForfeit => "White wins by forfeit",
+        GameResult::BlackWinsByForfeit => "Black wins by forfeit",
+        GameResult::DoubleForfeit => "Double forfeit (both lose)",
+        GameResult::Pending => "Pending (no result)",
+    }
+}
+
+/// `2026-11-29 15:30:00 UTC` from Unix milliseconds, for the audit log.
+pub fn utc_text(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let rem = secs.rem_euclid(86_400);
+    let day = Date::from_days_since_epoch(secs.div_euclid(86_400))
+        .map_or_else(|| "????-??-??".to_string(), |d| d.to_string());
+    format!(
+        "{day} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
+/// What changed between two setups, in words for the audit log.
+pub fn setup_changes(old: &TournamentSetup, new: &TournamentSetup) -> Vec<String> {
+    let mut out = Vec::new();
+    if old.name != new.name {
+        out.push(format!("name {:?} -> {:?}", old.name, new.name));
+    }
+    if old.system != new.system {
+        out.push(format!(
+            "system {} -> {}",
+            old.system.name(),
+            new.system.name()
+        ));
+    }
+    if old.rounds != new.rounds {
+        let show = |r: Option<u32>| r.map_or_else(|| "one cycle".to_string(), |n| n.to_string());
+        out.push(format!(
+            "rounds {} -> {}",
+            show(old.rounds),
+            show(new.rounds)
+        ));
+    }
+    for key in PointsScale::KEYS {
+        let (a, b) = (old.points.get(key), new.points.get(key));
+        if a != b {
+            out.push(format!(
+                "points for {key} {} -> {}",
+                a.unwrap_or_default(),
+                b.unwrap_or_default()
+            ));
+        }
+    }
+    if old.tiebreaks != new.tiebreaks {
+        out.push(format!(
+            "tie-breaks {} -> {}",
+            tiebreak_text(&old.tiebreaks),
+            tiebreak_text(&new.tiebreaks)
+        ));
+    }
+    if old.rules != new.rules {
+        out.push(format!(
+            "rules {} -> {} (setup {} s, reading {} s, grace {} s)",
+            old.rules.record_value(),
+            new.rules.record_value(),
+            new.rules.setup_limit_ns / NS_PER_S,
+            new.rules.reading_limit_ns / NS_PER_S,
+            new.rules.grace_ns / NS_PER_S
+        ));
+    }
+    out
+}
+
+/// Tie-breaks as the settings keep them: their names, comma separated.
+pub fn tiebreak_text(list: &[crate::tournament::TieBreak]) -> String {
+    list.iter().map(|t| t.name()).collect::<Vec<_>>().join(",")
+}
+
+/// What the audit log says of a tournament created: `Club night (swiss, 5 rounds)`, or
+/// with its stages.
+pub fn created_line(setup: &TournamentSetup, stages: Option<&[StageSpec]>) -> String {
+    match stages {
+        Some(stages) => {
+            let lines: Vec<String> = stages.iter().map(stage_line).collect();
+            format!("{} (in stages: {})", setup.name, lines.join(" -> "))
+        }
+        None => format!(
+            "{} ({}, {} rounds)",
+            setup.name,
+            setup.system.name(),
+            setup
+                .rounds
+                .map_or_else(|| "one cycle of".into(), |n| n.to_string())
+        ),
+    }
+}
+
+/// A round's place in words, for the desk's header and the prints: `Stage 1 · Swiss ·
+/// round 3 of 6`, `Stage 2 · Knockout · Quarter-finals`, `Stage 1 · Groups · playoff games
+/// at the cut`. `bracket` is the round's bracket round and how many there are, for a
+/// knockout round; `planned` the stage's number of rounds.
+pub fn place_words(
+    place: RoundPlace,
+    spec: &StageSpec,
+    bracket: Option<(u32, u32)>,
+    planned: Option<usize>,
+) -> String {
+    let name = stage_name(spec);
+    match place {
+        RoundPlace::Playoff { stage, number } => format!(
+            "Stage {stage} · {name} · playoff games at the cut{}",
+            if number > 1 {
+                format!(" ({number})")
+            } else {
+                String::new()
+            }
+        ),
+        RoundPlace::Round { stage, round } => match (bracket, planned) {
+            (Some((r, count)), _) => {
+                format!("Stage {stage} · {name} · {}", bracket_round_title(r, count))
+            }
+            (None, Some(p)) if !spec.format.is_knockout() => {
+                format!("Stage {stage} · {name} · round {round} of {p}")
+            }
+            _ => format!("Stage {stage} · {name} · round {round}"),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn audit_times_are_written_in_utc() {
+        assert_eq!(utc_text(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(utc_text(1_800_000_000_000), "2027-01-15 08:00:00 UTC");
+    }
+
+    #[test]
+    fn bracket_rounds_are_named_from_the_final_back() {
+        assert_eq!(bracket_rounds(8), 4);
+        assert_eq!(bracket_round_title(4, 4), "Final");
+        assert_eq!(bracket_round_title(3, 4), "Semi-finals");
+        assert_eq!(bracket_round_title(2, 4), "Quarter-finals");
+        assert_eq!(bracket_round_title(1, 4), "Round of 16");
+        assert_eq!(bracket_round_title(1, 5), "Round of 32");
+    }
+}
