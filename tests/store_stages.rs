@@ -29,6 +29,7 @@ crate::on_both_engines!(
     the_store_agrees_with_the_binary_on_the_shared_examples,
     a_bad_file_is_refused_naming_the_fault_and_changes_nothing,
     groups_then_a_knockout_played_through_the_store_copied_and_rated,
+    the_list_of_tournaments_names_each_stage_as_the_desk_does,
 );
 
 const EXAMPLES: [&str; 5] = [
@@ -347,6 +348,24 @@ fn play_step(s: &mut Store, tid: TournamentId) -> RoundNo {
             .expect("result");
     }
     number
+}
+
+fn the_list_of_tournaments_names_each_stage_as_the_desk_does(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    let tid = groups_then_knockout(&mut s);
+    let mut specs = s
+        .event(tid)
+        .expect("event")
+        .stage_specs()
+        .expect("stages")
+        .to_vec();
+    // A stage without a name is called by its system, in the core's words.
+    specs[0].name = String::new();
+    s.set_stages(tid, Some(&specs), "unnamed", &director())
+        .expect("not fixed yet");
+    let listed = s.tournaments().expect("list");
+    let summary = listed.iter().find(|t| t.id == tid).expect("listed");
+    assert_eq!(summary.stages, ["Round robin", "Knockout"]);
 }
 
 fn groups_then_a_knockout_played_through_the_store_copied_and_rated(engine: Engine) {

@@ -192,6 +192,23 @@ fn read_stages(q: &mut Tx<'_>, tid: TournamentId) -> Result<Vec<StageSpec>> {
     Ok(out)
 }
 
+/// Every event's stages, by tournament (for the list of tournaments).
+pub(crate) fn every_stage(q: &mut Tx<'_>) -> Result<Vec<(TournamentId, StageSpec)>> {
+    q.query_map(
+        &format!(
+            "SELECT {STAGE_COLUMNS}, tournament_id FROM stages ORDER BY tournament_id, stage_no"
+        ),
+        args![],
+        |r| {
+            let tid: TournamentId = r.get(11)?;
+            Ok((
+                tid,
+                stage_spec(r).at("stages", format!("tournament {tid}"))?,
+            ))
+        },
+    )
+}
+
 fn extra_of(text: &str) -> Map<String, Value> {
     match serde_json::from_str(text) {
         Ok(Value::Object(m)) => m,

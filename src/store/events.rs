@@ -136,17 +136,8 @@ impl Store {
     pub fn tournaments(&self) -> Result<Vec<TournamentSummary>> {
         self.read(|q| {
             let mut stages: HashMap<TournamentId, Vec<String>> = HashMap::new();
-            for (id, name, system) in q.query_map(
-                "SELECT tournament_id, name, system FROM stages ORDER BY tournament_id, stage_no",
-                args![],
-                |r| Ok((r.get::<TournamentId>(0)?, r.get::<String>(1)?, r.get::<String>(2)?)),
-            )? {
-                let shown = if name.trim().is_empty() {
-                    system.replace('_', " ")
-                } else {
-                    name
-                };
-                stages.entry(id).or_default().push(shown);
+            for (id, spec) in event_rows::every_stage(q)? {
+                stages.entry(id).or_default().push(words::stage_name(&spec));
             }
             let mut list = q.query_map(
                 "SELECT t.id, t.name, t.system, t.rounds, t.created_at,
