@@ -211,17 +211,9 @@ impl Store {
             {
                 return Err(refusal);
             }
-            let changes = event.decide_all(commands, tx.now()).map_err(refused)?;
+            let (changes, after) = event.decide_all(commands, tx.now()).map_err(refused)?;
             let penalties = keep(tx, tid, &changes, actor)?;
-            let print = match guard {
-                Some((n, _)) => Some(round_print(
-                    event
-                        .after(&changes)
-                        .map_err(|d| StoreError::Database(d.to_string()))?
-                        .round(n),
-                )),
-                None => None,
-            };
+            let print = guard.map(|(n, _)| round_print(after.round(n)));
             Ok((Written { changes, penalties }, print))
         })?;
         if let (Some((n, _)), Some(print)) = (guard, print) {

@@ -625,3 +625,60 @@ fn settings_change_until_the_rounds_fix_them() {
         Refusal::FormatFixed
     );
 }
+
+#[test]
+fn the_desk_asks_whether_an_absence_may_be_marked_before_offering_it() {
+    let event = swiss(4, 3);
+    assert_eq!(
+        event.may_set_absence(PlayerId(3), RoundNo(1), AbsenceChange::Ask),
+        Ok(())
+    );
+    assert_eq!(
+        event.may_set_absence(PlayerId(3), RoundNo(0), AbsenceChange::Ask),
+        Err(Refusal::RoundZero)
+    );
+    let drafted = run(&event, Command::Pair);
+    assert_eq!(
+        drafted.may_set_absence(PlayerId(3), RoundNo(1), AbsenceChange::Ask),
+        Err(Refusal::AbsenceInDraft {
+            round: RoundNo(1),
+            name: "P3".into()
+        })
+    );
+    let published = run(&drafted, Command::Publish(RoundNo(1)));
+    assert_eq!(
+        published.may_set_absence(PlayerId(3), RoundNo(1), AbsenceChange::TakeBack),
+        Err(Refusal::AbsenceInPublished {
+            round: RoundNo(1),
+            name: "P3".into()
+        })
+    );
+    assert_eq!(
+        published.may_set_absence(PlayerId(3), RoundNo(2), AbsenceChange::Ask),
+        Ok(())
+    );
+}
+
+#[test]
+fn commands_decided_together_answer_the_event_they_make() {
+    let event = swiss(4, 3);
+    let (changes, after) = event
+        .decide_all(&[Command::Pair, Command::Publish(RoundNo(1))], NOW)
+        .expect("both allowed");
+    assert_eq!(
+        after.round(RoundNo(1)).expect("round 1").state,
+        RoundState::Published
+    );
+    assert_eq!(
+        event.after(&changes).expect("event").record(),
+        after.record()
+    );
+    // One refused: nothing at all.
+    assert_eq!(
+        event
+            .decide_all(&[Command::Pair, Command::Publish(RoundNo(2))], NOW)
+            .map(|_| ())
+            .expect_err("round 2 is not paired"),
+        refused(&run(&event, Command::Pair), Command::Publish(RoundNo(2)))
+    );
+}

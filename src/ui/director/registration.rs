@@ -10,7 +10,7 @@ use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll
 use egui::{RichText, Ui};
 use egui_extras::Column;
 use ggdesk_core::event::{
-    AbsenceChange, Command, Event, PenaltyRecord as PenaltyRow, Registration, Withdrawal,
+    AbsenceChange, Event, PenaltyRecord as PenaltyRow, Registration, Withdrawal,
 };
 use ggdesk_core::export::print::sort_key;
 use ggdesk_core::tournament::{PenaltyId, RoundNo};
@@ -46,8 +46,6 @@ pub struct RegistrationPage {
     pub registered: Vec<Registration>,
     registry: Vec<RegistryPlayer>,
     penalties: Vec<PenaltyRow>,
-    /// The first round not paired yet (absences can be asked for it and later ones).
-    next_round: Option<RoundNo>,
     rounds_started: usize,
     /// The tournament's event, which says what may be done now.
     event: Option<Event>,
@@ -96,17 +94,16 @@ impl RegistrationPage {
         let event = self.event.as_ref();
         self.registered = event.map(Event::registrations).unwrap_or_default();
         self.penalties = event.map_or_else(Vec::new, |e| e.record().penalties.clone());
-        self.next_round = Some(RoundNo::from_index(event.map_or(0, |e| e.rounds().len())));
         self.rounds_started = event.map_or(0, |e| {
             e.rounds()
                 .iter()
                 .filter(|r| r.state != ggdesk_core::event::RoundState::Draft)
                 .count()
         });
-        if self.absence_round.is_empty()
-            && let Some(n) = self.next_round
-        {
-            self.absence_round = n.to_string();
+        // The field starts at the first round not paired yet.
+        if self.absence_round.is_empty() {
+            let next = RoundNo::from_index(event.map_or(0, |e| e.rounds().len()));
+            self.absence_round = next.to_string();
         }
         if let Some(s) = self.selected
             && !self.registered.iter().any(|r| r.no == s)
@@ -421,15 +418,7 @@ impl RegistrationPage {
             // Whether the event takes the absence now, and if not why: its own words.
             let refused = match (round, &self.event) {
                 (Some(n), Some(event)) => event
-                    .decide(
-                        &Command::SetAbsence {
-                            player: r.no,
-                            round: n,
-                            change,
-                            reason: String::new(),
-                        },
-                        0,
-                    )
+                    .may_set_absence(r.no, n, change)
                     .err()
                     .map(|e| e.to_string()),
                 _ => Some("rounds are numbered from 1".to_string()),

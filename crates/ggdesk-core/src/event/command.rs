@@ -164,6 +164,12 @@ impl Event {
     /// Checks a command at time `now` (Unix ms, the time written) and says what it
     /// changes; refused, it changes nothing. Every command's changes leave a valid event.
     pub fn decide(&self, command: &Command, now: i64) -> Result<Changes, Refusal> {
+        self.decided(command, now).map(|(changes, _)| changes)
+    }
+
+    /// Decides a command, with the event its changes make (replayed once: that replay is
+    /// also the check that the event still holds together).
+    fn decided(&self, command: &Command, now: i64) -> Result<(Changes, Event), Refusal> {
         let changes = match command {
             Command::Pair => self.pair(now),
             Command::StartNextGames => self.start_next_games(now),
@@ -229,21 +235,22 @@ impl Event {
         }?;
         // Whatever a command changes, the event must still hold together (a result that
         // changes a cut whose next stage has begun, a double forfeit in a knockout...).
-        self.after(&changes).map_err(Refusal::Inconsistent)?;
-        Ok(changes)
+        let after = self.after(&changes).map_err(Refusal::Inconsistent)?;
+        Ok((changes, after))
     }
 
     /// Decides several commands one after the other, each on the event the ones before
-    /// made: all of them, or (one refused) none.
-    pub fn decide_all(&self, commands: &[Command], now: i64) -> Result<Changes, Refusal> {
-        let mut event = self.clone();
+    /// made: all of them, or (one refused) none. Answers their changes and the event they
+    /// make.
+    pub fn decide_all(&self, commands: &[Command], now: i64) -> Result<(Changes, Event), Refusal> {
+        let mut event: Option<Event> = None;
         let mut all = Changes::default();
         for c in commands {
-            let changes = event.decide(c, now)?;
-            event = event.after(&changes).map_err(Refusal::Inconsistent)?;
+            let (changes, next) = event.as_ref().unwrap_or(self).decided(c, now)?;
+            event = Some(next);
             all = all.then(changes);
         }
-        Ok(all)
+        Ok((all, event.unwrap_or_else(|| self.clone())))
     }
 
     /// The event with `changes` made.

@@ -143,6 +143,18 @@ impl Event {
     /// Records (or takes back) a player's wish to miss a round. Only for a round not paired
     /// yet: a drafted round must be discarded first, a published one is being played. An
     /// event of stages pairs every player of its stage.
+    /// Whether player `p`'s absence from round `n` may be asked for (or taken back) now:
+    /// the desk asks before it offers the button. An absence from a round not paired yet
+    /// changes nothing played, so the rules alone answer (no replay of the event).
+    pub fn may_set_absence(
+        &self,
+        p: PlayerId,
+        n: RoundNo,
+        change: AbsenceChange,
+    ) -> Result<(), Refusal> {
+        self.set_absence(p, n, change, "").map(|_| ())
+    }
+
     pub(crate) fn set_absence(
         &self,
         p: PlayerId,
