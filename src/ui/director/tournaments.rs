@@ -353,18 +353,22 @@ impl TournamentsPage {
             return;
         }
         let mut load = LoadErrors::default();
+        // The chosen tournament's event, read once for the form and its registrations.
+        let event = match *cx.tournament {
+            Some(t) => load.check("the settings", cx.store.event(t)),
+            None => None,
+        };
         if self.loaded_for != *cx.tournament {
             // The players picked for a forbidden pair are numbers of the last tournament.
             self.pair_a = None;
             self.pair_b = None;
             match *cx.tournament {
                 Some(t) => {
-                    let event = load.check("the settings", cx.store.event(t));
                     let details = load.check("the details", cx.store.tournament_details(t));
                     // Loaded only once all are read: until then the banner stays (the form
                     // must never show, or save, the last tournament's settings under this
                     // one), and the next change or reconnection reads again.
-                    if let (Some(event), Some(d)) = (event, details) {
+                    if let (Some(event), Some(d)) = (&event, details) {
                         let s = event.setup().clone();
                         let stages = event.stage_specs().map(<[StageSpec]>::to_vec);
                         self.form = SetupForm::of(Some(t), &s);
@@ -397,7 +401,7 @@ impl TournamentsPage {
             .filter(|_| self.loaded_for == *cx.tournament)
         {
             Some(t) => {
-                if let Some(event) = load.check("the registrations", cx.store.event(t)) {
+                if let Some(event) = event.as_ref().filter(|e| e.id() == t) {
                     self.players = event.registrations();
                     self.forbidden = event.record().forbidden.clone();
                     // A stage is fixed once a round of it is paired (the event says which).
