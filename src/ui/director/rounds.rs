@@ -110,6 +110,8 @@ pub struct RoundsPage {
     /// The tournament's event as the core replays it (its rounds, stages, cuts, playoffs,
     /// bracket, and what comes next).
     pub event: Option<Event>,
+    /// What the event says comes next, asked once when it is read (not at every frame).
+    next: Option<NextAction>,
 }
 
 impl RoundsPage {
@@ -126,6 +128,7 @@ impl RoundsPage {
         }
         let mut load = LoadErrors::default();
         self.event = super::event_of(&mut load, cx.store, tid, "the rounds");
+        self.next = self.event.as_ref().map(Event::next_action);
         self.view = None;
         self.grace_ends = None;
         self.scores_before = HashMap::new();
@@ -353,38 +356,29 @@ impl RoundsPage {
         );
     }
 
-    /// What the director does next, as the event says.
-    fn next(&self) -> Option<NextAction> {
-        self.event.as_ref().map(Event::next_action)
-    }
-
     /// What Ctrl+P does: the next action (pair, seed the next stage, start the next games);
     /// when nothing can be paired, the pairing is asked for and the refusal says why.
     fn pair_cmd(&self) -> Option<Cmd> {
-        match self.next()? {
-            NextAction::Start(_) | NextAction::Seed { start: true, .. } => Some(Cmd::StartNext),
-            _ => Some(Cmd::Pair),
-        }
+        self.next.as_ref().map(command_for)
     }
 
     /// The next action as one button.
     fn next_button(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
-        let Some(next) = self.next() else {
+        let Some(next) = self.next.clone() else {
             return;
         };
+        let cmd = command_for(&next);
         let in_stages = self.event.as_ref().is_some_and(Event::in_stages);
-        // The button's words, what hovering it says, and what a click queues.
-        let (label, hover, cmd) = match next {
+        // The button's words and what hovering it says.
+        let (label, hover) = match next {
             NextAction::Pair { number, .. } => (
                 format!("Pair round {number}"),
                 "Ctrl+P: propose the pairing; nothing is shown to the players until you publish",
-                Cmd::Pair,
             ),
             NextAction::Start(words) => (
                 words,
                 "Ctrl+P: pairs and publishes one game for every open match (or the playoff \
                  games): the games appear at their tables",
-                Cmd::StartNext,
             ),
             NextAction::Seed {
                 label, start: true, ..
@@ -392,13 +386,11 @@ impl RoundsPage {
                 label,
                 "Ctrl+P: seeds the knockout from the cut and starts its first games at their \
                  tables",
-                Cmd::StartNext,
             ),
             NextAction::Seed { label, .. } => (
                 label,
                 "Ctrl+P: seeds the stage from the cut and proposes its first round as a draft; \
                  nothing is shown to the players until you publish",
-                Cmd::Pair,
             ),
             NextAction::Over if in_stages => {
                 if ui.button("Final placement: Bracket page (F11)").clicked() {
@@ -624,9 +616,9 @@ impl RoundsPage {
             .view
             .as_ref()
             .is_none_or(|v| v.state == RoundState::Complete && self.is_last(v));
-        if at_hand && let Some(next) = self.next() {
+        if at_hand && let Some(next) = &self.next {
             let in_stages = self.event.as_ref().is_some_and(Event::in_stages);
-            next_hint(ui, &next, in_stages);
+            next_hint(ui, next, in_stages);
         }
         let Some(view) = self.view.clone() else {
             return;
@@ -1496,6 +1488,15 @@ fn local_time_today(text: &str, now_ms: i64) -> Option<i64> {
 }
 
 /// The line under the actions when nothing is in play: what to do next.
+/// What the next action sends: the games started at once (a knockout's, a playoff's, a
+/// knockout seeded), else a pairing asked for (drafted, or refused with the event's words).
+fn command_for(next: &NextAction) -> Cmd {
+    match next {
+        NextAction::Start(_) | NextAction::Seed { start: true, .. } => Cmd::StartNext,
+        _ => Cmd::Pair,
+    }
+}
+
 fn next_hint(ui: &mut Ui, next: &NextAction, in_stages: bool) {
     match next {
         NextAction::Pair { number, .. } if !in_stages => {

@@ -144,6 +144,25 @@ pub enum NextAction {
     Wait(String),
 }
 
+/// What starting `step` at once starts, in words: `None` for a round to pair and look at.
+fn games_words(event: &crate::stages::Event, step: &NextStep) -> Option<String> {
+    match step {
+        NextStep::Playoff { .. } => Some(format!(
+            "Start the playoff games at stage {}'s cut",
+            step.stage()
+        )),
+        NextStep::Round { .. } => {
+            let spec = step
+                .stage()
+                .index()
+                .and_then(|k| event.settings().stages.get(k))?;
+            spec.format
+                .is_knockout()
+                .then(|| "Start the next games of the knockout".to_string())
+        }
+    }
+}
+
 impl Event {
     /// A player as seated (an unknown number shows no name).
     pub fn seated(&self, p: PlayerId) -> Seated {
@@ -237,8 +256,7 @@ impl Event {
         }
         if start {
             return NextAction::Start(
-                self.next_games()
-                    .unwrap_or_else(|| "Start the next games".to_string()),
+                games_words(event, &step).unwrap_or_else(|| "Start the next games".to_string()),
             );
         }
         NextAction::Pair {
@@ -272,22 +290,7 @@ impl Event {
     /// round to pair and look at (Swiss, round robin), or nothing can start.
     pub fn next_games(&self) -> Option<String> {
         let event = self.staged()?;
-        let step = event.next_step().ok()?;
-        match &step {
-            NextStep::Playoff { .. } => Some(format!(
-                "Start the playoff games at stage {}'s cut",
-                step.stage()
-            )),
-            NextStep::Round { .. } => {
-                let spec = step
-                    .stage()
-                    .index()
-                    .and_then(|k| event.settings().stages.get(k))?;
-                spec.format
-                    .is_knockout()
-                    .then(|| "Start the next games of the knockout".to_string())
-            }
-        }
+        games_words(event, &event.next_step().ok()?)
     }
 
     /// The bracket round of a knockout round and how many the knockout has (the
