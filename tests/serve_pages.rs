@@ -27,6 +27,16 @@ fn writer(h: &Hall) -> Store {
     Store::open(&h.path).expect("writable store")
 }
 
+/// The hall's tournament as the core plays it.
+fn tournament(h: &Hall) -> ggdesk_core::tournament::Tournament {
+    writer(h)
+        .event(h.tid)
+        .expect("load")
+        .one_system()
+        .cloned()
+        .expect("a tournament of one system")
+}
+
 #[test]
 fn the_round_in_play_shows_each_tables_players_and_state() {
     let h = hall();
@@ -155,12 +165,7 @@ fn standings_and_crosstable_follow_the_last_complete_round_with_the_tiebreaks() 
     let h = hall();
     let server = serve(&h.path);
     let addr = server.addr();
-    let t = writer(&h)
-        .event(h.tid)
-        .expect("load")
-        .one_system()
-        .cloned()
-        .expect("a tournament of one system");
+    let t = tournament(&h);
     let expected: Value = serde_json::from_str(&standings(&t, 2).to_json()).expect("core json");
     let api = json(addr, &format!("/api/t/{}/standings", h.tid));
     assert_eq!(api["after_round"], 2);
@@ -329,12 +334,7 @@ fn a_players_page_lists_opponents_colours_results_and_the_score_after_each_round
     let h = hall();
     let server = serve(&h.path);
     let addr = server.addr();
-    let t = writer(&h)
-        .event(h.tid)
-        .expect("load")
-        .one_system()
-        .cloned()
-        .expect("a tournament of one system");
+    let t = tournament(&h);
     for no in 1..=12u32 {
         let api = json(addr, &format!("/api/t/{}/player/{no}", h.tid));
         let rounds = api["rounds"].as_array().expect("rounds");
