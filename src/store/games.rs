@@ -435,7 +435,7 @@ impl Store {
                     )));
                 }
             }
-            desk::may_correct(id, game.meta.void, game.meta.started_at.is_some())?;
+            desk::may_record(id, game.meta.void, game.meta.started_at.is_some())?;
             let correction = game
                 .logged()
                 .correction(replacement, corrected_at.max(0.0))
@@ -896,7 +896,7 @@ impl Store {
 
 /// Checks `event` against the game replayed so far, returning what it does.
 fn apply_checked(game: &StoredGame, t: f64, event: &AnyEvent) -> Result<(Applied, GameState)> {
-    desk::may_correct(game.meta.id, game.meta.void, game.meta.started_at.is_some())?;
+    desk::may_record(game.meta.id, game.meta.void, game.meta.started_at.is_some())?;
     Ok(game
         .logged()
         .check_event(t, event)

@@ -115,8 +115,9 @@ pub fn may_start(
     Ok(())
 }
 
-/// Whether a game's last move may be corrected: a game not void, whose clocks have started.
-pub fn may_correct(id: GameId, void: bool, started: bool) -> Result<(), GameRefusal> {
+/// Whether an event may be recorded in a game (a move, an end, a correction of the last
+/// move): a game not void, whose clocks have started.
+pub fn may_record(id: GameId, void: bool, started: bool) -> Result<(), GameRefusal> {
     if void {
         return Err(GameRefusal::Void(id));
     }
