@@ -14,4 +14,5 @@ pub mod cli;
 pub mod desk;
 pub mod serve;
 pub mod store;
+pub mod tls;
 pub mod ui;
