@@ -12,6 +12,7 @@ pub use ggdesk_core::{
 
 pub mod cli;
 pub mod desk;
+pub mod host;
 pub mod serve;
 pub mod store;
 pub mod tls;

@@ -2,6 +2,7 @@
 //! same library code as the desk; `main` only maps the result to an exit code.
 
 mod feed;
+mod host;
 mod ratings;
 mod replay;
 mod serve;
@@ -145,6 +146,28 @@ pub enum Command {
         /// - for standard input.
         input: String,
     },
+    /// Makes this laptop the event server: PostgreSQL in DIR (made the first time, with the
+    /// event's own certificate authority and TLS), the stations' HTTPS API and the public
+    /// pages; prints the director's URL and `ready`, and runs until Ctrl+C or SIGTERM.
+    Host {
+        /// The event's folder (created when absent).
+        dir: PathBuf,
+        /// The one address to listen on besides loopback (default: every address).
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<std::net::IpAddr>,
+        /// PostgreSQL's port.
+        #[arg(long, default_value_t = crate::host::DEFAULT_PORT)]
+        port: u16,
+        /// The stations' HTTPS port.
+        #[arg(long, value_name = "P", default_value_t = crate::host::DEFAULT_STATION_PORT)]
+        station_port: u16,
+        /// The public pages' port (plain HTTP: they carry nothing secret).
+        #[arg(long, value_name = "P", default_value_t = crate::host::DEFAULT_PAGES_PORT)]
+        pages_port: u16,
+        /// When run as root: the user that runs the cluster and owns DIR.
+        #[arg(long, value_name = "NAME")]
+        user: Option<String>,
+    },
     /// Prints the state of the database's server(s), one line each (primary or standby,
     /// synchronous standby connected, how far behind).
     Status,
@@ -247,6 +270,21 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }) => server::station_remove(args.db, &name),
         Some(Command::Feed { input }) => feed::run(args.db, &input),
         Some(Command::Status) => server::status(args.db),
+        Some(Command::Host {
+            dir,
+            listen,
+            port,
+            station_port,
+            pages_port,
+            user,
+        }) => host::run(crate::host::HostOptions {
+            dir,
+            listen,
+            port,
+            station_port,
+            pages_port,
+            user,
+        }),
         Some(Command::Serve { listen }) => serve::run(args.db, &listen),
         None => {
             let db = store_cmds::db_address(args.db)?;

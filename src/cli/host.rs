@@ -1,0 +1,26 @@
+//! `ggdesk host DIR`: the event server, until Ctrl+C or SIGTERM (see [`crate::host`]).
+
+use super::CliError;
+use crate::host::{Host, HostError, HostOptions};
+
+pub fn run(options: HostOptions) -> Result<(), CliError> {
+    let (stop_tx, stop_rx) = std::sync::mpsc::channel::<()>();
+    ctrlc::set_handler(move || {
+        let _ = stop_tx.send(());
+    })
+    .map_err(|e| CliError::Other(format!("cannot catch Ctrl+C and SIGTERM: {e}")))?;
+    let host = Host::start(&options).map_err(cli_error)?;
+    let _ = host.announce(&mut std::io::stdout());
+    // Wait for SIGINT or SIGTERM, then stop everything.
+    let _ = stop_rx.recv();
+    host.stop().map_err(cli_error)?;
+    println!("stopped");
+    Ok(())
+}
+
+fn cli_error(e: HostError) -> CliError {
+    match e {
+        HostError::Input(m) => CliError::Input(m),
+        HostError::Other(m) => CliError::Other(m),
+    }
+}

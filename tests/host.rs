@@ -1,0 +1,395 @@
+//! `ggdesk host DIR` (spec/server.md, "`ggdesk host`"): a private cluster made the first
+//! time, TLS only from the network, one host per DIR, a clean stop on SIGTERM, DIR reused
+//! by the next start. Each test runs the real binary on loopback ports of its own.
+
+#[path = "support/pg.rs"]
+mod pg;
+#[path = "support/wait.rs"]
+mod wait;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+
+/// A running `ggdesk host` and the lines it printed.
+struct Hosted {
+    child: Child,
+    lines: Receiver<String>,
+    printed: Vec<String>,
+    port: u16,
+    pages_port: u16,
+}
+
+fn dir_for(label: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ggh-{label}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn host_command(dir: &Path, port: u16, pages_port: u16) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ggdesk"));
+    c.arg("host")
+        .arg(dir)
+        .args(["--listen", "127.0.0.1", "--port"])
+        .arg(port.to_string())
+        .arg("--station-port")
+        .arg(pg::free_port().to_string())
+        .arg("--pages-port")
+        .arg(pages_port.to_string());
+    if pg::debian::is_root() {
+        c.args(["--user", "postgres"]);
+    }
+    c
+}
+
+impl Hosted {
+    /// Starts `host` on DIR and waits for its `ready`.
+    fn start(dir: &Path, port: u16) -> Hosted {
+        pg::bin_dir();
+        let pages_port = pg::free_port();
+        let mut child = host_command(dir, port, pages_port)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run ggdesk host");
+        let out = child.stdout.take().expect("its output");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut hosted = Hosted {
+            child,
+            lines,
+            printed: Vec::new(),
+            port,
+            pages_port,
+        };
+        hosted.until_line("ready");
+        hosted
+    }
+
+    fn until_line(&mut self, want: &str) {
+        loop {
+            match self.lines.recv_timeout(wait::BOUND) {
+                Ok(line) => {
+                    let done = line == want;
+                    self.printed.push(line);
+                    if done {
+                        return;
+                    }
+                }
+                Err(_) => {
+                    let mut err = String::new();
+                    if let Some(mut e) = self.child.stderr.take() {
+                        let _ = e.read_to_string(&mut err);
+                    }
+                    panic!(
+                        "ggdesk host did not print {want:?}; it printed {:?}, and on stderr: {err}",
+                        self.printed
+                    );
+                }
+            }
+        }
+    }
+
+    /// The value of the printed line `key: value`.
+    fn printed(&self, key: &str) -> String {
+        let prefix = format!("{key}: ");
+        self.printed
+            .iter()
+            .find_map(|l| l.strip_prefix(&prefix))
+            .unwrap_or_else(|| panic!("no {key} line in {:?}", self.printed))
+            .to_string()
+    }
+
+    /// Sends SIGTERM and waits for the exit.
+    fn terminate(mut self) -> (i32, Vec<String>) {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .expect("run kill");
+        assert!(sent.success());
+        let status = self.child.wait().expect("wait for host");
+        let rest: Vec<String> = self.lines.try_iter().collect();
+        (status.code().unwrap_or(-1), rest)
+    }
+}
+
+impl Drop for Hosted {
+    fn drop(&mut self) {
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = Command::new("kill")
+                .args(["-TERM", &self.child.id().to_string()])
+                .status();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Runs psql (the client: any user may) with a libpq connection string; answers (success,
+/// standard output, standard error).
+fn psql(conninfo: &str, password: &str, sql: &str) -> (bool, String, String) {
+    let out = Command::new(pg::bin_dir().join("psql"))
+        .args(["-X", "-A", "-t", "-c", sql, conninfo])
+        .env("PGPASSWORD", password)
+        .env("PGCONNECT_TIMEOUT", "30")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run psql");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).trim().to_string(),
+        String::from_utf8_lossy(&out.stderr).trim().to_string(),
+    )
+}
+
+/// The director's password, read from the URL `host` printed.
+fn password_of(url: &str) -> String {
+    let creds = url
+        .split_once("://")
+        .and_then(|(_, rest)| rest.split_once('@'))
+        .expect("a URL with a login")
+        .0;
+    creds.split_once(':').expect("a password").1.to_string()
+}
+
+/// The SHA-256 fingerprint of DIR/ca.crt.
+fn ca_fingerprint(dir: &Path) -> String {
+    let pem = std::fs::read_to_string(dir.join("ca.crt")).expect("DIR/ca.crt");
+    let body: String = pem.lines().filter(|l| !l.starts_with("-----")).collect();
+    let der = base64_decode(&body);
+    ggdesk::tls::fingerprint(&der)
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut bits = 0u32;
+    let mut n = 0;
+    let mut out = Vec::new();
+    for c in text.bytes().filter(|c| *c != b'=') {
+        let v = ALPHABET.iter().position(|a| *a == c).expect("base64") as u32;
+        bits = (bits << 6) | v;
+        n += 6;
+        if n >= 8 {
+            n -= 8;
+            out.push((bits >> n) as u8);
+        }
+    }
+    out
+}
+
+fn http_status(port: u16) -> String {
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect to the pages");
+    s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .expect("write the request");
+    let mut text = String::new();
+    let _ = s.read_to_string(&mut text);
+    text.lines().next().unwrap_or_default().to_string()
+}
+
+#[test]
+fn host_makes_a_private_server_speaks_tls_only_and_stops_on_sigterm() {
+    let dir = dir_for("a");
+    let port = pg::free_port();
+    let host = Hosted::start(&dir, port);
+    let url = host.printed("director");
+    let fp = ca_fingerprint(&dir);
+    assert_eq!(
+        url,
+        format!(
+            "postgres://director:{}@127.0.0.1:{port}/event?ggdesk_ca=sha256:{fp}",
+            password_of(&url)
+        )
+    );
+    assert_eq!(host.printed("authority"), format!("sha256:{fp}"));
+    assert!(host.printed("stations").starts_with("https://127.0.0.1:"));
+    assert_eq!(
+        host.printed("public pages"),
+        format!("http://127.0.0.1:{}/", host.pages_port)
+    );
+
+    // DIR/director.url: the same URL, readable by its owner only.
+    let saved = dir.join("director.url");
+    assert_eq!(
+        std::fs::read_to_string(&saved).expect("read director.url"),
+        format!("{url}\n")
+    );
+    let mode = std::fs::metadata(&saved)
+        .expect("director.url's metadata")
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o600, "director.url mode {mode:o}");
+
+    let password = password_of(&url);
+    // Over TLS, the server's certificate checked against the event's authority: works.
+    let (ok, out, err) = psql(
+        &format!(
+            "host=127.0.0.1 port={port} user=director dbname=event sslmode=verify-full sslrootcert={}",
+            dir.join("ca.crt").display()
+        ),
+        &password,
+        "SELECT current_user || ' ' || ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+    );
+    assert!(ok, "{err}");
+    assert_eq!(out, "director true");
+    // The host made the event's tables.
+    let (ok, out, err) = psql(
+        &format!(
+            "host=127.0.0.1 port={port} user=director dbname=event sslmode=verify-full sslrootcert={}",
+            dir.join("ca.crt").display()
+        ),
+        &password,
+        "SELECT count(*) FROM ggdesk_meta",
+    );
+    assert!(ok, "{err}");
+    assert_ne!(out, "0");
+    // Plain text from the network: refused by pg_hba.conf, before any password.
+    let (ok, _, err) = psql(
+        &format!("host=127.0.0.1 port={port} user=director dbname=event sslmode=disable"),
+        &password,
+        "SELECT 1",
+    );
+    assert!(!ok);
+    assert!(
+        err.contains(
+            "no pg_hba.conf entry for host \"127.0.0.1\", user \"director\", database \"event\", no encryption"
+        ),
+        "{err}"
+    );
+    // The superuser from the network, even over TLS: refused.
+    let superuser = if pg::debian::is_root() {
+        "postgres".to_string()
+    } else {
+        String::from_utf8(
+            Command::new("id")
+                .arg("-un")
+                .output()
+                .expect("run id")
+                .stdout,
+        )
+        .expect("id's output")
+        .trim()
+        .to_string()
+    };
+    let (ok, _, err) = psql(
+        &format!("host=127.0.0.1 port={port} user={superuser} dbname=postgres sslmode=require"),
+        "anything",
+        "SELECT 1",
+    );
+    assert!(!ok);
+    assert!(
+        err.contains(&format!(
+            "no pg_hba.conf entry for host \"127.0.0.1\", user \"{superuser}\", database \"postgres\", SSL encryption"
+        )),
+        "{err}"
+    );
+    let hba = std::fs::read_to_string(dir.join("data/pg_hba.conf")).expect("read pg_hba.conf");
+    assert!(
+        hba.lines()
+            .filter(|l| !l.starts_with('#'))
+            .all(|l| !l.contains("trust") && !l.starts_with("host ")),
+        "{hba}"
+    );
+    // The public pages answer, in the same process.
+    assert_eq!(http_status(host.pages_port), "HTTP/1.1 200 OK");
+
+    // A second host on the same DIR: exit 1, naming the one that runs.
+    let second = host_command(&dir, pg::free_port(), pg::free_port())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run a second host");
+    assert_eq!(second.status.code(), Some(1));
+    let dir_real = std::fs::canonicalize(&dir).expect("DIR's real path");
+    assert_eq!(
+        String::from_utf8_lossy(&second.stderr).trim(),
+        format!(
+            "ggdesk: another ggdesk host is running on {} (pid {}): stop it first",
+            dir_real.display(),
+            host.child.id()
+        )
+    );
+
+    // Something the director keeps, to find again after the restart.
+    let (ok, _, err) = psql(
+        &format!(
+            "host=127.0.0.1 port={port} user=director dbname=event sslmode=verify-full sslrootcert={}",
+            dir.join("ca.crt").display()
+        ),
+        &password,
+        "CREATE TABLE kept_across (n int); INSERT INTO kept_across VALUES (41)",
+    );
+    assert!(ok, "{err}");
+
+    // SIGTERM: a clean stop, exit 0, the cluster down.
+    let port_before = host.port;
+    let (code, rest) = host.terminate();
+    assert_eq!(code, 0, "{rest:?}");
+    assert_eq!(rest.last().map(String::as_str), Some("stopped"));
+    assert!(
+        std::net::TcpStream::connect(("127.0.0.1", port_before)).is_err(),
+        "PostgreSQL still listens after the host stopped"
+    );
+    let pid_file = dir.join("data/postmaster.pid");
+    assert!(!pid_file.exists(), "{} left behind", pid_file.display());
+
+    // A second start reuses DIR: the same authority, the same login, the data kept.
+    let again = Hosted::start(&dir, port);
+    assert_eq!(again.printed("director"), url);
+    assert_eq!(ca_fingerprint(&dir), fp);
+    let (ok, out, err) = psql(
+        &format!(
+            "host=127.0.0.1 port={port} user=director dbname=event sslmode=verify-full sslrootcert={}",
+            dir.join("ca.crt").display()
+        ),
+        &password,
+        "SELECT n FROM kept_across",
+    );
+    assert!(ok, "{err}");
+    assert_eq!(out, "41");
+    assert_eq!(again.printed.last().map(String::as_str), Some("ready"));
+    let (code, _) = again.terminate();
+    assert_eq!(code, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn host_refuses_to_run_the_cluster_as_root_or_as_another_user() {
+    let dir = dir_for("root");
+    let out = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
+        .arg("host")
+        .arg(&dir)
+        .args(if pg::debian::is_root() {
+            vec![]
+        } else {
+            vec!["--user", "nobody-else"]
+        })
+        .stdin(Stdio::null())
+        .output()
+        .expect("run host as root");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
+    if pg::debian::is_root() {
+        assert_eq!(
+            err,
+            "ggdesk: PostgreSQL does not run as root: run `ggdesk host` as the user who keeps \
+             the event, or as root with --user NAME (the user that runs the cluster and owns DIR)"
+        );
+    } else {
+        assert!(
+            err.starts_with(
+                "ggdesk: --user nobody-else: only root may run the cluster as another user"
+            ),
+            "{err}"
+        );
+    }
+    assert!(!dir.exists(), "a refused host made {}", dir.display());
+}
