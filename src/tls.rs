@@ -275,6 +275,8 @@ impl Pin {
 pub struct PinnedAuthority {
     pin: Pin,
     seen: Mutex<Option<String>>,
+    /// The pinned authority's certificate (DER), once a server presented it in its chain.
+    authority: Mutex<Option<Vec<u8>>>,
     provider: Arc<CryptoProvider>,
 }
 
@@ -283,6 +285,7 @@ impl PinnedAuthority {
         Arc::new(PinnedAuthority {
             pin,
             seen: Mutex::new(None),
+            authority: Mutex::new(None),
             provider: provider(),
         })
     }
@@ -290,6 +293,13 @@ impl PinnedAuthority {
     /// The authority's whole fingerprint as the last handshake presented it.
     pub fn seen(&self) -> Option<String> {
         self.seen.lock().map(|s| s.clone()).unwrap_or(None)
+    }
+
+    /// The pinned authority's certificate as a server presented it (PEM), after a handshake
+    /// that checked: what a standby keeps to check its primary with.
+    pub fn authority_pem(&self) -> Option<String> {
+        let der = self.authority.lock().ok()?.clone()?;
+        Some(pem::encode(&pem::Pem::new("CERTIFICATE", der)))
     }
 
     /// A client configuration that checks servers with this pin.
@@ -357,6 +367,9 @@ impl ServerCertVerifier for PinnedAuthority {
             verifier.verify_server_cert(end_entity, &others, server_name, ocsp_response, now)?;
         if let Ok(mut s) = self.seen.lock() {
             *s = Some(fingerprint(root));
+        }
+        if let Ok(mut a) = self.authority.lock() {
+            *a = Some(root.to_vec());
         }
         Ok(verified)
     }

@@ -29,6 +29,10 @@ fn dir_for(label: &str) -> PathBuf {
 }
 
 fn host_command(dir: &Path, port: u16, pages_port: u16) -> Command {
+    host_command_with(dir, port, pages_port, &[])
+}
+
+fn host_command_with(dir: &Path, port: u16, pages_port: u16, extra: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_ggdesk"));
     c.arg("host")
         .arg(dir)
@@ -41,15 +45,20 @@ fn host_command(dir: &Path, port: u16, pages_port: u16) -> Command {
     if pg::debian::is_root() {
         c.args(["--user", "postgres"]);
     }
+    c.args(extra);
     c
 }
 
 impl Hosted {
     /// Starts `host` on DIR and waits for its `ready`.
     fn start(dir: &Path, port: u16) -> Hosted {
+        Hosted::start_with(dir, port, &[])
+    }
+
+    fn start_with(dir: &Path, port: u16, extra: &[&str]) -> Hosted {
         pg::bin_dir();
         let pages_port = pg::free_port();
-        let mut child = host_command(dir, port, pages_port)
+        let mut child = host_command_with(dir, port, pages_port, extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -392,4 +401,103 @@ fn host_refuses_to_run_the_cluster_as_root_or_as_another_user() {
         );
     }
     assert!(!dir.exists(), "a refused host made {}", dir.display());
+}
+
+/// A libpq connection string to a host's cluster over TLS, checked with DIR/ca.crt.
+fn tls_conninfo(dir: &Path, port: u16) -> String {
+    format!(
+        "host=127.0.0.1 port={port} user=director dbname=event sslmode=verify-full sslrootcert={}",
+        dir.join("ca.crt").display()
+    )
+}
+
+#[test]
+fn a_standby_made_by_host_is_synchronous_over_tls_and_takes_over_when_promoted() {
+    let (dir_a, dir_b) = (dir_for("pa"), dir_for("sb"));
+    let (port_a, port_b) = (pg::free_port(), pg::free_port());
+    let primary = Hosted::start(&dir_a, port_a);
+    let url_a = primary.printed("director");
+    let password = password_of(&url_a);
+    let fp = ca_fingerprint(&dir_a);
+
+    let standby = Hosted::start_with(&dir_b, port_b, &["--standby-of", &url_a]);
+    // The standby keeps the same authority, and its URL names both hosts.
+    assert_eq!(ca_fingerprint(&dir_b), fp);
+    assert_eq!(
+        standby.printed("director"),
+        format!(
+            "postgres://director:{password}@127.0.0.1:{port_a},127.0.0.1:{port_b}/event\
+             ?target_session_attrs=read-write&ggdesk_ca=sha256:{fp}"
+        )
+    );
+    // The primary names it synchronous once it streams.
+    wait::until("the standby to be synchronous", || {
+        let (ok, out, _) = psql(
+            &tls_conninfo(&dir_a, port_a),
+            &password,
+            "SELECT sync_state FROM pg_stat_replication",
+        );
+        ok && out == "sync"
+    });
+    let (ok, _, err) = psql(
+        &tls_conninfo(&dir_a, port_a),
+        &password,
+        "CREATE TABLE kept_on_both (n int); INSERT INTO kept_on_both VALUES (7)",
+    );
+    assert!(ok, "{err}");
+    // Read on the standby, over TLS checked with the standby's own certificate.
+    let (ok, out, err) = psql(
+        &tls_conninfo(&dir_b, port_b),
+        &password,
+        "SELECT n FROM kept_on_both",
+    );
+    assert!(ok, "{err}");
+    assert_eq!(
+        out, "7",
+        "a synchronous commit is on the standby when acknowledged"
+    );
+    let (ok, _, err) = psql(
+        &tls_conninfo(&dir_b, port_b),
+        &password,
+        "INSERT INTO kept_on_both VALUES (8)",
+    );
+    assert!(!ok);
+    assert!(
+        err.contains("cannot execute INSERT in a read-only transaction"),
+        "{err}"
+    );
+
+    // The primary's laptop is lost; the standby is promoted and takes the writes.
+    let (code, _) = primary.terminate();
+    assert_eq!(code, 0);
+    let mut promote = Command::new(pg::bin_dir().join("pg_ctl"));
+    if pg::debian::is_root() {
+        promote = Command::new("runuser");
+        promote
+            .args(["-u", "postgres", "--"])
+            .arg(pg::bin_dir().join("pg_ctl"));
+    }
+    let promoted = promote
+        .arg("promote")
+        .arg("-w")
+        .arg("-D")
+        .arg(dir_b.join("data"))
+        .output()
+        .expect("run pg_ctl promote");
+    assert!(
+        promoted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&promoted.stderr)
+    );
+    let (ok, out, err) = psql(
+        &tls_conninfo(&dir_b, port_b),
+        &password,
+        "INSERT INTO kept_on_both VALUES (8); SELECT sum(n) FROM kept_on_both",
+    );
+    assert!(ok, "{err}");
+    assert_eq!(out, "15");
+    let (code, _) = standby.terminate();
+    assert_eq!(code, 0);
+    let _ = std::fs::remove_dir_all(&dir_a);
+    let _ = std::fs::remove_dir_all(&dir_b);
 }

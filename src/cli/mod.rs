@@ -167,6 +167,9 @@ pub enum Command {
         /// When run as root: the user that runs the cluster and owns DIR.
         #[arg(long, value_name = "NAME")]
         user: Option<String>,
+        /// Make DIR a synchronous standby of the running host whose director's URL this is.
+        #[arg(long, value_name = "URL")]
+        standby_of: Option<String>,
     },
     /// Prints the state of the database's server(s), one line each (primary or standby,
     /// synchronous standby connected, how far behind).
@@ -277,6 +280,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             station_port,
             pages_port,
             user,
+            standby_of,
         }) => host::run(crate::host::HostOptions {
             dir,
             listen,
@@ -284,6 +288,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             station_port,
             pages_port,
             user,
+            standby_of,
         }),
         Some(Command::Serve { listen }) => serve::run(args.db, &listen),
         None => {

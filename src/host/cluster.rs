@@ -229,7 +229,6 @@ impl Cluster {
             .map_err(|e| HostError::Other(format!("{}: {e}", conf.display())))?;
         writeln!(file, "\n# ggdesk host: its settings\ninclude '{SETTINGS}'")
             .map_err(|e| HostError::Other(format!("{}: {e}", conf.display())))?;
-        write_file(&data.join("pg_hba.conf"), &hba(&self.user.name), 0o600)?;
         self.user.own(&data)
     }
 
@@ -264,6 +263,7 @@ impl Cluster {
             socket = self.dir.display().to_string().replace('\'', "''"),
         );
         write_file(&data.join(SETTINGS), &settings, 0o600)?;
+        write_file(&data.join("pg_hba.conf"), &hba(&self.user.name), 0o600)?;
         self.user.own(&data)
     }
 
@@ -366,7 +366,7 @@ impl Cluster {
         let role = if exists.trim() == "1" {
             format!("ALTER ROLE {DIRECTOR} LOGIN PASSWORD '{verifier}';")
         } else {
-            format!("CREATE ROLE {DIRECTOR} LOGIN CREATEROLE PASSWORD '{verifier}';")
+            format!("CREATE ROLE {DIRECTOR} LOGIN CREATEROLE REPLICATION PASSWORD '{verifier}';")
         };
         self.sql("postgres", &role)?;
         let db = self.sql(
@@ -398,7 +398,9 @@ pub fn hba(superuser: &str) -> String {
          local    all          {superuser:<11} peer\n\
          local    {DATABASE:<12} {DIRECTOR:<11} scram-sha-256\n\
          hostssl  {DATABASE:<12} {DIRECTOR:<11} 0.0.0.0/0   scram-sha-256\n\
-         hostssl  {DATABASE:<12} {DIRECTOR:<11} ::/0        scram-sha-256\n"
+         hostssl  {DATABASE:<12} {DIRECTOR:<11} ::/0        scram-sha-256\n\
+         hostssl  replication  {DIRECTOR:<11} 0.0.0.0/0   scram-sha-256\n\
+         hostssl  replication  {DIRECTOR:<11} ::/0        scram-sha-256\n"
     )
 }
 
@@ -462,7 +464,7 @@ mod tests {
             .filter(|l| !l.starts_with('#'))
             .map(|l| l.split_whitespace().collect())
             .collect();
-        assert_eq!(lines.len(), 4);
+        assert_eq!(lines.len(), 6);
         for l in &lines {
             assert!(matches!(l[0], "local" | "hostssl"), "{l:?}");
             assert_ne!(l.last(), Some(&"trust"), "{l:?}");

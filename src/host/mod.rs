@@ -10,6 +10,7 @@
 //! host runs, with its pid), `postgresql.log`, and the cluster's socket.
 
 pub mod cluster;
+pub mod standby;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
@@ -38,6 +39,8 @@ pub struct HostOptions {
     pub station_port: u16,
     pub pages_port: u16,
     pub user: Option<String>,
+    /// `--standby-of`: a running host's director URL; DIR becomes its synchronous standby.
+    pub standby_of: Option<String>,
 }
 
 /// The stations' port, PostgreSQL's and the pages' by default.
@@ -52,6 +55,8 @@ const DIRECTOR_URL: &str = "director.url";
 pub struct Host {
     cluster: Cluster,
     pages: Option<crate::serve::Server>,
+    /// On a primary: names streaming standbys synchronous.
+    sync: Option<standby::SyncWatch>,
     /// Held while the host runs: a second host on DIR finds it taken.
     _lock: std::fs::File,
     pub director_url: String,
@@ -76,6 +81,21 @@ impl Host {
             user,
             port: options.port,
         };
+        let primary = match &options.standby_of {
+            Some(url) => Some(standby::DirectorUrl::parse(url)?),
+            None => None,
+        };
+        if let Some(primary) = &primary {
+            if !cluster.exists() {
+                standby::make(&cluster, primary)?;
+            } else if !standby::is_standby(&cluster) {
+                return Err(HostError::Input(format!(
+                    "--standby-of: {} holds a primary's cluster already (a standby is made in an \
+                     empty folder)",
+                    dir.display()
+                )));
+            }
+        }
         let authority = match Authority::load(&dir) {
             Ok(a) => a,
             Err(_) if !dir.join("ca.crt").exists() => {
@@ -106,30 +126,36 @@ impl Host {
         )?;
         cluster.start()?;
         // From here on, a failure stops the cluster again (the host is dropped).
+        let standby = standby::is_standby(&cluster);
         let mut host = Host {
             cluster,
             pages: None,
+            sync: None,
             _lock: lock,
             director_url: String::new(),
             stations_address: format!("https://{}:{}/", url_host(public), options.station_port),
             pages_address: String::new(),
             fingerprint: authority.fingerprint(),
         };
-        let password = match read_director_password(&dir) {
-            Some(p) => p,
-            None => {
+        let password = match (read_director_password(&dir), &primary) {
+            (Some(p), _) => p,
+            (None, Some(primary)) => primary.password.clone(),
+            (None, None) => {
                 let password = crate::store::new_token();
                 let verifier = postgres_protocol::password::scram_sha_256(password.as_bytes());
                 host.cluster.director(&verifier)?;
                 password
             }
         };
-        host.director_url = format!(
-            "postgres://{DIRECTOR}:{password}@{}:{}/{DATABASE}?ggdesk_ca=sha256:{}",
-            url_host(public),
-            options.port,
-            host.fingerprint
-        );
+        host.director_url = match &primary {
+            Some(primary) => standby::both_hosts_url(primary, &public.to_string(), options.port),
+            None => format!(
+                "postgres://{DIRECTOR}:{password}@{}:{}/{DATABASE}?ggdesk_ca=sha256:{}",
+                url_host(public),
+                options.port,
+                host.fingerprint
+            ),
+        };
         cluster::write_file(
             &dir.join(DIRECTOR_URL),
             &format!("{}\n", host.director_url),
@@ -138,8 +164,12 @@ impl Host {
         // The event server's own connections go over the cluster's socket. The first one
         // makes the event's tables (or brings them up to this build's schema).
         let local = host.local_address(&password);
-        crate::store::Store::connect(&local)
-            .map_err(|e| HostError::Other(format!("the event database: {e}")))?;
+        if !standby {
+            crate::store::Store::connect(&local)
+                .map_err(|e| HostError::Other(format!("the event database: {e}")))?;
+            standby::keep_authority_in_cluster(&host.cluster)?;
+            host.sync = Some(standby::SyncWatch::start(&host.cluster));
+        }
         let pages_listen = SocketAddr::new(
             options.listen.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED)),
             options.pages_port,
@@ -182,6 +212,7 @@ impl Host {
     }
 
     fn stop_all(&mut self) -> Result<(), HostError> {
+        self.sync.take();
         if let Some(pages) = self.pages.take() {
             pages.stop();
         }
