@@ -204,7 +204,7 @@ fn checked(config: std::result::Result<rustls::ClientConfig, tls::TlsError>) -> 
 }
 
 /// The authorities of a PEM file (`sslrootcert`, or the system's bundle).
-fn authorities_of(path: &Path, described: &str) -> Result<Transport> {
+fn authorities_of(path: &Path, described: impl Fn(usize) -> String) -> Result<Transport> {
     let pem = std::fs::read(path).map_err(|e| {
         StoreError::Io(format!(
             "{}: {e}: the server's certificate cannot be checked without it",
@@ -213,8 +213,7 @@ fn authorities_of(path: &Path, described: &str) -> Result<Transport> {
     })?;
     let certs = tls::pem_certificates(&pem)
         .map_err(|e| StoreError::Rejected(format!("{}: {e}", path.display())))?;
-    let count = certs.len();
-    let described = described.replace("{count}", &count.to_string());
+    let described = described(certs.len());
     let check = tls::KnownAuthorities::new(certs, &described).map_err(|_| {
         StoreError::Rejected(format!(
             "{} holds no authority's certificate (PEM): the server's certificate cannot be \
@@ -266,10 +265,9 @@ impl Endpoint {
                     .map_err(|why| StoreError::Rejected(format!("ggdesk_ca: {why}")))?;
                 checked(tls::PinnedAuthority::new(pin).client_config())?
             }
-            (None, Some(file), _) => authorities_of(
-                Path::new(file),
-                &format!("the {{count}} authorities of {file}"),
-            )?,
+            (None, Some(file), _) => authorities_of(Path::new(file), |count| {
+                format!("the {count} authorities of {file}")
+            })?,
             (None, None, Some(Mode::Disable)) => Transport::Plain,
             (None, None, Some(Mode::Prefer | Mode::Require)) => {
                 checked(tls::LoopbackUnchecked::client_config())?
@@ -284,10 +282,9 @@ impl Endpoint {
                          event's authority, from its card) or sslrootcert=PATH to the URL"
                     )));
                 }
-                authorities_of(
-                    system,
-                    &format!("the system's {{count}} authorities ({SYSTEM_ROOTS})"),
-                )?
+                authorities_of(system, |count| {
+                    format!("the system's {count} authorities ({SYSTEM_ROOTS})")
+                })?
             }
         };
         // Only unchecked TLS (`prefer` on loopback, no authority) may fall back to plain text.
