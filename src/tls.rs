@@ -323,6 +323,207 @@ pub fn wrong_authority(seen: &str, expected: &str) -> String {
     )
 }
 
+/// The words of a certificate whose authority is not among several accepted (a CA file's, or
+/// the system's): the fingerprint seen, and which authorities were expected.
+pub fn not_among(seen: &str, expected: &str) -> String {
+    format!(
+        "the server's certificate is signed by authority sha256:{seen}, which is not among \
+         {expected}: refused before anything was sent"
+    )
+}
+
+/// The fingerprint of the authority a server presented: the last certificate of its chain (the
+/// server's own when it sent no other).
+fn top_of_chain(end_entity: &CertificateDer<'_>, intermediates: &[CertificateDer<'_>]) -> String {
+    intermediates
+        .last()
+        .map(|c| fingerprint(c))
+        .unwrap_or_else(|| fingerprint(end_entity))
+}
+
+/// The certificates of a PEM text (a CA file), in order; other PEM sections are skipped.
+pub fn pem_certificates(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>> {
+    CertificateDer::pem_slice_iter(pem)
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|e| TlsError::Config(e.to_string()))
+}
+
+/// The client's check against a set of authorities (a CA file's, or the system's): webpki's,
+/// server name included, with a refusal of an unknown authority put in words that name the
+/// fingerprint seen and the one (or the set) expected.
+#[derive(Debug)]
+pub struct KnownAuthorities {
+    inner: Arc<rustls::client::WebPkiServerVerifier>,
+    /// The one authority's fingerprint, or the set's description.
+    expected: Expected,
+    provider: Arc<CryptoProvider>,
+}
+
+#[derive(Debug)]
+enum Expected {
+    One(String),
+    Set(String),
+}
+
+impl KnownAuthorities {
+    /// A check against these authorities' certificates; `described` names the set in a
+    /// refusal when there is more than one ("the 140 authorities of /etc/ssl/...").
+    pub fn new(certs: Vec<CertificateDer<'static>>, described: &str) -> Result<Arc<Self>> {
+        let expected = match certs.as_slice() {
+            [one] => Expected::One(fingerprint(one)),
+            _ => Expected::Set(described.to_string()),
+        };
+        let mut roots = RootCertStore::empty();
+        let (added, _) = roots.add_parsable_certificates(certs);
+        if added == 0 {
+            return Err(TlsError::Config(format!(
+                "{described}: no authority's certificate"
+            )));
+        }
+        let provider = provider();
+        let inner = rustls::client::WebPkiServerVerifier::builder_with_provider(
+            Arc::new(roots),
+            provider.clone(),
+        )
+        .build()
+        .map_err(|e| TlsError::Config(e.to_string()))?;
+        Ok(Arc::new(KnownAuthorities {
+            inner,
+            expected,
+            provider,
+        }))
+    }
+
+    /// A client configuration that checks servers against these authorities.
+    pub fn client_config(self: &Arc<Self>) -> Result<rustls::ClientConfig> {
+        Ok(
+            rustls::ClientConfig::builder_with_provider(self.provider.clone())
+                .with_safe_default_protocol_versions()
+                .map_err(|e| TlsError::Config(e.to_string()))?
+                .dangerous()
+                .with_custom_certificate_verifier(self.clone())
+                .with_no_client_auth(),
+        )
+    }
+}
+
+impl ServerCertVerifier for KnownAuthorities {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> std::result::Result<ServerCertVerified, rustls::Error> {
+        use rustls::CertificateError::{BadSignature, UnknownIssuer};
+        self.inner
+            .verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now)
+            .map_err(|e| match e {
+                rustls::Error::InvalidCertificate(UnknownIssuer | BadSignature) => {
+                    let seen = top_of_chain(end_entity, intermediates);
+                    rustls::Error::General(match &self.expected {
+                        Expected::One(fp) => wrong_authority(&seen, fp),
+                        Expected::Set(described) => not_among(&seen, described),
+                    })
+                }
+                other => other,
+            })
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
+        self.inner.verify_tls12_signature(message, cert, dss)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
+        self.inner.verify_tls13_signature(message, cert, dss)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.inner.supported_verify_schemes()
+    }
+}
+
+/// No check of the certificate at all, only of the handshake's signatures: what libpq's
+/// `sslmode=require` (and `prefer`) mean without an authority. ggdesk uses it only to this
+/// computer (a loopback address), where nobody stands between the two ends; a URL to another
+/// host always names an authority or uses the system's.
+#[derive(Debug)]
+pub struct LoopbackUnchecked {
+    provider: Arc<CryptoProvider>,
+}
+
+impl LoopbackUnchecked {
+    pub fn client_config() -> Result<rustls::ClientConfig> {
+        let provider = provider();
+        Ok(
+            rustls::ClientConfig::builder_with_provider(provider.clone())
+                .with_safe_default_protocol_versions()
+                .map_err(|e| TlsError::Config(e.to_string()))?
+                .dangerous()
+                .with_custom_certificate_verifier(Arc::new(LoopbackUnchecked { provider }))
+                .with_no_client_auth(),
+        )
+    }
+}
+
+impl ServerCertVerifier for LoopbackUnchecked {
+    fn verify_server_cert(
+        &self,
+        _end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> std::result::Result<ServerCertVerified, rustls::Error> {
+        Ok(ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
+}
+
 impl ServerCertVerifier for PinnedAuthority {
     fn verify_server_cert(
         &self,
@@ -336,10 +537,7 @@ impl ServerCertVerifier for PinnedAuthority {
             .iter()
             .find(|c| self.pin.accepts(&fingerprint(c)));
         let Some(root) = root else {
-            let seen = intermediates
-                .last()
-                .map(|c| fingerprint(c))
-                .unwrap_or_else(|| fingerprint(end_entity));
+            let seen = top_of_chain(end_entity, intermediates);
             if let Ok(mut s) = self.seen.lock() {
                 *s = Some(seen.clone());
             }
@@ -500,6 +698,52 @@ mod tests {
             .permissions()
             .mode();
         assert_eq!(mode & 0o777, 0o600);
+    }
+
+    #[test]
+    fn a_ca_file_checks_its_authoritys_certificates_and_names_what_it_expected() {
+        let ca = Authority::create("file").expect("authority");
+        let cert = ca.issue(&["127.0.0.1".into()]).expect("cert");
+        let name = ServerName::try_from("127.0.0.1").expect("name");
+        let check = |pem: &str, described: &str| {
+            let certs = pem_certificates(pem.as_bytes()).expect("pem");
+            KnownAuthorities::new(certs, described)
+                .expect("authorities")
+                .verify_server_cert(
+                    &cert.chain[0],
+                    &cert.chain[1..],
+                    &name,
+                    &[],
+                    UnixTime::now(),
+                )
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        check(ca.cert_pem(), "one").expect("its own authority checks");
+        let other = Authority::create("other").expect("authority");
+        assert_eq!(
+            check(other.cert_pem(), "one"),
+            Err(
+                rustls::Error::General(wrong_authority(&ca.fingerprint(), &other.fingerprint()))
+                    .to_string()
+            )
+        );
+        let third = Authority::create("third").expect("authority");
+        let two = format!("{}{}", other.cert_pem(), third.cert_pem());
+        assert_eq!(
+            check(&two, "the 2 authorities of two.pem"),
+            Err(rustls::Error::General(not_among(
+                &ca.fingerprint(),
+                "the 2 authorities of two.pem"
+            ))
+            .to_string())
+        );
+        let both = format!("{}{}", other.cert_pem(), ca.cert_pem());
+        check(&both, "both").expect("one of several checks");
+        assert!(
+            KnownAuthorities::new(Vec::new(), "nothing.pem").is_err(),
+            "no authority at all"
+        );
     }
 
     #[test]

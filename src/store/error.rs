@@ -53,6 +53,10 @@ pub enum StoreError {
     /// lost is looked for again when the connection is back.
     #[error("not connected: nothing is being saved ({0})")]
     Disconnected(String),
+    /// The connection could not be encrypted as the address asks (the server's certificate
+    /// does not check, or the server speaks no TLS): nothing, no password either, was sent.
+    #[error("{0}")]
+    Tls(String),
     #[error("database error: {0}")]
     Database(String),
     /// A statement the store expected to return a row returned none.

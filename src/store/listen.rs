@@ -6,7 +6,6 @@
 use super::conn::Store;
 use super::db::Engine;
 use super::error::Result;
-use postgres::NoTls;
 use postgres::fallible_iterator::FallibleIterator;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -79,8 +78,8 @@ impl Store {
         if self.engine() != Engine::Postgres {
             return Ok(None);
         }
-        let config = match &*self.borrow()? {
-            super::conn::Conn::Postgres(pg) => pg.config().clone(),
+        let endpoint = match &*self.borrow()? {
+            super::conn::Conn::Postgres(pg) => pg.endpoint().clone(),
             super::conn::Conn::Sqlite(_) => return Ok(None),
         };
         let (tx, rx) = mpsc::channel();
@@ -92,7 +91,7 @@ impl Store {
             .spawn(move || {
                 let mut first = true;
                 while !halt.load(Ordering::SeqCst) {
-                    let mut client = match config.connect(NoTls) {
+                    let mut client = match endpoint.connect() {
                         Ok(c) => c,
                         Err(_) => {
                             std::thread::sleep(RETRY_PAUSE);

@@ -24,6 +24,7 @@ mod game_rows;
 mod games;
 mod listen;
 mod pg;
+mod pgtls;
 mod players;
 mod public;
 mod ratings;

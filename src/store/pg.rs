@@ -10,10 +10,10 @@
 
 use super::db::{Statements, Tx, args};
 use super::error::{Result, StoreError};
+use super::pgtls::{ConnectError, Endpoint};
 use super::sqlite::SCHEMA_VERSION;
 use postgres::error::SqlState;
-use postgres::{Client, Config, IsolationLevel, NoTls};
-use std::str::FromStr;
+use postgres::{Client, IsolationLevel};
 use std::time::Duration;
 
 /// The PostgreSQL migrations, one for each SQLite migration of the same number.
@@ -37,7 +37,7 @@ const RETRIES: u32 = 20;
 pub(crate) struct Pg {
     client: Option<Client>,
     statements: Statements,
-    config: Config,
+    endpoint: Endpoint,
     shown: String,
     /// Statements every new connection runs first (a read-only connection's role and mode).
     on_connect: Vec<String>,
@@ -51,49 +51,14 @@ pub(crate) struct Pg {
     writes_on: Option<u64>,
 }
 
-/// The URL without its password, to show or log.
-pub(crate) fn without_password(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let (authority, tail) = match rest.find(['/', '?']) {
-        Some(i) => rest.split_at(i),
-        None => (rest, ""),
-    };
-    let authority = match authority.rsplit_once('@') {
-        Some((user, hosts)) => {
-            let user = user.split(':').next().unwrap_or("");
-            format!("{user}@{hosts}")
-        }
-        None => authority.to_string(),
-    };
-    // A password given as a parameter is dropped too.
-    let tail: String = match tail.split_once('?') {
-        Some((path, query)) => {
-            let kept: Vec<&str> = query
-                .split('&')
-                .filter(|kv| !kv.starts_with("password="))
-                .collect();
-            if kept.is_empty() {
-                path.to_string()
-            } else {
-                format!("{path}?{}", kept.join("&"))
-            }
-        }
-        None => tail.to_string(),
-    };
-    format!("{scheme}://{authority}{tail}")
-}
+pub(crate) use super::pgtls::without_password;
 
-/// Parses a URL into a connection configuration with the desk's timeouts: a connection
-/// attempt gives up after 3 s per host, and a silent server is noticed within seconds.
-pub(crate) fn config(url: &str) -> Result<Config> {
-    let mut config = Config::from_str(url).map_err(|e| {
-        StoreError::Rejected(format!(
-            "{} is not a PostgreSQL URL: {e}",
-            without_password(url)
-        ))
-    })?;
+/// Reads a URL ([`Endpoint::parse`]: its encryption too) and gives it the desk's timeouts: a
+/// connection attempt gives up after 3 s per host, and a silent server is noticed within
+/// seconds.
+pub(crate) fn endpoint(url: &str) -> Result<Endpoint> {
+    let mut endpoint = Endpoint::parse(url)?;
+    let config = endpoint.config_mut();
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(Duration::from_secs(3));
     }
@@ -108,7 +73,16 @@ pub(crate) fn config(url: &str) -> Result<Config> {
     if config.get_application_name().is_none() {
         config.application_name("ggdesk");
     }
-    Ok(config)
+    Ok(endpoint)
+}
+
+impl From<ConnectError> for StoreError {
+    fn from(e: ConnectError) -> StoreError {
+        match e {
+            ConnectError::Tls(why) => StoreError::Tls(why),
+            ConnectError::Server(e) => classify(&e),
+        }
+    }
 }
 
 impl From<postgres::Error> for StoreError {
@@ -182,7 +156,7 @@ impl Pg {
         Ok(Pg {
             client: None,
             statements: Statements::new(),
-            config: config(url)?,
+            endpoint: endpoint(url)?,
             shown: without_password(url),
             on_connect: Vec::new(),
             read_only: false,
@@ -336,8 +310,8 @@ impl Pg {
         )))
     }
 
-    pub(crate) fn config(&self) -> &Config {
-        &self.config
+    pub(crate) fn endpoint(&self) -> &Endpoint {
+        &self.endpoint
     }
 
     /// The connection, made again if it was lost.
@@ -347,10 +321,13 @@ impl Pg {
         }
         if self.client.is_none() {
             self.statements.clear();
-            let mut client = self.config.connect(NoTls).map_err(|e| match classify(&e) {
-                StoreError::Database(detail) => StoreError::Disconnected(detail),
-                other => other,
-            })?;
+            let mut client = self
+                .endpoint
+                .connect()
+                .map_err(|e| match StoreError::from(e) {
+                    StoreError::Database(detail) => StoreError::Disconnected(detail),
+                    other => other,
+                })?;
             for sql in &self.on_connect {
                 client.batch_execute(sql)?;
             }

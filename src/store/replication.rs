@@ -6,9 +6,10 @@
 use super::conn::Address;
 use super::error::{Result, StoreError};
 use super::pg;
+use super::pgtls::Endpoint;
 use super::sqlite::SCHEMA_VERSION;
+use postgres::Config;
 use postgres::config::Host;
-use postgres::{Config, NoTls};
 use std::time::Duration;
 
 /// One server of the address, as seen now.
@@ -163,6 +164,8 @@ fn single_host(config: &Config, host: &Host, port: u16) -> Config {
     if let Some(d) = config.get_dbname() {
         one.dbname(d);
     }
+    // The same encryption as the whole address's (`pgtls`).
+    one.ssl_mode(config.get_ssl_mode());
     match host {
         Host::Tcp(h) => {
             one.host(h);
@@ -197,7 +200,7 @@ fn value<'a, T: postgres::types::FromSql<'a>>(
 }
 
 /// The state of one server, never a panic: a value that cannot be read says so.
-fn probe(config: &Config, host: String) -> ServerState {
+fn probe(endpoint: &Endpoint, host: String) -> ServerState {
     let unreachable = |detail: String| ServerState::Unreachable {
         host: host.clone(),
         detail,
@@ -208,9 +211,14 @@ fn probe(config: &Config, host: String) -> ServerState {
         StoreError::Disconnected(why) => why,
         other => other.to_string(),
     };
-    let mut client = match config.connect(NoTls) {
+    let mut client = match endpoint.connect() {
         Ok(c) => c,
-        Err(e) => return unreachable(cause(e)),
+        Err(e) => {
+            return unreachable(match StoreError::from(e) {
+                StoreError::Disconnected(why) => why,
+                other => other.to_string(),
+            });
+        }
     };
     let lost = cause;
     // The replication views show their details only to superusers and to members of
@@ -294,7 +302,8 @@ pub fn server_status(address: &Address) -> Result<Vec<ServerState>> {
             path: path.display().to_string(),
         }]),
         Address::Server(url) => {
-            let config = pg::config(url)?;
+            let endpoint = pg::endpoint(url)?;
+            let config = endpoint.config();
             let hosts = config.get_hosts();
             let ports = config.get_ports();
             Ok(hosts
@@ -302,7 +311,10 @@ pub fn server_status(address: &Address) -> Result<Vec<ServerState>> {
                 .enumerate()
                 .map(|(i, h)| {
                     let port = ports.get(i).or(ports.first()).copied().unwrap_or(5432);
-                    probe(&single_host(&config, h, port), host_label(h, port))
+                    probe(
+                        &endpoint.with_config(single_host(config, h, port)),
+                        host_label(h, port),
+                    )
                 })
                 .collect())
         }
