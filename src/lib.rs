@@ -13,6 +13,7 @@ pub use ggdesk_core::{
 pub mod cli;
 pub mod desk;
 pub mod serve;
+pub mod station;
 pub mod store;
 pub mod tls;
 pub mod ui;
