@@ -287,6 +287,70 @@ fn a_station_plays_a_game_through_the_api_and_the_director_sees_it() {
 }
 
 #[test]
+fn a_station_undoes_and_corrects_through_the_api_with_its_reasons() {
+    let mut api = api();
+    let (c, a) = (&api.client, api.a.clone());
+    let id = api.started("hall-a", &a, 2);
+    let mv = api.legal_move(id);
+    let events = format!("/hall-a/games/{id}/events");
+    assert_eq!(c.post(&events, &a, &mv).status, 200);
+    // An undo without a reason: the store's words, and nothing written.
+    let no_reason = api
+        .director
+        .undo_last_event(id, 0.0, &Actor::director(), "")
+        .expect_err("a reason is required");
+    refused(
+        &c.post(
+            &format!("/hall-a/games/{id}/undo"),
+            &a,
+            &json!({ "reason": "" }),
+        ),
+        422,
+        &no_reason.to_string(),
+    );
+    let r = c.post(
+        &format!("/hall-a/games/{id}/undo"),
+        &a,
+        &json!({ "reason": "entered on the wrong table" }),
+    );
+    assert_eq!(
+        (r.status, r.json["undone"].as_i64()),
+        (200, Some(0)),
+        "{}",
+        r.text
+    );
+    assert_eq!(c.post(&events, &a, &mv).status, 200);
+    let (_, other) = trust::made_and_other(&api.director, id);
+    let r = c.post(
+        &format!("/hall-a/games/{id}/correct"),
+        &a,
+        &json!({ "move": other.to_string(), "reason": "the arbiter misread the move" }),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    let stored = api.director.load_game(id).expect("game");
+    let in_force: Vec<Value> = stored
+        .effective()
+        .iter()
+        .map(|(_, _, e)| e.value(0.0))
+        .collect();
+    assert_eq!(in_force, [json!({ "t": 0.0, "move": other.to_string() })]);
+    let lines = api
+        .director
+        .audit_log(AuditFilter::Game(id.0))
+        .expect("audit");
+    let said = |action: &str, reason: &str| {
+        lines
+            .iter()
+            .any(|l| l.action == action && l.reason == reason && l.actor == "station hall-a")
+    };
+    assert!(said("undo", "entered on the wrong table"), "{lines:#?}");
+    assert!(
+        said("move corrected", "the arbiter misread the move"),
+        "{lines:#?}"
+    );
+}
+
+#[test]
 fn c3_no_game_is_created_for_a_board_that_has_its_result() {
     let mut api = api();
     let board = api.board_at(api.t1, 2);

@@ -3,9 +3,8 @@
 //! size, the time limit, the end switch), the pool of the server's connections to the
 //! store, and the live stream of change notices.
 
-use super::Limits;
 use super::commands::{self, Caller};
-use super::guard::{Guards, Permit};
+use super::guard::{Guards, Limits, Permit};
 use super::wire::{ApiError, MAX_BODY};
 use crate::store::{Address, GameId, Store, TournamentId};
 use axum::Router;

@@ -4,12 +4,60 @@
 //! the stations', never the names an attacker tries), and one bucket for refused secrets in
 //! all, which keeps a flood of wrong secrets from keeping the database busy.
 
-use super::Limits;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::watch;
+
+/// The bounds every station and connection is held to.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// One station's requests in flight at once; one more is 429.
+    pub in_flight: usize,
+    /// One station's requests a second, on average; faster is 429.
+    pub rate_per_second: f64,
+    /// How many requests a station may send at once above its rate (the bucket's size).
+    pub rate_burst: f64,
+    /// One station's open streams; one more is 429.
+    pub streams: usize,
+    /// Wrong secrets a second in all (a flood of guesses); beyond, 429 without a look.
+    pub refused_per_second: f64,
+    pub refused_burst: f64,
+    /// The time to answer a request (a stream: to open it); beyond, 503.
+    pub request_timeout: Duration,
+    /// The longest any one statement of the server's store runs (PostgreSQL's
+    /// `statement_timeout` on its connections): a request's transaction ends soon after
+    /// its answer even if the answer was cut off.
+    pub statement_timeout: Duration,
+    /// Time for a connection's TLS handshake, and for each request head to arrive.
+    pub handshake_timeout: Duration,
+    /// Connections open at once, in all; one more is closed at once.
+    pub max_connections: usize,
+    /// The server's connections to the store.
+    pub db_connections: usize,
+    /// The runtime's threads.
+    pub threads: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            in_flight: 4,
+            rate_per_second: 20.0,
+            rate_burst: 40.0,
+            streams: 2,
+            refused_per_second: 20.0,
+            refused_burst: 40.0,
+            request_timeout: Duration::from_secs(10),
+            statement_timeout: Duration::from_secs(8),
+            handshake_timeout: Duration::from_secs(10),
+            max_connections: 512,
+            db_connections: 4,
+            threads: 2,
+        }
+    }
+}
 
 /// A mutex whose holder panicked is still usable: what it guards are counters.
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
