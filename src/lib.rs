@@ -14,6 +14,7 @@ pub mod cli;
 pub mod desk;
 pub mod host;
 pub mod serve;
+pub mod station;
 pub mod store;
 pub mod tls;
 pub mod ui;

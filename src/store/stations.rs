@@ -13,8 +13,9 @@ use super::error::{Result, StoreError};
 use super::game_rows::GameId;
 use ggdesk_core::game::{Correction, Decision};
 use ggdesk_core::rules::Side;
-use ggdesk_core::tournament::TableNo;
+use ggdesk_core::tournament::{TableNo, TournamentId};
 use rand::Rng;
+use sha2::{Digest, Sha256};
 
 /// A station as the director's desk shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +25,9 @@ pub struct Station {
     pub role: String,
     /// The table numbers it runs, in every round in play.
     pub tables: Vec<TableNo>,
+    /// The tournament whose round in play it runs, once the director issued it a secret for
+    /// the stations' API ([`Store::issue_station_secret`]); `None` before.
+    pub tournament: Option<TournamentId>,
 }
 
 /// A station just created: its password is shown this once and stored nowhere.
@@ -140,13 +144,14 @@ pub(crate) fn url_for(address: &str, user: &str, password: &str) -> String {
 
 fn stations_in(q: &mut Tx<'_>) -> Result<Vec<Station>> {
     let mut stations = q.query_map(
-        "SELECT name, role FROM stations ORDER BY name",
+        "SELECT name, role, tournament_id FROM stations ORDER BY name",
         args![],
         |r| {
             Ok(Station {
                 name: r.get(0)?,
                 role: r.get(1)?,
                 tables: Vec::new(),
+                tournament: r.get(2)?,
             })
         },
     )?;
@@ -282,6 +287,61 @@ fn role_of(tx: &mut Tx<'_>, name: &str) -> Result<String> {
     .ok_or_else(|| StoreError::NotFound(format!("station {name}")))
 }
 
+/// The scheme of a stored secret's hash (`sha256$SALT$HASH`, migration 8).
+const SECRET_SCHEME: &str = "sha256";
+
+/// 128 bits from the operating system's randomness, as 32 lowercase hex digits.
+fn random_hex128() -> String {
+    let mut rng = rand::rngs::StdRng::from_os_rng();
+    format!("{:032x}", rng.random::<u128>())
+}
+
+/// The SHA-256 (hex) of `salt` followed by `secret`.
+fn salted_sha256(salt: &str, secret: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(salt.as_bytes());
+    hasher.update(secret.as_bytes());
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// What `stations.secret_hash` keeps of a secret: `sha256$SALT$HASH` with a new salt. The
+/// secret is 128 random bits the server made, never a word a person chose: nobody can
+/// guess it or try a dictionary on the hash, so one salted SHA-256 is enough (a slow
+/// password hash guards what people choose, which this is not).
+fn secret_hash(secret: &str) -> String {
+    let salt = random_hex128();
+    let hash = salted_sha256(&salt, secret);
+    format!("{SECRET_SCHEME}${salt}${hash}")
+}
+
+/// Whether `secret` is the one `stored` keeps, comparing every byte whatever the first
+/// difference (no answer comes sooner for a closer guess). A missing or unreadable hash
+/// matches nothing, after the same work.
+fn secret_matches(stored: Option<&str>, secret: &str) -> bool {
+    let parts: Option<(&str, &str)> = stored.and_then(|s| {
+        let mut it = s.split('$');
+        match (it.next(), it.next(), it.next(), it.next()) {
+            (Some(SECRET_SCHEME), Some(salt), Some(hash), None) => Some((salt, hash)),
+            _ => None,
+        }
+    });
+    let (salt, expected, known) = match parts {
+        Some((salt, hash)) => (salt, hash, true),
+        None => ("0", "", false),
+    };
+    let seen = salted_sha256(salt, secret);
+    let same_length = seen.len() == expected.len();
+    let diff = seen
+        .bytes()
+        .zip(expected.bytes().chain(std::iter::repeat(0)))
+        .fold(0u8, |acc, (a, b)| acc | (a ^ b));
+    known && same_length && diff == 0
+}
+
 impl Store {
     /// The stations of the event server (none on SQLite).
     pub fn stations(&self) -> Result<Vec<Station>> {
@@ -384,6 +444,7 @@ impl Store {
                 name: name.to_string(),
                 role,
                 tables: tables.to_vec(),
+                tournament: None,
             })
         })?;
         let url = url_for(&url, &station.role, &password);
@@ -427,6 +488,7 @@ impl Store {
                     name: name.to_string(),
                     role,
                     tables: Vec::new(),
+                    tournament: None,
                 }))
         })?;
         self.end_sessions(&station.role)?;
@@ -509,6 +571,88 @@ impl Store {
                 "",
                 &format!("station {name} (login {role}), its sessions ended"),
             )
+        })
+    }
+
+    /// Issues station `name` a new secret for the stations' HTTPS API, for tournament
+    /// `tournament` (whose round in play it runs at its tables), and returns it: shown this
+    /// once, kept only as a salted hash. The old secret stops working at once (a request
+    /// with it is refused from this commit on; the event server also ends the station's open
+    /// requests and streams: `station::StationServer::end_station`). Only the director's
+    /// login may; the station must exist, and no other station of the tournament may hold
+    /// one of its tables.
+    pub fn issue_station_secret(
+        &mut self,
+        name: &str,
+        tournament: TournamentId,
+        actor: &Actor,
+    ) -> Result<String> {
+        server_only(self)?;
+        let secret = random_hex128();
+        let hash = secret_hash(&secret);
+        self.write(|tx| {
+            director_only(tx, "issue a station's secret")?;
+            role_of(tx, name)?;
+            let known: i64 = tx.query_one(
+                "SELECT count(*) FROM tournaments WHERE id = ?1",
+                args![tournament],
+                |r| r.get(0),
+            )?;
+            if known == 0 {
+                return Err(StoreError::NotFound(format!("tournament {tournament}")));
+            }
+            let shared: Vec<(String, TableNo)> = tx.query_map(
+                "SELECT o.station, o.table_no FROM station_tables o
+                 JOIN stations s ON s.name = o.station
+                 JOIN station_tables m ON m.table_no = o.table_no AND m.station = ?1
+                 WHERE s.tournament_id = ?2 AND o.station <> ?1
+                 ORDER BY o.table_no",
+                args![name, tournament],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?;
+            if let Some((other, table)) = shared.first() {
+                return Err(StoreError::Rejected(format!(
+                    "station {other} runs table {table} of tournament {tournament} already: \
+                     two stations never hold the same table of one tournament"
+                )));
+            }
+            tx.execute(
+                "UPDATE stations SET tournament_id = ?1, secret_hash = ?2 WHERE name = ?3",
+                args![tournament, hash, name],
+            )?;
+            audit(
+                tx,
+                actor,
+                "station secret issued",
+                Some(tournament),
+                None,
+                "",
+                &format!(
+                    "station {name}: tournament {tournament}, a new secret (any earlier one no \
+                     longer works)"
+                ),
+            )
+        })?;
+        Ok(secret)
+    }
+
+    /// The station named `name` when `secret` is its secret for the stations' API (compared
+    /// in constant time, with the same work for a station that does not exist or has no
+    /// secret); `None` otherwise, and always on SQLite.
+    pub fn station_by_secret(&self, name: &str, secret: &str) -> Result<Option<Station>> {
+        if self.engine() != Engine::Postgres {
+            return Ok(None);
+        }
+        self.read(|q| {
+            let stored: Option<Option<String>> = q.query_opt(
+                "SELECT secret_hash FROM stations WHERE name = ?1",
+                args![name],
+                |r| r.get(0),
+            )?;
+            if !secret_matches(stored.flatten().as_deref(), secret) {
+                return Ok(None);
+            }
+            Ok(stations_in(q)?.into_iter().find(|s| s.name == name))
         })
     }
 
@@ -805,6 +949,25 @@ pub(crate) fn lots(tx: &mut Tx<'_>, id: GameId, first: Side, at: i64) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_secret_matches_its_own_hash_only() {
+        let hash = secret_hash("0123456789abcdef0123456789abcdef");
+        assert!(hash.starts_with("sha256$") && hash.len() == 7 + 32 + 1 + 64);
+        assert!(secret_matches(
+            Some(&hash),
+            "0123456789abcdef0123456789abcdef"
+        ));
+        assert!(!secret_matches(
+            Some(&hash),
+            "0123456789abcdef0123456789abcdee"
+        ));
+        assert!(!secret_matches(Some(&hash), ""));
+        assert!(!secret_matches(None, ""));
+        assert!(!secret_matches(Some("sha256$00$"), ""));
+        // Two hashes of one secret differ by their salts.
+        assert_ne!(hash, secret_hash("0123456789abcdef0123456789abcdef"));
+    }
 
     #[test]
     fn tables_are_read_as_the_director_types_them() {

@@ -1,0 +1,6 @@
+-- ggdesk migration 8 (SQLite): nothing changes in a database file.
+--
+-- PostgreSQL's migration 8 (008-station-api.postgres.sql) gives an arbiter station its
+-- tournament and the hash of its secret for the stations' HTTPS API. A SQLite file has one
+-- desk and no stations (they exist only on an event server); this migration only keeps the
+-- two engines' schema versions equal, so that `copy` can check that both ends agree.
