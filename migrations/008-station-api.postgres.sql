@@ -27,3 +27,14 @@ ALTER TABLE public.stations
 
 CREATE OR REPLACE VIEW ggdesk_station.stations AS
     SELECT name, role, created_at, tournament_id FROM public.stations;
+
+-- The event server that runs on this database (`ggdesk host`), as every start writes it: the
+-- stations' address (`https://HOST:PORT/`) and the SHA-256 fingerprint of the event's
+-- authority, which a station's card prints. Nothing secret. No row: no event server
+-- (stations cannot be given cards).
+CREATE TABLE public.event_server (
+    singleton        BIGINT NOT NULL DEFAULT 1 PRIMARY KEY CHECK (singleton = 1),
+    stations_address TEXT   NOT NULL CHECK (stations_address LIKE 'https://%/'),
+    authority        TEXT   NOT NULL CHECK (authority ~ '^[0-9a-f]{64}$'),
+    started_at       BIGINT NOT NULL
+);

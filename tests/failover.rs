@@ -22,13 +22,46 @@ use std::time::{Duration, Instant};
 
 const REPLICATION_PASSWORD: &str = "replicate-me";
 
+/// docs/standby.sh where the clusters' owner can read it: the clone may be a folder only its
+/// owner can enter (a 0700 home), so the script is copied into a folder of its own.
 fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/standby.sh")
+    use std::os::unix::fs::PermissionsExt;
+    static COPY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    COPY.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("ggdesk-standby-sh-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder for the script");
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755))
+            .expect("the folder readable by all");
+        let copy = dir.join("standby.sh");
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/standby.sh"),
+            &copy,
+        )
+        .expect("copy docs/standby.sh");
+        std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755))
+            .expect("the script readable by all");
+        copy
+    })
+    .clone()
 }
 
 /// Runs a step of docs/standby.sh as the clusters' owner.
 fn step(bin: &Path, socket: &Path, args: &[&str]) -> String {
-    let mut c = pg::pg_command(Path::new("/usr/bin"), "env");
+    step_by(
+        pg::pg_command(Path::new("/usr/bin"), "env"),
+        bin,
+        socket,
+        args,
+    )
+}
+
+/// Runs a step of docs/standby.sh as this process's user (`status` runs ggdesk, whose binary
+/// in a private clone only its owner may run).
+fn step_as_me(bin: &Path, socket: &Path, args: &[&str]) -> String {
+    step_by(Command::new("env"), bin, socket, args)
+}
+
+fn step_by(mut c: Command, bin: &Path, socket: &Path, args: &[&str]) -> String {
     c.arg(format!("PGBIN={}", bin.display()))
         .arg(format!("SOCKETDIR={}", socket.display()))
         .arg(format!("REPLICATION_PASSWORD={REPLICATION_PASSWORD}"))
@@ -168,7 +201,7 @@ fn failover(round: u64, rng: &mut StdRng) -> Duration {
         ),
         "{states:?}"
     );
-    let printed = step(&bin, &standby, &["status", &url(&[p1, p2])]);
+    let printed = step_as_me(&bin, &standby, &["status", &url(&[p1, p2])]);
     assert_eq!(printed.lines().count(), 2, "{printed}");
     assert!(printed.contains("standby1 sync"), "{printed}");
 

@@ -2,8 +2,14 @@
 //! time, TLS only from the network, one host per DIR, a clean stop on SIGTERM, DIR reused
 //! by the next start. Each test runs the real binary on loopback ports of its own.
 
+#[path = "support/event.rs"]
+mod event;
+#[path = "support/https.rs"]
+mod https;
 #[path = "support/pg.rs"]
 mod pg;
+#[path = "support/trust.rs"]
+mod trust;
 #[path = "support/wait.rs"]
 mod wait;
 
@@ -95,6 +101,7 @@ impl Hosted {
                     }
                 }
                 Err(_) => {
+                    let _ = self.child.kill();
                     let mut err = String::new();
                     if let Some(mut e) = self.child.stderr.take() {
                         let _ = e.read_to_string(&mut err);
@@ -420,7 +427,7 @@ fn a_standby_made_by_host_is_synchronous_over_tls_and_takes_over_when_promoted()
     let password = password_of(&url_a);
     let fp = ca_fingerprint(&dir_a);
 
-    let standby = Hosted::start_with(&dir_b, port_b, &["--standby-of", &url_a]);
+    let mut standby = Hosted::start_with(&dir_b, port_b, &["--standby-of", &url_a]);
     // The standby keeps the same authority, and its URL names both hosts.
     assert_eq!(ca_fingerprint(&dir_b), fp);
     assert_eq!(
@@ -495,9 +502,88 @@ fn a_standby_made_by_host_is_synchronous_over_tls_and_takes_over_when_promoted()
         "INSERT INTO kept_on_both VALUES (8); SELECT sum(n) FROM kept_on_both",
     );
     assert!(ok, "{err}");
-    assert_eq!(out, "15");
+    assert_eq!(out, "INSERT 0 1\n15");
+    // Promoted, it runs the event server the primary ran.
+    standby.until_line("promoted: the stations' API and the public pages run here");
+    assert_eq!(http_status(standby.pages_port), "HTTP/1.1 200 OK");
     let (code, _) = standby.terminate();
     assert_eq!(code, 0);
     let _ = std::fs::remove_dir_all(&dir_a);
     let _ = std::fs::remove_dir_all(&dir_b);
+}
+
+#[test]
+fn a_station_card_of_a_hosted_event_opens_the_api_and_no_database_login() {
+    let dir = dir_for("card");
+    let port = pg::free_port();
+    let host = Hosted::start(&dir, port);
+    let url = host.printed("director");
+    let fp = ca_fingerprint(&dir);
+    // The director's own connection, over TLS with the authority pinned by the URL.
+    let mut director = ggdesk::store::Store::connect(&ggdesk::store::Address::Server(url.clone()))
+        .expect("the director connects over TLS");
+    let tid = trust::tournament(&mut director, "h", 4);
+    let out = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
+        .args(["--db", &url, "station", "add", "hall-a", "--tournament"])
+        .arg(tid.0.to_string())
+        .args(["--tables", "1-2"])
+        .output()
+        .expect("run station add");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let card: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let stations = host.printed("stations");
+    let secret = card
+        .iter()
+        .find_map(|l| l.strip_prefix("secret: "))
+        .expect("a secret on the card")
+        .to_string();
+    assert_eq!(
+        card,
+        vec![
+            format!("address: {stations}"),
+            "station: hall-a".to_string(),
+            format!("secret: {secret}"),
+            format!("authority: sha256:{}", &fp[..16]),
+            format!("link: {stations}hall-a"),
+        ]
+    );
+    assert_eq!(secret.len(), 32);
+    // The card opens the stations' API, checked by the 16 digits it carries.
+    let addr: std::net::SocketAddr = stations
+        .trim_start_matches("https://")
+        .trim_end_matches('/')
+        .parse()
+        .expect("the stations' address");
+    let client = https::Client::new(addr, &fp[..16]);
+    let me = client.get("/hall-a", &secret);
+    assert_eq!(me.status, 200, "{}", me.text);
+    assert_eq!(me.json["station"], "hall-a");
+    assert_eq!(me.json["tournament"]["id"], tid.0);
+    let refused = client.get("/hall-a", "0123456789abcdef0123456789abcdef");
+    assert_eq!(refused.status, 401);
+    // The secret is no database login: PostgreSQL refuses every login but the director's
+    // before it asks for a password.
+    let (ok, _, err) = psql(
+        &format!(
+            "host=127.0.0.1 port={port} user=event_hall-a dbname=event sslmode=verify-full sslrootcert={}",
+            dir.join("ca.crt").display()
+        ),
+        &secret,
+        "SELECT 1",
+    );
+    assert!(!ok);
+    assert!(
+        err.contains(
+            "no pg_hba.conf entry for host \"127.0.0.1\", user \"event_hall-a\", database \"event\", SSL encryption"
+        ),
+        "{err}"
+    );
+    drop(director);
+    let (code, _) = host.terminate();
+    assert_eq!(code, 0);
+    let _ = std::fs::remove_dir_all(&dir);
 }

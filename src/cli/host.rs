@@ -9,10 +9,19 @@ pub fn run(options: HostOptions) -> Result<(), CliError> {
         let _ = stop_tx.send(());
     })
     .map_err(|e| CliError::Other(format!("cannot catch Ctrl+C and SIGTERM: {e}")))?;
-    let host = Host::start(&options).map_err(cli_error)?;
+    let mut host = Host::start(&options).map_err(cli_error)?;
     let _ = host.announce(&mut std::io::stdout());
-    // Wait for SIGINT or SIGTERM, then stop everything.
-    let _ = stop_rx.recv();
+    // Wait for SIGINT or SIGTERM, then stop everything; meanwhile a standby starts its
+    // event server once it is promoted.
+    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+        stop_rx.recv_timeout(std::time::Duration::from_secs(1))
+    {
+        match host.poll() {
+            Ok(true) => println!("promoted: the stations' API and the public pages run here"),
+            Ok(false) => {}
+            Err(e) => eprintln!("ggdesk: {e}"),
+        }
+    }
     host.stop().map_err(cli_error)?;
     println!("stopped");
     Ok(())

@@ -178,11 +178,15 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum StationWhat {
-    /// Creates a login for an arbiter station and prints the URL its desk connects with (the
-    /// password is shown this once).
+    /// Creates an arbiter station. With --tournament (on an event `ggdesk host` runs): prints
+    /// its card (the stations' address, the station, its secret shown this once, the
+    /// authority's fingerprint). Without: a database login, printed as its URL.
     Add {
         /// Letters, digits, - and _.
         name: String,
+        /// The tournament whose round in play it runs.
+        #[arg(long, value_name = "TID")]
+        tournament: Option<i64>,
         /// The tables it runs in every round in play, e.g. 1-10,12.
         #[arg(long)]
         tables: Option<String>,
@@ -260,8 +264,13 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }) => store_cmds::export_tournament(args.db, id, &file),
         Some(Command::Copy { dst }) => server::copy(args.db, &dst),
         Some(Command::Station {
-            what: StationWhat::Add { name, tables },
-        }) => server::station_add(args.db, &name, tables.as_deref()),
+            what:
+                StationWhat::Add {
+                    name,
+                    tournament,
+                    tables,
+                },
+        }) => server::station_add(args.db, &name, tournament, tables.as_deref()),
         Some(Command::Station {
             what: StationWhat::List,
         }) => server::station_list(args.db),

@@ -55,8 +55,14 @@ const DIRECTOR_URL: &str = "director.url";
 pub struct Host {
     cluster: Cluster,
     pages: Option<crate::serve::Server>,
+    /// The stations' HTTPS API.
+    stations: Option<crate::station::StationServer>,
     /// On a primary: names streaming standbys synchronous.
     sync: Option<standby::SyncWatch>,
+    /// The director's login over the cluster's socket, for the event server.
+    local: Option<Address>,
+    /// Where the event server listens, and its TLS.
+    servers: Option<Servers>,
     /// Held while the host runs: a second host on DIR finds it taken.
     _lock: std::fs::File,
     pub director_url: String,
@@ -130,7 +136,10 @@ impl Host {
         let mut host = Host {
             cluster,
             pages: None,
+            stations: None,
             sync: None,
+            local: None,
+            servers: None,
             _lock: lock,
             director_url: String::new(),
             stations_address: format!("https://{}:{}/", url_host(public), options.station_port),
@@ -161,25 +170,73 @@ impl Host {
             &format!("{}\n", host.director_url),
             0o600,
         )?;
+        host.local = Some(host.local_address(&password));
+        host.servers = Some(Servers {
+            bind: options.listen.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED)),
+            station_port: options.station_port,
+            pages_port: options.pages_port,
+            tls: std::sync::Arc::new(
+                cert.server_config()
+                    .map_err(|e| HostError::Other(e.to_string()))?,
+            ),
+        });
+        host.pages_address = format!("http://{}:{}/", url_host(public), options.pages_port);
+        if !standby {
+            host.serve()?;
+        }
+        Ok(host)
+    }
+
+    /// Whether this host's cluster is a standby not yet promoted (its event server waits).
+    pub fn is_standby(&self) -> bool {
+        self.stations.is_none()
+    }
+
+    /// Looks once whether a standby was promoted; then starts its event server. Answers
+    /// whether it did just now.
+    pub fn poll(&mut self) -> Result<bool, HostError> {
+        if self.stations.is_some() || standby::is_standby(&self.cluster) {
+            return Ok(false);
+        }
+        self.serve()?;
+        Ok(true)
+    }
+
+    /// The event server of a primary: the event's tables brought up to this build, the
+    /// server recorded for the stations' cards, the authority kept for a standby's copy, the
+    /// watch that makes standbys synchronous, the stations' API and the public pages.
+    fn serve(&mut self) -> Result<(), HostError> {
+        let (Some(local), Some(servers)) = (self.local.clone(), self.servers.clone()) else {
+            return Ok(());
+        };
+        let db = |e: crate::store::StoreError| HostError::Other(format!("the event database: {e}"));
         // The event server's own connections go over the cluster's socket. The first one
         // makes the event's tables (or brings them up to this build's schema).
-        let local = host.local_address(&password);
-        if !standby {
-            crate::store::Store::connect(&local)
-                .map_err(|e| HostError::Other(format!("the event database: {e}")))?;
-            standby::keep_authority_in_cluster(&host.cluster)?;
-            host.sync = Some(standby::SyncWatch::start(&host.cluster));
-        }
-        let pages_listen = SocketAddr::new(
-            options.listen.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED)),
-            options.pages_port,
+        let mut store = crate::store::Store::connect(&local).map_err(db)?;
+        store
+            .set_event_server(&crate::store::EventServer {
+                stations_address: self.stations_address.clone(),
+                authority: self.fingerprint.clone(),
+            })
+            .map_err(db)?;
+        standby::keep_authority_in_cluster(&self.cluster)?;
+        self.sync = Some(standby::SyncWatch::start(&self.cluster));
+        let station_listener =
+            std::net::TcpListener::bind(SocketAddr::new(servers.bind, servers.station_port))
+                .map_err(|e| {
+                    HostError::Other(format!("the stations' port {}: {e}", servers.station_port))
+                })?;
+        self.stations = Some(
+            crate::station::spawn(station_listener, servers.tls.clone(), local.clone())
+                .map_err(|e| HostError::Other(format!("the stations' API: {e}")))?,
         );
-        let pages =
-            crate::serve::Server::start(&crate::serve::ServeConfig::new(local, pages_listen))
-                .map_err(|e| HostError::Other(format!("the public pages: {e}")))?;
-        host.pages_address = format!("http://{}:{}/", url_host(public), pages.addr().port());
-        host.pages = Some(pages);
-        Ok(host)
+        let pages = crate::serve::Server::start(&crate::serve::ServeConfig::new(
+            local,
+            SocketAddr::new(servers.bind, servers.pages_port),
+        ))
+        .map_err(|e| HostError::Other(format!("the public pages: {e}")))?;
+        self.pages = Some(pages);
+        Ok(())
     }
 
     /// The director's login over the cluster's own socket (for the event server itself).
@@ -197,6 +254,14 @@ impl Host {
         writeln!(out, "stations: {}", self.stations_address)?;
         writeln!(out, "authority: sha256:{}", self.fingerprint)?;
         writeln!(out, "public pages: {}", self.pages_address)?;
+        if self.is_standby() {
+            writeln!(
+                out,
+                "standby: every commit of the primary is here; the stations' API and the public \
+                 pages start here once it is promoted (pg_ctl promote -D {})",
+                self.cluster.data().display()
+            )?;
+        }
         writeln!(
             out,
             "the director's URL is in {} (readable by its owner only); Ctrl+C stops",
@@ -213,6 +278,9 @@ impl Host {
 
     fn stop_all(&mut self) -> Result<(), HostError> {
         self.sync.take();
+        if let Some(stations) = self.stations.take() {
+            stations.stop();
+        }
         if let Some(pages) = self.pages.take() {
             pages.stop();
         }
@@ -225,6 +293,15 @@ impl Drop for Host {
     fn drop(&mut self) {
         let _ = self.stop_all();
     }
+}
+
+/// Where the event server listens (started at once on a primary, on promotion on a standby).
+#[derive(Clone)]
+struct Servers {
+    bind: IpAddr,
+    station_port: u16,
+    pages_port: u16,
+    tls: std::sync::Arc<rustls::ServerConfig>,
 }
 
 /// DIR made (0700) and given to the cluster's user; answers its absolute path.

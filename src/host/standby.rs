@@ -186,7 +186,7 @@ pub fn make(cluster: &Cluster, primary: &DirectorUrl) -> Result<String, HostErro
         .user
         .command(&cluster.bin.join("pg_basebackup"))
         .args([
-            "-D", &data, "-X", "stream", "-C", "-S", &name, "-R", "-w", "-d",
+            "-D", &data, "-X", "stream", "-c", "fast", "-C", "-S", &name, "-R", "-w", "-d",
         ])
         .arg(&conninfo)
         .env("PGPASSFILE", &passfile)

@@ -54,7 +54,8 @@ pub use ratings::{EventRatingRow, RatingEvent, RatingHistoryRow, RatingRow};
 pub use replication::{ServerState, StandbyState, server_status};
 pub use sqlite::SqliteSettings;
 pub use stations::{
-    DIRECTOR_ROOM, Keeper, STATION_CONNECTIONS, Station, StationLogin, parse_tables, tables_text,
+    DIRECTOR_ROOM, EventServer, Keeper, STATION_CONNECTIONS, Station, StationLogin, parse_tables,
+    tables_text,
 };
 pub use tables::TableTimers;
 

@@ -1008,3 +1008,50 @@ mod tests {
         );
     }
 }
+
+/// The event server running on this database (`ggdesk host`): where stations reach it and
+/// the fingerprint of the event's authority, for their cards.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventServer {
+    /// `https://HOST:PORT/`.
+    pub stations_address: String,
+    /// The authority's SHA-256 fingerprint, 64 hex digits.
+    pub authority: String,
+}
+
+impl Store {
+    /// Records the event server that runs on this database (each start of `ggdesk host`).
+    pub fn set_event_server(&mut self, server: &EventServer) -> Result<()> {
+        server_only(self)?;
+        self.write(|tx| {
+            let now = tx.now();
+            tx.execute(
+                "INSERT INTO event_server (singleton, stations_address, authority, started_at)
+                 VALUES (1, ?1, ?2, ?3)
+                 ON CONFLICT (singleton) DO UPDATE SET stations_address = excluded.stations_address,
+                     authority = excluded.authority, started_at = excluded.started_at",
+                args![server.stations_address, server.authority, now],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// The event server that runs on this database, if one ever started (none on SQLite).
+    pub fn event_server(&self) -> Result<Option<EventServer>> {
+        if self.engine() != Engine::Postgres {
+            return Ok(None);
+        }
+        self.read(|q| {
+            q.query_opt(
+                "SELECT stations_address, authority FROM event_server",
+                args![],
+                |r| {
+                    Ok(EventServer {
+                        stations_address: r.get(0)?,
+                        authority: r.get(1)?,
+                    })
+                },
+            )
+        })
+    }
+}
