@@ -587,3 +587,176 @@ fn a_station_card_of_a_hosted_event_opens_the_api_and_no_database_login() {
     assert_eq!(code, 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// tcpdump on the loopback, writing what it captures of `filter` into `file`; answers once
+/// it listens.
+fn capture(file: &Path, filter: &str) -> Child {
+    assert!(
+        pg::debian::ensure("tcpdump", || Path::new("/usr/bin/tcpdump").exists()
+            || Path::new("/usr/sbin/tcpdump").exists()),
+        "the capture test needs tcpdump: apt-get install tcpdump, or run the tests as root"
+    );
+    let mut child = Command::new("tcpdump")
+        .args(["-i", "lo", "-U", "-s", "0", "-Z", "root", "-w"])
+        .arg(file)
+        .arg(filter)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tcpdump");
+    let err = child.stderr.take().expect("tcpdump's messages");
+    let mut lines = BufReader::new(err).lines();
+    loop {
+        match lines.next() {
+            Some(Ok(line)) if line.contains("listening on lo") => break,
+            Some(Ok(_)) => {}
+            other => panic!("tcpdump did not start listening: {other:?}"),
+        }
+    }
+    std::thread::spawn(move || for _ in lines {});
+    child
+}
+
+/// Whether `needle` occurs in `hay`.
+fn holds(hay: &[u8], needle: &str) -> bool {
+    !needle.is_empty() && hay.windows(needle.len()).any(|w| w == needle.as_bytes())
+}
+
+#[test]
+fn a_capture_of_the_hall_network_holds_no_setup_move_or_secret() {
+    use ggdesk::store::{Actor, GameId};
+    use ggdesk_core::record::setup_value;
+    use ggdesk_core::rules::{Event, Side};
+    use ggdesk_core::tournament::RoundNo;
+    use serde_json::json;
+
+    let dir = dir_for("cap");
+    let port = pg::free_port();
+    let host = Hosted::start(&dir, port);
+    let url = host.printed("director");
+    let password = password_of(&url);
+    let fp = ca_fingerprint(&dir);
+    let stations = host.printed("stations");
+    let station_port = stations
+        .trim_end_matches('/')
+        .rsplit_once(':')
+        .and_then(|(_, p)| p.parse::<u16>().ok())
+        .expect("the stations' port");
+    let file = std::env::temp_dir().join(format!("ggdesk-capture-{}.pcap", std::process::id()));
+    let mut tcpdump = capture(
+        &file,
+        &format!(
+            "tcp port {port} or tcp port {station_port} or tcp port {}",
+            host.pages_port
+        ),
+    );
+
+    // The director over the network (TLS to PostgreSQL), a station through its card.
+    let mut director = ggdesk::store::Store::connect(&ggdesk::store::Address::Server(url.clone()))
+        .expect("the director connects over TLS");
+    let tid = trust::tournament(&mut director, "c", 4);
+    director
+        .publish_round(tid, RoundNo(1), &Actor::director())
+        .expect("publish");
+    let out = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
+        .args(["--db", &url, "station", "add", "hall-a", "--tournament"])
+        .arg(tid.0.to_string())
+        .args(["--tables", "1"])
+        .output()
+        .expect("run station add");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let secret = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("secret: ").map(str::to_string))
+        .expect("a secret on the card");
+    let addr: std::net::SocketAddr = stations
+        .trim_start_matches("https://")
+        .trim_end_matches('/')
+        .parse()
+        .expect("the stations' address");
+    let client = https::Client::new(addr, &fp[..16]);
+
+    // A game played through the API: setups, the start, moves.
+    let created = client.post("/hall-a/games", &secret, &json!({ "table": 1 }));
+    assert_eq!(created.status, 201, "{}", created.text);
+    let id = GameId(created.json["game"].as_i64().expect("a game id"));
+    let setups = event::setups(3);
+    let mut secrets_sent: Vec<String> = vec![secret.clone(), password.clone()];
+    for side in Side::BOTH {
+        let body = setup_value(&setups[side]);
+        let r = client.put(
+            &format!("/hall-a/games/{id}/setup/{}", side.name()),
+            &secret,
+            &body,
+        );
+        assert_eq!(r.status, 200, "{}", r.text);
+        secrets_sent.push(body.to_string());
+        if let serde_json::Value::Object(map) = &body {
+            for (square, piece) in map {
+                secrets_sent.push(format!("\"{square}\":{piece}"));
+            }
+        }
+    }
+    let r = client.post(
+        &format!("/hall-a/games/{id}/start"),
+        &secret,
+        &json!({ "first": "white" }),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    for _ in 0..6 {
+        let mv = match event::games::first_legal(&director, id) {
+            Event::Move { mv, .. } => json!({ "move": mv.to_string() }),
+            other => panic!("a move: {other:?}"),
+        };
+        let r = client.post(&format!("/hall-a/games/{id}/events"), &secret, &mv);
+        if r.status != 200 {
+            break;
+        }
+        secrets_sent.push(mv.to_string());
+        secrets_sent.push(format!("\"move\":{}", mv["move"]));
+    }
+    // The director reads the game back (setups and moves cross to this desk too).
+    let record = director.export_game(id).expect("the record").to_string();
+    assert!(record.contains("\"setup\""));
+    // The public pages: plain HTTP, as they should be (and proof the capture sees clear text).
+    assert_eq!(http_status(host.pages_port), "HTTP/1.1 200 OK");
+    drop(director);
+
+    let stopped = Command::new("kill")
+        .args(["-INT", &tcpdump.id().to_string()])
+        .status()
+        .expect("stop tcpdump");
+    assert!(stopped.success());
+    let _ = tcpdump.wait();
+    let bytes = std::fs::read(&file).expect("the capture");
+    assert!(
+        holds(&bytes, "GET / HTTP/1.1"),
+        "the capture holds the pages' clear text"
+    );
+    assert!(
+        bytes.len() > 20_000,
+        "the capture holds the traffic: {} bytes",
+        bytes.len()
+    );
+    for text in secrets_sent.iter().chain(
+        ["Bearer", "Authorization", "\"setup\""]
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .iter(),
+    ) {
+        assert!(
+            !holds(&bytes, text),
+            "the capture holds {text:?} in clear text"
+        );
+    }
+    let (code, _) = host.terminate();
+    assert_eq!(code, 0);
+    let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1465,9 +1465,11 @@ fn the_desks_tables_are_the_rounds_games_and_the_practice_tables_with_their_time
         !waiting.is_empty() && waiting.len() < imported.len(),
         "the examples hold records waiting for readings and decided ones"
     );
-    let shown = store
+    let desk = store
         .desk_games(Some((tid, RoundNo(1))))
         .expect("desk games");
+    assert!(desk.damaged.is_empty(), "{:?}", desk.damaged);
+    let shown = desk.games;
     let mut ids: Vec<GameId> = shown.iter().map(|(m, _)| m.id).collect();
     let mut expected = vec![first, replay, practice];
     expected.extend(&waiting);
@@ -1484,6 +1486,7 @@ fn the_desks_tables_are_the_rounds_games_and_the_practice_tables_with_their_time
     let off_round: Vec<GameId> = store
         .desk_games(None)
         .expect("desk games")
+        .games
         .iter()
         .map(|(m, _)| m.id)
         .collect();

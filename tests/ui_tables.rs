@@ -583,3 +583,50 @@ fn an_imported_record_is_picked_from_a_file_and_its_result_goes_to_no_round() {
     assert!(html.contains("Imported game"), "{html}");
     assert!(!html.contains("Practice table"));
 }
+
+#[test]
+fn a_damaged_game_marks_its_own_table_and_every_other_table_shows() {
+    let clock = clock();
+    let file = std::env::temp_dir().join(format!("ggdesk-damaged-{}.sqlite3", std::process::id()));
+    let _ = std::fs::remove_file(&file);
+    let mut store = Store::open(&file).expect("store");
+    let d = Actor::director();
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        ids.push(
+            store
+                .create_game(&NewGame::standalone(), &d)
+                .expect("a practice table"),
+        );
+    }
+    // The stored rules of the first game are damaged outside ggdesk (S1: a value the rules
+    // cannot read).
+    let raw = rusqlite::Connection::open(&file).expect("the file");
+    raw.execute(
+        "UPDATE games SET rules = '{\"move_limit_s\": \"abc\"}' WHERE id = ?1",
+        [ids[0].0],
+    )
+    .expect("damage the row");
+    drop(raw);
+    let mut h = desk(store, Page::Tables, None, &clock);
+    one_frame(&mut h, vec![]);
+    let text = all_text(&h).join("\n");
+    assert!(
+        !text.contains("The database could not be read"),
+        "one damaged game blanks the page: {text}"
+    );
+    assert!(has_text(&h, "DAMAGED"), "{text}");
+    assert!(
+        text.contains(&format!("Practice {}", ids[1].0)),
+        "the sound table shows: {text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "This table's stored game cannot be read: the database is damaged: table games, \
+             game {}: rules.move_limit_s must be a number of seconds, not negative.",
+            ids[0].0
+        )),
+        "{text}"
+    );
+    let _ = std::fs::remove_file(&file);
+}

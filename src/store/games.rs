@@ -57,6 +57,15 @@ fn settle(tx: &mut Tx<'_>, game: &StoredGame, actor: &Actor) -> Result<Option<Ro
     Ok(changes.completed.first().copied())
 }
 
+/// The games of the arbiter desk's Tables page ([`Store::desk_games`]).
+#[derive(Debug, Default)]
+pub struct DeskGames {
+    /// Each game with its table's timers, by id.
+    pub games: Vec<(GameMeta, super::tables::TableTimers)>,
+    /// The games whose stored row cannot be read, with what is wrong.
+    pub damaged: Vec<(GameId, String)>,
+}
+
 impl Store {
     /// Creates a game (its setups still to be entered).
     pub fn create_game(&mut self, new: &NewGame, actor: &Actor) -> Result<GameId> {
@@ -145,11 +154,9 @@ impl Store {
     /// live (not void) games of `round` and the live games of no round (practice tables,
     /// imported records still waiting for their readings), by id. The page reads them
     /// whenever anything was written, so it reads neither the whole event's games nor each
-    /// table's timers on its own.
-    pub fn desk_games(
-        &self,
-        round: Option<(TournamentId, RoundNo)>,
-    ) -> Result<Vec<(GameMeta, super::tables::TableTimers)>> {
+    /// table's timers on its own. A game whose stored row cannot be read is answered apart,
+    /// with what is wrong, so that one damaged game hides no other table.
+    pub fn desk_games(&self, round: Option<(TournamentId, RoundNo)>) -> Result<DeskGames> {
         let (tournament, number) = (round.map(|r| r.0), round.map(|r| r.1));
         let rows = self.read(|q| {
             q.query_map(
@@ -169,14 +176,22 @@ impl Store {
                 |r| {
                     use super::error::Context;
                     let id: i64 = r.get("id")?;
-                    let timers = super::tables::TableTimers::read(r)?;
-                    Ok((read_row(r).at("games", format!("game {id}"))?, timers))
+                    let read = super::tables::TableTimers::read(r).and_then(|timers| {
+                        Ok((read_row(r).at("games", format!("game {id}"))?, timers))
+                    });
+                    Ok((GameId(id), read))
                 },
             )
         })?;
-        rows.into_iter()
-            .map(|(row, timers)| Ok((row.meta()?, timers)))
-            .collect()
+        let mut games = DeskGames::default();
+        for (id, read) in rows {
+            match read.and_then(|(row, timers)| Ok((row.meta()?, timers))) {
+                Ok(game) => games.games.push(game),
+                Err(e) if e.is_disconnected() => return Err(e),
+                Err(e) => games.damaged.push((id, e.to_string())),
+            }
+        }
+        Ok(games)
     }
 
     /// Games started and not yet decided (nor void): the ones to restore on start.

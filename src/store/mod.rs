@@ -40,6 +40,7 @@ pub use copy::CopyCounts;
 pub use db::Engine;
 pub use events::{Paired, ResultSaved, RoundCompleted, TournamentSummary};
 pub use game_rows::{AppendOutcome, Expect, GameId, GameMeta, NewGame, Restored, StoredGame};
+pub use games::DeskGames;
 /// The event's types the store's API takes and gives, as the core names them.
 pub use ggdesk_core::event::{
     AbsenceChange, Absentee, BoardStatus, BoardView, Confirmation, Registration, RoundPlace,

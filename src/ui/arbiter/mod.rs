@@ -181,6 +181,9 @@ pub struct TablesPage {
     labels: HashMap<GameId, TableLabel>,
     /// Each table's timers and lots, as stored.
     timers: HashMap<GameId, TableTimers>,
+    /// The games whose stored data cannot be read, with what is wrong: their tables say so,
+    /// and every other table shows as usual.
+    damaged: HashMap<GameId, String>,
     /// The writes the desk makes by itself for an adjudication (a reading timer started,
     /// `None`; a sheet handed in when reading time ran out, `Some(side)`), each with the
     /// moment it may be asked again: never once asked, unless the write failed, then a few
@@ -258,12 +261,14 @@ impl TablesPage {
         };
         let mut cards = Vec::new();
         // The round's games and the practice tables, with every table's timers, in one read.
-        let games = load
+        let desk_games = load
             .check(
                 "the desk's games",
                 cx.store.desk_games(tournament.zip(round)),
             )
             .unwrap_or_default();
+        self.damaged = desk_games.damaged.into_iter().collect();
+        let games = desk_games.games;
         for (meta, timers) in &games {
             self.timers.insert(meta.id, *timers);
         }
@@ -292,8 +297,28 @@ impl TablesPage {
                 });
             }
         }
+        // A damaged game not at a board of the round: its own card says so.
+        if cx.my_tables.is_none() {
+            let mut damaged: Vec<GameId> = self
+                .damaged
+                .keys()
+                .filter(|id| !cards.iter().any(|c| c.game == Some(**id)))
+                .copied()
+                .collect();
+            damaged.sort_by_key(|g| g.0);
+            for id in damaged {
+                cards.push(Card {
+                    table_no: None,
+                    names: ("White".into(), "Black".into()),
+                    game: Some(id),
+                    board: None,
+                });
+            }
+        }
         for card in &cards {
-            if let Some(id) = card.game {
+            if let Some(id) = card.game
+                && !self.damaged.contains_key(&id)
+            {
                 self.ensure(cx, id, &mut load);
             }
         }
@@ -309,16 +334,24 @@ impl TablesPage {
         self.cards = cards;
     }
 
-    /// Loads a table (once) with its label and timers.
+    /// Loads a table (once) with its label and timers. A game whose stored data cannot be
+    /// read is marked damaged (its table says so); a server out of reach is the page's.
     fn ensure(&mut self, cx: &mut PageCtx<'_>, id: GameId, load: &mut LoadErrors) -> bool {
         let what = format!("game {id}");
-        let Some(meta) = load.check(
-            &what,
-            self.tables
-                .ensure(cx.store, id)
-                .map(|t| t.stored.meta.clone()),
-        ) else {
-            return false;
+        let meta = match self
+            .tables
+            .ensure(cx.store, id)
+            .map(|t| t.stored.meta.clone())
+        {
+            Ok(meta) => meta,
+            Err(e) if e.is_disconnected() => {
+                load.check::<()>(&what, Err(e));
+                return false;
+            }
+            Err(e) => {
+                self.damaged.insert(id, e.to_string());
+                return false;
+            }
         };
         if !self.labels.contains_key(&id)
             && let Some(label) = load.check(&what, label_of(cx, &meta))

@@ -78,7 +78,11 @@ impl TablesPage {
                                 title = format!("{title} · {station}");
                             }
                             let timers = card.game.and_then(|g| self.timers.get(&g)).copied();
-                            if let Some(cmd) = card_ui(ui, card, &title, table, timers, now, round)
+                            let damaged = card.game.and_then(|g| self.damaged.get(&g));
+                            if let Some(damaged) = damaged {
+                                damaged_card_ui(ui, card, &title, damaged);
+                            } else if let Some(cmd) =
+                                card_ui(ui, card, &title, table, timers, now, round)
                             {
                                 self.queued.push(cmd);
                             }
@@ -184,6 +188,35 @@ fn card_title(card: &Card, table: Option<&LiveTable>) -> String {
             None => format!("Practice {}", card.game.map_or(0, |g| g.0)),
         },
     }
+}
+
+/// The card of a table whose stored game cannot be read: it says so and what is wrong, and
+/// opens nothing (the other tables go on as usual).
+fn damaged_card_ui(ui: &mut Ui, card: &Card, title: &str, damaged: &str) {
+    egui::Frame::group(ui.style())
+        .inner_margin(8.0)
+        .corner_radius(6.0)
+        .stroke(egui::Stroke::new(1.5, common::RED))
+        .show(ui, |ui| {
+            ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+                ui.set_width(CARD_WIDTH);
+                ui.set_height(112.0);
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new(title).strong().size(17.0));
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        badge(ui, "DAMAGED", common::RED);
+                    });
+                });
+                common::cut_label(ui, format!("{}  vs  {}", card.names.0, card.names.1));
+                ui.label(
+                    RichText::new(format!(
+                        "This table's stored game cannot be read: {damaged}. The chief arbiter \
+                         decides; the other tables go on."
+                    ))
+                    .color(common::RED),
+                );
+            });
+        });
 }
 
 /// One card of the overview. Returns a command when clicked.
