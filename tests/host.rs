@@ -597,7 +597,17 @@ fn capture(file: &Path, filter: &str) -> Child {
         "the capture test needs tcpdump: apt-get install tcpdump, or run the tests as root"
     );
     let mut child = Command::new("tcpdump")
-        .args(["-i", "lo", "-U", "-s", "0", "-Z", "root", "-w"])
+        .args([
+            "-i",
+            "lo",
+            "--immediate-mode",
+            "-U",
+            "-s",
+            "0",
+            "-Z",
+            "root",
+            "-w",
+        ])
         .arg(file)
         .arg(filter)
         .stdin(Stdio::null())
@@ -727,6 +737,10 @@ fn a_capture_of_the_hall_network_holds_no_setup_move_or_secret() {
     assert_eq!(http_status(host.pages_port), "HTTP/1.1 200 OK");
     drop(director);
 
+    // The pages' clear text reaching the file says the capture has everything before it.
+    wait::until("the capture to hold the pages' request", || {
+        std::fs::read(&file).is_ok_and(|b| holds(&b, "GET / HTTP/1.1"))
+    });
     let stopped = Command::new("kill")
         .args(["-INT", &tcpdump.id().to_string()])
         .status()
