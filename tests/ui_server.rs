@@ -13,6 +13,7 @@ mod wait;
 
 use common::{START_MS, all_text, click, desk, go, has_text, type_into};
 use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
 use event::{connect, event_with_round, table_game_from};
 use ggdesk::store::Actor;
 use ggdesk::store::TournamentId;
@@ -128,6 +129,22 @@ fn the_tables_show_each_tables_station_and_a_station_desk_opens_on_its_tables() 
         !all_text(&a).iter().any(|t| t.contains(&station_password)),
         "the station's password is not on its screen"
     );
+    let offered = |h: &Harness<'static, DeskApp>| {
+        h.query_all_by_label("Arbitrate here")
+            .filter(|n| !n.accesskit_node().is_disabled())
+            .count()
+    };
+    assert_eq!(offered(&a), 2, "each table of the station offers to start");
+    // The station is removed: its desk says so in red and offers nothing it could not save.
+    director
+        .remove_station("hall-a", &Actor::director())
+        .expect("removed");
+    until(
+        &mut a,
+        "the removed station's desk to show \"NOT CONNECTED: nothing is being saved.\"",
+        |h| has_text(h, "NOT CONNECTED: nothing is being saved."),
+    );
+    assert_eq!(offered(&a), 0, "{:?}", all_text(&a));
 }
 
 #[test]

@@ -179,6 +179,8 @@ pub struct PageCtx<'a> {
     pub poll: bool,
     /// The tables this desk runs: `None` for every table (the director's desk).
     pub my_tables: Option<&'a [ggdesk_core::tournament::TableNo]>,
+    /// The desk reaches its database (on a server: it is connected and saving).
+    pub connected: bool,
     /// Which arbiter station runs each table (on a server).
     pub table_stations: &'a std::collections::BTreeMap<ggdesk_core::tournament::TableNo, String>,
     /// This desk as the audit log names it: its station ("hall-a"), or "director's desk".
@@ -464,6 +466,7 @@ impl DeskApp {
                     stamp: self.live.stamp,
                     poll: !matches!(self.live.engine, Some(crate::store::Engine::Postgres)),
                     my_tables: self.live.my_tables(),
+                    connected: self.live.disconnected.is_none(),
                     table_stations: &self.live.table_stations,
                     desk: self
                         .live

@@ -58,6 +58,7 @@ impl TablesPage {
         ui.add_space(4.0);
         let now = cx.now_ms;
         let round = self.round;
+        let connected = cx.connected;
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
@@ -82,7 +83,7 @@ impl TablesPage {
                             if let Some(damaged) = damaged {
                                 damaged_card_ui(ui, card, &title, damaged);
                             } else if let Some(cmd) =
-                                card_ui(ui, card, &title, table, timers, now, round)
+                                card_ui(ui, card, &title, table, timers, now, (round, connected))
                             {
                                 self.queued.push(cmd);
                             }
@@ -227,7 +228,7 @@ fn card_ui(
     table: Option<&LiveTable>,
     timers: Option<TableTimers>,
     now: i64,
-    round: Option<ggdesk_core::tournament::RoundNo>,
+    (round, connected): (Option<ggdesk_core::tournament::RoundNo>, bool),
 ) -> Option<TableCmd> {
     let mut cmd = None;
     let phase = table.map(|t| t.phase(now));
@@ -256,7 +257,8 @@ fn card_ui(
                 });
                 // One line, whatever the names: the cards' lines stay level.
                 common::cut_label(ui, format!("{}  vs  {}", card.names.0, card.names.1));
-                if let Some(c) = card_lines(ui, card, table, timers, phase, now, round) {
+                if let Some(c) = card_lines(ui, card, table, timers, phase, now, (round, connected))
+                {
                     cmd = Some(c);
                 }
             });
@@ -286,7 +288,7 @@ fn card_lines(
     timers: Option<TableTimers>,
     phase: Option<Phase>,
     now: i64,
-    round: Option<ggdesk_core::tournament::RoundNo>,
+    (round, connected): (Option<ggdesk_core::tournament::RoundNo>, bool),
 ) -> Option<TableCmd> {
     match (table, table.and_then(|t| t.derived_at(now))) {
         (Some(t), Some(g)) if t.started() => {
@@ -349,16 +351,17 @@ fn card_lines(
             }
             None
         }
-        (None, _) => board_actions(ui, card, round),
+        (None, _) => board_actions(ui, card, round, connected),
     }
 }
 
 /// A board with no game yet: its result if the director entered one, else the two ways to
-/// start it.
+/// start it (offered only while the desk is connected: nothing could be saved otherwise).
 fn board_actions(
     ui: &mut Ui,
     card: &Card,
     round: Option<ggdesk_core::tournament::RoundNo>,
+    connected: bool,
 ) -> Option<TableCmd> {
     let decided = card
         .board
@@ -374,25 +377,27 @@ fn board_actions(
         return None;
     };
     let mut cmd = None;
-    ui.horizontal(|ui| {
-        if ui.button("Arbitrate here").clicked() {
-            cmd = Some(TableCmd::CreateForBoard {
-                board: board.clone(),
-                round,
-                mode: GameMode::Arbitrated,
-            });
-        }
-        if ui
-            .button("Physical board")
-            .on_hover_text("Played on a real board: the desk keeps the clocks and the tally")
-            .clicked()
-        {
-            cmd = Some(TableCmd::CreateForBoard {
-                board: board.clone(),
-                round,
-                mode: GameMode::Physical,
-            });
-        }
+    ui.add_enabled_ui(connected, |ui| {
+        ui.horizontal(|ui| {
+            if ui.button("Arbitrate here").clicked() {
+                cmd = Some(TableCmd::CreateForBoard {
+                    board: board.clone(),
+                    round,
+                    mode: GameMode::Arbitrated,
+                });
+            }
+            if ui
+                .button("Physical board")
+                .on_hover_text("Played on a real board: the desk keeps the clocks and the tally")
+                .clicked()
+            {
+                cmd = Some(TableCmd::CreateForBoard {
+                    board: board.clone(),
+                    round,
+                    mode: GameMode::Physical,
+                });
+            }
+        })
     });
     cmd
 }
