@@ -774,3 +774,80 @@ fn a_capture_of_the_hall_network_holds_no_setup_move_or_secret() {
     let _ = std::fs::remove_file(&file);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The director's URL without its password.
+fn without_password(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").expect("a URL");
+    let (login, rest) = rest.split_once('@').expect("a login");
+    let user = login.split_once(':').map_or(login, |(u, _)| u);
+    format!("{scheme}://{user}@{rest}")
+}
+
+/// `ggdesk station list` on `db` with `env`: its exit code and its output (or error).
+fn station_list(db: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ggdesk"));
+    c.args(["--db", db, "station", "list"])
+        .env_remove("PGPASSWORD");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().expect("run station list");
+    let text = if out.status.success() {
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    } else {
+        String::from_utf8_lossy(&out.stderr).trim().to_string()
+    };
+    (out.status.code(), text)
+}
+
+#[test]
+fn the_director_types_no_password_on_a_command_line() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = dir_for("pw");
+    let port = pg::free_port();
+    let host = Hosted::start(&dir, port);
+    let url = host.printed("director");
+    let password = password_of(&url);
+    let bare = without_password(&url);
+    let home = std::env::temp_dir().join(format!("ggh-home-{}", std::process::id()));
+    std::fs::create_dir_all(&home).expect("a home");
+    let home_s = home.display().to_string();
+    // The host's folder stands for its director's URL.
+    let dir_s = dir.display().to_string();
+    assert_eq!(station_list(&dir_s, &[]), (Some(0), "no stations".into()));
+    // PGPASSWORD.
+    assert_eq!(
+        station_list(&bare, &[("PGPASSWORD", &password), ("HOME", &home_s)]),
+        (Some(0), "no stations".into())
+    );
+    // ~/.pgpass, readable by its owner only.
+    let pgpass = home.join(".pgpass");
+    std::fs::write(
+        &pgpass,
+        format!("127.0.0.1:{port}:event:director:{password}\n"),
+    )
+    .expect("write .pgpass");
+    std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o600)).expect("0600");
+    assert_eq!(
+        station_list(&bare, &[("HOME", &home_s)]),
+        (Some(0), "no stations".into())
+    );
+    // A password file others may read is not used (as libpq does): the server asks in vain.
+    std::fs::set_permissions(&pgpass, std::fs::Permissions::from_mode(0o644)).expect("0644");
+    let (code, said) = station_list(&bare, &[("HOME", &home_s)]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("password"), "{said}");
+    // A folder that is no host's: its words.
+    let (code, said) = station_list(&home_s, &[]);
+    assert_eq!(code, Some(2));
+    assert!(
+        said.starts_with(&format!(
+            "ggdesk: {home_s} is a folder, not a database, and holds no director.url of `ggdesk host`"
+        )),
+        "{said}"
+    );
+    let (code, _) = host.terminate();
+    assert_eq!(code, 0);
+    let _ = std::fs::remove_dir_all(&home);
+    let _ = std::fs::remove_dir_all(&dir);
+}

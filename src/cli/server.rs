@@ -2,12 +2,12 @@
 //! server (`spec/server.md`).
 
 use super::CliError;
-use super::store_cmds::{db_address, open, store_error};
-use crate::store::{Actor, Address, EventServer, Store, TournamentId, parse_tables, tables_text};
+use super::store_cmds::{address_of, db_address, open, store_error};
+use crate::store::{Actor, EventServer, Store, TournamentId, parse_tables, tables_text};
 
 pub fn copy(db: Option<String>, dst: &str) -> Result<(), CliError> {
     let src = open(db)?;
-    let dst_address = Address::parse(dst);
+    let dst_address = address_of(dst)?;
     if src.address() == Some(&dst_address) {
         return Err(CliError::Input(format!(
             "{dst_address} is the database being copied: give another destination"

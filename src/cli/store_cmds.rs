@@ -11,13 +11,31 @@ use std::path::Path;
 /// The database the command works on: `--db PATH|URL`, or the default one.
 pub fn db_address(db: Option<String>) -> Result<Address, CliError> {
     match db {
-        Some(text) => Ok(Address::parse(&text)),
+        Some(text) => address_of(&text),
         None => Store::default_path().map(Address::File).ok_or_else(|| {
             CliError::Other(
                 "cannot find your data directory: give the database with --db PATH".into(),
             )
         }),
     }
+}
+
+/// A database named on the command line: a file, a URL, or a folder that `ggdesk host`
+/// keeps, which stands for its director's URL (`DIR/director.url`), so that the password
+/// need not be typed, nor shown in the process list.
+pub fn address_of(text: &str) -> Result<Address, CliError> {
+    if !Path::new(text).is_dir() {
+        return Ok(Address::parse(text));
+    }
+    let file = Path::new(text).join("director.url");
+    let url = std::fs::read_to_string(&file).map_err(|e| {
+        CliError::Input(format!(
+            "{text} is a folder, not a database, and holds no director.url of `ggdesk host` \
+             ({}: {e})",
+            file.display()
+        ))
+    })?;
+    Ok(Address::Server(url.trim().to_string()))
 }
 
 pub fn open(db: Option<String>) -> Result<Store, CliError> {

@@ -23,6 +23,7 @@ mod events;
 mod game_rows;
 mod games;
 mod listen;
+mod passwords;
 mod pg;
 mod pgtls;
 mod players;

@@ -236,6 +236,7 @@ impl Endpoint {
                 without_password(url)
             ))
         })?;
+        super::passwords::fill_in(&mut config);
         let mode = mode(asked.mode.as_deref())?;
         let remote = remote_host(&config);
         if let (Some(host), Some(Mode::Disable | Mode::Prefer | Mode::Require)) = (&remote, mode) {
