@@ -190,12 +190,21 @@ pub enum StationWhat {
         /// The tables it runs in every round in play, e.g. 1-10,12.
         #[arg(long)]
         tables: Option<String>,
+        /// With --tournament: also writes the card to print (A6, with a QR code of its link)
+        /// as FILE.pdf, readable by you only.
+        #[arg(long, value_name = "FILE")]
+        card: Option<PathBuf>,
     },
     /// Lists the stations and their tables.
     List,
     /// Gives a station a new password and prints its new URL (shown this once); the
     /// sessions its login has open are ended, so its desk connects again with the new URL.
-    Reset { name: String },
+    Reset {
+        name: String,
+        /// For a station of the stations' API: also writes its new card to print as FILE.pdf.
+        #[arg(long, value_name = "FILE")]
+        card: Option<PathBuf>,
+    },
     /// Removes a station: its login is dropped and the sessions it has open are ended.
     Remove { name: String },
 }
@@ -269,14 +278,21 @@ pub fn run(args: Args) -> Result<(), CliError> {
                     name,
                     tournament,
                     tables,
+                    card,
                 },
-        }) => server::station_add(args.db, &name, tournament, tables.as_deref()),
+        }) => server::station_add(
+            args.db,
+            &name,
+            tournament,
+            tables.as_deref(),
+            card.as_deref(),
+        ),
         Some(Command::Station {
             what: StationWhat::List,
         }) => server::station_list(args.db),
         Some(Command::Station {
-            what: StationWhat::Reset { name },
-        }) => server::station_reset(args.db, &name),
+            what: StationWhat::Reset { name, card },
+        }) => server::station_reset(args.db, &name, card.as_deref()),
         Some(Command::Station {
             what: StationWhat::Remove { name },
         }) => server::station_remove(args.db, &name),

@@ -3,7 +3,9 @@
 
 use super::CliError;
 use super::store_cmds::{address_of, db_address, open, store_error};
+use crate::station::card::{Card, CardFormat};
 use crate::store::{Actor, EventServer, Store, TournamentId, parse_tables, tables_text};
+use std::path::{Path, PathBuf};
 
 pub fn copy(db: Option<String>, dst: &str) -> Result<(), CliError> {
     let src = open(db)?;
@@ -19,21 +21,30 @@ pub fn copy(db: Option<String>, dst: &str) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `station add NAME [--tournament TID] [--tables LIST]`: with a tournament, a station of the
-/// event server's API and its card; without, the database login of a server ggdesk does not
-/// host (printed as its URL).
+/// `station add NAME [--tournament TID] [--tables LIST] [--card FILE]`: with a tournament, a
+/// station of the event server's API and its card (printed, and written to FILE to print);
+/// without, the database login of a server ggdesk does not host (printed as its URL).
 pub fn station_add(
     db: Option<String>,
     name: &str,
     tournament: Option<i64>,
     tables: Option<&str>,
+    card_file: Option<&Path>,
 ) -> Result<(), CliError> {
     let tables = match tables {
         Some(text) => parse_tables(text).map_err(|e| CliError::Input(format!("--tables: {e}")))?,
         None => Vec::new(),
     };
+    let card_file = card_file.map(card_target).transpose()?;
     let mut store = open(db)?;
     let Some(tournament) = tournament else {
+        if card_file.is_some() {
+            return Err(CliError::Input(
+                "--card needs --tournament: only a station of the event server's API has a card \
+                 (its secret and QR code)"
+                    .into(),
+            ));
+        }
         let login = store
             .add_station(name, &tables, &Actor::director())
             .map_err(store_error)?;
@@ -44,16 +55,22 @@ pub fn station_add(
     store
         .add_station(name, &tables, &Actor::director())
         .map_err(store_error)?;
+    // The station was made for this card only: without its secret, or without the card the
+    // director asked for, it goes again.
+    let undo = |store: &mut Store, e: CliError| {
+        let _ = store.remove_station(name, &Actor::director());
+        e
+    };
     let secret =
         match store.issue_station_secret(name, TournamentId(tournament), &Actor::director()) {
             Ok(secret) => secret,
-            Err(e) => {
-                // The station was made for this card only: without its secret it goes again.
-                let _ = store.remove_station(name, &Actor::director());
-                return Err(store_error(e));
-            }
+            Err(e) => return Err(undo(&mut store, store_error(e))),
         };
-    print_card(&server, name, &secret);
+    let card = card_of(&server, name, secret);
+    if let Some(target) = &card_file {
+        write_card(&card, target).map_err(|e| undo(&mut store, e))?;
+    }
+    print_card(&card);
     Ok(())
 }
 
@@ -68,14 +85,72 @@ fn event_server(store: &Store) -> Result<EventServer, CliError> {
     })
 }
 
-/// A station's card: the server's address, the station, its secret (shown this once) and
-/// the first 16 hex digits of the authority's fingerprint.
-fn print_card(server: &EventServer, name: &str, secret: &str) {
-    println!("address: {}", server.stations_address);
-    println!("station: {name}");
-    println!("secret: {secret}");
-    println!("authority: sha256:{}", crate::tls::short(&server.authority));
-    println!("link: {}{name}", server.stations_address);
+/// A station's card: the server's address, the station, its secret (shown this once), the
+/// first 16 hex digits of the authority's fingerprint and the link its QR code holds.
+fn card_of(server: &EventServer, name: &str, secret: String) -> Card {
+    Card {
+        address: server.stations_address.clone(),
+        station: name.to_string(),
+        secret,
+        authority16: crate::tls::short(&server.authority).to_string(),
+        link: format!("{}{name}", server.stations_address),
+    }
+}
+
+fn print_card(card: &Card) {
+    println!("address: {}", card.address);
+    println!("station: {}", card.station);
+    println!("secret: {}", card.secret);
+    println!("authority: sha256:{}", card.authority16);
+    println!("link: {}", card.link);
+}
+
+/// The file `--card` names and its format, refused (exit 2) before anything is made when its
+/// extension names no format.
+fn card_target(path: &Path) -> Result<(PathBuf, CardFormat), CliError> {
+    let png = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    match CardFormat::of(path) {
+        Some(format) => Ok((path.to_path_buf(), format)),
+        None if png => Err(CliError::Input(format!(
+            "--card {}: a card is not written as PNG yet: write FILE.pdf and print it at its \
+             size (A6)",
+            path.display()
+        ))),
+        None => Err(CliError::Input(format!(
+            "--card {}: a card is written as FILE.pdf",
+            path.display()
+        ))),
+    }
+}
+
+/// Writes the card readable by its owner only (it holds the secret): the file is made, or
+/// emptied and made private, before the secret is written into it.
+fn write_card(card: &Card, (path, format): &(PathBuf, CardFormat)) -> Result<(), CliError> {
+    use std::io::Write;
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let bytes = card
+        .render(*format)
+        .map_err(|e| CliError::Input(e.to_string()))?;
+    let fault = |e: std::io::Error| {
+        CliError::Other(format!(
+            "the card cannot be written to {}: {e}",
+            path.display()
+        ))
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(fault)?;
+    // A file that was there keeps its mode through open: make it private before writing.
+    file.set_permissions(std::fs::Permissions::from_mode(0o600))
+        .map_err(fault)?;
+    file.write_all(&bytes).map_err(fault)?;
+    file.sync_all().map_err(fault)
 }
 
 pub fn station_list(db: Option<String>) -> Result<(), CliError> {
@@ -95,20 +170,36 @@ pub fn station_list(db: Option<String>) -> Result<(), CliError> {
     Ok(())
 }
 
-pub fn station_reset(db: Option<String>, name: &str) -> Result<(), CliError> {
+pub fn station_reset(
+    db: Option<String>,
+    name: &str,
+    card_file: Option<&Path>,
+) -> Result<(), CliError> {
+    let card_file = card_file.map(card_target).transpose()?;
     let mut store = open(db)?;
     let station = store
         .stations()
         .map_err(store_error)?
         .into_iter()
         .find(|s| s.name == name);
+    let is_login = station.as_ref().is_some_and(|s| s.tournament.is_none());
     if let Some(tournament) = station.and_then(|s| s.tournament) {
         let server = event_server(&store)?;
         let secret = store
             .issue_station_secret(name, tournament, &Actor::director())
             .map_err(store_error)?;
-        print_card(&server, name, &secret);
-        return Ok(());
+        let card = card_of(&server, name, secret);
+        // The new secret is already the station's: it is printed even when the file cannot
+        // be written, or the station would have a secret nobody saw.
+        let written = card_file.as_ref().map(|target| write_card(&card, target));
+        print_card(&card);
+        return written.unwrap_or(Ok(()));
+    }
+    if is_login && card_file.is_some() {
+        return Err(CliError::Input(format!(
+            "--card: station {name} logs into the database and has no card (a card is for a \
+             station added with --tournament on an event `ggdesk host` runs)"
+        )));
     }
     let login = store
         .reset_station(name, &Actor::director())

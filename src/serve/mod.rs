@@ -35,7 +35,7 @@ mod events;
 mod html;
 mod net;
 mod public;
-pub(crate) mod qr;
+pub mod qr;
 mod routes;
 mod site;
 mod source;

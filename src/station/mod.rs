@@ -18,9 +18,11 @@
 //!
 //! Files: `wire` (bodies and answers, [`wire::ApiError`]), `commands` (scope, then the
 //! store), `guard` (each station's limits and end switch), `api` (routes, checks, the
-//! connection pool, the stream), this file (the accept loop, the watcher of changes).
+//! connection pool, the stream), this file (the accept loop, the watcher of changes);
+//! `card` (a station's card to print, written by `station add --card`).
 
 mod api;
+pub mod card;
 mod commands;
 mod guard;
 pub mod wire;
