@@ -769,3 +769,59 @@ fn while_a_station_attacks_another_station_and_the_director_go_on() {
         "the attacked game is as it was"
     );
 }
+
+/// A station that logs into the database holds connections of its own, so `station add`
+/// keeps room for each below `max_connections`; a station of a hosted event speaks only to
+/// the event server and holds none: once an event server runs on the database, stations are
+/// added beyond that room (250 tables on a server of 300 connections).
+#[test]
+fn stations_of_a_hosted_event_need_no_connection_room_of_their_own() {
+    let mut api = api();
+    let d = Actor::director();
+    let room: i64 = pg::cluster()
+        .psql(
+            &api.db,
+            "SELECT current_setting('max_connections')::int
+                    - current_setting('superuser_reserved_connections')::int",
+        )
+        .trim()
+        .parse()
+        .expect("the usable connections");
+    let fits = (room - ggdesk::store::DIRECTOR_ROOM) / ggdesk::store::STATION_CONNECTIONS;
+    let mut added = 3;
+    let refusal = loop {
+        let table = TableNo(100 + added as u32);
+        match api
+            .director
+            .add_station(&format!("extra-{added}"), &[table], &d)
+        {
+            Ok(_) => added += 1,
+            Err(e) => break e,
+        }
+        assert!(added <= fits, "station {added} was let in beyond the room");
+    };
+    assert_eq!(added, fits);
+    assert_eq!(
+        refusal.to_string(),
+        format!(
+            "the server has no room for another station: it accepts {room} connections from \
+             logins, each station may hold {} and the director keeps {}; raise max_connections \
+             in postgresql.conf and restart it",
+            ggdesk::store::STATION_CONNECTIONS,
+            ggdesk::store::DIRECTOR_ROOM
+        )
+    );
+    api.director
+        .set_event_server(&ggdesk::store::EventServer {
+            stations_address: format!("https://{}/", api.server.addr()),
+            authority: api.fingerprint.clone(),
+        })
+        .expect("the event server recorded");
+    for n in added..250 {
+        let table = TableNo(100 + n as u32);
+        api.director
+            .add_station(&format!("extra-{n}"), &[table], &d)
+            .expect("a station of a hosted event");
+    }
+    assert_eq!(api.director.stations().expect("stations").len(), 250);
+}

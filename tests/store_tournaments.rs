@@ -8,7 +8,8 @@ mod random;
 use ggdesk::store::TournamentId;
 use ggdesk::store::{
     AbsenceChange, Absentee, Actor, AuditFilter, BoardStatus, Confirmation, GameMode, NewGame,
-    PlayerInput, RegistryId, RoundState, Store, StoreError, TournamentSetup, Withdrawal,
+    PlayerInput, RegistryId, RoundInPlay, RoundState, Store, StoreError, TournamentSetup,
+    Withdrawal,
 };
 use ggdesk_core::Refusal;
 use ggdesk_core::event::{self, ReasonFor, SwapRefusal};
@@ -42,6 +43,7 @@ crate::on_both_engines!(
     a_file_with_missing_or_repeated_tables_and_extra_keys_comes_back_as_it_was,
     a_bad_tournament_file_is_refused_and_changes_nothing,
     a_result_from_the_arbiter_desk_reaches_the_board_and_completes_the_round,
+    the_round_in_play_read_alone_is_the_one_the_event_names,
 );
 
 fn director() -> Actor {
@@ -1053,4 +1055,86 @@ fn each_board_and_bye_keeps_its_own_part_of_the_explanation(engine: Engine) {
         s.publish_round(tid, round, &director()).expect("publish");
         play_round(&mut s, tid, round);
     }
+}
+
+/// What the store reads of the round in play alone, for the stations' API, is what the
+/// core's event says, at every step of two rounds (a draft, published, results in, complete,
+/// the next draft), at each table and at a table with no board.
+fn the_round_in_play_read_alone_is_the_one_the_event_names(engine: Engine) {
+    let mut s = store(engine);
+    let (tid, _) = event(&mut s, 6, 2);
+    let agree = |s: &Store, step: &str| {
+        let event = s.event(tid).expect("event");
+        let round = event.playing_round();
+        for table in 1..=4 {
+            let table = TableNo(table);
+            let read = s.round_in_play(tid, table).expect("round in play");
+            let expected = round.map(|r| RoundInPlay {
+                number: r.number,
+                state: r.state,
+                result_at_table: event
+                    .boards_by_table(r.number)
+                    .iter()
+                    .find(|b| b.table == table)
+                    .map(|b| b.result),
+            });
+            assert_eq!(read, expected, "{step}, table {table}");
+        }
+        round.map(|r| (r.number, r.state))
+    };
+    assert_eq!(agree(&s, "no round"), None);
+    s.pair_round(tid, &director()).expect("pair 1");
+    assert_eq!(agree(&s, "round 1 a draft"), None);
+    s.publish_round(tid, RoundNo(1), &director())
+        .expect("publish 1");
+    assert_eq!(
+        agree(&s, "round 1 published"),
+        Some((RoundNo(1), RoundState::Published))
+    );
+    let view = s
+        .round_view(tid, RoundNo(1))
+        .expect("view")
+        .expect("round 1");
+    let first = &view.boards[0];
+    s.set_result(
+        tid,
+        RoundNo(1),
+        first.board,
+        GameResult::Draw,
+        "",
+        &director(),
+    )
+    .expect("one result");
+    assert_eq!(
+        agree(&s, "one result in"),
+        Some((RoundNo(1), RoundState::Published))
+    );
+    assert_eq!(
+        s.round_in_play(tid, first.table)
+            .expect("round in play")
+            .and_then(|r| r.result_at_table),
+        Some(GameResult::Draw)
+    );
+    for b in &view.boards[1..] {
+        s.set_result(
+            tid,
+            RoundNo(1),
+            b.board,
+            GameResult::WhiteWins,
+            "",
+            &director(),
+        )
+        .expect("the other results");
+    }
+    s.pair_round(tid, &director()).expect("pair 2");
+    assert_eq!(
+        agree(&s, "round 2 a draft"),
+        Some((RoundNo(1), RoundState::Complete))
+    );
+    s.publish_round(tid, RoundNo(2), &director())
+        .expect("publish 2");
+    assert_eq!(
+        agree(&s, "round 2 published"),
+        Some((RoundNo(2), RoundState::Published))
+    );
 }

@@ -11,13 +11,13 @@
 
 use super::wire::{self, ApiError};
 use crate::store::{
-    Actor, AnyEvent, GameId, GameMode, NewGame, RoundState, Station, Store, StoredGame,
+    Actor, AnyEvent, GameId, GameMode, NewGame, RoundInPlay, RoundState, Station, Store, StoredGame,
 };
 use ggdesk_core::event::Event as TournamentEvent;
 use ggdesk_core::event::RoundRecord;
 use ggdesk_core::record::setup_value;
 use ggdesk_core::rules::{Event, GameState, Move, Side};
-use ggdesk_core::tournament::{GameResult, TableNo, TournamentId};
+use ggdesk_core::tournament::{GameResult, RoundNo, TableNo, TournamentId};
 use serde_json::{Value, json};
 
 /// An authenticated station with its tournament.
@@ -50,23 +50,54 @@ enum Need {
     Confirm,
 }
 
-/// The round the station's tables play: the tournament's last published or complete round.
-fn round_in_play<'e>(
+fn no_round(caller: &Caller) -> ApiError {
+    ApiError::conflict(format!(
+        "tournament {} has no round in play",
+        caller.tournament
+    ))
+}
+
+/// Whether the round in play (`number`, in `state`) allows what the command needs of it.
+fn round_allows(
+    caller: &Caller,
+    number: RoundNo,
+    state: RoundState,
+    need: Need,
+) -> Result<(), ApiError> {
+    if need == Need::Write && state != RoundState::Published {
+        return Err(ApiError::conflict(format!(
+            "round {number} of tournament {} is {}: only the director changes its games",
+            caller.tournament,
+            state.code()
+        )));
+    }
+    Ok(())
+}
+
+/// The round the station's tables play (the tournament's last published or complete round,
+/// as the core's `Event::playing_round` names it), from the whole event.
+fn playing_round<'e>(
     event: &'e TournamentEvent,
     caller: &Caller,
     need: Need,
 ) -> Result<&'e RoundRecord, ApiError> {
-    let t = caller.tournament;
-    let round = event
-        .playing_round()
-        .ok_or_else(|| ApiError::conflict(format!("tournament {t} has no round in play")))?;
-    if need == Need::Write && round.state != RoundState::Published {
-        return Err(ApiError::conflict(format!(
-            "round {} of tournament {t} is {}: only the director changes its games",
-            round.number,
-            round.state.code()
-        )));
-    }
+    let round = event.playing_round().ok_or_else(|| no_round(caller))?;
+    round_allows(caller, round.number, round.state, need)?;
+    Ok(round)
+}
+
+/// The round in play with the result of the board at `table`, read alone: a command on one
+/// game does not replay the whole event.
+fn round_in_play(
+    store: &Store,
+    caller: &Caller,
+    table: TableNo,
+    need: Need,
+) -> Result<RoundInPlay, ApiError> {
+    let round = store
+        .round_in_play(caller.tournament, table)?
+        .ok_or_else(|| no_round(caller))?;
+    round_allows(caller, round.number, round.state, need)?;
     Ok(round)
 }
 
@@ -94,11 +125,11 @@ fn game_in_scope(
         Err(e) => return Err(e.into()),
     };
     let m = &game.meta;
-    if m.tournament_id != Some(caller.tournament) || !caller.runs(m.table_no) {
-        return Err(not_mine(caller, id));
-    }
-    let event = store.event(caller.tournament)?;
-    let round = round_in_play(&event, caller, need)?;
+    let table = match m.table_no {
+        Some(t) if m.tournament_id == Some(caller.tournament) && caller.runs(Some(t)) => t,
+        _ => return Err(not_mine(caller, id)),
+    };
+    let round = round_in_play(store, caller, table, need)?;
     if m.round != Some(round.number) {
         return Err(not_mine(caller, id));
     }
@@ -107,15 +138,13 @@ fn game_in_scope(
             "game {id} is void: only the director changes it"
         )));
     }
-    if need == Need::Write {
-        let board = round.boards.iter().find(|b| Some(b.table) == m.table_no);
-        if let Some(b) = board.filter(|b| b.result != GameResult::Pending) {
-            return Err(ApiError::conflict(format!(
-                "the board at table {} has its result ({}): only the director changes it",
-                b.table,
-                b.result.name()
-            )));
-        }
+    if need == Need::Write
+        && let Some(result) = round.result_at_table.filter(|r| *r != GameResult::Pending)
+    {
+        return Err(ApiError::conflict(format!(
+            "the board at table {table} has its result ({}): only the director changes it",
+            result.name()
+        )));
     }
     Ok(game)
 }
@@ -149,7 +178,7 @@ pub fn whoami(store: &Store, caller: &Caller) -> Result<Value, ApiError> {
 /// `GET /NAME/boards`.
 pub fn boards(store: &Store, caller: &Caller) -> Result<Value, ApiError> {
     let event = store.event(caller.tournament)?;
-    let round = round_in_play(&event, caller, Need::Read)?;
+    let round = playing_round(&event, caller, Need::Read)?;
     let boards: Vec<Value> = event
         .boards_by_table(round.number)
         .iter()
@@ -205,7 +234,7 @@ pub fn create(store: &mut Store, caller: &Caller, body: &[u8]) -> Result<Value, 
         )));
     }
     let event = store.event(t)?;
-    let round = round_in_play(&event, caller, Need::Write)?.number;
+    let round = playing_round(&event, caller, Need::Write)?.number;
     let board = event
         .boards_by_table(round)
         .into_iter()

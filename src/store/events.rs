@@ -14,12 +14,13 @@ use super::event_rows::{self, Reader};
 use super::seen::{Scope, conflict, round_print};
 use ggdesk_core::event::{
     AbsenceChange, Absentee, Changes, Command, Confirmation, Event, Registrant, Registration,
-    RoundView, TournamentSetup, Withdrawal, read_file, words,
+    RoundState, RoundView, TournamentSetup, Withdrawal, read_file, words,
 };
 use ggdesk_core::rules::RuleSettings;
 use ggdesk_core::stages::StageSpec;
 use ggdesk_core::tournament::{
-    BoardNo, GameResult, PenaltyId, PlayerId, RegistryId, RoundNo, Score, System, TournamentId,
+    BoardNo, GameResult, PenaltyId, PlayerId, RegistryId, RoundNo, Score, System, TableNo,
+    TournamentId,
 };
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -63,6 +64,17 @@ pub struct TournamentSummary {
     pub stages: Vec<String>,
 }
 
+/// The round a tournament's tables play, read alone (the stations' API checks each
+/// command's scope with it, without replaying the whole event): the same round as the
+/// core's [`Event::playing_round`] (the last round not a draft), with the result of the
+/// board at one table, if the round has one there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundInPlay {
+    pub number: RoundNo,
+    pub state: RoundState,
+    pub result_at_table: Option<GameResult>,
+}
+
 /// What a decided command wrote: its changes, and the ids of the penalties it added.
 struct Written {
     changes: Changes,
@@ -79,6 +91,35 @@ impl Store {
     /// replays it. Everything the desk shows of an event is the core's answer on it.
     pub fn event(&self, tid: TournamentId) -> Result<Event> {
         self.read(|q| event_rows::load(q, tid, Reader::Desk))
+    }
+
+    /// The round in play of tournament `tid` and the result of its board at `table`;
+    /// `None` when no round is published yet. See [`RoundInPlay`].
+    pub fn round_in_play(&self, tid: TournamentId, table: TableNo) -> Result<Option<RoundInPlay>> {
+        self.read(|q| {
+            let round: Option<(RoundNo, RoundState)> = q.query_opt(
+                "SELECT number, state FROM rounds
+                 WHERE tournament_id = ?1 AND state <> 'draft'
+                 ORDER BY number DESC LIMIT 1",
+                args![tid],
+                |r| Ok((r.get(0)?, r.code("state", RoundState::from_code)?)),
+            )?;
+            let Some((number, state)) = round else {
+                return Ok(None);
+            };
+            let result_at_table = q.query_opt(
+                "SELECT result FROM pairings
+                 WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3
+                 ORDER BY board_no LIMIT 1",
+                args![tid, number, table],
+                |r| r.code("result", GameResult::from_name),
+            )?;
+            Ok(Some(RoundInPlay {
+                number,
+                state,
+                result_at_table,
+            }))
+        })
     }
 
     /// An event as the public pages show it, read from what the public may see alone (on a

@@ -39,7 +39,7 @@ mod time;
 pub use backup::{BACKUPS_KEPT, BackupNote, backup_dir};
 pub use copy::CopyCounts;
 pub use db::Engine;
-pub use events::{Paired, ResultSaved, RoundCompleted, TournamentSummary};
+pub use events::{Paired, ResultSaved, RoundCompleted, RoundInPlay, TournamentSummary};
 pub use game_rows::{AppendOutcome, Expect, GameId, GameMeta, NewGame, Restored, StoredGame};
 pub use games::DeskGames;
 /// The event's types the store's API takes and gives, as the core names them.

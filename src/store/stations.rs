@@ -168,6 +168,32 @@ fn stations_in(q: &mut Tx<'_>) -> Result<Vec<Station>> {
     Ok(stations)
 }
 
+/// The station named `name` with its tables, alone (a request of the stations' API reads
+/// its own station, not all of them).
+fn station_named(q: &mut Tx<'_>, name: &str) -> Result<Option<Station>> {
+    let found = q.query_opt(
+        "SELECT name, role, tournament_id FROM stations WHERE name = ?1",
+        args![name],
+        |r| {
+            Ok(Station {
+                name: r.get(0)?,
+                role: r.get(1)?,
+                tables: Vec::new(),
+                tournament: r.get(2)?,
+            })
+        },
+    )?;
+    let Some(mut station) = found else {
+        return Ok(None);
+    };
+    station.tables = q.query_map(
+        "SELECT table_no FROM station_tables WHERE station = ?1 ORDER BY table_no",
+        args![name],
+        |r| r.get(0),
+    )?;
+    Ok(Some(station))
+}
+
 /// Gives a station its tables (inside the caller's transaction).
 fn assign(tx: &mut Tx<'_>, name: &str, tables: &[TableNo]) -> Result<()> {
     for t in tables {
@@ -201,14 +227,17 @@ pub const STATION_CONNECTIONS: i64 = 4;
 pub const DIRECTOR_ROOM: i64 = 10;
 
 /// The server's connections as `station add` counts them: (usable by logins that are not
-/// superusers, stations already there).
-fn connection_room(tx: &mut Tx<'_>) -> Result<(i64, i64)> {
+/// superusers, stations already there, whether an event server runs on it). Where an event
+/// server runs (`ggdesk host`), stations speak to it, never to the database: they hold no
+/// connection of their own and need no room.
+fn connection_room(tx: &mut Tx<'_>) -> Result<(i64, i64, bool)> {
     tx.query_one(
         "SELECT CAST(current_setting('max_connections') AS BIGINT)
                 - CAST(current_setting('superuser_reserved_connections') AS BIGINT),
-                (SELECT count(*) FROM stations)",
+                (SELECT count(*) FROM stations),
+                EXISTS (SELECT 1 FROM event_server)",
         args![],
-        |r| Ok((r.get(0)?, r.get(1)?)),
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
     )
 }
 
@@ -401,8 +430,8 @@ impl Store {
                 )));
             }
             check_login_name(tx, &db, name, &role)?;
-            let (usable, stations) = connection_room(tx)?;
-            if (stations + 1) * STATION_CONNECTIONS + DIRECTOR_ROOM > usable {
+            let (usable, stations, hosted) = connection_room(tx)?;
+            if !hosted && (stations + 1) * STATION_CONNECTIONS + DIRECTOR_ROOM > usable {
                 return Err(StoreError::Rejected(format!(
                     "the server has no room for another station: it accepts {usable} connections \
                      from logins, each station may hold {STATION_CONNECTIONS} and the director \
@@ -652,7 +681,7 @@ impl Store {
             if !secret_matches(stored.flatten().as_deref(), secret) {
                 return Ok(None);
             }
-            Ok(stations_in(q)?.into_iter().find(|s| s.name == name))
+            station_named(q, name)
         })
     }
 
