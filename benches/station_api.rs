@@ -828,7 +828,7 @@ fn load(hall: &Hall, cluster: &pg::Cluster, clients: Arc<Clients>, seconds: u64)
 }
 
 /// Where one commit's store work goes: the calls the API makes for `POST /NAME/games/ID/events`
-/// (the secret, the scope: the game and the whole event, then the append), each timed alone
+/// (the secret, the scope: the game and the round in play, then the append), each timed alone
 /// on the director's connection, one at a time, 30 times on a desk's game.
 fn breakdown(hall: &mut Hall, id: GameId) {
     let store = &mut hall.director;
@@ -858,7 +858,10 @@ fn breakdown(hall: &mut Hall, id: GameId) {
             stored = Some(store.load_game(id).expect("the game"));
         });
         timed(&mut event, &mut || {
-            store.event(hall.open).expect("the event");
+            store
+                .round_in_play(hall.open, table)
+                .expect("the round in play")
+                .expect("round 1");
         });
         let stored = stored.expect("the game loaded");
         let live = stored
@@ -898,7 +901,10 @@ fn breakdown(hall: &mut Hall, id: GameId) {
     );
     line("the station's secret (station_by_secret)", &mut secret);
     line("the game (load_game)", &mut game);
-    line("the whole event, for the round in play (event)", &mut event);
+    line(
+        "the round in play and the board's result at the table (round_in_play)",
+        &mut event,
+    );
     line("the move appended and committed (append)", &mut append);
 }
 

@@ -170,6 +170,9 @@ fn while_the_event_server_is_down_the_pages_show_the_last_view_as_of_when_and_co
         assert_eq!(stale_line(&r.body), None, "{p}: current");
     }
     let before = get(addr, &round).body;
+    let api_before = get(addr, &format!("/api/t/{}/standings", h.tid));
+    assert_eq!(api_before.header("ggdesk-stale"), None);
+    let api_before = api_before.body;
     let mut page = Notices::open(addr, &format!("/t/{}/events", h.tid));
 
     cluster.stop();
@@ -209,10 +212,17 @@ fn while_the_event_server_is_down_the_pages_show_the_last_view_as_of_when_and_co
     );
     assert!(stale_line(&get(addr, &standings).body).is_some());
     assert!(stale_line(&get(addr, "/").body).is_some());
+    // The JSON keeps its shape (the same body as before) and says as of when in a header,
+    // as the list of endpoints does.
+    let json = get(addr, &format!("/api/t/{}/standings", h.tid));
+    assert_eq!(json.status, 200);
+    assert_eq!(json.body, api_before);
+    assert_eq!(json.header("ggdesk-stale"), Some(format!("as of {time}")));
     assert_eq!(
-        get(addr, &format!("/api/t/{}/standings", h.tid)).status,
-        200
+        get(addr, "/api/").header("ggdesk-stale"),
+        Some(format!("as of {time}"))
     );
+    assert_eq!(stale.header("ggdesk-stale"), Some(format!("as of {time}")));
     // A tournament never read has nothing to show: 503, and the server goes on.
     let never = get(addr, &format!("/t/{}", h.tid.0 + 1));
     assert_eq!(never.status, 503, "{}", never.head);
@@ -225,6 +235,10 @@ fn while_the_event_server_is_down_the_pages_show_the_last_view_as_of_when_and_co
     until("the pages are current again", PATIENCE, || {
         stale_line(&get(addr, &round).body).is_none()
     });
+    assert_eq!(
+        get(addr, &format!("/api/t/{}/standings", h.tid)).header("ggdesk-stale"),
+        None
+    );
     let mut desk = Store::connect(&Address::Server(url)).expect("the desk reconnects");
     let board = desk
         .round_view(h.tid, h.round)

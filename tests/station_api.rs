@@ -801,16 +801,14 @@ fn stations_of_a_hosted_event_need_no_connection_room_of_their_own() {
         assert!(added <= fits, "station {added} was let in beyond the room");
     };
     assert_eq!(added, fits);
-    assert_eq!(
-        refusal.to_string(),
-        format!(
-            "the server has no room for another station: it accepts {room} connections from \
+    let expected = format!(
+        "the server has no room for another station: it accepts {room} connections from \
              logins, each station may hold {} and the director keeps {}; raise max_connections \
              in postgresql.conf and restart it",
-            ggdesk::store::STATION_CONNECTIONS,
-            ggdesk::store::DIRECTOR_ROOM
-        )
+        ggdesk::store::STATION_CONNECTIONS,
+        ggdesk::store::DIRECTOR_ROOM
     );
+    assert_eq!(refusal.to_string(), expected);
     api.director
         .set_event_server(&ggdesk::store::EventServer {
             stations_address: format!("https://{}/", api.server.addr()),

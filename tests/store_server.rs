@@ -856,3 +856,72 @@ fn the_readmes_director_login_creates_the_event_its_stations_and_its_public_page
     );
     assert_eq!(role, "t", "the director's login reads as the public role");
 }
+
+/// m4: an upgrade of the schema waits for a table another session holds (a desk's open
+/// transaction) a while, not for ever: then it changes nothing and names the session (its
+/// login, its pid, the tables it holds). Once that session ends, the upgrade goes through.
+#[test]
+fn an_upgrade_blocked_by_another_sessions_lock_gives_up_and_names_it() {
+    let cluster = pg::cluster();
+    let url = cluster.new_database();
+    let db = db_name(&url);
+    // A database as schema version 7 left it.
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut sql = String::new();
+    for file in [
+        "schema.postgres.sql",
+        "migrations/002-event-tokens.postgres.sql",
+        "migrations/003-desk-timers.postgres.sql",
+        "migrations/004-station-functions.postgres.sql",
+        "migrations/005-ratings.postgres.sql",
+        "migrations/006-stages.postgres.sql",
+        "migrations/007-station-audit.postgres.sql",
+    ] {
+        sql.push_str(&std::fs::read_to_string(format!("{root}/{file}")).expect("migration"));
+        sql.push('\n');
+    }
+    sql.push_str("UPDATE ggdesk_meta SET schema_version = 7;\n");
+    cluster.psql(&db, &sql);
+    // Another session holds the stations table (migration 8 changes it).
+    let mut holder = pg::pg_command(&cluster.bin, "psql")
+        .arg("-h")
+        .arg(&cluster.dir)
+        .args(["-p", &cluster.port.to_string(), "-U", "postgres", "-d", &db])
+        .args([
+            "-c",
+            "BEGIN; LOCK TABLE public.stations IN ACCESS SHARE MODE; SELECT pg_sleep(600);",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("psql holding a lock");
+    let holding = "SELECT coalesce(min(pid), 0) FROM pg_locks \
+                   WHERE relation = 'public.stations'::regclass AND granted";
+    let pid = wait::for_value("the other session to hold the stations table", || {
+        let pid = cluster.psql(&db, holding);
+        (pid != "0").then_some(pid)
+    });
+    let err =
+        Store::connect(&Address::Server(url.clone())).expect_err("the lock outlasts the wait");
+    let shown = format!("postgres://postgres@127.0.0.1:{}/{db}", cluster.port);
+    let expected = format!(
+        "{shown} could not be brought to schema version {}: after waiting {} s it still could \
+             not change tables that other sessions hold (login postgres, pid {pid}: stations); \
+             nothing was changed. Close those desks or end their sessions \
+             (SELECT pg_terminate_backend(PID)), then open it again",
+        ggdesk::store::SCHEMA_VERSION,
+        ggdesk::store::MIGRATION_LOCK_WAIT.as_secs()
+    );
+    assert_eq!(err.to_string(), expected);
+    assert_eq!(
+        cluster.psql(&db, "SELECT schema_version FROM ggdesk_meta"),
+        "7"
+    );
+    cluster.psql(&db, &format!("SELECT pg_terminate_backend({pid})"));
+    let _ = holder.wait();
+    let store = Store::connect(&Address::Server(url)).expect("upgraded once the lock is gone");
+    assert_eq!(
+        store.schema_version().expect("version"),
+        ggdesk::store::SCHEMA_VERSION
+    );
+}

@@ -313,3 +313,62 @@ fn status_without_pg_monitor_says_so_and_never_panics() {
     let _ = receiver.kill();
     let _ = receiver.wait();
 }
+
+/// S2: the tokens `feed` stores with its game and events carry 128 random bits, so no other
+/// writer can derive them (before, they were the game's id and the time, which a desk can
+/// read off the game's `created_at`), and two feeds never share one.
+#[test]
+fn feed_tokens_are_random_and_nobody_can_derive_them() {
+    let dir = tempfile::tempdir().expect("dir");
+    let db = dir.path().join("feed.sqlite3").display().to_string();
+    let lines = feed::feed_lines_up_to(7, 5);
+    let input = lines.join("\n") + "\n";
+    let is_random = |hex: &str| hex.len() == 32 && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    let mut sessions = Vec::new();
+    for _ in 0..2 {
+        let (out, _) = feed_with(&db, input.clone().into_bytes());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let id: i64 = stdout
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("game "))
+            .and_then(|n| n.parse().ok())
+            .expect("game ID");
+        let conn = rusqlite::Connection::open(&db).expect("open");
+        let (game_token, created_at): (String, i64) = conn
+            .query_row(
+                "SELECT token, created_at FROM games WHERE id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .expect("the game's token");
+        let game_random = game_token.strip_prefix("feed-").expect("feed-");
+        assert!(is_random(game_random), "{game_token}");
+        let mut rows = conn
+            .prepare("SELECT seq, token FROM game_events WHERE game_id = ?1 ORDER BY seq")
+            .expect("prepare");
+        let tokens: Vec<(i64, String)> = rows
+            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .expect("query")
+            .map(|r| r.expect("row"))
+            .collect();
+        assert_eq!(tokens.len(), lines.len() - 1);
+        let session = tokens[0]
+            .1
+            .rsplit_once('-')
+            .expect("SESSION-SEQ")
+            .0
+            .to_string();
+        let random = session.strip_prefix("feed-").expect("feed-");
+        assert!(is_random(random), "{session}");
+        assert_ne!(random, game_random);
+        for (seq, token) in &tokens {
+            assert_eq!(token, &format!("{session}-{seq}"));
+            assert!(!token.contains(&created_at.to_string()), "{token}");
+            assert!(!token.contains(&format!("-{id}-")), "{token}");
+        }
+        sessions.push(session);
+    }
+    assert_ne!(sessions[0], sessions[1]);
+}

@@ -341,3 +341,72 @@ fn a_change_committed_after_a_later_numbered_one_still_shows() {
         has_text(h, "Slow Player")
     });
 }
+
+/// m1: while another desk floods the server with commits (each one a change notice), the
+/// desk reloads its pages at most once per `COALESCE_MS` (of real time: its clock may be set),
+/// yet goes on reloading while the flood lasts, and nothing waits unshown after it.
+#[test]
+fn a_flood_of_change_notices_reloads_the_desk_at_most_once_per_coalescing_time() {
+    use ggdesk::store::PlayerInput;
+    use ggdesk::ui::live::{COALESCE_MS, Live};
+    let url = pg::new_database();
+    let desk_store = connect(&url);
+    let mut writer = connect(&url);
+    let ctx = egui::Context::default();
+    let mut live = Live::default();
+    let mut now = START_MS;
+    live.frame(&desk_store, &ctx, now);
+    wait::until("the desk to listen to the server's notices", || {
+        live.listening()
+    });
+    now += 5_000;
+    live.frame(&desk_store, &ctx, now);
+    let flood = std::thread::spawn(move || {
+        for i in 0..300 {
+            let input = PlayerInput {
+                name: format!("Flood {i}"),
+                federation_id: format!("FL-{i:04}"),
+                club: String::new(),
+                rating: 1500,
+            };
+            writer
+                .add_player(&input, &Actor::director())
+                .expect("a commit of the flood");
+        }
+    });
+    // Frames as fast as the machine gives them (the desk's clock 10 ms on each) while the
+    // flood lasts, and 300 after (past the quiet poll of the desk's clock) and a second.
+    let mut reloads = Vec::new();
+    let mut after_the_flood = 0;
+    let mut flood_ended = None;
+    let settled = std::time::Duration::from_millis(4 * COALESCE_MS);
+    let began = std::time::Instant::now();
+    while after_the_flood < 300
+        || flood_ended.is_none_or(|t: std::time::Instant| t.elapsed() < settled)
+    {
+        now += 10;
+        // The frame's reload happens between these two instants.
+        let before = std::time::Instant::now();
+        if live.frame(&desk_store, &ctx, now).changed {
+            reloads.push((before, std::time::Instant::now()));
+        }
+        if flood.is_finished() {
+            after_the_flood += 1;
+            flood_ended.get_or_insert_with(std::time::Instant::now);
+        }
+        assert!(began.elapsed() < wait::BOUND, "the flood never ended");
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    flood.join().expect("the flood");
+    assert!(reloads.len() >= 2, "{reloads:?}");
+    // Nothing of the flood waits unshown.
+    assert!(!live.holds_a_change());
+    let apart: Vec<u128> = reloads
+        .windows(2)
+        .map(|pair| (pair[1].1 - pair[0].0).as_millis())
+        .collect();
+    assert!(
+        apart.iter().all(|ms| *ms >= u128::from(COALESCE_MS)),
+        "reloads closer than {COALESCE_MS} ms: {apart:?} ms apart"
+    );
+}

@@ -94,8 +94,10 @@ pub fn run(db: Option<String>, input: &str) -> Result<(), CliError> {
     };
     say(&mut out, format!("game {id}"))?;
     // A token unique to this feed and this event: a retry after a lost confirmation finds
-    // the event it already stored.
-    let session = format!("feed-{id}-{}", crate::store::now_ms());
+    // the event it already stored. Its 128 random bits make it one no other writer can
+    // guess (a token taken first by another writer would answer this feed's event with
+    // that writer's; S2 of issue 32).
+    let session = format!("feed-{}", crate::store::new_token());
     let mut seq: u32 = 0;
     while let Some(line) = read_line(&mut input, MAX_LINE, &format!("event {seq}"))? {
         if line.trim().is_empty() {
@@ -175,7 +177,7 @@ fn create(store: &mut Store, record: &Record, actor: &Actor) -> Result<GameId, C
         rules: record.rules,
         ..NewGame::standalone()
     };
-    let token = format!("feed-{}-{}", std::process::id(), crate::store::now_ms());
+    let token = format!("feed-{}", crate::store::new_token());
     let now = store.now();
     let since = Instant::now();
     loop {

@@ -23,7 +23,7 @@ use super::routes::{ENDPOINTS, Route, View};
 use super::watch::{Unavailable, Version, Views, lock};
 use axum::body::Body;
 use axum::http::header::{
-    CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, HeaderValue, RETRY_AFTER, VARY,
+    CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, HeaderName, HeaderValue, RETRY_AFTER, VARY,
 };
 use axum::http::{Response, StatusCode};
 use bytes::Bytes;
@@ -380,9 +380,12 @@ impl Site {
         };
         match page {
             Ok(Some(page)) => {
-                let (res, added) = page.respond(asked.encoding, asked.if_none_match).await;
+                let (mut res, added) = page.respond(asked.encoding, asked.if_none_match).await;
                 if added > 0 {
                     lock(&self.pages).bytes += added;
+                }
+                if let Some(value) = self.views.stale().and_then(|as_of| stale_header(&as_of)) {
+                    res.headers_mut().insert(STALE, value);
                 }
                 res
             }
@@ -533,6 +536,15 @@ impl Site {
     fn kept(&self) -> usize {
         lock(&self.pages).map.len()
     }
+}
+
+/// The header every answer carries while the database cannot be read (the JSON's too, whose
+/// bodies keep their shape): `Ggdesk-Stale: as of 14:32`, the local time of the last check
+/// that could read it.
+pub const STALE: HeaderName = HeaderName::from_static("ggdesk-stale");
+
+fn stale_header(as_of: &str) -> Option<HeaderValue> {
+    HeaderValue::from_str(&format!("as of {as_of}")).ok()
 }
 
 /// JSON text with `<`, `>` and `&` written as `\u` escapes (they occur only inside strings),

@@ -152,6 +152,12 @@ impl Views {
         self.reads.load(std::sync::atomic::Ordering::SeqCst)
     }
 
+    /// While the database cannot be read: the local time ("14:32") of the last check that
+    /// could, which every answer then carries.
+    pub fn stale(&self) -> Option<Arc<str>> {
+        lock(&self.state).stale.clone()
+    }
+
     /// Waits until `look` finds what it needs in the views, waking the watcher for it; gives
     /// up after `bound`, or once a check found the database unreadable.
     async fn wait<R>(

@@ -68,5 +68,6 @@ pub use audit::{Actor, AuditEntry, AuditFilter};
 pub use conn::{Address, Store};
 /// A tournament's id in the database (the core's typed key).
 pub use ggdesk_core::tournament::TournamentId;
+pub use pg::MIGRATION_LOCK_WAIT;
 pub use sqlite::{APPLICATION_ID, SCHEMA_VERSION};
 pub use time::{Clock, new_token, now_ms};

@@ -116,6 +116,8 @@ fn classify(e: &postgres::Error) -> StoreError {
         StoreError::Conflict(format!("{RETRY_MARK}{message}"))
     } else if code == &SqlState::INSUFFICIENT_PRIVILEGE {
         StoreError::Denied(message)
+    } else if code == &SqlState::LOCK_NOT_AVAILABLE {
+        StoreError::Database(format!("{LOCK_MARK}{message}"))
     } else if code == &SqlState::UNIQUE_VIOLATION
         && db
             .constraint()
@@ -136,6 +138,14 @@ fn classify(e: &postgres::Error) -> StoreError {
         StoreError::Database(message)
     }
 }
+
+/// Marks a lock the server would not wait for any longer (`lock_timeout`, set only while
+/// migrating: [`MIGRATION_LOCK_WAIT`]).
+const LOCK_MARK: &str = "\u{1}lock: ";
+
+/// How long an upgrade of the schema waits for the tables it changes while other sessions
+/// hold them (an open desk's transaction): then it gives up, changes nothing and says who.
+pub const MIGRATION_LOCK_WAIT: Duration = Duration::from_secs(10);
 
 /// Marks a conflict the server reports for serializable transactions, which the store
 /// resolves by running the transaction again.
@@ -518,12 +528,18 @@ impl Pg {
             Some(v) if v == SCHEMA_VERSION => return Ok(()),
             _ => {}
         }
-        self.write(0, |tx| {
+        let migrated = self.write(0, |tx| {
             // One desk creates or migrates the schema; any other waits here and finds it done.
             tx.query(
                 "SELECT pg_advisory_xact_lock(?1)",
                 super::db::args![super::sqlite::APPLICATION_ID],
             )?;
+            // A table another session holds (a desk's open transaction) is waited for a
+            // while, not for ever.
+            tx.batch(&format!(
+                "SET LOCAL lock_timeout = '{}ms'",
+                MIGRATION_LOCK_WAIT.as_millis()
+            ))?;
             let version = inspect_in(tx, &shown)?.unwrap_or(0);
             if version > SCHEMA_VERSION {
                 return Err(StoreError::Newer {
@@ -542,7 +558,7 @@ impl Pg {
                     StoreError::Denied(m) => StoreError::Denied(format!(
                         "creating the ggdesk schema needs a login allowed to create tables ({m})"
                     )),
-                    StoreError::Database(m) if version > 0 => {
+                    StoreError::Database(m) if version > 0 && !m.starts_with(LOCK_MARK) => {
                         super::error::upgrade_failed(&shown, version, k, &m)
                     }
                     other => other,
@@ -569,7 +585,58 @@ impl Pg {
                 )?;
             }
             Ok(())
-        })
+        });
+        match migrated {
+            Err(StoreError::Database(m)) if m.starts_with(LOCK_MARK) => {
+                let who = match self.lock_holders() {
+                    Ok(holders) if holders.is_empty() => "they ended since".to_string(),
+                    Ok(holders) => holders.join("; "),
+                    Err(e) => format!("who could not be read: {e}"),
+                };
+                Err(StoreError::Conflict(format!(
+                    "{shown} could not be brought to schema version {SCHEMA_VERSION}: after \
+                     waiting {} s it still could not change tables that other sessions hold \
+                     ({who}); nothing was changed. Close those desks or end their sessions \
+                     (SELECT pg_terminate_backend(PID)), then open it again",
+                    MIGRATION_LOCK_WAIT.as_secs()
+                )))
+            }
+            other => other,
+        }
+    }
+
+    /// Who holds locks on ggdesk's tables in this database, besides this session: one
+    /// `login NAME, pid PID: TABLE, …` per session.
+    fn lock_holders(&mut self) -> Result<Vec<String>> {
+        let rows: Vec<(String, i64, String)> = self.read(0, |q| {
+            q.query_map(
+                "SELECT DISTINCT coalesce(a.usename::text, '?') AS login, l.pid::bigint AS pid,
+                        c.relname::text AS relname
+                 FROM pg_catalog.pg_locks l
+                 JOIN pg_catalog.pg_class c ON c.oid = l.relation
+                 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                 LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid
+                 WHERE l.granted AND l.pid <> pg_backend_pid()
+                   AND l.database = (SELECT oid FROM pg_catalog.pg_database
+                                     WHERE datname = current_database())
+                   AND n.nspname IN ('public', 'ggdesk_station', 'ggdesk_public')
+                   AND c.relkind IN ('r', 'p', 'v')
+                 ORDER BY 2, 3",
+                args![],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+        })?;
+        let mut holders: Vec<(String, i64, Vec<String>)> = Vec::new();
+        for (login, pid, table) in rows {
+            match holders.last_mut() {
+                Some((_, p, tables)) if *p == pid => tables.push(table),
+                _ => holders.push((login, pid, vec![table])),
+            }
+        }
+        Ok(holders
+            .into_iter()
+            .map(|(login, pid, tables)| format!("login {login}, pid {pid}: {}", tables.join(", ")))
+            .collect())
     }
 
     /// The schema version of a ggdesk database, `None` for an empty one; an error for a

@@ -8,7 +8,7 @@ use crate::store::{
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How often a desk on a server asks for the change stamp when no notice arrived (a notice
 /// brings a change within milliseconds; this only notices a server that went silent).
@@ -16,6 +16,16 @@ const QUIET_POLL_MS: i64 = 2000;
 
 /// How often the stations and the standby are looked at.
 const SLOW_MS: i64 = 5000;
+
+/// The least time between two reloads of the pages for other desks' changes: a flood of
+/// change notices (hundreds a second from busy stations, or a hostile client) costs the
+/// desk at most one frame and one reload in this time, and a change is still shown well
+/// within a second.
+pub const COALESCE_MS: u64 = 250;
+
+fn coalesce() -> Duration {
+    Duration::from_millis(COALESCE_MS)
+}
 
 /// What the desk learnt this frame.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -68,8 +78,14 @@ pub struct Live {
     probe: Option<Probe>,
     /// The engine of the database, once seen.
     pub engine: Option<Engine>,
-    /// The games other desks changed since the last frame (from the server's notices).
+    /// The games other desks changed since the last reload (from the server's notices).
     pub changed_games: Vec<crate::store::GameId>,
+    /// What came in since the last reload and waits for the next ([`COALESCE_MS`]).
+    held_games: Vec<crate::store::GameId>,
+    held_everything: bool,
+    held_change: bool,
+    /// When the pages last reloaded for a change (real time: a desk's clock may be set).
+    reloaded: Option<Instant>,
 }
 
 impl Live {
@@ -81,7 +97,11 @@ impl Live {
         if server && !self.listening {
             self.listening = true;
             let waker = ctx.clone();
-            self.changes = store.listen(move || waker.request_repaint()).ok().flatten();
+            // Notices wake the desk once per [`COALESCE_MS`] however many come.
+            self.changes = store
+                .listen(move || waker.request_repaint_after(coalesce()))
+                .ok()
+                .flatten();
         }
         let mut ask = !server || now_ms - self.stamp_read_ms >= QUIET_POLL_MS;
         let mut moved = false;
@@ -96,10 +116,13 @@ impl Live {
             for change in drained {
                 match change {
                     Change::Row { game: Some(g), .. } => {
-                        self.changed_games.push(crate::store::GameId(g))
+                        let g = crate::store::GameId(g);
+                        if !self.held_games.contains(&g) {
+                            self.held_games.push(g);
+                        }
                     }
                     Change::Row { .. } => {}
-                    Change::Everything => news.everything = true,
+                    Change::Everything => self.held_everything = true,
                 }
             }
             if !changes.connected() {
@@ -140,9 +163,22 @@ impl Live {
             moved = true;
             self.stations_read_ms = None;
         }
-        if moved {
-            news.changed = true;
-            self.stamp += 1;
+        if moved || self.held_change {
+            // At most one reload per COALESCE_MS; a reconnection restores at once.
+            let since = self.reloaded.map(|at| at.elapsed());
+            let due = news.reconnected || since.is_none_or(|d| d >= coalesce());
+            if due {
+                news.changed = true;
+                news.everything |= std::mem::take(&mut self.held_everything);
+                self.changed_games = std::mem::take(&mut self.held_games);
+                self.held_change = false;
+                self.reloaded = Some(Instant::now());
+                self.stamp += 1;
+            } else {
+                self.held_change = true;
+                let wait = coalesce().saturating_sub(since.unwrap_or_default());
+                ctx.request_repaint_after(wait.max(Duration::from_millis(1)));
+            }
         }
         if self.disconnected.is_some() {
             // Try again within the second: the store reconnects on its next call.
@@ -215,6 +251,17 @@ impl Live {
         self.probe
             .as_ref()
             .and_then(|p| p.latest.lock().ok().and_then(|s| s.clone()))
+    }
+
+    /// Whether a change came in that the pages have not reloaded for yet (it waits at most
+    /// [`COALESCE_MS`] for the next frame).
+    pub fn holds_a_change(&self) -> bool {
+        self.held_change
+    }
+
+    /// Whether the server's change notices reach this desk (on a server; `false` on a file).
+    pub fn listening(&self) -> bool {
+        self.changes.as_ref().is_some_and(Changes::connected)
     }
 
     /// The tables this desk runs: `None` for the director's desk (every table).
