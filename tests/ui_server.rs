@@ -410,3 +410,130 @@ fn a_flood_of_change_notices_reloads_the_desk_at_most_once_per_coalescing_time()
         "reloads closer than {COALESCE_MS} ms: {apart:?} ms apart"
     );
 }
+
+/// On an event `ggdesk host` runs (its event server recorded), the Stations page makes
+/// stations of the API, not database logins: a station of the chosen tournament whose card
+/// (address, station, secret, authority, link) is shown once and saved as a private PDF to
+/// print; its secret opens the station and nothing else; "New secret" gives a new card and
+/// the old secret stops.
+#[test]
+fn on_a_hosted_event_the_stations_page_makes_a_station_of_the_api_and_its_card() {
+    use ggdesk::store::{EventServer, Station};
+    use std::os::unix::fs::PermissionsExt;
+    let url = pg::new_database();
+    let tid = event(&url, 6);
+    let mut director = connect(&url);
+    let server = EventServer {
+        stations_address: "https://127.0.0.1:8443/".into(),
+        authority: "ab".repeat(32),
+    };
+    director
+        .set_event_server(&server)
+        .expect("the event server");
+    let (mut h, opened) = common::desk_recording(
+        connect(&url),
+        Page::Stations,
+        Some(tid),
+        &Rc::new(Cell::new(START_MS)),
+    );
+    assert!(
+        has_text(
+            &h,
+            "This event's server runs the stations' HTTPS API at https://127.0.0.1:8443/ \
+             (authority sha256:abababababababab…). A station never logs into the database: its \
+             card holds its secret."
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    type_into(&mut h, "New station", "hall-b");
+    type_into(&mut h, "tables", "2-3");
+    click(&mut h, "Add the station");
+    let texts = all_text(&h);
+    assert!(
+        !texts.iter().any(|t| t.starts_with("postgres://")),
+        "no database login is shown: {texts:?}"
+    );
+    let stations = director.stations().expect("stations");
+    let hall_b: &Station = stations
+        .iter()
+        .find(|s| s.name == "hall-b")
+        .expect("the station is made");
+    assert_eq!(hall_b.tournament, Some(tid));
+    assert_eq!(hall_b.tables, vec![TableNo(2), TableNo(3)]);
+    // The card's lines; the secret in groups of four.
+    for line in [
+        "https://127.0.0.1:8443/",
+        "sha256:abababababababab",
+        "https://127.0.0.1:8443/hall-b",
+    ] {
+        assert!(has_text(&h, line), "{line} in {texts:?}");
+    }
+    let grouped = texts
+        .iter()
+        .find(|t| t.len() == 39 && t.split([' ', '\n']).all(|g| g.len() == 4))
+        .expect("the secret, shown once")
+        .clone();
+    let secret: String = grouped.split([' ', '\n']).collect();
+    assert!(
+        director
+            .station_by_secret("hall-b", &secret)
+            .expect("the secret checked")
+            .is_some()
+    );
+    // Saved as a PDF readable by its owner only, and opened to print.
+    let dir = tempfile::tempdir().expect("dir");
+    let pdf = dir.path().join("cards").join("hall-b.pdf");
+    // The field holds a path in the user's data folder: replaced by the test's.
+    assert!(
+        has_text(
+            &h,
+            &format!(
+                "{}",
+                ggdesk::store::Store::default_path()
+                    .and_then(|p| p.parent().map(|d| d.join("cards").join("hall-b.pdf")))
+                    .expect("a data folder")
+                    .display()
+            )
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    h.get_by_label("Save the card as").focus();
+    h.run();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_label("Save the card as")
+        .type_text(&pdf.display().to_string());
+    h.run();
+    click(&mut h, "Save and open the PDF");
+    let bytes = std::fs::read(&pdf).expect("the card is written");
+    assert!(bytes.starts_with(b"%PDF-"));
+    assert_eq!(
+        std::fs::metadata(&pdf).expect("meta").permissions().mode() & 0o777,
+        0o600
+    );
+    assert_eq!(opened.borrow().as_slice(), std::slice::from_ref(&pdf));
+    click(&mut h, "Done: hide the secret");
+    assert!(!all_text(&h).contains(&grouped), "the secret is shown once");
+    // A new secret: a new card, the old secret stops.
+    click(&mut h, "New secret");
+    click(
+        &mut h,
+        "New secret: its desk stops until it uses the new card",
+    );
+    assert!(
+        has_text(
+            &h,
+            "Station hall-b has a new secret, shown only now: print its new card (the old card \
+             no longer works)."
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(
+        director
+            .station_by_secret("hall-b", &secret)
+            .expect("the old secret checked")
+            .is_none()
+    );
+}

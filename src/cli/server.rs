@@ -3,7 +3,7 @@
 
 use super::CliError;
 use super::store_cmds::{address_of, db_address, open, store_error};
-use crate::station::card::{Card, CardFormat};
+use crate::station::card::{Card, CardError, CardFormat};
 use crate::store::{Actor, EventServer, Store, TournamentId, parse_tables, tables_text};
 use std::path::{Path, PathBuf};
 
@@ -66,7 +66,7 @@ pub fn station_add(
             Ok(secret) => secret,
             Err(e) => return Err(undo(&mut store, store_error(e))),
         };
-    let card = card_of(&server, name, secret);
+    let card = Card::of_station(&server, name, secret);
     if let Some(target) = &card_file {
         write_card(&card, target).map_err(|e| undo(&mut store, e))?;
     }
@@ -83,18 +83,6 @@ fn event_server(store: &Store) -> Result<EventServer, CliError> {
                 .into(),
         )
     })
-}
-
-/// A station's card: the server's address, the station, its secret (shown this once), the
-/// first 16 hex digits of the authority's fingerprint and the link its QR code holds.
-fn card_of(server: &EventServer, name: &str, secret: String) -> Card {
-    Card {
-        address: server.stations_address.clone(),
-        station: name.to_string(),
-        secret,
-        authority16: crate::tls::short(&server.authority).to_string(),
-        link: format!("{}{name}", server.stations_address),
-    }
 }
 
 fn print_card(card: &Card) {
@@ -125,32 +113,12 @@ fn card_target(path: &Path) -> Result<(PathBuf, CardFormat), CliError> {
     }
 }
 
-/// Writes the card readable by its owner only (it holds the secret): the file is made, or
-/// emptied and made private, before the secret is written into it.
+/// Writes the card readable by its owner only ([`Card::write_private`]).
 fn write_card(card: &Card, (path, format): &(PathBuf, CardFormat)) -> Result<(), CliError> {
-    use std::io::Write;
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-    let bytes = card
-        .render(*format)
-        .map_err(|e| CliError::Input(e.to_string()))?;
-    let fault = |e: std::io::Error| {
-        CliError::Other(format!(
-            "the card cannot be written to {}: {e}",
-            path.display()
-        ))
-    };
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)
-        .map_err(fault)?;
-    // A file that was there keeps its mode through open: make it private before writing.
-    file.set_permissions(std::fs::Permissions::from_mode(0o600))
-        .map_err(fault)?;
-    file.write_all(&bytes).map_err(fault)?;
-    file.sync_all().map_err(fault)
+    card.write_private(path, *format).map_err(|e| match e {
+        CardError::Write { .. } => CliError::Other(e.to_string()),
+        CardError::LinkTooLong(_) => CliError::Input(e.to_string()),
+    })
 }
 
 pub fn station_list(db: Option<String>) -> Result<(), CliError> {
@@ -188,7 +156,7 @@ pub fn station_reset(
         let secret = store
             .issue_station_secret(name, tournament, &Actor::director())
             .map_err(store_error)?;
-        let card = card_of(&server, name, secret);
+        let card = Card::of_station(&server, name, secret);
         // The new secret is already the station's: it is printed even when the file cannot
         // be written, or the station would have a secret nobody saw.
         let written = card_file.as_ref().map(|target| write_card(&card, target));

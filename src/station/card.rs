@@ -8,6 +8,7 @@
 //! module by module in the tests.
 
 use crate::serve::qr::{QUIET_ZONE, QrMatrix};
+use crate::store::EventServer;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -48,9 +49,49 @@ impl CardFormat {
 pub enum CardError {
     #[error("the card's link is too long for a QR code ({0} bytes)")]
     LinkTooLong(usize),
+    #[error("the card cannot be written to {path}: {detail}")]
+    Write { path: String, detail: String },
 }
 
 impl Card {
+    /// The card of station `name` on the event server `server`, with its secret (shown this
+    /// once): the server's address, the first 16 hex digits of the authority's fingerprint
+    /// and the link its QR code holds.
+    pub fn of_station(server: &EventServer, name: &str, secret: String) -> Card {
+        Card {
+            address: server.stations_address.clone(),
+            station: name.to_string(),
+            secret,
+            authority16: crate::tls::short(&server.authority).to_string(),
+            link: format!("{}{name}", server.stations_address),
+        }
+    }
+
+    /// Writes the card in `format` to `path`, readable by its owner only (it holds the
+    /// secret): the file is made, or emptied and made private, before the secret is written
+    /// into it, and synced.
+    pub fn write_private(&self, path: &Path, format: CardFormat) -> Result<(), CardError> {
+        use std::io::Write as _;
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        let bytes = self.render(format)?;
+        let fault = |e: std::io::Error| CardError::Write {
+            path: path.display().to_string(),
+            detail: e.to_string(),
+        };
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(path)
+            .map_err(fault)?;
+        // A file that was there keeps its mode through open: make it private before writing.
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))
+            .map_err(fault)?;
+        file.write_all(&bytes).map_err(fault)?;
+        file.sync_all().map_err(fault)
+    }
+
     /// The card in `format`.
     pub fn render(&self, format: CardFormat) -> Result<Vec<u8>, CardError> {
         match format {

@@ -1,20 +1,32 @@
-//! Stations (F9): on an event server, the director creates one login per arbiter station,
-//! gives it its tables, gives it a new password (a card lost or seen), and removes it. The
-//! URL of a new station or a new password is shown once, to be written on the station's
-//! card; the server keeps only a verifier. A new password and a removal end the sessions
-//! the station's login has open.
+//! Stations (F9): on an event server, the director creates one station per group of tables,
+//! gives it its tables, a new secret or password (a card lost or seen), and removes it.
+//!
+//! On an event `ggdesk host` runs (it recorded its event server), a station speaks to the
+//! server's HTTPS API and never logs into the database: it belongs to a tournament, and its
+//! card (the stations' address, the station, its secret, the authority's fingerprint and a
+//! QR code of its link) is shown once and saved as an A6 PDF to print. On a PostgreSQL the
+//! director runs, a station is a database login whose URL is shown once. The server keeps
+//! only a hash or a verifier; a new secret or password and a removal end what the station
+//! has open.
 
 use super::PageCtx;
 use super::common::{self, LoadErrors};
 use super::director::Watch;
-use crate::store::{Actor, Engine, Station, parse_tables, tables_text};
+use super::files;
+use crate::station::card::{Card, CardFormat};
+use crate::store::{
+    Actor, Engine, EventServer, Station, Store, StoreError, TournamentId, parse_tables, tables_text,
+};
 use egui::{RichText, Ui};
+use std::path::PathBuf;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Cmd {
     Add {
         name: String,
         tables: Vec<ggdesk_core::tournament::TableNo>,
+        /// On a hosted event: the station's tournament (its card is made).
+        tournament: Option<TournamentId>,
     },
     SetTables {
         name: String,
@@ -22,6 +34,8 @@ enum Cmd {
     },
     Reset(String),
     Remove(String),
+    /// Saves the card shown to this file and opens it to print.
+    SaveCard(PathBuf),
 }
 
 #[derive(Default)]
@@ -39,6 +53,17 @@ pub struct StationsPage {
     /// The stations as last read: read again when the database changed, not every frame
     /// (each read is a round trip to the server).
     stations: Vec<Station>,
+    /// The event server `ggdesk host` runs on this database, if any: stations are then the
+    /// API's, each with a card.
+    server: Option<EventServer>,
+    tournaments: Vec<(TournamentId, String)>,
+    /// The tournament a new station is for.
+    tournament: Option<TournamentId>,
+    /// The card of the station just added, or just given a new secret (true): its secret
+    /// is shown only while this is kept.
+    card: Option<(Card, bool)>,
+    /// Where the card is saved, as typed.
+    card_path: String,
     load: LoadErrors,
     watch: Watch,
 }
@@ -67,12 +92,36 @@ impl StationsPage {
             self.stations = load
                 .check("the stations", cx.store.stations())
                 .unwrap_or_default();
+            self.server = load
+                .check("the event server", cx.store.event_server())
+                .flatten();
+            self.tournaments = load
+                .check("the tournaments", cx.store.tournament_names())
+                .unwrap_or_default();
+            if self
+                .tournament
+                .is_none_or(|t| !self.tournaments.iter().any(|(id, _)| *id == t))
+            {
+                self.tournament = (*cx.tournament)
+                    .filter(|t| self.tournaments.iter().any(|(id, _)| id == t))
+                    .or_else(|| self.tournaments.first().map(|(id, _)| *id));
+            }
             self.load = load;
         }
         if self.load.banner(ui) {
             return;
         }
+        if let Some(server) = &self.server {
+            ui.label(format!(
+                "This event's server runs the stations' HTTPS API at {} (authority sha256:{}…). \
+                 A station never logs into the database: its card holds its secret.",
+                server.stations_address,
+                crate::tls::short(&server.authority)
+            ));
+            ui.add_space(4.0);
+        }
         self.created_ui(ui);
+        self.card_ui(ui);
         self.add_ui(ui);
         ui.separator();
         let stations = std::mem::take(&mut self.stations);
@@ -83,6 +132,109 @@ impl StationsPage {
         }
         for cmd in std::mem::take(&mut self.queued) {
             self.apply(cmd, cx);
+        }
+    }
+
+    /// The tournament of station `name` when it is a station of the API (it has a card).
+    fn api_station(&self, name: &str) -> Option<TournamentId> {
+        self.stations
+            .iter()
+            .find(|s| s.name == name)
+            .and_then(|s| s.tournament)
+    }
+
+    /// A new secret for station `name` of the API, and its card.
+    fn new_card(&self, store: &mut Store, name: &str) -> Result<Card, StoreError> {
+        let (Some(server), Some(tournament)) = (&self.server, self.api_station(name)) else {
+            return Err(StoreError::Rejected(format!(
+                "station {name} has no card: it is not a station of this event's server"
+            )));
+        };
+        let secret = store.issue_station_secret(name, tournament, &Actor::director())?;
+        Ok(Card::of_station(server, name, secret))
+    }
+
+    fn show_card(&mut self, card: Card, reset: bool) {
+        let dir = Store::default_path()
+            .and_then(|p| p.parent().map(|d| d.join("cards")))
+            .unwrap_or_else(|| PathBuf::from("cards"));
+        self.card_path = dir
+            .join(format!("{}.pdf", card.station))
+            .display()
+            .to_string();
+        self.card = Some((card, reset));
+        self.created = None;
+    }
+
+    /// The card just made: every line of it, the secret large, a place to save it as a PDF
+    /// to print; shown until the director hides it (the secret is shown nowhere else).
+    fn card_ui(&mut self, ui: &mut Ui) {
+        let Some((card, reset)) = &self.card else {
+            return;
+        };
+        let mut close = false;
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            let text = if *reset {
+                format!(
+                    "Station {} has a new secret, shown only now: print its new card (the old \
+                     card no longer works).",
+                    card.station
+                )
+            } else {
+                format!(
+                    "Station {} is ready. Its card, shown only now: print it and leave it at \
+                     its tables.",
+                    card.station
+                )
+            };
+            ui.label(RichText::new(text).strong());
+            egui::Grid::new("ggdesk-station-card")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    ui.label("Address");
+                    ui.label(RichText::new(&card.address).monospace());
+                    ui.end_row();
+                    ui.label("Station");
+                    ui.label(RichText::new(&card.station).monospace());
+                    ui.end_row();
+                    ui.label("Secret");
+                    ui.label(
+                        RichText::new(card.secret_lines().join("\n"))
+                            .monospace()
+                            .size(18.0),
+                    );
+                    ui.end_row();
+                    ui.label("Authority");
+                    ui.label(RichText::new(format!("sha256:{}", card.authority16)).monospace());
+                    ui.end_row();
+                    ui.label("Link");
+                    ui.label(RichText::new(&card.link).monospace());
+                    ui.end_row();
+                });
+            ui.horizontal(|ui| {
+                let l = ui.label("Save the card as");
+                ui.add(egui::TextEdit::singleline(&mut self.card_path).desired_width(360.0))
+                    .labelled_by(l.id);
+                if ui.button("Save and open the PDF").clicked() {
+                    let path = PathBuf::from(self.card_path.trim());
+                    match path.parent() {
+                        Some(dir) if !dir.as_os_str().is_empty() => {
+                            if let Err(e) = std::fs::create_dir_all(dir) {
+                                self.error = Some(format!("cannot create {}: {e}", dir.display()));
+                                return;
+                            }
+                        }
+                        _ => {}
+                    }
+                    self.queued.push(Cmd::SaveCard(path));
+                }
+            });
+            if ui.button("Done: hide the secret").clicked() {
+                close = true;
+            }
+        });
+        if close {
+            self.card = None;
         }
     }
 
@@ -132,13 +284,46 @@ impl StationsPage {
                         .hint_text("1-10, 12"),
                 )
                 .labelled_by(l.id);
+            if self.server.is_some() {
+                let of = ui.label("of");
+                let shown = self
+                    .tournaments
+                    .iter()
+                    .find(|(id, _)| Some(*id) == self.tournament)
+                    .map_or_else(
+                        || "no tournament yet".to_string(),
+                        |(id, n)| format!("{n} ({id})"),
+                    );
+                egui::ComboBox::from_id_salt("ggdesk-station-tournament")
+                    .selected_text(shown)
+                    .width(220.0)
+                    .show_ui(ui, |ui| {
+                        for (id, name) in &self.tournaments {
+                            ui.selectable_value(
+                                &mut self.tournament,
+                                Some(*id),
+                                format!("{name} ({id})"),
+                            );
+                        }
+                    })
+                    .response
+                    .labelled_by(of.id);
+            }
             // Enter in the tables box adds the station, as the button does.
             let entered = tables.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if ui.button("Add the station").clicked() || entered {
                 match parse_tables(&self.tables) {
+                    Ok(_) if self.server.is_some() && self.tournament.is_none() => {
+                        self.error = Some(
+                            "a station runs the tables of one tournament: create the \
+                             tournament first (Tournaments, F2)"
+                                .into(),
+                        )
+                    }
                     Ok(tables) => self.queued.push(Cmd::Add {
                         name: self.name.trim().to_string(),
                         tables,
+                        tournament: self.server.as_ref().and(self.tournament),
                     }),
                     Err(e) => self.error = Some(format!("tables: {e}")),
                 }
@@ -163,13 +348,27 @@ impl StationsPage {
             .num_columns(4)
             .show(ui, |ui| {
                 ui.label(RichText::new("Station").strong());
-                ui.label(RichText::new("Login").strong());
+                let hosted = self.server.is_some();
+                ui.label(RichText::new(if hosted { "Tournament" } else { "Login" }).strong());
                 ui.label(RichText::new("Tables").strong());
                 ui.label("");
                 ui.end_row();
                 for s in stations {
                     ui.label(&s.name);
-                    ui.label(RichText::new(&s.role).monospace());
+                    if hosted {
+                        let t = s.tournament.map_or_else(
+                            || "none (no card yet)".to_string(),
+                            |t| {
+                                self.tournaments
+                                    .iter()
+                                    .find(|(id, _)| *id == t)
+                                    .map_or_else(|| t.to_string(), |(_, n)| format!("{n} ({t})"))
+                            },
+                        );
+                        ui.label(t);
+                    } else {
+                        ui.label(RichText::new(&s.role).monospace());
+                    }
                     match &mut self.editing {
                         Some((name, text)) if *name == s.name => {
                             let l = ui.label("");
@@ -196,22 +395,27 @@ impl StationsPage {
                                 if ui.button("Change tables").clicked() {
                                     self.editing = Some((s.name.clone(), tables_text(&s.tables)));
                                 }
+                                let word = if s.tournament.is_some() {
+                                    "secret"
+                                } else {
+                                    "password"
+                                };
                                 if self.confirm_reset.as_deref() == Some(s.name.as_str()) {
                                     if ui
                                         .button(
-                                            RichText::new(
-                                                "New password: its desk stops until it uses the new card",
-                                            )
+                                            RichText::new(format!(
+                                                "New {word}: its desk stops until it uses the new card"
+                                            ))
                                             .color(common::RED),
                                         )
                                         .clicked()
                                     {
                                         self.queued.push(Cmd::Reset(s.name.clone()));
                                     }
-                                    if ui.button("Keep the password").clicked() {
+                                    if ui.button(format!("Keep the {word}")).clicked() {
                                         self.confirm_reset = None;
                                     }
-                                } else if ui.button("New password").clicked() {
+                                } else if ui.button(format!("New {word}")).clicked() {
                                     self.confirm_reset = Some(s.name.clone());
                                     self.confirm_remove = None;
                                 }
@@ -245,7 +449,27 @@ impl StationsPage {
         self.error = None;
         self.watch.force();
         match cmd {
-            Cmd::Add { name, tables } => match cx.store.add_station(&name, &tables, &actor) {
+            Cmd::Add {
+                name,
+                tables,
+                tournament: Some(tournament),
+            } => match add_with_card(cx.store, &name, &tables, tournament, self.server.as_ref()) {
+                Ok(card) => {
+                    cx.notices.info(format!(
+                        "Station {name} added (tables {}); its card is shown",
+                        tables_text(&tables)
+                    ));
+                    self.show_card(card, false);
+                    self.name.clear();
+                    self.tables.clear();
+                }
+                Err(e) => self.error = Some(e.to_string()),
+            },
+            Cmd::Add {
+                name,
+                tables,
+                tournament: None,
+            } => match cx.store.add_station(&name, &tables, &actor) {
                 Ok(login) => {
                     cx.notices.info(format!(
                         "Station {name} added (tables {})",
@@ -267,6 +491,29 @@ impl StationsPage {
                     Err(e) => self.error = Some(e.to_string()),
                 }
             }
+            Cmd::Reset(name) if self.api_station(&name).is_some() => {
+                match self.new_card(cx.store, &name) {
+                    Ok(card) => {
+                        cx.notices.info(format!(
+                            "Station {name} has a new secret; its open requests were ended"
+                        ));
+                        self.show_card(card, true);
+                        self.confirm_reset = None;
+                    }
+                    Err(e) => self.error = Some(e.to_string()),
+                }
+            }
+            Cmd::SaveCard(path) => {
+                let Some((card, _)) = &self.card else {
+                    return;
+                };
+                match card.write_private(&path, CardFormat::Pdf) {
+                    Ok(()) => {
+                        files::print_page(cx.notices, cx.launcher, "The station's card", &path)
+                    }
+                    Err(e) => self.error = Some(e.to_string()),
+                }
+            }
             Cmd::Reset(name) => match cx.store.reset_station(&name, &actor) {
                 Ok(login) => {
                     cx.notices.info(format!(
@@ -284,6 +531,31 @@ impl StationsPage {
                 }
                 Err(e) => self.error = Some(e.to_string()),
             },
+        }
+    }
+}
+
+/// Adds station `name` of the API for `tournament` and issues its secret: its card. The
+/// station was made for this card only: without its secret it is removed again.
+fn add_with_card(
+    store: &mut Store,
+    name: &str,
+    tables: &[ggdesk_core::tournament::TableNo],
+    tournament: TournamentId,
+    server: Option<&EventServer>,
+) -> Result<Card, StoreError> {
+    let Some(server) = server else {
+        return Err(StoreError::Rejected(
+            "this database has no event server: start it with ggdesk host".into(),
+        ));
+    };
+    let actor = Actor::director();
+    store.add_station(name, tables, &actor)?;
+    match store.issue_station_secret(name, tournament, &actor) {
+        Ok(secret) => Ok(Card::of_station(server, name, secret)),
+        Err(e) => {
+            let _ = store.remove_station(name, &actor);
+            Err(e)
         }
     }
 }
