@@ -109,9 +109,9 @@ impl Live {
         if let Some(changes) = &self.changes {
             let drained = changes.drain();
             if !drained.is_empty() {
-                // A commit was announced: whatever the stamp says, something changed.
-                ask = true;
-                moved = true;
+                // A commit was announced: whatever the stamp says, something changed. It is
+                // taken at the next reload (at most one per COALESCE_MS on a server).
+                self.held_change = true;
             }
             for change in drained {
                 match change {
@@ -128,6 +128,13 @@ impl Live {
             if !changes.connected() {
                 ask = true;
             }
+        }
+        // Coalesced: the changes held are taken once COALESCE_MS passed since the last reload.
+        let since = self.reloaded.map(|at| at.elapsed());
+        let due = since.is_none_or(|d| d >= coalesce());
+        if self.held_change && due {
+            ask = true;
+            moved = true;
         }
         if self.disconnected.is_some() {
             ask = true;
@@ -164,10 +171,10 @@ impl Live {
             self.stations_read_ms = None;
         }
         if moved || self.held_change {
-            // At most one reload per COALESCE_MS; a reconnection restores at once.
-            let since = self.reloaded.map(|at| at.elapsed());
-            let due = news.reconnected || since.is_none_or(|d| d >= coalesce());
-            if due {
+            // On a server, at most one reload per COALESCE_MS; a reconnection restores at
+            // once. On a file only this desk's writes and another program's move the stamp:
+            // at once too.
+            if news.reconnected || !server || due {
                 news.changed = true;
                 news.everything |= std::mem::take(&mut self.held_everything);
                 self.changed_games = std::mem::take(&mut self.held_games);

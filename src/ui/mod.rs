@@ -10,6 +10,7 @@ pub mod common;
 pub mod director;
 pub mod files;
 pub mod help;
+pub mod hosting;
 pub mod input;
 pub mod live;
 mod public_pages;
@@ -237,6 +238,9 @@ pub struct DeskApp {
     /// Another program's writes to the database file wake the desk (a file only).
     file_watch: Option<wake::FileWatch>,
     file_watch_started: bool,
+    /// The event server this desk started ("Host this event on the network"): it runs while
+    /// the desk is open.
+    host: Option<crate::host::Host>,
 }
 
 const PREFS_KEY: &str = "ggdesk.prefs";
@@ -297,7 +301,34 @@ impl DeskApp {
             typing_last: false,
             launcher: files::Launcher::System,
             quit: Arc::new(AtomicBool::new(false)),
+            host: None,
         }
+    }
+
+    /// Whether this desk runs the event server it is on.
+    pub fn hosts_the_event(&self) -> bool {
+        self.host.is_some()
+    }
+
+    /// Goes on on the server this desk just started, with the event copied into it: the
+    /// pages start afresh on the server's database (as a desk opened on its URL would).
+    fn go_on_hosted(&mut self, hosted: hosting::Hosted) {
+        let hosting::Hosted { host, store, dir } = hosted;
+        let mut next = DeskApp::new(Ok(store), self.prefs.clone(), self.time.clone());
+        next.launcher = self.launcher.clone();
+        next.quit = self.quit.clone();
+        next.notices.info(format!(
+            "The event is hosted on this laptop ({}): stations' address {}, public pages {}",
+            dir.display(),
+            host.stations_address,
+            host.pages_address
+        ));
+        next.stations.hosting = Some(stations::HostedHere {
+            dir,
+            pages: host.pages_address.clone(),
+        });
+        next.host = Some(host);
+        *self = next;
     }
 
     /// The flag that asks the desk to close (set from a signal handler).
@@ -552,6 +583,11 @@ impl DeskApp {
             Page::Bracket => self.bracket.ui(ui, &mut frame),
         });
         self.prefs.theme = theme;
+        if let Some(hosted) = self.stations.hosted.take() {
+            self.go_on_hosted(hosted);
+            ctx.request_repaint();
+            return;
+        }
         self.help.ui(&ctx);
         if let Some(page) = goto
             && (!station || page.for_station())
@@ -576,6 +612,12 @@ impl DeskApp {
             && let Err(e) = self.tables.keep_clocks(store, now)
         {
             eprintln!("ggdesk: could not store the clocks on closing: {e}");
+        }
+        // The server this desk runs stops last, after the desk's own writes.
+        if let Some(host) = self.host.take()
+            && let Err(e) = host.stop()
+        {
+            eprintln!("ggdesk: the event server did not stop cleanly: {e}");
         }
     }
 }

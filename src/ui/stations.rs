@@ -66,6 +66,21 @@ pub struct StationsPage {
     card_path: String,
     load: LoadErrors,
     watch: Watch,
+    /// On a desk opened on a file: the form that hosts the event.
+    host_panel: super::hosting::HostPanel,
+    /// Whether the desk runs as root (asked once: the cluster then needs another user).
+    root: Option<bool>,
+    /// The server the form just started, for the desk to go on on.
+    pub hosted: Option<super::hosting::Hosted>,
+    /// The server this desk runs, if it does.
+    pub hosting: Option<HostedHere>,
+}
+
+/// The event server this desk runs: its folder and public pages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostedHere {
+    pub dir: PathBuf,
+    pub pages: String,
 }
 
 impl StationsPage {
@@ -74,9 +89,14 @@ impl StationsPage {
         if cx.store.engine() != Engine::Postgres {
             ui.label(
                 "This desk runs on a database file: one laptop, no stations. For an arbiter \
-                 desk at every table, run the event on a server (README: \"Running an event on a \
-                 server\") and open the director's desk on its URL.",
+                 station at every table, host the event on the network (below), or run it on a \
+                 server you keep (README: \"Running an event on a server\").",
             );
+            ui.separator();
+            let root = *self
+                .root
+                .get_or_insert_with(|| crate::host::cluster::whoami().0);
+            self.hosted = self.host_panel.ui(ui, cx.store.path(), root);
             return;
         }
         if let Some(tables) = cx.my_tables {
@@ -110,6 +130,18 @@ impl StationsPage {
         }
         if self.load.banner(ui) {
             return;
+        }
+        if let Some(here) = &self.hosting {
+            ui.label(
+                RichText::new(format!(
+                    "This desk runs the event server (folder {}; public pages {}): keep it open \
+                     while the event runs. Closing it stops the server; every saved result is \
+                     kept.",
+                    here.dir.display(),
+                    here.pages
+                ))
+                .strong(),
+            );
         }
         if let Some(server) = &self.server {
             ui.label(format!(
