@@ -151,5 +151,48 @@ fn the_desk_hosts_its_event_goes_on_there_and_stops_the_server_when_it_closes() 
         "the stations' API still accepts connections"
     );
     drop(h);
+
+    // The next day: a desk on the file starts that folder's server again, its event as the
+    // server kept it (the station made there is still there), without copying the file.
+    let mut h = desk(
+        Store::open(&file).expect("the event file"),
+        Page::Stations,
+        Some(tid),
+        &Rc::new(Cell::new(START_MS)),
+    );
+    set_field(&mut h, "Folder", &dir.display().to_string());
+    type_into(&mut h, "Address on the hall's network", "127.0.0.1");
+    if pg::debian::is_root() {
+        type_into(&mut h, "Run PostgreSQL as", "postgres");
+    }
+    set_field(&mut h, "PostgreSQL port", &port.to_string());
+    set_field(&mut h, "Stations' port", &station_port.to_string());
+    set_field(&mut h, "Public pages' port", &pages_port.to_string());
+    click(&mut h, "Start this folder's server and go on there");
+    {
+        let h = std::cell::RefCell::new(&mut h);
+        wait::until_or(
+            "the desk to go on on the folder's server",
+            || {
+                let mut h = h.borrow_mut();
+                h.run();
+                has_text(&h, &running)
+            },
+            || format!("the desk shows {:?}", all_text(&h.borrow())),
+        );
+    }
+    let store = h.state().store().expect("the desk's store");
+    assert_eq!(
+        store
+            .stations()
+            .expect("stations")
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>(),
+        vec!["hall-a"]
+    );
+    assert_eq!(store.registrations(tid).expect("players").len(), 4);
+    h.state_mut().closing();
+    drop(h);
     let _ = std::fs::remove_dir_all(&dir);
 }

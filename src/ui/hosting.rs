@@ -123,10 +123,36 @@ impl HostPanel {
             );
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_millis(100));
-        } else if ui.button("Host this event on the network").clicked() {
-            match self.options(root) {
-                Ok(options) => self.start(options, file.to_path_buf()),
-                Err(e) => self.error = Some(e),
+        } else {
+            // A folder a host made already (the desk that hosted it was closed): its server
+            // starts again with its event as it is.
+            let made = Path::new(self.folder.trim()).join("director.url").exists();
+            ui.horizontal(|ui| {
+                if ui.button("Host this event on the network").clicked() {
+                    match self.options(root) {
+                        Ok(options) => self.start(options, Some(file.to_path_buf())),
+                        Err(e) => self.error = Some(e),
+                    }
+                }
+                if made
+                    && ui
+                        .button("Start this folder's server and go on there")
+                        .clicked()
+                {
+                    match self.options(root) {
+                        Ok(options) => self.start(options, None),
+                        Err(e) => self.error = Some(e),
+                    }
+                }
+            });
+            if made {
+                ui.label(
+                    RichText::new(
+                        "This folder holds a hosted event already: start its server to go on \
+                         with it (this file is not copied).",
+                    )
+                    .weak(),
+                );
             }
         }
         if let Some(e) = &self.error {
@@ -166,14 +192,15 @@ impl HostPanel {
         })
     }
 
-    /// Starts the server and the copy on a thread of their own (initdb takes seconds).
-    fn start(&mut self, options: HostOptions, file: PathBuf) {
+    /// Starts the server and the copy of `file` (none: the folder's event as it is) on a
+    /// thread of their own (initdb takes seconds).
+    fn start(&mut self, options: HostOptions, file: Option<PathBuf>) {
         self.error = None;
         let (tx, rx) = channel();
         let spawned = std::thread::Builder::new()
             .name("ggdesk-host".into())
             .spawn(move || {
-                let _ = tx.send(start_and_copy(&options, &file));
+                let _ = tx.send(start_and_copy(&options, file.as_deref()));
             });
         match spawned {
             Ok(_) => self.starting = Some(rx),
@@ -206,17 +233,19 @@ impl HostPanel {
 
 /// The server started, and the event in `file` copied into its (empty) database; on a
 /// failure the server is stopped again and nothing else is changed.
-fn start_and_copy(options: &HostOptions, file: &Path) -> Result<Hosted, String> {
+fn start_and_copy(options: &HostOptions, file: Option<&Path>) -> Result<Hosted, String> {
     let host = Host::start(options).map_err(|e| e.to_string())?;
-    let source = Store::open(file).map_err(|e| format!("the event {}: {e}", file.display()))?;
     let mut store = Store::connect(&Address::Server(host.director_url.clone()))
         .map_err(|e| format!("the server's database: {e}"))?;
-    source.copy_into(&mut store).map_err(|e| {
-        format!(
-            "the event could not be copied into {}: {e}",
-            options.dir.display()
-        )
-    })?;
+    if let Some(file) = file {
+        let source = Store::open(file).map_err(|e| format!("the event {}: {e}", file.display()))?;
+        source.copy_into(&mut store).map_err(|e| {
+            format!(
+                "the event could not be copied into {}: {e}",
+                options.dir.display()
+            )
+        })?;
+    }
     Ok(Hosted {
         host,
         store,
