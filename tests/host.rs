@@ -408,6 +408,33 @@ fn host_refuses_to_run_the_cluster_as_root_or_as_another_user() {
         );
     }
     assert!(!dir.exists(), "a refused host made {}", dir.display());
+    // As root with --user, a folder below one private to root (a home folder) is refused
+    // before the cluster is made, naming why; the folder made for it goes again.
+    if pg::debian::is_root() {
+        let private = dir_for("private");
+        std::fs::create_dir_all(&private).expect("a private folder");
+        std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o700))
+            .expect("private");
+        let event = private.join("event");
+        let out = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
+            .arg("host")
+            .arg(&event)
+            .args(["--user", "postgres"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("run host as root");
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).trim(),
+            format!(
+                "ggdesk: the user postgres cannot reach {}: a folder above it is private; \
+                 choose a folder it can reach (such as /srv/event)",
+                event.display()
+            )
+        );
+        assert!(!event.exists(), "a refused host left {}", event.display());
+        std::fs::remove_dir_all(&private).expect("clean up");
+    }
 }
 
 /// A libpq connection string to a host's cluster over TLS, checked with DIR/ca.crt.

@@ -93,6 +93,22 @@ impl ClusterUser {
                 String::from_utf8_lossy(&out.stderr).trim()
             )));
         }
+        // Owning the folder is not enough when a folder above it is private to root (a home
+        // folder): the cluster could not even be made there.
+        let reaches = self
+            .command(Path::new("test"))
+            .arg("-x")
+            .arg(path)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !reaches {
+            return Err(HostError::Input(format!(
+                "the user {} cannot reach {}: a folder above it is private; choose a folder it \
+                 can reach (such as /srv/event)",
+                self.name,
+                path.display()
+            )));
+        }
         Ok(())
     }
 }

@@ -307,7 +307,8 @@ struct Servers {
 /// DIR made (0700) and given to the cluster's user; answers its absolute path.
 fn prepare_dir(dir: &Path, user: &ClusterUser) -> Result<PathBuf, HostError> {
     use std::os::unix::fs::DirBuilderExt;
-    if !dir.exists() {
+    let created = !dir.exists();
+    if created {
         std::fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
@@ -330,8 +331,12 @@ fn prepare_dir(dir: &Path, user: &ClusterUser) -> Result<PathBuf, HostError> {
         )));
     }
     let has_data = dir.join("data").exists();
-    if !has_data {
-        user.own(&dir)?;
+    if !has_data && let Err(e) = user.own(&dir) {
+        // A folder made for nothing goes again.
+        if created {
+            let _ = std::fs::remove_dir(&dir);
+        }
+        return Err(e);
     }
     Ok(dir)
 }
