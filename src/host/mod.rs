@@ -198,6 +198,7 @@ impl Host {
         if self.stations.is_some() || standby::is_standby(&self.cluster) {
             return Ok(false);
         }
+        standby::forget_synchronous_standbys(&self.cluster)?;
         self.serve()?;
         Ok(true)
     }

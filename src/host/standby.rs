@@ -215,9 +215,17 @@ pub fn make(cluster: &Cluster, primary: &DirectorUrl) -> Result<String, HostErro
     let auto = cluster.data().join("postgresql.auto.conf");
     let text = std::fs::read_to_string(&auto)
         .map_err(|e| HostError::Other(format!("{}: {e}", auto.display())))?;
+    // The primary's own `synchronous_standby_names` does not come along: pg_basebackup's
+    // stream carries the standby's name, which the primary's watch may have named before
+    // the copy was taken, and a standby promoted with its own name there would wait at
+    // every commit for a standby that never comes.
     let mut kept: Vec<&str> = text
         .lines()
-        .filter(|l| !l.starts_with("primary_conninfo") && !l.starts_with("primary_slot_name"))
+        .filter(|l| {
+            !l.starts_with("primary_conninfo")
+                && !l.starts_with("primary_slot_name")
+                && !l.starts_with("synchronous_standby_names")
+        })
         .collect();
     let line = format!(
         "primary_conninfo = '{}'\nprimary_slot_name = '{name}'",
@@ -324,6 +332,17 @@ fn name_streaming_standbys(cluster: &Cluster) -> Result<(), HostError> {
         &format!(
             "ALTER SYSTEM SET synchronous_standby_names = '{setting}';\nSELECT pg_reload_conf();"
         ),
+    )?;
+    Ok(())
+}
+
+/// A standby just promoted waits for no standby: whatever `synchronous_standby_names` it
+/// holds (a copy made before this build kept the primary's) is reset, and the watch names
+/// the standbys that stream to it from now on.
+pub fn forget_synchronous_standbys(cluster: &Cluster) -> Result<(), HostError> {
+    cluster.sql(
+        "postgres",
+        "ALTER SYSTEM RESET synchronous_standby_names;\nSELECT pg_reload_conf();",
     )?;
     Ok(())
 }
