@@ -903,3 +903,89 @@ fn the_director_types_no_password_on_a_command_line() {
     let _ = std::fs::remove_dir_all(&home);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// SQL as the cluster's superuser over DIR's own socket (peer): its output.
+fn superuser_sql(dir: &Path, port: u16, db: &str, sql: &str) -> String {
+    let mut c = if pg::debian::is_root() {
+        let mut c = Command::new("runuser");
+        c.args(["-u", "postgres", "--"])
+            .arg(pg::bin_dir().join("psql"));
+        c
+    } else {
+        Command::new(pg::bin_dir().join("psql"))
+    };
+    let out = c
+        .arg("-h")
+        .arg(dir)
+        .args(["-p", &port.to_string(), "-d", db, "-XAtc", sql])
+        .output()
+        .expect("psql as the cluster's superuser");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// m5: the public pages the host runs read with a login of their own, a member of the
+/// pages' read-only role and nothing else, allowed over the cluster's socket only: not the
+/// director's login.
+#[test]
+fn the_public_pages_read_with_a_login_of_their_own() {
+    let dir = dir_for("pages");
+    let port = pg::free_port();
+    let host = Hosted::start(&dir, port);
+    // A page is served (the pages' watcher has read the event).
+    let mut stream =
+        std::net::TcpStream::connect(("127.0.0.1", host.pages_port)).expect("the pages' port");
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .expect("a request");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("an answer");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let logins = superuser_sql(
+        &dir,
+        port,
+        "event",
+        "SELECT string_agg(DISTINCT usename, ',' ORDER BY usename) FROM pg_stat_activity \
+         WHERE datname = 'event' AND backend_type = 'client backend'",
+    );
+    assert!(
+        logins.split(',').any(|l| l == "event_pages"),
+        "the pages' login reads: {logins}"
+    );
+    assert_eq!(
+        superuser_sql(
+            &dir,
+            port,
+            "event",
+            "SELECT has_table_privilege('event_pages', 'public.games', 'SELECT')::text \
+             || has_table_privilege('event_pages', 'public.game_events', 'SELECT')::text \
+             || pg_has_role('event_pages', 'event_public', 'MEMBER')::text \
+             || (SELECT (rolsuper OR rolcreaterole OR rolcreatedb OR rolinherit)::text \
+                 FROM pg_roles WHERE rolname = 'event_pages')"
+        ),
+        "falsefalsetruefalse"
+    );
+    // Not from the network, even over TLS.
+    let (ok, _, err) = psql(
+        &format!(
+            "host=127.0.0.1 port={port} user=event_pages dbname=event sslmode=verify-full sslrootcert={}",
+            dir.join("ca.crt").display()
+        ),
+        "anything",
+        "SELECT 1",
+    );
+    assert!(!ok);
+    assert!(
+        err.contains(
+            "no pg_hba.conf entry for host \"127.0.0.1\", user \"event_pages\", database \"event\", SSL encryption"
+        ),
+        "{err}"
+    );
+    let (code, _) = host.terminate();
+    assert_eq!(code, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

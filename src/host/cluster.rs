@@ -20,6 +20,11 @@ pub const DATABASE: &str = "event";
 /// The director's login.
 pub const DIRECTOR: &str = "director";
 
+/// The public pages' own login (m5 of issue 32): a member of the pages' read-only role and
+/// nothing else, allowed only over the cluster's socket, its password new at each start and
+/// known to the host alone.
+pub const PAGES: &str = "event_pages";
+
 /// The settings ggdesk writes (included from `postgresql.conf`), rewritten at every start.
 const SETTINGS: &str = "ggdesk.conf";
 /// The cluster's log, in DIR.
@@ -409,10 +414,12 @@ pub fn hba(superuser: &str) -> String {
     format!(
         "# Written by `ggdesk host`. No trust, no plain-text remote connection:\n\
          # the superuser only over this cluster's own socket (peer), the director over the\n\
-         # socket or over TLS, with scram-sha-256. Anything else is refused.\n\
+         # socket or over TLS, the public pages' login over the socket only, with\n\
+         # scram-sha-256. Anything else is refused.\n\
          # TYPE   DATABASE     USER        ADDRESS     METHOD\n\
          local    all          {superuser:<11} peer\n\
          local    {DATABASE:<12} {DIRECTOR:<11} scram-sha-256\n\
+         local    {DATABASE:<12} {PAGES:<11} scram-sha-256\n\
          hostssl  {DATABASE:<12} {DIRECTOR:<11} 0.0.0.0/0   scram-sha-256\n\
          hostssl  {DATABASE:<12} {DIRECTOR:<11} ::/0        scram-sha-256\n\
          hostssl  replication  {DIRECTOR:<11} 0.0.0.0/0   scram-sha-256\n\
@@ -480,7 +487,7 @@ mod tests {
             .filter(|l| !l.starts_with('#'))
             .map(|l| l.split_whitespace().collect())
             .collect();
-        assert_eq!(lines.len(), 6);
+        assert_eq!(lines.len(), 7);
         for l in &lines {
             assert!(matches!(l[0], "local" | "hostssl"), "{l:?}");
             assert_ne!(l.last(), Some(&"trust"), "{l:?}");

@@ -231,8 +231,19 @@ impl Host {
             crate::station::spawn(station_listener, servers.tls.clone(), local.clone())
                 .map_err(|e| HostError::Other(format!("the stations' API: {e}")))?,
         );
+        // The public pages read with a login of their own (a member of the pages' read-only
+        // role and nothing else, over the socket only), never the director's: a new password
+        // at each start, known to this process alone.
+        let pages_password = crate::store::new_token();
+        store
+            .set_pages_login(
+                cluster::PAGES,
+                &postgres_protocol::password::scram_sha_256(pages_password.as_bytes()),
+            )
+            .map_err(db)?;
+        let pages_login = self.socket_address(cluster::PAGES, &pages_password);
         let pages = crate::serve::Server::start(&crate::serve::ServeConfig::new(
-            local,
+            pages_login,
             SocketAddr::new(servers.bind, servers.pages_port),
         ))
         .map_err(|e| HostError::Other(format!("the public pages: {e}")))?;
@@ -242,9 +253,14 @@ impl Host {
 
     /// The director's login over the cluster's own socket (for the event server itself).
     fn local_address(&self, password: &str) -> Address {
+        self.socket_address(DIRECTOR, password)
+    }
+
+    /// `login` over the cluster's own socket.
+    fn socket_address(&self, login: &str, password: &str) -> Address {
         let socket = percent_encoded(&self.cluster.dir.to_string_lossy());
         Address::Server(format!(
-            "postgres://{DIRECTOR}:{password}@{socket}:{}/{DATABASE}",
+            "postgres://{login}:{password}@{socket}:{}/{DATABASE}",
             self.cluster.port
         ))
     }

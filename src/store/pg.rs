@@ -254,7 +254,7 @@ impl Pg {
     /// missing and this login may; refused when it can neither be created nor used. Its
     /// grants are the views of schema `ggdesk_public` and nothing else
     /// (`ggdesk_public_grants`, migration 4).
-    fn public_role(&mut self) -> Result<String> {
+    pub(crate) fn public_role(&mut self) -> Result<String> {
         let result = self.write(0, |tx| {
             let (db, user): (String, String) =
                 tx.query_one("SELECT current_database(), current_user", args![], |r| {

@@ -1065,6 +1065,52 @@ impl Store {
         })
     }
 
+    /// Makes `login` the public pages' own login (m5 of issue 32): it logs in with the
+    /// password whose SCRAM verifier is `verifier` (a new one at each start of the event
+    /// server), reads the schema's version and is a member of the pages' read-only role,
+    /// and nothing else. Only the director's login may; a station's login of that name is
+    /// refused.
+    pub fn set_pages_login(&mut self, login: &str, verifier: &str) -> Result<()> {
+        server_only(self)?;
+        let public = match &mut *self.borrow()? {
+            super::conn::Conn::Postgres(pg) => pg.public_role()?,
+            super::conn::Conn::Sqlite(_) => unreachable!("server_only"),
+        };
+        self.write(|tx| {
+            director_only(tx, "make the public pages' login")?;
+            let station: i64 = tx.query_one(
+                "SELECT count(*) FROM stations WHERE role = ?1",
+                args![login],
+                |r| r.get(0),
+            )?;
+            if station > 0 {
+                return Err(StoreError::Rejected(format!(
+                    "the public pages' login {login} is a station's: remove that station first"
+                )));
+            }
+            let can_login: Option<bool> = tx.query_opt(
+                "SELECT rolcanlogin FROM pg_catalog.pg_roles WHERE rolname = ?1",
+                args![login],
+                |r| r.get(0),
+            )?;
+            let login_q = quoted(login);
+            let password = verifier.replace('\'', "''");
+            match can_login {
+                None => tx.batch(&format!(
+                    "CREATE ROLE {login_q} LOGIN NOINHERIT CONNECTION LIMIT 16 PASSWORD '{password}'"
+                ))?,
+                Some(_) => tx.batch(&format!(
+                    "ALTER ROLE {login_q} LOGIN NOINHERIT PASSWORD '{password}'"
+                ))?,
+            }
+            let db: String = tx.query_one("SELECT current_database()", args![], |r| r.get(0))?;
+            tx.batch(&format!("GRANT CONNECT ON DATABASE {} TO {login_q}", quoted(&db)))?;
+            tx.batch(&format!("GRANT SELECT ON public.ggdesk_meta TO {login_q}"))?;
+            tx.batch(&format!("GRANT {} TO {login_q}", quoted(&public)))?;
+            Ok(())
+        })
+    }
+
     /// The event server that runs on this database, if one ever started (none on SQLite).
     pub fn event_server(&self) -> Result<Option<EventServer>> {
         if self.engine() != Engine::Postgres {
