@@ -1074,7 +1074,11 @@ impl Store {
         server_only(self)?;
         let public = match &mut *self.borrow()? {
             super::conn::Conn::Postgres(pg) => pg.public_role()?,
-            super::conn::Conn::Sqlite(_) => unreachable!("server_only"),
+            super::conn::Conn::Sqlite(_) => {
+                return Err(StoreError::Rejected(
+                    "the public pages' login exists only on an event server".into(),
+                ));
+            }
         };
         self.write(|tx| {
             director_only(tx, "make the public pages' login")?;
