@@ -989,3 +989,57 @@ fn the_public_pages_read_with_a_login_of_their_own() {
     assert_eq!(code, 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A primary restarted after its synchronous standby was lost waits for it a while
+/// (`--standby-wait`), then says it no longer waits for it at each commit and goes on (it
+/// held every commit before, its own start's among them, without a word); the standby,
+/// back, is named synchronous again.
+#[test]
+fn a_primary_whose_standby_is_gone_waits_a_while_then_says_so_and_goes_on() {
+    let (dir_a, dir_b) = (dir_for("lonely-a"), dir_for("lonely-b"));
+    let (port_a, port_b) = (pg::free_port(), pg::free_port());
+    let primary = Hosted::start(&dir_a, port_a);
+    let url_a = primary.printed("director");
+    let password = password_of(&url_a);
+    let standby = Hosted::start_with(&dir_b, port_b, &["--standby-of", &url_a]);
+    let sync_state = || {
+        psql(
+            &tls_conninfo(&dir_a, port_a),
+            &password,
+            "SELECT application_name || ' ' || sync_state FROM pg_stat_replication",
+        )
+    };
+    let name = wait::for_value("the standby to be synchronous", || {
+        let (ok, out, _) = sync_state();
+        out.strip_suffix(" sync").filter(|_| ok).map(str::to_string)
+    });
+    // The standby's laptop is lost, then the primary restarts.
+    assert_eq!(standby.terminate().0, 0);
+    assert_eq!(primary.terminate().0, 0);
+    let primary = Hosted::start_with(&dir_a, port_a, &["--standby-wait", "1"]);
+    assert!(
+        primary.printed.contains(&format!(
+            "warning: the synchronous standby {name} did not connect within 1 s: commits no \
+             longer wait for it (it is named again as soon as it streams; make a standby with \
+             ggdesk host DIR --standby-of URL)"
+        )),
+        "{:?}",
+        primary.printed
+    );
+    let (ok, _, err) = psql(
+        &tls_conninfo(&dir_a, port_a),
+        &password,
+        "CREATE TABLE after_the_loss (n int); INSERT INTO after_the_loss VALUES (1)",
+    );
+    assert!(ok, "{err}");
+    // Back: named synchronous again as soon as it streams.
+    let standby = Hosted::start_with(&dir_b, port_b, &["--standby-of", &url_a]);
+    wait::until("the standby to be synchronous again", || {
+        let (ok, out, _) = sync_state();
+        ok && out == format!("{name} sync")
+    });
+    assert_eq!(standby.terminate().0, 0);
+    assert_eq!(primary.terminate().0, 0);
+    let _ = std::fs::remove_dir_all(&dir_a);
+    let _ = std::fs::remove_dir_all(&dir_b);
+}

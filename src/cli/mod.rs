@@ -170,6 +170,10 @@ pub enum Command {
         /// Make DIR a synchronous standby of the running host whose director's URL this is.
         #[arg(long, value_name = "URL")]
         standby_of: Option<String>,
+        /// A primary whose synchronous standby is not streaming when it starts waits this
+        /// long for it, then stops waiting for it at each commit (until it streams again).
+        #[arg(long, value_name = "SECONDS", default_value_t = crate::host::DEFAULT_STANDBY_WAIT_S)]
+        standby_wait: u64,
     },
     /// Prints the state of the database's server(s), one line each (primary or standby,
     /// synchronous standby connected, how far behind).
@@ -306,6 +310,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             pages_port,
             user,
             standby_of,
+            standby_wait,
         }) => host::run(crate::host::HostOptions {
             dir,
             listen,
@@ -314,6 +319,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             pages_port,
             user,
             standby_of,
+            standby_wait: std::time::Duration::from_secs(standby_wait),
         }),
         Some(Command::Serve { listen }) => serve::run(args.db, &listen),
         None => {

@@ -41,7 +41,13 @@ pub struct HostOptions {
     pub user: Option<String>,
     /// `--standby-of`: a running host's director URL; DIR becomes its synchronous standby.
     pub standby_of: Option<String>,
+    /// `--standby-wait`: how long a primary whose named synchronous standby does not stream
+    /// waits for it at its start ([`standby::settle`]).
+    pub standby_wait: std::time::Duration,
 }
+
+/// How long a primary waits at its start for the synchronous standby it names.
+pub const DEFAULT_STANDBY_WAIT_S: u64 = 30;
 
 /// The stations' port, PostgreSQL's and the pages' by default.
 pub const DEFAULT_PORT: u16 = 5433;
@@ -69,6 +75,9 @@ pub struct Host {
     pub stations_address: String,
     pub pages_address: String,
     pub fingerprint: String,
+    /// What the start found worth saying (a standby that did not come back).
+    pub notes: Vec<String>,
+    standby_wait: std::time::Duration,
 }
 
 impl Host {
@@ -145,6 +154,8 @@ impl Host {
             stations_address: format!("https://{}:{}/", url_host(public), options.station_port),
             pages_address: String::new(),
             fingerprint: authority.fingerprint(),
+            notes: Vec::new(),
+            standby_wait: options.standby_wait,
         };
         let password = match (read_director_password(&dir), &primary) {
             (Some(p), _) => p,
@@ -211,6 +222,11 @@ impl Host {
             return Ok(());
         };
         let db = |e: crate::store::StoreError| HostError::Other(format!("the event database: {e}"));
+        // A synchronous standby named before this start that does not stream would hold
+        // every commit, the event server's first among them: waited for a while, then not.
+        if let Some(note) = standby::settle(&self.cluster, self.standby_wait)? {
+            self.notes.push(note);
+        }
         // The event server's own connections go over the cluster's socket. The first one
         // makes the event's tables (or brings them up to this build's schema).
         let mut store = crate::store::Store::connect(&local).map_err(db)?;
@@ -271,6 +287,9 @@ impl Host {
         writeln!(out, "stations: {}", self.stations_address)?;
         writeln!(out, "authority: sha256:{}", self.fingerprint)?;
         writeln!(out, "public pages: {}", self.pages_address)?;
+        for note in &self.notes {
+            writeln!(out, "{note}")?;
+        }
         if self.is_standby() {
             writeln!(
                 out,

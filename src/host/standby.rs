@@ -336,6 +336,44 @@ fn name_streaming_standbys(cluster: &Cluster) -> Result<(), HostError> {
     Ok(())
 }
 
+/// At a primary's start: when `synchronous_standby_names` names standbys and none of them
+/// streams, waits up to `wait` for one; if none comes, the primary stops waiting for them
+/// at each commit (the setting is reset; the watch names a standby again as soon as it
+/// streams) and says so. Without this, a primary restarted after its standby laptop was
+/// lost held every commit, its own start's among them, without a word.
+pub fn settle(cluster: &Cluster, wait: Duration) -> Result<Option<String>, HostError> {
+    let look = || -> Result<(Vec<String>, bool), HostError> {
+        let state = cluster.sql(
+            "postgres",
+            "SELECT current_setting('synchronous_standby_names') || '|' || \
+             coalesce((SELECT string_agg(application_name, ',') FROM pg_stat_replication \
+             WHERE state = 'streaming'), '');",
+        )?;
+        let (named, streaming) = state.trim().split_once('|').unwrap_or((state.trim(), ""));
+        let names = named_standbys(named);
+        let streams = streaming.split(',').any(|s| names.iter().any(|n| n == s));
+        Ok((names, streams))
+    };
+    let began = std::time::Instant::now();
+    loop {
+        let (names, streams) = look()?;
+        if names.is_empty() || streams {
+            return Ok(None);
+        }
+        if began.elapsed() >= wait {
+            forget_synchronous_standbys(cluster)?;
+            return Ok(Some(format!(
+                "warning: the synchronous standby {} did not connect within {} s: commits no \
+                 longer wait for it (it is named again as soon as it streams; make a standby \
+                 with ggdesk host DIR --standby-of URL)",
+                names.join(", "),
+                wait.as_secs()
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
 /// A standby just promoted waits for no standby: whatever `synchronous_standby_names` it
 /// holds (a copy made before this build kept the primary's) is reset, and the watch names
 /// the standbys that stream to it from now on.

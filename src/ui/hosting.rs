@@ -189,6 +189,7 @@ impl HostPanel {
             pages_port: port("Public pages' port", &self.pages_port)?,
             user: (root && !user.is_empty()).then(|| user.to_string()),
             standby_of: None,
+            standby_wait: std::time::Duration::from_secs(crate::host::DEFAULT_STANDBY_WAIT_S),
         })
     }
 

@@ -323,6 +323,9 @@ impl DeskApp {
             host.stations_address,
             host.pages_address
         ));
+        for note in &host.notes {
+            next.notices.error(note.clone());
+        }
         next.stations.hosting = Some(stations::HostedHere {
             dir,
             pages: host.pages_address.clone(),
