@@ -489,6 +489,30 @@ fn a_standby_made_by_host_is_synchronous_over_tls_and_takes_over_when_promoted()
              ?target_session_attrs=read-write&ggdesk_ca=sha256:{fp}"
         )
     );
+    // A card made on the primary names the standby's stations' address too.
+    let mut director =
+        ggdesk::store::Store::connect(&ggdesk::store::Address::Server(url_a.clone()))
+            .expect("the director connects over TLS");
+    let tid = trust::tournament(&mut director, "s", 4);
+    let out = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
+        .args(["--db", &url_a, "station", "add", "hall-s", "--tournament"])
+        .arg(tid.0.to_string())
+        .output()
+        .expect("run station add");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let addresses: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.strip_prefix("address: ").map(str::to_string))
+        .collect();
+    assert_eq!(
+        addresses,
+        vec![primary.printed("stations"), standby.printed("stations")]
+    );
+    drop(director);
     // The primary names it synchronous once it streams.
     wait::until("the standby to be synchronous", || {
         let (ok, out, _) = psql(

@@ -548,7 +548,7 @@ fn an_upgraded_database_keeps_working_for_an_existing_station() {
         director.schema_version().expect("version"),
         ggdesk::store::SCHEMA_VERSION
     );
-    assert_eq!(ggdesk::store::SCHEMA_VERSION, 8);
+    assert_eq!(ggdesk::store::SCHEMA_VERSION, 9);
     director.set_now(trust::START);
     let tid = trust::tournament(&mut director, "u", 4);
     director

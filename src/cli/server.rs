@@ -52,6 +52,7 @@ pub fn station_add(
         return Ok(());
     };
     let server = event_server(&store)?;
+    let standbys = store.standby_addresses().map_err(store_error)?;
     store
         .add_station(name, &tables, &Actor::director())
         .map_err(store_error)?;
@@ -66,7 +67,7 @@ pub fn station_add(
             Ok(secret) => secret,
             Err(e) => return Err(undo(&mut store, store_error(e))),
         };
-    let card = Card::of_station(&server, name, secret);
+    let card = Card::of_station(&server, &standbys, name, secret);
     if let Some(target) = &card_file {
         write_card(&card, target).map_err(|e| undo(&mut store, e))?;
     }
@@ -87,6 +88,9 @@ fn event_server(store: &Store) -> Result<EventServer, CliError> {
 
 fn print_card(card: &Card) {
     println!("address: {}", card.address);
+    for standby in &card.standbys {
+        println!("address: {standby}");
+    }
     println!("station: {}", card.station);
     println!("secret: {}", card.secret);
     println!("authority: sha256:{}", card.authority16);
@@ -153,10 +157,11 @@ pub fn station_reset(
     let is_login = station.as_ref().is_some_and(|s| s.tournament.is_none());
     if let Some(tournament) = station.and_then(|s| s.tournament) {
         let server = event_server(&store)?;
+        let standbys = store.standby_addresses().map_err(store_error)?;
         let secret = store
             .issue_station_secret(name, tournament, &Actor::director())
             .map_err(store_error)?;
-        let card = Card::of_station(&server, name, secret);
+        let card = Card::of_station(&server, &standbys, name, secret);
         // The new secret is already the station's: it is printed even when the file cannot
         // be written, or the station would have a secret nobody saw.
         let written = card_file.as_ref().map(|target| write_card(&card, target));

@@ -192,6 +192,16 @@ impl Host {
             ),
         });
         host.pages_address = format!("http://{}:{}/", url_host(public), options.pages_port);
+        // A standby's stations' address goes on the primary's cards (through the primary:
+        // the standby itself is read-only).
+        if let (Some(url), true) = (&options.standby_of, standby)
+            && let Err(e) = record_standby(url, &host.stations_address)
+        {
+            host.notes.push(format!(
+                "warning: this standby's stations' address could not be recorded on the \
+                 primary ({e}): cards made there name only the primary's"
+            ));
+        }
         if !standby {
             host.serve()?;
         }
@@ -329,6 +339,12 @@ impl Drop for Host {
     fn drop(&mut self) {
         let _ = self.stop_all();
     }
+}
+
+/// Records `address` as a standby's stations' address on the primary `url` names.
+fn record_standby(url: &str, address: &str) -> Result<(), crate::store::StoreError> {
+    let mut primary = crate::store::Store::connect(&Address::Server(url.to_string()))?;
+    primary.add_standby_address(address)
 }
 
 /// Where the event server listens (started at once on a primary, on promotion on a standby).

@@ -25,6 +25,9 @@ pub struct Card {
     pub authority16: String,
     /// The card's link, `https://HOST:PORT/NAME`: what the QR code holds.
     pub link: String,
+    /// The stations' addresses of the event server's standbys, where the station goes on
+    /// once one is promoted (`spec/server.md`: with a standby, a card names both).
+    pub standbys: Vec<String>,
 }
 
 /// A card's file format, told by the file's extension.
@@ -57,13 +60,23 @@ impl Card {
     /// The card of station `name` on the event server `server`, with its secret (shown this
     /// once): the server's address, the first 16 hex digits of the authority's fingerprint
     /// and the link its QR code holds.
-    pub fn of_station(server: &EventServer, name: &str, secret: String) -> Card {
+    pub fn of_station(
+        server: &EventServer,
+        standbys: &[String],
+        name: &str,
+        secret: String,
+    ) -> Card {
         Card {
             address: server.stations_address.clone(),
             station: name.to_string(),
             secret,
             authority16: crate::tls::short(&server.authority).to_string(),
             link: format!("{}{name}", server.stations_address),
+            standbys: standbys
+                .iter()
+                .filter(|a| **a != server.stations_address)
+                .cloned()
+                .collect(),
         }
     }
 
@@ -177,6 +190,12 @@ impl Card {
         y -= 3.0;
         let address_size = fitted(usable, &self.address, 11.0);
         line(&mut c, &mut y, Font::Mono, address_size, &self.address);
+        for standby in &self.standbys {
+            y -= 3.0;
+            let text = format!("or {standby}");
+            let size = fitted(usable, &text, 11.0);
+            line(&mut c, &mut y, Font::Mono, size, &text);
+        }
         y -= 10.0;
         line(&mut c, &mut y, Font::Regular, 7.0, "Secret");
         for text in self.secret_lines() {
@@ -381,11 +400,30 @@ mod tests {
             secret: "0123456789abcdef0123456789abcdef".into(),
             authority16: "fedcba9876543210".into(),
             link: "https://192.168.1.20:8443/hall-a".into(),
+            standbys: Vec::new(),
         }
     }
 
     fn text(pdf: &[u8]) -> String {
         String::from_utf8_lossy(pdf).into_owned()
+    }
+
+    #[test]
+    fn a_card_names_the_standbys_addresses_after_the_primarys() {
+        let server = EventServer {
+            stations_address: "https://10.0.0.1:8443/".into(),
+            authority: "ab".repeat(32),
+        };
+        let standbys = vec![
+            "https://10.0.0.1:8443/".to_string(),
+            "https://10.0.0.2:8443/".to_string(),
+        ];
+        let card = Card::of_station(&server, &standbys, "hall-a", "00".repeat(16));
+        // The promoted standby's own address is the server's: named once.
+        assert_eq!(card.standbys, vec!["https://10.0.0.2:8443/".to_string()]);
+        assert_eq!(card.link, "https://10.0.0.1:8443/hall-a");
+        let pdf = text(&card.pdf().expect("a card"));
+        assert!(pdf.contains("(or https://10.0.0.2:8443/)"), "{pdf}");
     }
 
     #[test]

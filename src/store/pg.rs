@@ -26,6 +26,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/006-stages.postgres.sql"),
     include_str!("../../migrations/007-station-audit.postgres.sql"),
     include_str!("../../migrations/008-station-api.postgres.sql"),
+    include_str!("../../migrations/009-standby-addresses.postgres.sql"),
 ];
 
 /// The channel the database notifies changes on (`LISTEN ggdesk`).

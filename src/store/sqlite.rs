@@ -25,6 +25,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/006-stages.sql"),
     include_str!("../../migrations/007-station-audit.sql"),
     include_str!("../../migrations/008-station-api.sql"),
+    include_str!("../../migrations/009-standby-addresses.sql"),
 ];
 
 /// Opens (or creates) the database file at `path` and migrates it.

@@ -1115,6 +1115,37 @@ impl Store {
         })
     }
 
+    /// Records `address` (`https://HOST:PORT/`) as the stations' address of a standby of this
+    /// event server (`ggdesk host --standby-of`, through the primary), for the cards.
+    pub fn add_standby_address(&mut self, address: &str) -> Result<()> {
+        server_only(self)?;
+        self.write(|tx| {
+            let now = tx.now();
+            tx.execute(
+                "INSERT INTO event_server_standbys (stations_address, started_at) VALUES (?1, ?2)
+                 ON CONFLICT (stations_address) DO UPDATE SET started_at = excluded.started_at",
+                args![address, now],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// The stations' addresses of this event server's standbys, oldest first (none on
+    /// SQLite).
+    pub fn standby_addresses(&self) -> Result<Vec<String>> {
+        if self.engine() != Engine::Postgres {
+            return Ok(Vec::new());
+        }
+        self.read(|q| {
+            q.query_map(
+                "SELECT stations_address FROM event_server_standbys
+                 ORDER BY started_at, stations_address",
+                args![],
+                |r| r.get(0),
+            )
+        })
+    }
+
     /// The event server that runs on this database, if one ever started (none on SQLite).
     pub fn event_server(&self) -> Result<Option<EventServer>> {
         if self.engine() != Engine::Postgres {

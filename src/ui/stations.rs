@@ -56,6 +56,8 @@ pub struct StationsPage {
     /// The event server `ggdesk host` runs on this database, if any: stations are then the
     /// API's, each with a card.
     server: Option<EventServer>,
+    /// The stations' addresses of the server's standbys (a card names them too).
+    standbys: Vec<String>,
     tournaments: Vec<(TournamentId, String)>,
     /// The tournament a new station is for.
     tournament: Option<TournamentId>,
@@ -115,6 +117,9 @@ impl StationsPage {
             self.server = load
                 .check("the event server", cx.store.event_server())
                 .flatten();
+            self.standbys = load
+                .check("the standbys", cx.store.standby_addresses())
+                .unwrap_or_default();
             self.tournaments = load
                 .check("the tournaments", cx.store.tournament_names())
                 .unwrap_or_default();
@@ -183,7 +188,7 @@ impl StationsPage {
             )));
         };
         let secret = store.issue_station_secret(name, tournament, &Actor::director())?;
-        Ok(Card::of_station(server, name, secret))
+        Ok(Card::of_station(server, &self.standbys, name, secret))
     }
 
     fn show_card(&mut self, card: Card, reset: bool) {
@@ -226,6 +231,11 @@ impl StationsPage {
                     ui.label("Address");
                     ui.label(RichText::new(&card.address).monospace());
                     ui.end_row();
+                    for standby in &card.standbys {
+                        ui.label("or (standby)");
+                        ui.label(RichText::new(standby).monospace());
+                        ui.end_row();
+                    }
                     ui.label("Station");
                     ui.label(RichText::new(&card.station).monospace());
                     ui.end_row();
@@ -485,7 +495,14 @@ impl StationsPage {
                 name,
                 tables,
                 tournament: Some(tournament),
-            } => match add_with_card(cx.store, &name, &tables, tournament, self.server.as_ref()) {
+            } => match add_with_card(
+                cx.store,
+                &name,
+                &tables,
+                tournament,
+                self.server.as_ref(),
+                &self.standbys,
+            ) {
                 Ok(card) => {
                     cx.notices.info(format!(
                         "Station {name} added (tables {}); its card is shown",
@@ -575,6 +592,7 @@ fn add_with_card(
     tables: &[ggdesk_core::tournament::TableNo],
     tournament: TournamentId,
     server: Option<&EventServer>,
+    standbys: &[String],
 ) -> Result<Card, StoreError> {
     let Some(server) = server else {
         return Err(StoreError::Rejected(
@@ -584,7 +602,7 @@ fn add_with_card(
     let actor = Actor::director();
     store.add_station(name, tables, &actor)?;
     match store.issue_station_secret(name, tournament, &actor) {
-        Ok(secret) => Ok(Card::of_station(server, name, secret)),
+        Ok(secret) => Ok(Card::of_station(server, standbys, name, secret)),
         Err(e) => {
             let _ = store.remove_station(name, &actor);
             Err(e)

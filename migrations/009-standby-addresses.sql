@@ -1,0 +1,6 @@
+-- ggdesk migration 9 (SQLite): nothing changes in a database file.
+--
+-- PostgreSQL's migration 9 (009-standby-addresses.postgres.sql) keeps the stations'
+-- addresses of an event server's standbys. A SQLite file has no server and no standby; this
+-- migration only keeps the two engines' schema versions equal, so that `copy` can check that
+-- both ends agree.
