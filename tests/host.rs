@@ -134,7 +134,30 @@ impl Hosted {
             .expect("run kill");
         assert!(sent.success());
         let status = self.child.wait().expect("wait for host");
-        let rest: Vec<String> = self.lines.try_iter().collect();
+        // The reader thread may still hold the last lines: take them until `stopped`, the
+        // end of the output, or the bound.
+        let mut rest = Vec::new();
+        let deadline = std::time::Instant::now() + wait::BOUND;
+        loop {
+            match self
+                .lines
+                .recv_timeout(std::time::Duration::from_millis(100))
+            {
+                Ok(line) => {
+                    let last = line == "stopped";
+                    rest.push(line);
+                    if last {
+                        break;
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if std::time::Instant::now() >= deadline {
+                        break;
+                    }
+                }
+            }
+        }
         (status.code().unwrap_or(-1), rest)
     }
 }
