@@ -478,29 +478,13 @@ fn a_standby_made_by_host_is_synchronous_over_tls_and_takes_over_when_promoted()
     let fp = ca_fingerprint(&dir_a);
     // A primary that named a standby before (one since lost): a standby copied from it must
     // not inherit the setting, or once promoted it would wait at every commit for it.
-    let superuser = |sql: &str| {
-        let mut c = if pg::debian::is_root() {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"])
-                .arg(pg::bin_dir().join("psql"));
-            c
-        } else {
-            Command::new(pg::bin_dir().join("psql"))
-        };
-        let out = c
-            .arg("-h")
-            .arg(&dir_a)
-            .args(["-p", &port_a.to_string(), "-d", "postgres", "-Atc", sql])
-            .output()
-            .expect("psql as the cluster's superuser");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    superuser("ALTER SYSTEM SET synchronous_standby_names = 'FIRST 1 (ggdesk_standby_gone)'");
-    superuser("SELECT pg_reload_conf()");
+    superuser_sql(
+        &dir_a,
+        port_a,
+        "postgres",
+        "ALTER SYSTEM SET synchronous_standby_names = 'FIRST 1 (ggdesk_standby_gone)'",
+    );
+    superuser_sql(&dir_a, port_a, "postgres", "SELECT pg_reload_conf()");
 
     let mut standby = Hosted::start_with(&dir_b, port_b, &["--standby-of", &url_a]);
     // The standby keeps the same authority, and its URL names both hosts.

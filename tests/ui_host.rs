@@ -29,6 +29,32 @@ fn set_field(h: &mut Harness<'_, DeskApp>, label: &str, text: &str) {
     h.run();
 }
 
+/// Runs frames until the desk shows `text` (the server starts on a thread of its own).
+fn until_shown(h: &mut Harness<'_, DeskApp>, what: &str, text: &str) {
+    let h = std::cell::RefCell::new(h);
+    wait::until_or(
+        what,
+        || {
+            let mut h = h.borrow_mut();
+            h.run();
+            has_text(&h, text)
+        },
+        || format!("the desk shows {:?}", all_text(&h.borrow())),
+    );
+}
+
+/// The hosting form: the folder, loopback, the cluster's user when root, and the ports.
+fn fill_form(h: &mut Harness<'_, DeskApp>, dir: &std::path::Path, ports: (u16, u16, u16)) {
+    set_field(h, "Folder", &dir.display().to_string());
+    type_into(h, "Address on the hall's network", "127.0.0.1");
+    if pg::debian::is_root() {
+        type_into(h, "Run PostgreSQL as", "postgres");
+    }
+    set_field(h, "PostgreSQL port", &ports.0.to_string());
+    set_field(h, "Stations' port", &ports.1.to_string());
+    set_field(h, "Public pages' port", &ports.2.to_string());
+}
+
 #[test]
 fn the_desk_hosts_its_event_goes_on_there_and_stops_the_server_when_it_closes() {
     pg::bin_dir();
@@ -65,14 +91,7 @@ fn the_desk_hosts_its_event_goes_on_there_and_stops_the_server_when_it_closes() 
         &Rc::new(Cell::new(START_MS)),
     );
     assert!(has_text(&h, "Host this event on the network"));
-    set_field(&mut h, "Folder", &dir.display().to_string());
-    type_into(&mut h, "Address on the hall's network", "127.0.0.1");
-    if pg::debian::is_root() {
-        type_into(&mut h, "Run PostgreSQL as", "postgres");
-    }
-    set_field(&mut h, "PostgreSQL port", &port.to_string());
-    set_field(&mut h, "Stations' port", &station_port.to_string());
-    set_field(&mut h, "Public pages' port", &pages_port.to_string());
+    fill_form(&mut h, &dir, (port, station_port, pages_port));
     // A port that is not one is refused before anything starts.
     set_field(&mut h, "Public pages' port", "80800");
     click(&mut h, "Host this event on the network");
@@ -93,18 +112,11 @@ fn the_desk_hosts_its_event_goes_on_there_and_stops_the_server_when_it_closes() 
          kept.",
         dir.display()
     );
-    {
-        let h = std::cell::RefCell::new(&mut h);
-        wait::until_or(
-            "the desk to go on on the server it started",
-            || {
-                let mut h = h.borrow_mut();
-                h.run();
-                has_text(&h, &running)
-            },
-            || format!("the desk shows {:?}", all_text(&h.borrow())),
-        );
-    }
+    until_shown(
+        &mut h,
+        "the desk to go on on the server it started",
+        &running,
+    );
     assert!(h.state().hosts_the_event());
     let store = h.state().store().expect("the desk's store");
     assert_eq!(store.engine(), Engine::Postgres);
@@ -160,27 +172,9 @@ fn the_desk_hosts_its_event_goes_on_there_and_stops_the_server_when_it_closes() 
         Some(tid),
         &Rc::new(Cell::new(START_MS)),
     );
-    set_field(&mut h, "Folder", &dir.display().to_string());
-    type_into(&mut h, "Address on the hall's network", "127.0.0.1");
-    if pg::debian::is_root() {
-        type_into(&mut h, "Run PostgreSQL as", "postgres");
-    }
-    set_field(&mut h, "PostgreSQL port", &port.to_string());
-    set_field(&mut h, "Stations' port", &station_port.to_string());
-    set_field(&mut h, "Public pages' port", &pages_port.to_string());
+    fill_form(&mut h, &dir, (port, station_port, pages_port));
     click(&mut h, "Start this folder's server and go on there");
-    {
-        let h = std::cell::RefCell::new(&mut h);
-        wait::until_or(
-            "the desk to go on on the folder's server",
-            || {
-                let mut h = h.borrow_mut();
-                h.run();
-                has_text(&h, &running)
-            },
-            || format!("the desk shows {:?}", all_text(&h.borrow())),
-        );
-    }
+    until_shown(&mut h, "the desk to go on on the folder's server", &running);
     let store = h.state().store().expect("the desk's store");
     assert_eq!(
         store

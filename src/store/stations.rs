@@ -142,18 +142,21 @@ pub(crate) fn url_for(address: &str, user: &str, password: &str) -> String {
     format!("{scheme}://{user}:{password}@{hosts_and_rest}")
 }
 
+/// A row of `SELECT name, role, tournament_id FROM stations`, its tables not read yet.
+fn station_row(r: &super::db::Row) -> Result<Station> {
+    Ok(Station {
+        name: r.get(0)?,
+        role: r.get(1)?,
+        tables: Vec::new(),
+        tournament: r.get(2)?,
+    })
+}
+
 fn stations_in(q: &mut Tx<'_>) -> Result<Vec<Station>> {
     let mut stations = q.query_map(
         "SELECT name, role, tournament_id FROM stations ORDER BY name",
         args![],
-        |r| {
-            Ok(Station {
-                name: r.get(0)?,
-                role: r.get(1)?,
-                tables: Vec::new(),
-                tournament: r.get(2)?,
-            })
-        },
+        station_row,
     )?;
     let tables = q.query_map(
         "SELECT station, table_no FROM station_tables ORDER BY station, table_no",
@@ -174,14 +177,7 @@ fn station_named(q: &mut Tx<'_>, name: &str) -> Result<Option<Station>> {
     let found = q.query_opt(
         "SELECT name, role, tournament_id FROM stations WHERE name = ?1",
         args![name],
-        |r| {
-            Ok(Station {
-                name: r.get(0)?,
-                role: r.get(1)?,
-                tables: Vec::new(),
-                tournament: r.get(2)?,
-            })
-        },
+        station_row,
     )?;
     let Some(mut station) = found else {
         return Ok(None);

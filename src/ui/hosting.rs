@@ -31,6 +31,9 @@ pub struct HostPanel {
     pages_port: String,
     starting: Option<Receiver<Result<Hosted, String>>>,
     error: Option<String>,
+    /// Whether the folder as typed holds a hosted event, looked at once per folder typed
+    /// (not a file-system look every frame).
+    made: Option<(String, bool)>,
 }
 
 impl Default for HostPanel {
@@ -44,6 +47,7 @@ impl Default for HostPanel {
             pages_port: DEFAULT_PAGES_PORT.to_string(),
             starting: None,
             error: None,
+            made: None,
         }
     }
 }
@@ -126,7 +130,15 @@ impl HostPanel {
         } else {
             // A folder a host made already (the desk that hosted it was closed): its server
             // starts again with its event as it is.
-            let made = Path::new(self.folder.trim()).join("director.url").exists();
+            let folder = self.folder.trim();
+            let made = match &self.made {
+                Some((seen, made)) if seen == folder => *made,
+                _ => {
+                    let made = Path::new(folder).join("director.url").exists();
+                    self.made = Some((folder.to_string(), made));
+                    made
+                }
+            };
             ui.horizontal(|ui| {
                 if ui.button("Host this event on the network").clicked() {
                     match self.options(root) {
@@ -220,6 +232,7 @@ impl HostPanel {
             }
             Ok(result) => {
                 self.starting = None;
+                self.made = None;
                 match result {
                     Ok(hosted) => Some(hosted),
                     Err(e) => {
