@@ -30,6 +30,8 @@ crate::on_both_engines!(
     a_bad_file_is_refused_naming_the_fault_and_changes_nothing,
     groups_then_a_knockout_played_through_the_store_copied_and_rated,
     the_list_of_tournaments_names_each_stage_as_the_desk_does,
+    a_correction_after_the_cut_stands_only_if_no_seed_changes,
+    a_correction_cannot_undo_a_playoff_played,
 );
 
 const EXAMPLES: [&str; 5] = [
@@ -429,46 +431,13 @@ fn groups_then_a_knockout_played_through_the_store_copied_and_rated(engine: Engi
             .all(|b| b.series.is_some() && b.group.is_none())
     );
     // A group result that would change the cut, now that the knockout has begun: refused,
-    // naming why, and nothing changes. (Round 2 of group A: 4 against 5, won by 4.)
-    let (round, board) = (1..=3)
-        .find_map(|r| {
-            let v = s.round_view(tid, RoundNo(r)).expect("view").expect("round");
-            v.boards
-                .iter()
-                .find(|b| {
-                    [b.white.no, b.black.no].contains(&PlayerId(4))
-                        && [b.white.no, b.black.no].contains(&PlayerId(5))
-                })
-                .map(|b| (RoundNo(r), b.board))
-        })
-        .expect("4 met 5 in the groups");
+    // in the director's words, and nothing changes.
     let before = s.export_tournament(tid).expect("export");
-    let five_wins = {
-        let v = s.round_view(tid, round).expect("view").expect("round");
-        let b = v.boards.iter().find(|b| b.board == board).expect("board");
-        if b.white.no == PlayerId(5) {
-            GameResult::WhiteWins
-        } else {
-            GameResult::BlackWins
-        }
-    };
-    match s.set_result(
-        tid,
-        round,
-        board,
-        five_wins,
-        "scoresheet misread",
-        &director(),
-    ) {
-        Err(StoreError::Refused(Refusal::Event(r @ event::Refusal::Inconsistent(_)))) => {
-            let m = r.to_string();
-            assert!(
-                m.contains("would leave the event's stages inconsistent"),
-                "{m}"
-            )
-        }
-        other => panic!("must be refused, got {other:?}"),
-    }
+    assert_eq!(
+        refused_correction(&mut s, tid, (5, 4), Some(5)),
+        "Player 4 would no longer go on (Player 5 would instead); stage 2 (Knockout) has \
+         started: a result cannot change who went on or their seeds; nothing was changed"
+    );
     assert_eq!(s.export_tournament(tid).expect("export"), before);
     // The semi-finals' games: each match's next game appears when the round before is
     // complete; two wins each, then the final, two wins.
@@ -544,6 +513,152 @@ fn groups_then_a_knockout_played_through_the_store_copied_and_rated(engine: Engi
             ("L-8".to_string(), 3),
         ]
     );
+}
+
+/// The board where players `a` and `b` met in a published round: its round, board and
+/// the result that makes `winner` win (a draw when `None`).
+fn board_of(
+    s: &Store,
+    tid: TournamentId,
+    (a, b): (u32, u32),
+    winner: Option<u32>,
+) -> (RoundNo, ggdesk_core::tournament::BoardNo, GameResult) {
+    let last = s.event(tid).expect("event").rounds().len();
+    (1..=u32::try_from(last).expect("rounds"))
+        .find_map(|r| {
+            let v = s.round_view(tid, RoundNo(r)).expect("view").expect("round");
+            v.boards.iter().find_map(|bd| {
+                let pair = [bd.white.no, bd.black.no];
+                if !(pair.contains(&PlayerId(a)) && pair.contains(&PlayerId(b))) {
+                    return None;
+                }
+                let result = match winner {
+                    None => GameResult::Draw,
+                    Some(w) if bd.white.no == PlayerId(w) => GameResult::WhiteWins,
+                    Some(_) => GameResult::BlackWins,
+                };
+                Some((RoundNo(r), bd.board, result))
+            })
+        })
+        .expect("the two met")
+}
+
+/// Changes the result of `a` against `b` (to `winner` winning, or a draw) with a reason,
+/// expecting a refusal for re-seeding; answers its words.
+fn refused_correction(
+    s: &mut Store,
+    tid: TournamentId,
+    pair: (u32, u32),
+    winner: Option<u32>,
+) -> String {
+    let (round, board, result) = board_of(s, tid, pair, winner);
+    match s.set_result(tid, round, board, result, "scoresheet misread", &director()) {
+        Err(StoreError::Refused(Refusal::Event(r @ event::Refusal::Reseeds(_)))) => r.to_string(),
+        other => panic!("must be refused for re-seeding, got {other:?}"),
+    }
+}
+
+/// Two groups of four played through (the better seed winning every game) and the
+/// knockout's first games started: A = 1, 4, 5, 8 and B = 2, 3, 6, 7; seeds 1, 2, 4, 3.
+fn knockout_started(s: &mut Store) -> TournamentId {
+    let tid = groups_then_knockout(s);
+    for _ in 1..=3 {
+        play_step(s, tid);
+    }
+    s.start_next_games(tid, &director())
+        .expect("the knockout's first round");
+    tid
+}
+
+fn a_correction_after_the_cut_stands_only_if_no_seed_changes(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    let tid = knockout_started(&mut s);
+    let seeds = |s: &Store| staged(s, tid).reached()[1].seeds.clone();
+    assert_eq!(seeds(&s), [1, 2, 4, 3].map(PlayerId));
+    let before = s.export_tournament(tid).expect("export");
+    // Seed-changing: 4 beating 1 makes 4 group A's winner and 1 its second.
+    assert_eq!(
+        refused_correction(&mut s, tid, (1, 4), Some(4)),
+        "Player 1 would go from seed 1 to seed 3; stage 2 (Knockout) has started: a result \
+         cannot change who went on or their seeds; nothing was changed"
+    );
+    // Cut-changing: 5 beating 4 puts 5 through instead.
+    assert_eq!(
+        refused_correction(&mut s, tid, (4, 5), Some(5)),
+        "Player 4 would no longer go on (Player 5 would instead); stage 2 (Knockout) has \
+         started: a result cannot change who went on or their seeds; nothing was changed"
+    );
+    // A draw leaves 4 and 5 level on everything at the cut: a playoff would be needed.
+    assert_eq!(
+        refused_correction(&mut s, tid, (4, 5), None),
+        "Player 4 and Player 5 would be level at the cut of group A and need a playoff; \
+         stage 2 (Knockout) has started: a result cannot change who went on or their seeds; \
+         nothing was changed"
+    );
+    // Back to pending: the group stage would no longer be complete.
+    let (round, board, _) = board_of(&s, tid, (1, 8), Some(1));
+    match s.set_result(tid, round, board, GameResult::Pending, "typo", &director()) {
+        Err(StoreError::Refused(Refusal::Event(r @ event::Refusal::Reseeds(_)))) => assert_eq!(
+            r.to_string(),
+            "a result of stage 1 (Groups) cannot go back to pending: stage 2 (Knockout) has \
+             started; nothing was changed"
+        ),
+        other => panic!("must be refused, got {other:?}"),
+    }
+    assert_eq!(s.export_tournament(tid).expect("export"), before);
+    // Harmless: 5 and 8 drawing changes neither the qualifiers nor their seeds; it is
+    // simply corrected, and the group's standings follow.
+    let (round, board, draw) = board_of(&s, tid, (5, 8), None);
+    s.set_result(tid, round, board, draw, "scoresheet misread", &director())
+        .expect("a harmless correction");
+    assert_eq!(seeds(&s), [1, 2, 4, 3].map(PlayerId));
+    let groups = staged(&s, tid);
+    let row = |p: u32| {
+        groups.reached()[0].cut[0]
+            .standings
+            .rows
+            .iter()
+            .find(|r| r.id == PlayerId(p))
+            .map(|r| r.score)
+            .expect("in group A")
+    };
+    assert_eq!(
+        (row(5), row(8)),
+        (Score::from_points(1), Score::from_points(1))
+    );
+}
+
+fn a_correction_cannot_undo_a_playoff_played(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    let tid = groups_then_knockout(&mut s);
+    for _ in 1..=3 {
+        play_step(&mut s, tid);
+    }
+    // 4 and 5 drew, found before the knockout: allowed, and a playoff is due.
+    let (round, board, draw) = board_of(&s, tid, (4, 5), None);
+    s.set_result(tid, round, board, draw, "scoresheet misread", &director())
+        .expect("nothing started yet");
+    let playoff = play_step(&mut s, tid);
+    assert!(
+        s.event(tid)
+            .expect("event")
+            .place(playoff)
+            .expect("placed")
+            .is_playoff()
+    );
+    let before = s.export_tournament(tid).expect("export");
+    // Undoing the draw would make the playoff just played unnecessary.
+    let voided = "the playoff of group A (Player 4 and Player 5) at the cut of stage 1 \
+                  (Groups) has been played: this result would make it unnecessary or change \
+                  who plays off, and a result cannot undo a playoff played; nothing was changed";
+    assert_eq!(refused_correction(&mut s, tid, (4, 5), Some(4)), voided);
+    assert_eq!(s.export_tournament(tid).expect("export"), before);
+    // The same once the knockout has started.
+    s.start_next_games(tid, &director())
+        .expect("the knockout's first round");
+    let before = s.export_tournament(tid).expect("export");
+    assert_eq!(refused_correction(&mut s, tid, (4, 5), Some(4)), voided);
+    assert_eq!(s.export_tournament(tid).expect("export"), before);
 }
 
 /// `ggdesk --db DB import` takes a `/2` file (checked as `pair` checks it) and `export

@@ -58,13 +58,16 @@ fn naive(file: &Value) -> Vec<Row> {
     let n = ids.len();
     let rounds = file["rounds"].as_array().expect("rounds");
 
+    /// (points in halves, opponent whose score counts, won over the board, played over the
+    /// board).
+    type RoundOf = (i128, Option<usize>, bool, bool);
     // Per player per round: (points in halves, opponent whose score counts, won over the
     // board, played over the board).
     let mut sheet = vec![Vec::new(); n];
     let mut forfeit_wins = vec![0usize; n];
     for r in rounds {
-        let mut this: Vec<(i128, Option<usize>, bool, bool)> =
-            vec![(points["absent"], None, false, false); n];
+        // `None`: a pending game, left out of the player's rounds altogether.
+        let mut this: Vec<Option<RoundOf>> = vec![Some((points["absent"], None, false, false)); n];
         for g in r["games"].as_array().expect("games") {
             let (w, b) = (
                 at(g["white"].as_u64().expect("w")),
@@ -81,11 +84,11 @@ fn naive(file: &Value) -> Vec<Row> {
                 "pending" => (0, 0, false),
                 other => panic!("unknown result {other}"),
             };
-            // The opponent's score counts unless the game was forfeited; a pending game
-            // is not forfeited. Only games played over the board count as meetings.
-            let counts = played || res == "pending";
-            this[w] = (pw, counts.then_some(b), res == "white", played);
-            this[b] = (pb, counts.then_some(w), res == "black", played);
+            // The opponent's score counts unless the game was forfeited. Only games played
+            // over the board count as meetings.
+            let pending = res == "pending";
+            this[w] = (!pending).then_some((pw, played.then_some(b), res == "white", played));
+            this[b] = (!pending).then_some((pb, played.then_some(w), res == "black", played));
             match res {
                 "white_forfeit" => forfeit_wins[w] += 1,
                 "black_forfeit" => forfeit_wins[b] += 1,
@@ -93,10 +96,10 @@ fn naive(file: &Value) -> Vec<Row> {
             }
         }
         for b in r["byes"].as_array().into_iter().flatten() {
-            this[at(b.as_u64().expect("id"))] = (points["bye"], None, false, false);
+            this[at(b.as_u64().expect("id"))] = Some((points["bye"], None, false, false));
         }
         for (p, x) in this.into_iter().enumerate() {
-            sheet[p].push(x);
+            sheet[p].extend(x);
         }
     }
     let mut score: Vec<i128> = sheet.iter().map(|s| s.iter().map(|x| x.0).sum()).collect();

@@ -289,7 +289,7 @@ fn direct_encounter_adds_up_every_game_of_a_double_round_robin() {
 }
 
 #[test]
-fn a_pending_game_counts_the_opponents_score_but_no_points_and_no_encounter() {
+fn a_pending_game_counts_nothing_and_its_round_is_left_out_of_the_tie_breaks() {
     // R1: 1 beats 2, 3 absent. R2: 1 - 3 pending, 2 bye. Scores 1: 2, 2: 2, 3: 0.
     let t = load(
         r#"{"format": "ggdesk-tournament/1", "name": "t",
@@ -307,17 +307,38 @@ fn a_pending_game_counts_the_opponents_score_but_no_points_and_no_encounter() {
         .map(|r| (r.id.0, r.score.halves(), r.tiebreaks.clone()))
         .collect();
     let int = Ratio::integer;
-    // 1: 2 (vs 2) + 0 (pending vs 3) = 2; 2: 2 (vs 1) + 2 (bye, own) = 4;
-    // 3: 0 (absent, own) + 2 (pending vs 1) = 2. 1 and 2 tie on 2 but not on buchholz.
+    // Buchholz, the pending round left out: 1: 2 (vs 2) = 2; 2: 2 (vs 1) + 2 (bye, own)
+    // = 4; 3: 0 (absent, own) = 0. 1 and 2 tie on 2 but not on buchholz.
     assert_eq!(
         rows,
         vec![
             (2, 4, vec![int(4), int(0), int(0)]),
             (1, 4, vec![int(2), int(0), int(1)]),
-            (3, 0, vec![int(2), int(0), int(0)]),
+            (3, 0, vec![int(0), int(0), int(0)]),
         ]
     );
     assert!(!t.is_round_complete(2));
+    // Sonneborn-Berger and the rest leave the pending round out too: with the game
+    // pending, the standings are those of round 1 plus 2's bye.
+    let t = load(
+        r#"{"format": "ggdesk-tournament/1", "name": "t",
+        "settings": {"system": "swiss", "rounds": 3, "tiebreaks": ["sonneborn_berger", "buchholz_cut1", "progressive"]},
+        "players": [{"id": 1, "name": "a", "rating": 3}, {"id": 2, "name": "b", "rating": 2}, {"id": 3, "name": "c", "rating": 1}],
+        "rounds": [
+          {"games": [{"white": 3, "black": 2, "result": "white"}], "byes": [1]},
+          {"games": [{"white": 1, "black": 3, "result": "pending"}], "byes": [2]}
+        ]}"#,
+    );
+    let s = standings(&t, 2);
+    let row = |id: u32| s.rows.iter().find(|r| r.id.0 == id).expect("ranked");
+    // 3 beat 2 and has only that round: SB = 2's score (bye, 2) × 1 = 2; cut1 of one
+    // round = 0; progressive 2. Counting the pending game would add 1's score (2) to
+    // buchholz_cut1 and a second running total to progressive.
+    assert_eq!(
+        row(3).tiebreaks,
+        vec![int(2), int(0), int(2)],
+        "player 3's tie-breaks"
+    );
 }
 
 #[test]

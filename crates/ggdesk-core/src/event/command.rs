@@ -4,7 +4,7 @@
 
 use super::change::{Changes, Edit};
 use super::lifecycle::RoundState;
-use super::model::{Damage, Event};
+use super::model::{Damage, Event, parts};
 use super::record::{
     Absence, BoardRecord, EventRecord, Format, PenaltyRecord, RoundRecord, TournamentSetup,
 };
@@ -233,9 +233,21 @@ impl Event {
             Command::UpdateSetup { setup, reason } => self.update_setup(setup, reason),
             Command::SetStages { stages, reason } => self.set_stages(stages.as_deref(), reason),
         }?;
-        // Whatever a command changes, the event must still hold together (a result that
-        // changes a cut whose next stage has begun, a double forfeit in a knockout...).
-        let after = self.after(&changes).map_err(Refusal::Inconsistent)?;
+        let record = self.record_after(&changes);
+        // A correction in a finished stage never re-seeds a stage being played, nor undoes
+        // a playoff played: refused in the director's words before the event's own check.
+        if let (Some(before), Format::Stages(specs)) = (self.staged(), &record.format)
+            && let Ok(after) = parts(&record, specs)
+        {
+            crate::stages::check_correction(before, &after).map_err(|r| {
+                Refusal::Reseeds(super::words::reseeding_words(&r, specs, &|p| {
+                    self.named(p).name
+                }))
+            })?;
+        }
+        // Whatever a command changes, the event must still hold together (a double forfeit
+        // in a knockout...).
+        let after = Event::new(self.id, record).map_err(Refusal::Inconsistent)?;
         Ok((changes, after))
     }
 
@@ -255,11 +267,16 @@ impl Event {
 
     /// The event with `changes` made.
     pub fn after(&self, changes: &Changes) -> Result<Event, Damage> {
+        Event::new(self.id, self.record_after(changes))
+    }
+
+    /// The record with `changes` made.
+    fn record_after(&self, changes: &Changes) -> EventRecord {
         let mut r = self.record.clone();
         for e in &changes.edits {
             apply(&mut r, e);
         }
-        Event::new(self.id, r)
+        r
     }
 }
 

@@ -87,6 +87,17 @@ impl Damage {
     }
 }
 
+impl Damage {
+    /// What is wrong in words for the desk: a fault of the stages without its place in
+    /// the file's terms (`stages[0].playoffs[0]`), which means nothing at the desk.
+    pub fn words(&self) -> String {
+        match self {
+            Damage::Stages(e) => e.fault.to_string(),
+            other => other.detail(),
+        }
+    }
+}
+
 impl fmt::Display for Damage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -331,7 +342,7 @@ fn one_system(record: &EventRecord) -> Result<Tournament, Damage> {
 /// The parts of an event of stages: its players, settings, penalties with their stages,
 /// and every published or complete round in its stage (a stage's playoff games, every set
 /// of them, one list).
-fn parts(record: &EventRecord, specs: &[StageSpec]) -> Result<EventParts, Damage> {
+pub(crate) fn parts(record: &EventRecord, specs: &[StageSpec]) -> Result<EventParts, Damage> {
     let count = specs.len();
     if count == 0 {
         return Err(Damage::Rows("an event of stages without a stage".into()));

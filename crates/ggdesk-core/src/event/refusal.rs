@@ -142,8 +142,10 @@ pub enum Refusal {
     DefaultOnResult { table: TableNo, old: GameResult },
     #[error("the game at table {0} has started at the desk: both players came")]
     BothCame(TableNo),
-    #[error("this change would leave the event's stages inconsistent ({}); nothing was changed", .0.detail())]
+    #[error("this change would leave the event's stages inconsistent ({}); nothing was changed", .0.words())]
     Inconsistent(Damage),
+    #[error("{0}; nothing was changed")]
+    Reseeds(String),
     #[error("only an event of stages has knockout or playoff games: pair the round")]
     NotStaged,
     #[error("the next round of {0} is a pairing to look at: pair it as a draft, then publish it")]

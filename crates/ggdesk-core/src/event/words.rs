@@ -7,7 +7,7 @@ use super::model::RoundPlace;
 use super::record::TournamentSetup;
 use crate::date::Date;
 use crate::rules::clock::NS_PER_S;
-use crate::stages::{MatchFormat, MatchId, Seeding, StageFormat, StageSpec};
+use crate::stages::{MatchFormat, MatchId, Reseeding, Seeding, StageFormat, StageSpec};
 use crate::tournament::{GameResult, PlayerId, PointsScale, StageNo};
 
 /// A system's name as the desk shows it: `Swiss`, `Round robin`, `Knockout`.
@@ -40,6 +40,92 @@ pub fn stage_words(specs: &[StageSpec], stage: StageNo) -> String {
         format!("stage {stage}")
     } else {
         format!("stage {stage} ({name})")
+    }
+}
+
+/// Names in a sentence: `A`, `A and B`, `A, B and C`.
+pub fn names_list(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// A correction refused because it would re-seed a started stage or undo a played playoff,
+/// in the director's words (`Reyes would go from seed 1 to seed 4; stage 2 (Knockout) has
+/// started: a result cannot change who went on or their seeds`).
+pub fn reseeding_words(
+    r: &Reseeding,
+    specs: &[StageSpec],
+    name: &dyn Fn(PlayerId) -> String,
+) -> String {
+    let stage = |s: StageNo| stage_words(specs, s);
+    let fixed = |s: StageNo| {
+        format!(
+            "{} has started: a result cannot change who went on or their seeds",
+            stage(s)
+        )
+    };
+    let group = |g: &Option<crate::stages::GroupId>| {
+        g.map(|g| format!(" of group {g}")).unwrap_or_default()
+    };
+    match r {
+        Reseeding::Seed {
+            player,
+            from,
+            to,
+            started,
+        } => format!(
+            "{} would go from seed {from} to seed {to}; {}",
+            name(*player),
+            fixed(*started)
+        ),
+        Reseeding::Out {
+            player,
+            instead,
+            started,
+        } => format!(
+            "{} would no longer go on{}; {}",
+            name(*player),
+            instead.map_or_else(String::new, |q| format!(" ({} would instead)", name(q))),
+            fixed(*started)
+        ),
+        Reseeding::NewTie {
+            group: g,
+            players,
+            started,
+        } => {
+            let names: Vec<String> = players.iter().map(|&p| name(p)).collect();
+            format!(
+                "{} would be level at the cut{} and need a playoff; {}",
+                names_list(&names),
+                group(g),
+                fixed(*started)
+            )
+        }
+        Reseeding::Reopens { stage: s, started } => format!(
+            "a result of {} cannot go back to pending: {}",
+            stage(*s),
+            started.map_or_else(
+                || "the playoff at its cut has been played".to_string(),
+                |n| format!("{} has started", stage(n))
+            )
+        ),
+        Reseeding::PlayoffVoided {
+            stage: s,
+            group: g,
+            players,
+        } => {
+            let names: Vec<String> = players.iter().map(|&p| name(p)).collect();
+            format!(
+                "the playoff{} ({}) at the cut of {} has been played: this result would make it \
+                 unnecessary or change who plays off, and a result cannot undo a playoff played",
+                group(g),
+                names_list(&names),
+                stage(*s)
+            )
+        }
     }
 }
 

@@ -19,6 +19,7 @@
 //! [`Event::final_placement`], [`Event::bracket_json`].
 
 mod bracket;
+mod correction;
 mod event;
 mod fault;
 mod file;
@@ -27,6 +28,7 @@ mod playoff;
 mod settings;
 
 pub use bracket::{Bracket, BracketFault, Match, MatchGame, Series, Slot, bracket_order, series};
+pub use correction::{Reseeding, check_correction};
 pub use event::{
     Event, EventParts, Group, GroupCut, PlayoffGame, Reached, StageGame, StagePenalty, StagePlay,
     StageRound, serpentine,

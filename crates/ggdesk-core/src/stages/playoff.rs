@@ -2,7 +2,8 @@
 //! the cut is clear. Two players play single games (the higher seed white first, colours
 //! alternating) until one is won; three or more play one round robin (Berger order by
 //! seed); players still level on playoff points across the cut play again among
-//! themselves, and so on.
+//! themselves, and so on. A later round robin orders only the players who were still
+//! level: points of different round robins never add up.
 
 use crate::pairing::berger_round;
 use crate::rules::Side;
@@ -19,11 +20,13 @@ pub struct PlayedOff {
 /// Where a group's playoff stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Playoff {
-    /// The tied players in their playoff order so far: playoff points (highest first),
-    /// then their earlier order (their seed).
+    /// The tied players in their playoff order so far: their points in the first playoff
+    /// round robin (or game), then among those still level their points in the next, and so
+    /// on (highest first), then their earlier order (their seed).
     pub order: Vec<PlayerId>,
-    /// Each tied player's playoff points, in `order`.
-    pub points: Vec<Score>,
+    /// Each tied player's points in each playoff round robin (or sudden-death game) played,
+    /// in `order`; a player placed before a later one has 0 there (never compared).
+    pub points: Vec<Vec<Score>>,
     pub state: PlayoffState,
 }
 
@@ -97,27 +100,38 @@ pub fn playoff(
     points: &PointsScale,
 ) -> Result<Playoff, (usize, PlayoffFault)> {
     let seed = |p: PlayerId| tied.iter().position(|&x| x == p).unwrap_or(usize::MAX);
-    let mut totals: Vec<Score> = vec![Score::ZERO; tied.len()];
-    let add = |totals: &mut Vec<Score>, g: &PlayedOff| {
-        if g.result == GameResult::Pending {
-            return;
-        }
-        for (p, side) in [(g.white, Side::White), (g.black, Side::Black)] {
-            if let Some(t) = totals.get_mut(seed(p)) {
-                *t += points_of(points, g.result, side);
+    // Each player's points in every finished phase (a round robin or a sudden-death game):
+    // compared phase by phase, so a later phase orders only the players still level.
+    let mut keys: Vec<Vec<Score>> = vec![Vec::new(); tied.len()];
+    // The keys with one more phase (finished or under way) appended.
+    let with_phase = |keys: &[Vec<Score>], phase: &[PlayedOff]| -> Vec<Vec<Score>> {
+        let mut extra = vec![Score::ZERO; tied.len()];
+        for g in phase.iter().filter(|g| g.result != GameResult::Pending) {
+            for (p, side) in [(g.white, Side::White), (g.black, Side::Black)] {
+                if let Some(t) = extra.get_mut(seed(p)) {
+                    *t += points_of(points, g.result, side);
+                }
             }
         }
+        keys.iter()
+            .zip(extra)
+            .map(|(k, e)| {
+                let mut k = k.clone();
+                k.push(e);
+                k
+            })
+            .collect()
     };
-    let ordered = |totals: &[Score]| -> Vec<usize> {
+    let ordered = |keys: &[Vec<Score>]| -> Vec<usize> {
         let mut order: Vec<usize> = (0..tied.len()).collect();
-        order.sort_by(|&a, &b| totals[b].cmp(&totals[a]).then(a.cmp(&b)));
+        order.sort_by(|&a, &b| keys[b].cmp(&keys[a]).then(a.cmp(&b)));
         order
     };
-    let finish = |totals: &[Score], state: PlayoffState| -> Playoff {
-        let order = ordered(totals);
+    let finish = |keys: &[Vec<Score>], state: PlayoffState| -> Playoff {
+        let order = ordered(keys);
         Playoff {
             order: order.iter().map(|&i| tied[i]).collect(),
-            points: order.iter().map(|&i| totals[i]).collect(),
+            points: order.iter().map(|&i| keys[i].clone()).collect(),
             state,
         }
     };
@@ -126,16 +140,16 @@ pub fn playoff(
     // The pair of a sudden death and how many games it has played.
     let mut sudden: Option<([PlayerId; 2], usize)> = None;
     loop {
-        let order = ordered(&totals);
-        let (above, below) = (totals[order[cut - 1]], totals[order[cut]]);
+        let order = ordered(&keys);
+        let (above, below) = (&keys[order[cut - 1]], &keys[order[cut]]);
         if above != below {
             if pos < games.len() {
                 return Err((pos, PlayoffFault::Over));
             }
-            return Ok(finish(&totals, PlayoffState::Clear));
+            return Ok(finish(&keys, PlayoffState::Clear));
         }
         let level: Vec<PlayerId> = (0..tied.len())
-            .filter(|&i| totals[i] == below)
+            .filter(|&i| &keys[i] == below)
             .map(|i| tied[i])
             .collect();
         let batches = if let [a, b] = level.as_slice() {
@@ -158,10 +172,7 @@ pub fn playoff(
             let mut remaining = batch;
             while !remaining.is_empty() {
                 let Some(g) = games.get(pos) else {
-                    let mut shown = totals.clone();
-                    for g in &phase {
-                        add(&mut shown, g);
-                    }
+                    let shown = with_phase(&keys, &phase);
                     let state = if phase.iter().any(|g| g.result == GameResult::Pending) {
                         PlayoffState::Waiting
                     } else {
@@ -191,14 +202,8 @@ pub fn playoff(
             if pos < games.len() {
                 return Err((pos, PlayoffFault::AfterPending));
             }
-            let mut shown = totals.clone();
-            for g in &phase {
-                add(&mut shown, g);
-            }
-            return Ok(finish(&shown, PlayoffState::Waiting));
+            return Ok(finish(&with_phase(&keys, &phase), PlayoffState::Waiting));
         }
-        for g in &phase {
-            add(&mut totals, g);
-        }
+        keys = with_phase(&keys, &phase);
     }
 }

@@ -6,9 +6,9 @@
 //! forfeited) or unplayed (bye, absence, a round before P entered). The *opponent value*
 //! of a round is P's own final score for an unplayed round or a forfeited game (the dummy
 //! opponent of FIDE's 2023 tie-break rules) and the opponent's final score otherwise. A
-//! game still pending is a game against a real opponent that is not forfeited, so it
-//! counts the opponent's score, with 0 points for P until it has a result; it is not a
-//! game played over the board for `direct_encounter` and `wins`. Final scores include
+//! game still pending (a round in play) counts for nothing until it has a result: no
+//! points, and its round is left out of both players' rounds for every tie-break (it is
+//! neither a game against an opponent nor an unplayed round). Final scores include
 //! penalties.
 
 use crate::tournament::{Entry, GameOutcome, PlayerId, Ratio, Score, TieBreak, Tournament};
@@ -88,7 +88,12 @@ struct Sheet {
 }
 
 fn sheet(t: &Tournament, after_round: usize) -> Sheet {
-    let entries = t.entries(after_round);
+    // A pending game's round is left out of the player's rounds altogether.
+    let entries: Vec<Vec<Entry>> = t
+        .entries(after_round)
+        .into_iter()
+        .map(|row| row.into_iter().filter(|e| !is_pending(e)).collect())
+        .collect();
     let scale = &t.settings().points;
     let points: Vec<Vec<Score>> = entries
         .iter()
@@ -110,22 +115,17 @@ fn sheet(t: &Tournament, after_round: usize) -> Sheet {
         let mut fw = 0;
         let mut met: HashMap<usize, Score> = HashMap::new();
         for (r, e) in row.iter().enumerate() {
-            // The opponent whose score counts: a game played over the board, or one still
-            // pending (a game against a real opponent that is not forfeited).
-            let (opponent, over_the_board) = match e {
+            // The opponent whose score counts: a game played over the board.
+            let opponent = match e {
                 Entry::Game {
                     opponent, outcome, ..
-                } if outcome.is_played() || *outcome == GameOutcome::Pending => {
-                    (t.player_index(*opponent), outcome.is_played())
-                }
-                _ => (None, false),
+                } if outcome.is_played() => t.player_index(*opponent),
+                _ => None,
             };
             match opponent {
                 Some(o) => {
                     values.push(score[o].halves());
-                    if over_the_board {
-                        *met.entry(o).or_default() += points[i][r];
-                    }
+                    *met.entry(o).or_default() += points[i][r];
                 }
                 None => values.push(score[i].halves()),
             }
@@ -161,6 +161,16 @@ fn sheet(t: &Tournament, after_round: usize) -> Sheet {
         forfeit_wins,
         played,
     }
+}
+
+fn is_pending(e: &Entry) -> bool {
+    matches!(
+        e,
+        Entry::Game {
+            outcome: GameOutcome::Pending,
+            ..
+        }
+    )
 }
 
 /// A tie-break that depends on nothing but the player's own rounds (all but
