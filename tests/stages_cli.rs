@@ -874,35 +874,86 @@ fn oracle_stages(file: &Value, reached: usize) -> Vec<OracleStage> {
         let seed = |id: u64| seeds.iter().position(|&s| s == id).expect("seeded");
         let advance = stage["advance"].as_u64().map(|a| a as usize);
         // Each group: by rank; equal ranks by seed, except the players tied across the cut,
-        // by their playoff points (every playoff game of theirs), then seed.
+        // by their playoff points, round robin by round robin (a later one among those
+        // still level only: points never add up across them), then seed.
         let playoffs = stage["playoffs"].as_array().cloned().unwrap_or_default();
-        let mut points: std::collections::HashMap<u64, f64> = Default::default();
-        for g in &playoffs {
-            let (w, b) = scale(g["result"].as_str().expect("result"));
-            *points.entry(id(g, "white")).or_default() += w;
-            *points.entry(id(g, "black")).or_default() += b;
-        }
-        for (_, list) in &mut groups {
-            let tied_rank = advance.and_then(|a| {
-                (a < list.len() && list[a - 1]["rank"] == list[a]["rank"])
-                    .then(|| list[a]["rank"].clone())
-            });
+        for (group, list) in &mut groups {
             list.sort_by(|x, y| {
-                let (ix, iy) = (x["id"].as_u64().expect("id"), y["id"].as_u64().expect("id"));
-                x["rank"].as_u64().cmp(&y["rank"].as_u64()).then_with(|| {
-                    if tied_rank.as_ref() == Some(&x["rank"]) {
-                        let (px, py) = (
-                            points.get(&ix).copied().unwrap_or(0.0),
-                            points.get(&iy).copied().unwrap_or(0.0),
-                        );
-                        py.partial_cmp(&px)
-                            .expect("numbers")
-                            .then(seed(ix).cmp(&seed(iy)))
-                    } else {
-                        seed(ix).cmp(&seed(iy))
-                    }
-                })
+                let id = |v: &Value| v["id"].as_u64().expect("id");
+                x["rank"]
+                    .as_u64()
+                    .cmp(&y["rank"].as_u64())
+                    .then(seed(id(x)).cmp(&seed(id(y))))
             });
+            let Some(a) = advance.filter(|&a| a < list.len()) else {
+                continue;
+            };
+            if list[a - 1]["rank"] != list[a]["rank"] {
+                continue;
+            }
+            let rank = list[a]["rank"].clone();
+            let start = list.iter().position(|r| r["rank"] == rank).expect("tied");
+            let tied: Vec<u64> = list
+                .iter()
+                .filter(|r| r["rank"] == rank)
+                .map(|r| r["id"].as_u64().expect("id"))
+                .collect();
+            let games: Vec<&Value> = playoffs
+                .iter()
+                .filter(|g| {
+                    g["group"].as_str().unwrap_or("") == group.as_str()
+                        || (g["group"].is_null() && tied.contains(&id(g, "white")))
+                })
+                .collect();
+            let cut = a - start;
+            let mut keys: std::collections::HashMap<u64, Vec<f64>> =
+                tied.iter().map(|&p| (p, Vec::new())).collect();
+            let ordered = |keys: &std::collections::HashMap<u64, Vec<f64>>| {
+                let mut o = tied.clone();
+                o.sort_by(|x, y| {
+                    keys[y]
+                        .partial_cmp(&keys[x])
+                        .expect("numbers")
+                        .then(seed(*x).cmp(&seed(*y)))
+                });
+                o
+            };
+            let mut pos = 0;
+            loop {
+                let o = ordered(&keys);
+                let below = keys[&o[cut]].clone();
+                if keys[&o[cut - 1]] != below {
+                    break;
+                }
+                let level: Vec<u64> = tied.iter().copied().filter(|p| keys[p] == below).collect();
+                let n = if level.len() == 2 {
+                    1
+                } else {
+                    level.len() * (level.len() - 1) / 2
+                };
+                if pos + n > games.len() {
+                    break;
+                }
+                let mut phase: std::collections::HashMap<u64, f64> = Default::default();
+                for g in &games[pos..pos + n] {
+                    let (w, b) = scale(g["result"].as_str().expect("result"));
+                    *phase.entry(id(g, "white")).or_default() += w;
+                    *phase.entry(id(g, "black")).or_default() += b;
+                }
+                for (p, k) in keys.iter_mut() {
+                    k.push(phase.get(p).copied().unwrap_or(0.0));
+                }
+                pos += n;
+            }
+            let o = ordered(&keys);
+            for (i, p) in o.iter().enumerate() {
+                let at = list
+                    .iter()
+                    .position(|r| r["id"].as_u64() == Some(*p))
+                    .expect("in the group");
+                let row = list.remove(at);
+                list.insert(start + i, row);
+            }
         }
         out.push(OracleStage {
             seeds: seeds.clone(),

@@ -68,8 +68,8 @@ fn a_preset_chosen_edited_and_saved_gives_exactly_those_stages() {
     assert!(
         has_text(
             &h,
-            "The event: 1. Groups round robin in 4 groups, 3 rounds, top 2 go on  >  \
-             2. Knockout knockout, best of 3, cross-over"
+            "The event: 1. Groups: round robin in 4 groups, 3 rounds, top 2 go on  >  \
+             2. Knockout, best of 3, cross-over"
         ),
         "{:?}",
         all_text(&h)

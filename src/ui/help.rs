@@ -42,6 +42,11 @@ pub const SHORTCUTS: &[(&str, &str, &str)] = &[
     ),
     ("Rounds", "Esc", "Cancel a swap"),
     (
+        "Bracket",
+        "Ctrl+P",
+        "Start the next games of the knockout (or the playoff)",
+    ),
+    (
         "Tables",
         "F8",
         "Pause or resume the open table's clocks (also while typing)",

@@ -133,10 +133,83 @@ fn group_tables_show_each_groups_results_points_and_the_cut() {
     assert_eq!(cells(a, "3 Castillo, P5")[0], "0");
     assert_eq!(
         cells(a, "1 Santos, P4").len(),
-        7 + 1 + 3,
-        "7 players, points, 3 tie-breaks"
+        7 + 1 + 3 + 1,
+        "7 players, points, 3 tie-breaks, next stage"
     );
     // The knockout stage has no group tables; a stage not there neither.
     assert!(group_tables_page(&details(), &event, StageNo(2)).is_none());
     assert!(group_tables_page(&details(), &event, StageNo(3)).is_none());
+}
+
+#[test]
+fn group_tables_mark_who_went_on_the_playoffs_winner_not_everyone_at_the_rank() {
+    use ggdesk_core::stages::{NextStep, PlayoffGame};
+    use ggdesk_core::tournament::GameResult;
+    // One group of four, the top two to a final: 1 beats 2, 2 beats 3, 3 beats 1 and all
+    // three beat 4, so 1, 2 and 3 share rank 1 across the cut and play off.
+    let game = |t: u32, w: u32, b: u32, r: &str| json!({"group": "A", "table": t, "white": w, "black": b, "result": r});
+    let mut event = Event::from_value(&json!({
+        "format": "ggdesk-tournament/2",
+        "name": "Cut",
+        "players": (1..=4).map(|i| json!({"id": i, "name": format!("P{i}"), "rating": 2000 - i}))
+            .collect::<Vec<_>>(),
+        "stages": [
+            {"name": "Group", "system": "round_robin", "advance": 2, "tiebreaks": [],
+             "rounds": [
+                {"games": [game(1, 1, 4, "white"), game(2, 2, 3, "white")], "byes": []},
+                {"games": [game(1, 4, 3, "black"), game(2, 1, 2, "white")], "byes": []},
+                {"games": [game(1, 2, 4, "white"), game(2, 3, 1, "white")], "byes": []}
+             ]},
+            {"name": "Final", "system": "knockout", "match": {"best_of": 1}, "rounds": []}
+        ]
+    }))
+    .expect("a valid event");
+    // No mark before the next stage is seeded.
+    let html = group_tables_page(&details(), &event, StageNo(1)).expect("a round robin");
+    assert!(!html.contains("through"), "nobody has gone on yet");
+    // The lower number wins every playoff game: the cut is clear after one round robin.
+    while let Ok(NextStep::Playoff { games, .. }) = event.next_step() {
+        let mut parts = event.parts().clone();
+        for g in games {
+            parts.stages[0].playoffs.push(PlayoffGame {
+                group: g.group,
+                white: g.white,
+                black: g.black,
+                result: if g.white < g.black {
+                    GameResult::WhiteWins
+                } else {
+                    GameResult::BlackWins
+                },
+            });
+        }
+        event = Event::new(parts).expect("the playoff games fit");
+    }
+    let went_on = event.reached()[1].seeds.clone();
+    let html = group_tables_page(&details(), &event, StageNo(1)).expect("a round robin");
+    let rows: Vec<(String, bool)> = html
+        .split("<tr>")
+        .filter(|r| r.starts_with("<td class=num>"))
+        .map(|r| {
+            let rank = r["<td class=num>".len()..]
+                .split('<')
+                .next()
+                .expect("rank")
+                .to_string();
+            (rank, r.contains("<b>through</b>"))
+        })
+        .collect();
+    assert_eq!(
+        rows.iter().filter(|r| r.1).count(),
+        went_on.len(),
+        "one mark per player who went on"
+    );
+    // Some rank is shared across the cut: among its players only the playoff's
+    // winner(s) are marked.
+    let split = rows
+        .iter()
+        .any(|(rank, marked)| *marked && rows.iter().any(|(r, m)| r == rank && !m));
+    assert!(
+        split,
+        "a rank shared across the cut, its players told apart"
+    );
 }

@@ -12,7 +12,8 @@ use crate::ui::common::LoadErrors;
 use crate::ui::files;
 use egui::{RichText, Ui};
 use ggdesk_core::event::words::{
-    bracket_round_title, bracket_rounds, game_mark, match_title, series_words, stage_name,
+    bracket_round_title, bracket_rounds, game_mark, match_title, series_note, series_words,
+    stage_name,
 };
 use ggdesk_core::export::print;
 use ggdesk_core::stages::{Event, Match, NextStep, StageFormat};
@@ -77,7 +78,15 @@ impl BracketPage {
             );
             return;
         };
-        self.controls(ui, &event, whole.next_games());
+        let next_games = whole.next_games();
+        // Ctrl+P starts the next games here as on the Rounds page (not while typing).
+        if next_games.is_some()
+            && !cx.typing
+            && ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::P))
+        {
+            self.queued.push(Cmd::StartNext);
+        }
+        self.controls(ui, &event, next_games);
         egui::ScrollArea::both()
             .auto_shrink([false, false])
             .show(ui, |ui| {
@@ -99,8 +108,8 @@ impl BracketPage {
                     if ui
                         .button(&words)
                         .on_hover_text(
-                            "Pairs and publishes one game for every open match (or the \
-                             playoff games): the games appear at their tables.",
+                            "Ctrl+P: pairs and publishes one game for every open match (or \
+                             the playoff games): the games appear at their tables.",
                         )
                         .clicked()
                     {
@@ -273,6 +282,9 @@ fn match_ui(ui: &mut Ui, event: &Event, format: ggdesk_core::stages::MatchFormat
                 .map(|g| game_mark(top, g.white, g.result))
                 .collect();
             ui.label(RichText::new(format!("Games: {}", marks.join(" "))).small());
+        }
+        if let Some(note) = series_note(format, &m.series) {
+            ui.label(RichText::new(note).small().italics());
         }
     });
 }

@@ -136,7 +136,7 @@ pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
             cache.round.as_ref(),
             cache.registered,
             *cx.tournament,
-            (cx.my_tables.is_some(), cache.staged),
+            (cx.my_tables.is_some(), cache.staged, cache.over),
         );
     });
 }
@@ -147,7 +147,7 @@ fn round_status(
     round: Option<&RoundView>,
     registered: usize,
     tournament: Option<TournamentId>,
-    (station, staged): (bool, bool),
+    (station, staged, over): (bool, bool, bool),
 ) {
     match (round, tournament) {
         (_, None) if station => {
@@ -192,6 +192,14 @@ fn round_status(
                     ui.label(RichText::new("check and publish it on the Rounds page (F4)").weak());
                 }
                 RoundState::Published => round_badges(ui, view),
+                RoundState::Complete if over => {
+                    ui.label(
+                        RichText::new(
+                            "the event is over: the final placement is on the Bracket page (F11)",
+                        )
+                        .weak(),
+                    );
+                }
                 RoundState::Complete if staged => {
                     ui.label(
                         RichText::new(format!(
@@ -237,10 +245,14 @@ impl StatusCache {
         self.round = None;
         self.registered = 0;
         self.staged = false;
+        self.over = false;
         if let Some(t) = *cx.tournament
             && let Some(event) = load.check("the event", cx.store.event(t))
         {
             self.staged = event.in_stages();
+            self.over = event
+                .staged()
+                .is_some_and(ggdesk_core::stages::Event::is_over);
             // A station's desk follows the rounds published: a draft is the director's.
             let last = event
                 .rounds()
@@ -277,6 +289,8 @@ pub struct StatusCache {
     registered: usize,
     /// The tournament is an event in stages.
     staged: bool,
+    /// An event in stages whose last stage is complete.
+    over: bool,
     load: LoadErrors,
 }
 

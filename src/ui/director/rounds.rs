@@ -26,6 +26,7 @@ use crate::ui::common::{
 use crate::ui::files;
 use egui::{Key, Modifiers, RichText, Ui};
 use egui_extras::Column;
+use ggdesk_core::event::words::match_title;
 use ggdesk_core::event::{
     Absentee, BoardStatus, BoardView as RoundBoard, Confirmation, Event, NextAction, RoundState,
     RoundView,
@@ -530,7 +531,6 @@ impl RoundsPage {
         ui.label(RichText::new(title).strong().size(16.0));
         badge(ui, word, color);
         let number = view.number;
-        let is_last = self.is_last(view);
         match view.state {
             RoundState::Draft => {
                 if ui
@@ -584,7 +584,13 @@ impl RoundsPage {
                 {
                     self.queued.push(Cmd::Complete(number));
                 }
-                if is_last
+                // Offered only where a re-pair can be done (the last round; in an event of
+                // stages, a Swiss stage's round: elsewhere the same boards would come back).
+                let can_repair = self
+                    .event
+                    .as_ref()
+                    .is_some_and(|e| e.can_repair(number).is_ok());
+                if can_repair
                     && ui
                         .button(format!("Re-pair round {number}"))
                         .on_hover_text("Withdraw the published pairing and pair the round again")
@@ -848,10 +854,26 @@ impl RoundsPage {
         let draft = view.state == RoundState::Draft;
         let mut picks = BoardPicks::default();
         let swap_from = self.swap_from;
+        // A knockout round shows each board's match, the players by seed and the series
+        // score, as the bracket does; other rounds the players' numbers and points.
+        let series: Vec<Option<ggdesk_core::event::BoardSeries>> = view
+            .boards
+            .iter()
+            .map(|b| {
+                self.event
+                    .as_ref()
+                    .and_then(|e| e.board_series(view.number, b))
+            })
+            .collect();
+        let knockout = series.iter().any(Option::is_some);
         let scores: Vec<(String, String)> = view
             .boards
             .iter()
-            .map(|b| (self.score_before(b.white.no), self.score_before(b.black.no)))
+            .zip(&series)
+            .map(|(b, s)| match s {
+                Some(s) => (s.score[0].to_string(), s.score[1].to_string()),
+                None => (self.score_before(b.white.no), self.score_before(b.black.no)),
+            })
             .collect();
         let selected_board = self.board;
         let paused = &self.paused;
@@ -859,7 +881,7 @@ impl RoundsPage {
         let defaults = !draft && grace_over && !self.station;
         let station = self.station;
         let columns = [
-            Column::exact(48.0),
+            Column::exact(if knockout { 90.0 } else { 48.0 }),
             Column::remainder().at_least(150.0).clip(true),
             Column::exact(40.0),
             Column::remainder().at_least(150.0).clip(true),
@@ -876,11 +898,11 @@ impl RoundsPage {
                 common::header_cells(
                     &mut h,
                     &[
-                        "Table",
+                        if knockout { "Table · match" } else { "Table" },
                         "White",
-                        "Pts",
+                        if knockout { "Series" } else { "Pts" },
                         "Black",
-                        "Pts",
+                        if knockout { "Series" } else { "Pts" },
                         if draft { "" } else { "Result" },
                         if draft {
                             "Why (click a board for more)"
@@ -896,12 +918,23 @@ impl RoundsPage {
                     let i = row.index();
                     let b = &view.boards[i];
                     row.set_selected(selected_board == Some(b.board));
+                    let board_series = series[i].as_ref();
                     row.col(|ui| {
                         ui.label(RichText::new(b.table.to_string()).strong());
+                        if let Some(m) = board_series {
+                            ui.label(RichText::new(m.id.to_string()).weak())
+                                .on_hover_text(match_title(m.id));
+                        }
                     });
-                    for (p, score) in [(&b.white, &scores[i].0), (&b.black, &scores[i].1)] {
+                    for (side, (p, score)) in [(&b.white, &scores[i].0), (&b.black, &scores[i].1)]
+                        .into_iter()
+                        .enumerate()
+                    {
                         row.col(|ui| {
-                            let text = format!("{} {}", p.no, p.name);
+                            let text = match board_series.map(|m| m.seeds[side]) {
+                                Some(Some(seed)) => format!("({seed}) {}", p.name),
+                                _ => format!("{} {}", p.no, p.name),
+                            };
                             // A long name ends with an ellipsis before the rating (in full
                             // on hover).
                             let name_width = (ui.available_width() - RATING_WIDTH).max(40.0);
@@ -924,7 +957,10 @@ impl RoundsPage {
                             ui.label(RichText::new(p.rating.to_string()).weak());
                         });
                         row.col(|ui| {
-                            ui.label(score);
+                            let cell = ui.label(score);
+                            if let Some(note) = board_series.and_then(|m| m.note.as_ref()) {
+                                cell.on_hover_text(note);
+                            }
                         });
                     }
                     row.col(|ui| {
@@ -1543,12 +1579,7 @@ fn cut_group_ui(
     name: &dyn Fn(PlayerId) -> String,
 ) {
     let through: Vec<String> = group.through.iter().map(|&p| name(p)).collect();
-    let Some(tie) = &group.tie else {
-        if cut.next.is_none() {
-            ui.label(format!("Through: {}", through.join(", ")));
-        }
-        return;
-    };
+    // Every group by its letter ("Group A: through …", "Group B: …").
     let (through_words, tie_words) = if cut.grouped {
         (
             format!("Group {}: through", group.group),
@@ -1556,6 +1587,12 @@ fn cut_group_ui(
         )
     } else {
         ("Through".to_string(), "Tie at the cut".to_string())
+    };
+    let Some(tie) = &group.tie else {
+        if cut.next.is_none() {
+            ui.label(format!("{through_words}: {}", through.join(", ")));
+        }
+        return;
     };
     if !through.is_empty() {
         ui.label(format!("{through_words}: {}", through.join(", ")));

@@ -48,6 +48,6 @@ pub use record::{
 pub use refusal::{BadTimer, ReasonFor, Refusal, Unable};
 pub use settings::check_stages;
 pub use views::{
-    BoardStatus, BoardView, CutGroup, CutTie, CutView, NextAction, Registration, RoundView, Seated,
-    SeededStage,
+    BoardSeries, BoardStatus, BoardView, CutGroup, CutTie, CutView, NextAction, Registration,
+    RoundView, Seated, SeededStage,
 };

@@ -121,6 +121,12 @@ pub enum Refusal {
          a knockout's bracket or a playoff): they cannot be changed by hand"
     )]
     FixedBoards { round: RoundNo, stage: String },
+    #[error(
+        "round {round}'s boards follow from the rules of {stage} (a group's table, a \
+         knockout's bracket or a playoff): re-pairing would give the same boards; correct a \
+         result instead"
+    )]
+    RepairFixed { round: RoundNo, stage: String },
     #[error("stage {0} is not seeded")]
     StageNotSeeded(StageNo),
     #[error("round {0} is a draft: publish it before entering results")]

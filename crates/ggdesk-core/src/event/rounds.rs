@@ -286,11 +286,10 @@ impl Event {
     /// Withdraws the last round after it was published (the director confirmed, with a
     /// reason): its games at the desk are voided (records kept), its results dropped, and a
     /// new draft takes its place.
-    pub(crate) fn repair(&self, n: RoundNo, reason: &str, _now: i64) -> Result<Changes, Refusal> {
-        let reason = reason.trim();
-        if reason.is_empty() {
-            return Err(Refusal::NeedsReason(ReasonFor::Repair));
-        }
+    /// Whether round `n` can be re-paired (the reason aside): the last round, published,
+    /// and, in an event of stages, a Swiss stage's round (a group's table, a bracket and a
+    /// playoff give the same boards again). The desk offers "Re-pair" only then.
+    pub fn can_repair(&self, n: RoundNo) -> Result<(), Refusal> {
         let last = self.last_round().ok_or(Refusal::NoRound)?;
         if last.number != n {
             return Err(Refusal::NotLastRound(last.number));
@@ -298,6 +297,31 @@ impl Event {
         if last.state == RoundState::Draft {
             return Err(Refusal::RepairDraft(n));
         }
+        if let Played::Stages(event) = &self.played {
+            let swiss = matches!(
+                last.stage
+                    .index()
+                    .and_then(|k| event.settings().stages.get(k))
+                    .map(|s| s.format),
+                Some(crate::stages::StageFormat::Swiss { .. })
+            );
+            if last.kind != RoundKind::Round || !swiss {
+                return Err(Refusal::RepairFixed {
+                    round: n,
+                    stage: super::words::stage_words(&event.settings().stages, last.stage),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn repair(&self, n: RoundNo, reason: &str, _now: i64) -> Result<Changes, Refusal> {
+        let reason = reason.trim();
+        if reason.is_empty() {
+            return Err(Refusal::NeedsReason(ReasonFor::Repair));
+        }
+        self.can_repair(n)?;
+        let last = self.last_round().ok_or(Refusal::NoRound)?;
         let lost: Vec<String> = last
             .boards
             .iter()

@@ -6,7 +6,7 @@ use super::lifecycle::{NextRound, RoundState, next_round};
 use super::model::{Event, Played, RoundPlace};
 use super::record::{DeskGame, DeskOutcome};
 use super::steps::forced;
-use super::words::{bracket_round_title, bracket_rounds, place_words, stage_name};
+use super::words::{bracket_round_title, bracket_rounds, place_words, series_note, stage_name};
 use crate::stages::{GroupId, MatchId, NextStep, StepRefusal};
 use crate::tournament::{BoardNo, GameId, GameResult, PlayerId, RoundNo, Score, StageNo, TableNo};
 use std::collections::HashMap;
@@ -70,6 +70,18 @@ pub struct BoardView {
     pub group: Option<GroupId>,
     /// In an event of stages: the board's match (a knockout).
     pub series: Option<MatchId>,
+}
+
+/// A knockout board's match as the Rounds page shows it, White's side first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardSeries {
+    pub id: MatchId,
+    /// The players' seeds in the knockout (White, Black).
+    pub seeds: [Option<u32>; 2],
+    /// The series score (won games, or points in a race), White's then Black's.
+    pub score: [Score; 2],
+    /// Why an undecided series goes on when its score does not say (`4-4: …`).
+    pub note: Option<String>,
 }
 
 /// A round as the Rounds page shows it.
@@ -671,5 +683,35 @@ fn cut_group(
             games,
         }),
         through,
+    }
+}
+
+impl Event {
+    /// The match of a knockout board of round `round`: seeds, series score and note.
+    pub fn board_series(&self, round: RoundNo, board: &BoardView) -> Option<BoardSeries> {
+        let id = board.series?;
+        let k = self.place(round)?.stage().index()?;
+        let bracket = self.staged()?.reached().get(k)?.bracket.as_ref()?;
+        let m = bracket
+            .rounds
+            .iter()
+            .flatten()
+            .chain(bracket.third.as_ref())
+            .find(|m| m.id == id)?;
+        let side = |p: PlayerId| m.slots.iter().position(|s| s.player == Some(p));
+        let (w, b) = (side(board.white.no)?, side(board.black.no)?);
+        let score = m.series.score(bracket.format);
+        Some(BoardSeries {
+            id,
+            seeds: [m.slots[w].seed, m.slots[b].seed],
+            score: [score[w], score[b]],
+            note: series_note(
+                bracket.format,
+                &crate::stages::Series {
+                    points: [m.series.points[w], m.series.points[b]],
+                    ..m.series
+                },
+            ),
+        })
     }
 }

@@ -7,7 +7,7 @@ use super::model::RoundPlace;
 use super::record::TournamentSetup;
 use crate::date::Date;
 use crate::rules::clock::NS_PER_S;
-use crate::stages::{MatchFormat, MatchId, Reseeding, Seeding, StageFormat, StageSpec};
+use crate::stages::{MatchFormat, MatchId, Reseeding, Seeding, Series, StageFormat, StageSpec};
 use crate::tournament::{GameResult, PlayerId, PointsScale, StageNo};
 
 /// A system's name as the desk shows it: `Swiss`, `Round robin`, `Knockout`.
@@ -139,16 +139,24 @@ pub fn series_words(m: MatchFormat) -> String {
     }
 }
 
-/// One stage in a line: `Groups round robin in 4 groups, top 2 go on`.
+/// One stage in a line: `Groups: round robin in 4 groups, top 2 go on`; a stage named as
+/// its system (or not named) says it once: `Knockout, best of 3`.
 pub fn stage_line(s: &StageSpec) -> String {
-    let mut out = format!(
-        "{} ",
-        if s.name.trim().is_empty() {
-            "(unnamed)"
-        } else {
-            s.name.trim()
-        }
-    );
+    let name = s.name.trim();
+    let format = stage_format(s);
+    if name.is_empty() || name.eq_ignore_ascii_case(system_name(&s.format)) {
+        let mut chars = format.chars();
+        chars.next().map_or_else(String::new, |c| {
+            c.to_uppercase().chain(chars).collect::<String>()
+        })
+    } else {
+        format!("{name}: {format}")
+    }
+}
+
+/// How a stage is played, without its name: `round robin in 4 groups, top 2 go on`.
+pub fn stage_format(s: &StageSpec) -> String {
+    let mut out = String::new();
     out.push_str(&match s.format {
         StageFormat::Swiss { rounds } => format!("Swiss, {rounds} rounds"),
         StageFormat::RoundRobin { groups, rounds } => format!(
@@ -198,6 +206,22 @@ pub fn bracket_round_title(r: u32, count: u32) -> String {
         1 => "Semi-finals".into(),
         2 => "Quarter-finals".into(),
         n => format!("Round of {}", 1u64 << (n + 1).min(62)),
+    }
+}
+
+/// Why an undecided series goes on when its score alone does not say:
+/// `4-4: the next won game decides` (a race to P where both reached P on the same game).
+pub fn series_note(format: MatchFormat, s: &Series) -> Option<String> {
+    match format {
+        MatchFormat::RaceTo(target)
+            if s.winner.is_none() && s.points.iter().all(|&p| p >= target) =>
+        {
+            Some(format!(
+                "{}-{}: the next won game decides",
+                s.points[0], s.points[1]
+            ))
+        }
+        _ => None,
     }
 }
 

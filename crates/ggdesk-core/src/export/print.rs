@@ -758,6 +758,14 @@ pub fn group_tables_page(d: &Details, event: &Event, stage: StageNo) -> Option<S
     let reached = event.reached().get(k)?;
     let standings = event.stage_standings(Some(stage)).ok()?;
     let play = event.play(k);
+    // Who went on: the next stage's players, once it is seeded (a playoff's winner, not
+    // every player sharing the rank at the cut).
+    let through: Vec<PlayerId> = event
+        .reached()
+        .get(k + 1)
+        .map(|r| r.seeds.clone())
+        .unwrap_or_default();
+    let seeded = event.reached().len() > k + 1;
     let mut body = String::new();
     for g in &reached.groups {
         let rows: Vec<_> = standings
@@ -775,6 +783,9 @@ pub fn group_tables_page(d: &Details, event: &Event, stage: StageNo) -> Option<S
         body.push_str("<th>Points</th>");
         for t in &standings.tiebreaks {
             body.push_str(&format!("<th>{}</th>", tiebreak_title(*t)));
+        }
+        if seeded {
+            body.push_str("<th>Next stage</th>");
         }
         body.push_str("</tr>\n");
         for (i, r) in rows.iter().enumerate() {
@@ -805,6 +816,13 @@ pub fn group_tables_page(d: &Details, event: &Event, stage: StageNo) -> Option<S
             body.push_str(&format!("<td class=num><b>{}</b></td>", r.score));
             for v in &r.tiebreaks {
                 body.push_str(&format!("<td class=num>{v}</td>"));
+            }
+            if seeded {
+                body.push_str(if through.contains(&r.id) {
+                    "<td><b>through</b></td>"
+                } else {
+                    "<td></td>"
+                });
             }
             body.push_str("</tr>\n");
         }

@@ -428,7 +428,9 @@ impl Event {
         let StageReplay {
             groups, bracket, ..
         } = replay;
-        let complete = stage_complete(bracket.as_ref(), stage_planned, &play.rounds);
+        // A stage of fewer than two players cannot be played, so it is never complete.
+        let complete =
+            seeds.len() >= 2 && stage_complete(bracket.as_ref(), stage_planned, &play.rounds);
         let mut reached = Reached {
             stage,
             seeds,

@@ -56,6 +56,17 @@ pub enum StepRefusal {
     PlayoffNotComplete(StageNo),
     #[error("the event is over: every stage is complete")]
     Over,
+    #[error(
+        "{}the first stage needs at least {needs} players{}",
+        if *.players == 0 { "no player is registered yet: register players; ".to_string() }
+        else { format!("{} player{} registered: too few; ", .players, if *.players == 1 { " is" } else { "s are" }) },
+        if *.groups > 1 { format!(" (2 in each of its {} groups)", .groups) } else { String::new() }
+    )]
+    TooFewPlayers {
+        players: usize,
+        needs: usize,
+        groups: usize,
+    },
     #[error("stage {stage}: {error}")]
     Pairing { stage: StageNo, error: PairingError },
 }
@@ -150,6 +161,23 @@ impl Event {
         let k = cur.stage.index().unwrap_or(0);
         let stage = cur.stage;
         let play = self.play(k).cloned().unwrap_or_default();
+        // Every group of the first stage needs two players, or some only get byes.
+        if k == 0 && play.rounds.is_empty() {
+            let groups = match self.settings().stages.first().map(|s| s.format) {
+                Some(StageFormat::RoundRobin { groups, .. }) => {
+                    usize::try_from(groups).unwrap_or(usize::MAX).max(1)
+                }
+                _ => 1,
+            };
+            let needs = groups.saturating_mul(2);
+            if cur.seeds.len() < needs {
+                return Err(StepRefusal::TooFewPlayers {
+                    players: cur.seeds.len(),
+                    needs,
+                    groups,
+                });
+            }
+        }
         if cur.complete {
             if self.is_over() {
                 return Err(StepRefusal::Over);
