@@ -6,10 +6,11 @@
 //!   arrow that showed as a box); the director's desk under one name (some lines said
 //!   "director"); the round filter matches a line's own round (round 1 matched "round 8
 //!   (stage 2 (Knockout), round 1)").
+//! - The Tables page: a board whose result was entered by hand says so, not "NO GAME YET".
 
 mod common;
 
-use common::{START_MS, all_text, click, go, store, type_into};
+use common::{START_MS, all_text, click, go, has_text, store, type_into};
 use egui_kittest::Harness;
 use ggdesk::store::{Actor, Store, TournamentId};
 use ggdesk::ui::{DeskApp, Page};
@@ -105,4 +106,58 @@ fn the_audit_log_names_one_desk_shows_no_arrow_and_finds_a_round_by_its_number()
         !texts.iter().any(|t| t == "round 1"),
         "round 8 shows no line of round 1: {texts:?}"
     );
+}
+
+/// The texts of each table's card on the Tables page, by its title ("Table 1").
+fn cards(texts: &[String]) -> Vec<(String, Vec<String>)> {
+    let mut cards: Vec<(String, Vec<String>)> = Vec::new();
+    for t in texts {
+        if t.starts_with("Table ") && t[6..].chars().all(|c| c.is_ascii_digit()) {
+            if cards.last().is_none_or(|(title, _)| title != t) {
+                cards.push((t.clone(), Vec::new()));
+            }
+        } else if let Some((_, lines)) = cards.last_mut() {
+            lines.push(t.clone());
+        }
+    }
+    cards
+}
+
+#[test]
+fn a_board_with_a_result_entered_by_hand_says_so_on_the_tables_page() {
+    let (_dir, mut h, tid) = staged_desk();
+    go(&mut h, Page::Tables);
+    let boards = store(&h)
+        .round_view(tid, RoundNo(KNOCKOUT_ROUND))
+        .expect("view")
+        .expect("round")
+        .boards;
+    let texts = all_text(&h);
+    let cards = cards(&texts);
+    assert_eq!(cards.len(), boards.len(), "{texts:?}");
+    for b in &boards {
+        let title = format!("Table {}", b.table);
+        let (_, lines) = cards
+            .iter()
+            .find(|(t, _)| *t == title)
+            .unwrap_or_else(|| panic!("no card {title:?} in {texts:?}"));
+        let has = |text: &str| lines.iter().any(|l| l == text);
+        if b.result == GameResult::Pending {
+            assert!(has("NO GAME YET"), "{title}: {lines:?}");
+            assert!(!has("BY HAND"), "{title}: {lines:?}");
+        } else {
+            assert_eq!(b.result, GameResult::BlackWins);
+            assert!(has("BY HAND"), "{title}: {lines:?}");
+            assert!(
+                has("Result entered by hand: Black wins"),
+                "{title}: {lines:?}"
+            );
+            assert!(!has("NO GAME YET"), "{title}: {lines:?}");
+        }
+    }
+    assert!(
+        boards.iter().any(|b| b.result != GameResult::Pending),
+        "a board has its result"
+    );
+    assert!(!has_text(&h, "(by hand)"), "{texts:?}");
 }
