@@ -195,3 +195,26 @@ fn only_the_store_touches_a_database_and_only_the_ui_touches_egui() {
     }
     assert!(bad.is_empty(), "{bad:#?}");
 }
+
+/// Issue 31: `print!` and `println!` panic when the reader of standard output has closed
+/// the pipe (`ggdesk standings FILE | head -1`). The binary and its commands print through
+/// `cli::say` and `cli::out`, which end the command quietly instead.
+#[test]
+fn the_commands_print_only_through_say() {
+    let mut files = sources(&root().join("src/cli"));
+    files.push(root().join("src/main.rs"));
+    let mut bad = Vec::new();
+    for path in files {
+        let code = code_of(&path);
+        let printing = code.match_indices("print").any(|(i, _)| {
+            let after = &code[i + "print".len()..];
+            let before = code[..i].chars().next_back();
+            (after.starts_with("ln!") || after.starts_with('!'))
+                && !before.is_some_and(|c| c == 'e' || c.is_alphanumeric() || c == '_')
+        });
+        if printing {
+            bad.push(relative(&path, &root()));
+        }
+    }
+    assert!(bad.is_empty(), "{bad:#?}");
+}

@@ -434,7 +434,7 @@ fn a_new_password_and_a_removal_end_the_stations_sessions() {
     let log = director.audit_log(AuditFilter::All).expect("log");
     assert!(
         log.iter()
-            .any(|e| e.action == "station password reset" && e.actor == "director"),
+            .any(|e| e.action == "station password reset" && e.actor == "director's desk"),
         "{log:?}"
     );
     // Removed: its sessions end, its login is gone, its games stay.

@@ -83,6 +83,16 @@ fn a_mistyped_move_is_corrected_at_the_time_it_was_made() {
             .any(|t| t.starts_with("The last move in force is move a6-a5, made at 0:09.")),
         "{texts:?}"
     );
+    // Issue 31: where the move replaced is kept, truthfully (the exported record below
+    // holds only the right move; the audit log names both).
+    assert!(
+        texts.iter().any(|t| t.ends_with(
+            "The game's record keeps only the right move; the audit log keeps the move it \
+             replaces, when it was made, and your reason."
+        )),
+        "{texts:?}"
+    );
+    assert!(!texts.iter().any(|t| t.contains("keeps both")), "{texts:?}");
     assert_shows(
         &texts,
         "Used since 0:09 (pauses excluded): White 0:21, Black 0:00. That time stays where it is.",
@@ -135,6 +145,19 @@ fn a_mistyped_move_is_corrected_at_the_time_it_was_made() {
     assert_eq!(
         moves,
         vec![(5.0, "a3-a4".to_string()), (9.0, "b6-b5".to_string())]
+    );
+    // The audit log keeps the move replaced, when it was made, and the reason.
+    let corrected = store(&h)
+        .audit_log(AuditFilter::Game(id.0))
+        .expect("audit")
+        .into_iter()
+        .find(|e| e.action == "move corrected")
+        .expect("the correction is logged");
+    assert_eq!(corrected.reason, "typed the wrong file");
+    assert!(
+        ggdesk_core::export::audit::details_in_words(&corrected.action, &corrected.details)
+            .starts_with("cancelled move a6-a5 (made at 0:09), entered move b6-b5 at 0:09"),
+        "{corrected:?}"
     );
     // The next move replaces the line with the game as it goes on.
     clock.set(START_MS + 40_000);

@@ -7,12 +7,12 @@
 //! as the limit is passed, never held whole nor repeated in the message), and must be UTF-8;
 //! either fault is bad input (exit 2), as is an event after `end` (the store refuses it).
 
-use super::CliError;
 use super::store_cmds::store_error;
+use super::{CliError, say};
 use crate::store::{Actor, AnyEvent, Expect, GameId, NewGame, Store, StoreError};
 use ggdesk_core::record::{self, Record};
 use serde_json::Value;
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::time::{Duration, Instant};
 
 /// How long `feed` waits for a lost server to come back before it gives up.
@@ -86,13 +86,7 @@ pub fn run(db: Option<String>, input: &str) -> Result<(), CliError> {
     let mut store = open_patiently(db)?;
     let actor = Actor("feed".into());
     let id = create(&mut store, &record, &actor)?;
-    let mut out = std::io::stdout().lock();
-    let say = |out: &mut std::io::StdoutLock<'_>, text: String| -> Result<(), CliError> {
-        writeln!(out, "{text}")
-            .and_then(|()| out.flush())
-            .map_err(|e| CliError::Other(format!("standard output: {e}")))
-    };
-    say(&mut out, format!("game {id}"))?;
+    say(format!("game {id}"))?;
     // A token unique to this feed and this event: a retry after a lost confirmation finds
     // the event it already stored. Its 128 random bits make it one no other writer can
     // guess (a token taken first by another writer would answer this feed's event with
@@ -117,7 +111,7 @@ pub fn run(db: Option<String>, input: &str) -> Result<(), CliError> {
             AnyEvent::Game(event.event),
             &actor,
         )?;
-        say(&mut out, format!("ack {stored}"))?;
+        say(format!("ack {stored}"))?;
         seq = stored + 1;
     }
     Ok(())
@@ -219,6 +213,7 @@ fn event_error(seq: u32, e: StoreError) -> CliError {
     match store_error(e) {
         CliError::Input(m) => CliError::Input(format!("event {seq}: {m}")),
         CliError::Other(m) => CliError::Other(format!("event {seq}: {m}")),
+        CliError::OutputClosed => CliError::OutputClosed,
     }
 }
 

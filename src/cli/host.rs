@@ -1,6 +1,6 @@
 //! `ggdesk host DIR`: the event server, until Ctrl+C or SIGTERM (see [`crate::host`]).
 
-use super::CliError;
+use super::{CliError, say};
 use crate::host::{Host, HostError, HostOptions};
 
 pub fn run(options: HostOptions) -> Result<(), CliError> {
@@ -17,14 +17,17 @@ pub fn run(options: HostOptions) -> Result<(), CliError> {
         stop_rx.recv_timeout(std::time::Duration::from_secs(1))
     {
         match host.poll() {
-            Ok(true) => println!("promoted: the stations' API and the public pages run here"),
+            // Written if anyone reads: an event server does not stop because the reader of
+            // its output went away.
+            Ok(true) => {
+                let _ = say("promoted: the stations' API and the public pages run here");
+            }
             Ok(false) => {}
             Err(e) => eprintln!("ggdesk: {e}"),
         }
     }
     host.stop().map_err(cli_error)?;
-    println!("stopped");
-    Ok(())
+    say("stopped")
 }
 
 fn cli_error(e: HostError) -> CliError {

@@ -21,6 +21,10 @@ pub enum CliError {
     Input(String),
     /// Anything else (an unreadable file, a database that cannot be opened): exit 1.
     Other(String),
+    /// Standard output was closed by its reader (`ggdesk standings FILE | head -1`): the
+    /// command stops writing and ends quietly, with nothing on standard error and exit 0,
+    /// as `head` expects (the reader took what it wanted).
+    OutputClosed,
 }
 
 impl CliError {
@@ -28,14 +32,41 @@ impl CliError {
         match self {
             CliError::Input(_) => 2,
             CliError::Other(_) => 1,
+            CliError::OutputClosed => 0,
         }
     }
 
     /// The message on one line, as the specs require.
     pub fn message(&self) -> String {
-        let (CliError::Input(m) | CliError::Other(m)) = self;
-        m.replace(['\n', '\r'], " ")
+        match self {
+            CliError::Input(m) | CliError::Other(m) => m.replace(['\n', '\r'], " "),
+            CliError::OutputClosed => "standard output was closed".into(),
+        }
     }
+}
+
+/// Writes `text` to standard output as it is. A reader that closed the pipe ends the
+/// command quietly ([`CliError::OutputClosed`]); any other failure to write is an error
+/// (exit 1). The commands print through this and [`say`], never `print!`, which panics on
+/// a closed pipe.
+pub(crate) fn out(text: &str) -> Result<(), CliError> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                CliError::OutputClosed
+            } else {
+                CliError::Other(format!("cannot write to standard output: {e}"))
+            }
+        })
+}
+
+/// Writes `line` and a new line to standard output, as [`out`] does.
+pub(crate) fn say(line: impl std::fmt::Display) -> Result<(), CliError> {
+    out(&format!("{line}\n"))
 }
 
 #[derive(Debug, Parser)]
@@ -335,6 +366,7 @@ pub fn main() -> i32 {
     let args = Args::parse();
     match run(args) {
         Ok(()) => 0,
+        Err(e @ CliError::OutputClosed) => e.exit_code(),
         Err(e) => {
             eprintln!("ggdesk: {}", e.message());
             e.exit_code()

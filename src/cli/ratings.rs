@@ -1,7 +1,7 @@
 //! `ggdesk ratings [--initial LIST.csv] [--tau T] [--json] FILE...`: the rating list of the
 //! files' events (`spec/ratings.md`), through the core's fold.
 
-use super::{CliError, read_input};
+use super::{CliError, out, read_input, say};
 use ggdesk_core::rating::list::{histories, list_csv, list_json, read_initial_csv};
 use ggdesk_core::rating::{Config, event_file, rate_all};
 
@@ -63,12 +63,8 @@ pub fn run(
             .map(|(i, r)| (events[*i].name.clone(), r.date, &r.players))
             .collect();
         let value = list_json(&rows, &histories(&named));
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        );
+        say(serde_json::to_string_pretty(&value).unwrap_or_default())
     } else {
-        print!("{}", list_csv(&rows));
+        out(&list_csv(&rows))
     }
-    Ok(())
 }

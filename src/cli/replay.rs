@@ -1,6 +1,6 @@
 //! `ggdesk replay FILE`: the verdict of a game record.
 
-use super::{CliError, read_input};
+use super::{CliError, read_input, say};
 use ggdesk_core::record::{Record, replay};
 
 pub fn run(file: &str) -> Result<(), CliError> {
@@ -8,6 +8,5 @@ pub fn run(file: &str) -> Result<(), CliError> {
     let verdict = Record::from_json_str(&text)
         .and_then(|record| replay(&record))
         .map_err(|e| CliError::Input(e.to_string()))?;
-    println!("{}", verdict.to_value());
-    Ok(())
+    say(verdict.to_value())
 }

@@ -1,8 +1,8 @@
 //! `ggdesk copy`, `ggdesk station` and `ggdesk status`: the commands of an event run on a
 //! server (`spec/server.md`).
 
-use super::CliError;
 use super::store_cmds::{address_of, db_address, open, store_error};
+use super::{CliError, say};
 use crate::station::card::{Card, CardError, CardFormat};
 use crate::store::{Actor, EventServer, Store, TournamentId, parse_tables, tables_text};
 use std::path::{Path, PathBuf};
@@ -17,8 +17,7 @@ pub fn copy(db: Option<String>, dst: &str) -> Result<(), CliError> {
     }
     let mut dst = Store::connect(&dst_address).map_err(store_error)?;
     let counts = src.copy_into(&mut dst).map_err(store_error)?;
-    println!("{counts}");
-    Ok(())
+    say(counts)
 }
 
 /// `station add NAME [--tournament TID] [--tables LIST] [--card FILE]`: with a tournament, a
@@ -48,8 +47,7 @@ pub fn station_add(
         let login = store
             .add_station(name, &tables, &Actor::director())
             .map_err(store_error)?;
-        println!("{}", login.url);
-        return Ok(());
+        return say(login.url);
     };
     let server = event_server(&store)?;
     let standbys = store.standby_addresses().map_err(store_error)?;
@@ -71,8 +69,7 @@ pub fn station_add(
     if let Some(target) = &card_file {
         write_card(&card, target).map_err(|e| undo(&mut store, e))?;
     }
-    print_card(&card);
-    Ok(())
+    print_card(&card)
 }
 
 /// The event server ggdesk hosts on this database, or why a card cannot be made.
@@ -86,15 +83,15 @@ fn event_server(store: &Store) -> Result<EventServer, CliError> {
     })
 }
 
-fn print_card(card: &Card) {
-    println!("address: {}", card.address);
+fn print_card(card: &Card) -> Result<(), CliError> {
+    say(format!("address: {}", card.address))?;
     for standby in &card.standbys {
-        println!("address: {standby}");
+        say(format!("address: {standby}"))?;
     }
-    println!("station: {}", card.station);
-    println!("secret: {}", card.secret);
-    println!("authority: sha256:{}", card.authority16);
-    println!("link: {}", card.link);
+    say(format!("station: {}", card.station))?;
+    say(format!("secret: {}", card.secret))?;
+    say(format!("authority: sha256:{}", card.authority16))?;
+    say(format!("link: {}", card.link))
 }
 
 /// The file `--card` names and its format, refused (exit 2) before anything is made when its
@@ -129,15 +126,15 @@ pub fn station_list(db: Option<String>) -> Result<(), CliError> {
     let store = open(db)?;
     let stations = store.stations().map_err(store_error)?;
     if stations.is_empty() {
-        println!("no stations");
+        say("no stations")?;
     }
     for s in stations {
-        println!(
+        say(format!(
             "{} (login {}): tables {}",
             s.name,
             s.role,
             tables_text(&s.tables)
-        );
+        ))?;
     }
     Ok(())
 }
@@ -165,8 +162,8 @@ pub fn station_reset(
         // The new secret is already the station's: it is printed even when the file cannot
         // be written, or the station would have a secret nobody saw.
         let written = card_file.as_ref().map(|target| write_card(&card, target));
-        print_card(&card);
-        return written.unwrap_or(Ok(()));
+        let printed = print_card(&card);
+        return written.unwrap_or(Ok(())).and(printed);
     }
     if is_login && card_file.is_some() {
         return Err(CliError::Input(format!(
@@ -177,8 +174,7 @@ pub fn station_reset(
     let login = store
         .reset_station(name, &Actor::director())
         .map_err(store_error)?;
-    println!("{}", login.url);
-    Ok(())
+    say(login.url)
 }
 
 pub fn station_remove(db: Option<String>, name: &str) -> Result<(), CliError> {
@@ -186,15 +182,14 @@ pub fn station_remove(db: Option<String>, name: &str) -> Result<(), CliError> {
     store
         .remove_station(name, &Actor::director())
         .map_err(store_error)?;
-    println!("station {name} removed");
-    Ok(())
+    say(format!("station {name} removed"))
 }
 
 pub fn status(db: Option<String>) -> Result<(), CliError> {
     let address = db_address(db)?;
     let lines = crate::store::server_status(&address).map_err(store_error)?;
     for line in lines {
-        println!("{line}");
+        say(line)?;
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! `ggdesk import` and `ggdesk export`: files in and out of the database, each import in
 //! one transaction.
 
-use super::{CliError, read_input};
+use super::{CliError, read_input, say};
 use crate::store::TournamentId;
 use crate::store::{Actor, Address, GameId, Store, StoreError};
 use ggdesk_core::record::Record;
@@ -108,14 +108,12 @@ pub fn import(db: Option<String>, file: &str) -> Result<(), CliError> {
             )));
         }
     };
-    println!("{id}");
-    Ok(())
+    say(id)
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), CliError> {
     if path.as_os_str() == "-" {
-        println!("{text}");
-        return Ok(());
+        return say(text);
     }
     // Write beside the target and rename, so a crash never leaves half a file.
     let tmp = path.with_extension("ggdesk-partial");

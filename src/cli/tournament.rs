@@ -2,7 +2,7 @@
 //! core on a file, a `ggdesk-tournament/1` tournament or a `ggdesk-tournament/2` event of
 //! stages (spec/stages.md).
 
-use super::{CliError, read_input};
+use super::{CliError, out, read_input, say};
 use ggdesk_core::export::{crosstable_csv, placement_csv, stage_standings_csv, standings_csv};
 use ggdesk_core::pairing::{explain, pair_next_round};
 use ggdesk_core::stages::{Event, FORMAT_2, Placed, placement_json, stage_standings_json};
@@ -52,9 +52,9 @@ pub fn pair(file: &str, explain_it: bool) -> Result<(), CliError> {
         File::One(t) => {
             let pairing = pair_next_round(&t, &[]).map_err(input)?;
             if explain_it {
-                print!("{}", explain(&t, &pairing));
+                out(&explain(&t, &pairing).to_string())?;
             } else {
-                println!("{}", pairing.to_json());
+                say(pairing.to_json())?;
             }
         }
         File::Staged(event) => {
@@ -63,7 +63,7 @@ pub fn pair(file: &str, explain_it: bool) -> Result<(), CliError> {
                     "--explain is for ggdesk-tournament/1 files".into(),
                 ));
             }
-            println!("{}", event.next_step().map_err(input)?.to_json());
+            say(event.next_step().map_err(input)?.to_json())?;
         }
     }
     Ok(())
@@ -99,8 +99,7 @@ pub fn standings(
                         stage: StageNo(1),
                     })
                     .collect();
-                print_placement(&rows, csv);
-                return Ok(());
+                return print_placement(&rows, csv);
             }
             if let Some(k) = stage.filter(|&k| k != 1) {
                 return Err(CliError::Input(format!(
@@ -108,33 +107,32 @@ pub fn standings(
                 )));
             }
             if csv {
-                print!("{}", standings_csv(&s));
+                out(&standings_csv(&s))?;
             } else {
-                println!("{}", s.to_json());
+                say(s.to_json())?;
             }
         }
         File::Staged(event) => {
             if final_placement {
                 let rows = event.final_placement().map_err(input)?;
-                print_placement(&rows, csv);
-                return Ok(());
+                return print_placement(&rows, csv);
             }
             let s = event.stage_standings(stage.map(StageNo)).map_err(input)?;
             if csv {
-                print!("{}", stage_standings_csv(&s));
+                out(&stage_standings_csv(&s))?;
             } else {
-                println!("{}", stage_standings_json(&s));
+                say(stage_standings_json(&s))?;
             }
         }
     }
     Ok(())
 }
 
-fn print_placement(rows: &[Placed], csv: bool) {
+fn print_placement(rows: &[Placed], csv: bool) -> Result<(), CliError> {
     if csv {
-        print!("{}", placement_csv(rows));
+        out(&placement_csv(rows))
     } else {
-        println!("{}", placement_json(rows));
+        say(placement_json(rows))
     }
 }
 
@@ -151,10 +149,7 @@ pub fn bracket(file: &str) -> Result<(), CliError> {
                 .iter()
                 .any(|s| s.format.is_knockout());
             match event.bracket_json() {
-                Some(json) => {
-                    println!("{json}");
-                    Ok(())
-                }
+                Some(json) => say(json),
                 None if has_knockout => Err(CliError::Input(format!(
                     "the knockout stage is not seeded yet: stage {} is still being played",
                     event.current().stage
@@ -168,6 +163,5 @@ pub fn bracket(file: &str) -> Result<(), CliError> {
 /// Prints the cross-table as CSV.
 pub fn crosstable(file: &str) -> Result<(), CliError> {
     let t = one_stage_only(file)?;
-    print!("{}", crosstable_csv(&t));
-    Ok(())
+    out(&crosstable_csv(&t))
 }

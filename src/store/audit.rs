@@ -10,9 +10,18 @@ use ggdesk_core::tournament::TournamentId;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Actor(pub String);
 
+/// The desk that is no arbiter station, as the audit log names it. The director's changes
+/// have this one name, made at the desk or from the command line.
+pub const DIRECTOR_DESK: &str = "director's desk";
+
+/// How lines written before issue 31 name the director's desk: the audit log page shows
+/// them as [`DIRECTOR_DESK`].
+pub const DIRECTOR_BEFORE: &str = "director";
+
 impl Actor {
+    /// The director: [`DIRECTOR_DESK`].
     pub fn director() -> Actor {
-        Actor("director".into())
+        Actor(DIRECTOR_DESK.into())
     }
     pub fn arbiter(table: Option<i64>) -> Actor {
         match table {

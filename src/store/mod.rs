@@ -63,7 +63,7 @@ pub use tables::TableTimers;
 
 pub use error::{Result, StoreError, TRACE_ENV, TRACE_PAUSE};
 
-pub use audit::{Actor, AuditEntry, AuditFilter};
+pub use audit::{Actor, AuditEntry, AuditFilter, DIRECTOR_BEFORE, DIRECTOR_DESK};
 
 pub use conn::{Address, Store};
 /// A tournament's id in the database (the core's typed key).

@@ -68,9 +68,10 @@ impl AuditSearch {
         if !self.table.trim().is_empty() && number(&self.table).is_none() {
             return false;
         }
+        // The line's own round, exactly: "round 6 (stage 2, round 1)" is round 6, not
+        // round 1 (a round's number in the event, as the Rounds page numbers them).
         if let Some(r) = number(&self.round)
             && row.round != Some(r)
-            && !mentions(&row.details, "round", r)
         {
             return false;
         }
@@ -371,7 +372,7 @@ fn row_of(e: AuditEntry, names: &Names) -> AuditRow {
     };
     AuditRow {
         at: e.at,
-        who: e.actor,
+        who: who(e.actor),
         what: e.action.replace('_', " "),
         tournament_id: e.tournament_id,
         tournament: e
@@ -384,6 +385,17 @@ fn row_of(e: AuditEntry, names: &Names) -> AuditRow {
         players,
         reason: e.reason,
         details: details_in_words(&e.action, &e.details),
+    }
+}
+
+/// Who made a change, one name for one desk: lines written before the director's changes
+/// were all named [`crate::store::DIRECTOR_DESK`] say "director" (the Stations, Ratings and
+/// Bracket pages, the command line) where the others say "director's desk".
+fn who(actor: String) -> String {
+    if actor == crate::store::DIRECTOR_BEFORE {
+        crate::store::DIRECTOR_DESK.to_string()
+    } else {
+        actor
     }
 }
 
@@ -548,5 +560,40 @@ mod tests {
         assert!(s.matches(&d));
         s.table = "1".into();
         assert!(!s.matches(&d), "table 1 is not table 13");
+    }
+
+    /// Issue 31: round 1 is not round 8, whose line says "(stage 2 (Knockout), round 1)".
+    #[test]
+    fn the_round_searched_is_the_lines_own() {
+        let paired = AuditRow {
+            round: Some(8),
+            table: None,
+            game: None,
+            players: String::new(),
+            ..row("round 8 (stage 2 (Knockout), round 1): 2 board(s)")
+        };
+        let round = |r: &str| AuditSearch {
+            round: r.into(),
+            ..AuditSearch::default()
+        };
+        assert!(round("8").matches(&paired));
+        assert!(!round("1").matches(&paired));
+        // A line of no round is found by no round, whatever its words say.
+        let other = AuditRow {
+            round: None,
+            ..row("a note about round 1")
+        };
+        assert!(!round("1").matches(&other));
+    }
+
+    /// Issue 31: the desk has one name; older lines say "director".
+    #[test]
+    fn the_director_is_named_as_the_desk() {
+        assert_eq!(who("director".into()), "director's desk");
+        assert_eq!(who("hall-a".into()), "hall-a");
+        assert_eq!(
+            crate::store::Actor::director().0,
+            super::super::DIRECTOR_DESK
+        );
     }
 }

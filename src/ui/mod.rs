@@ -189,7 +189,7 @@ pub struct PageCtx<'a> {
 }
 
 /// The name of the desk that is no arbiter station, in the audit log.
-pub const DIRECTOR_DESK: &str = "director's desk";
+pub const DIRECTOR_DESK: &str = crate::store::DIRECTOR_DESK;
 
 impl PageCtx<'_> {
     /// Who acts at this desk, for the audit log: the desk itself ("hall-a", "director's

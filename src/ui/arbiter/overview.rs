@@ -249,6 +249,11 @@ fn card_ui(
                                 let (text, color) = phase_badge(p);
                                 badge(ui, &text, color);
                             }
+                            // No game at the desk, but a result entered by hand: the board is
+                            // decided, not waiting.
+                            None if hand_result(card).is_some() => {
+                                badge(ui, "BY HAND", common::BLUE);
+                            }
                             None => {
                                 badge(ui, "NO GAME YET", Color32::GRAY);
                             }
@@ -355,6 +360,15 @@ fn card_lines(
     }
 }
 
+/// The result of a board with no game at the desk, entered by hand at the director's desk
+/// (on the Rounds page): `None` while it is pending.
+fn hand_result(card: &Card) -> Option<ggdesk_core::tournament::GameResult> {
+    card.board
+        .as_ref()
+        .filter(|b| b.result != ggdesk_core::tournament::GameResult::Pending)
+        .map(|b| b.result)
+}
+
 /// A board with no game yet: its result if the director entered one, else the two ways to
 /// start it (offered only while the desk is connected: nothing could be saved otherwise).
 fn board_actions(
@@ -363,14 +377,10 @@ fn board_actions(
     round: Option<ggdesk_core::tournament::RoundNo>,
     connected: bool,
 ) -> Option<TableCmd> {
-    let decided = card
-        .board
-        .as_ref()
-        .filter(|b| b.result != ggdesk_core::tournament::GameResult::Pending);
-    if let Some(board) = decided {
+    if let Some(result) = hand_result(card) {
         // A result entered at the director's desk: nothing to arbitrate.
-        let words = crate::ui::director::result_long(board.result);
-        ui.label(format!("Result: {words} (by hand)"));
+        let words = crate::ui::director::result_long(result);
+        ui.label(format!("Result entered by hand: {words}"));
         return None;
     }
     let (Some(board), Some(round)) = (&card.board, round) else {

@@ -738,7 +738,8 @@ impl TablesPage {
                 ui.label(format!(
                     "The last move in force is {}, made at {at}. The move you type replaces it at \
                  {at}, the time it was made: the clocks count from then, as if it had been \
-                 entered right. The record keeps both (an undo and the new move).",
+                 entered right. The game's record keeps only the right move; the audit log \
+                 keeps the move it replaces, when it was made, and your reason.",
                     describe(&TimedEvent { t, event: old })
                 ));
                 if let Some(used) = &used {

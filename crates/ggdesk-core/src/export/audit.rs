@@ -254,11 +254,13 @@ fn result_words(name: &str) -> Option<&'static str> {
 }
 
 /// A line about a board's result (`round 1, table 2 (...): pending -> white`) with the
-/// results in words: `round 1, table 2 (...): pending → White wins`.
+/// results in words: `round 1, table 2 (...): from pending to White wins`. In words, not
+/// with an arrow: the desk's font has no `→` (it showed a box), and the CSV says what the
+/// desk shows.
 fn board_result_words(details: &str) -> Option<String> {
     let (place, results) = details.rsplit_once(": ")?;
     let words = match results.split_once(" -> ") {
-        Some((old, new)) => format!("{} → {}", result_words(old)?, result_words(new)?),
+        Some((old, new)) => format!("from {} to {}", result_words(old)?, result_words(new)?),
         None => result_words(results)?.to_string(),
     };
     Some(format!("{place}: {words}"))
@@ -442,7 +444,14 @@ mod words {
                 "result changed",
                 "round 2, table 13 (Reyes - Cruz): white -> draw"
             ),
-            "round 2, table 13 (Reyes - Cruz): White wins → draw"
+            "round 2, table 13 (Reyes - Cruz): from White wins to draw"
+        );
+        assert_eq!(
+            details_in_words(
+                "result entered",
+                "round 6, table 1 (7 Ana - 12 Ben): pending -> black"
+            ),
+            "round 6, table 1 (7 Ana - 12 Ben): from pending to Black wins"
         );
         assert_eq!(
             details_in_words("default loss", "round 3, table 1 (A - B): white_forfeit"),
