@@ -250,8 +250,8 @@ fn an_event_in_stages_shows_its_groups_bracket_and_final_placement(engine: Engin
     assert_eq!(table_rows(&overview), expected);
     let text = text_of(&overview);
     assert!(
-        text.contains("1. Groups: round robin in 2 groups, top 2 go on · complete")
-            && text.contains("2. Knockout, single game, cross-over · complete"),
+        text.contains("1. Groups round robin in 2 groups, top 2 go on · complete")
+            && text.contains("2. Knockout single game, cross-over · complete"),
         "{text}"
     );
     // The nav: the stages' tabs and the final placement, no cross-table.

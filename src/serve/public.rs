@@ -9,7 +9,7 @@
 
 use crate::store::TournamentSummary;
 pub use crate::store::{PublicRatingEvent, PublicRatingRow};
-use ggdesk_core::event::words::{series_words, stage_format};
+use ggdesk_core::event::words::{series_words, stage_format_after_name};
 use ggdesk_core::event::{BoardStatus, RoundState, RoundView};
 use ggdesk_core::export::print::sort_key;
 use ggdesk_core::rules::Side;
@@ -600,7 +600,7 @@ impl StagedData {
     fn stage_data(event: &Event, k: usize) -> StageData {
         let spec = &event.settings().stages[k];
         let number = u32::try_from(k + 1).unwrap_or(u32::MAX);
-        let format = stage_format(spec);
+        let format = stage_format_after_name(spec);
         let mut stage = StageData {
             number,
             name: spec.name.clone(),

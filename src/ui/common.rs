@@ -92,9 +92,26 @@ impl Notice {
 pub struct Notices {
     pub items: Vec<Notice>,
     now_ms: i64,
+    /// Programs started to open a page that ended in failure, told by their waiting
+    /// threads; shown at the next frame.
+    pub opens: super::files::OpenWatch,
 }
 
 impl Notices {
+    /// Turns the openers that failed since the last frame into errors, saying where the
+    /// file is.
+    pub fn take_failed_opens(&mut self) {
+        for f in self.opens.take() {
+            self.error(format!(
+                "{} could not be opened in the browser ({}): it is at {}; open it in a browser \
+                 to print",
+                f.what,
+                f.status,
+                f.path.display()
+            ));
+        }
+    }
+
     pub fn set_now(&mut self, now_ms: i64) {
         self.now_ms = now_ms;
         self.items.retain(|n| now_ms - n.shown_at_ms < n.lasts_ms());

@@ -267,6 +267,52 @@ pub enum Launcher {
     Record(std::rc::Rc<std::cell::RefCell<Vec<PathBuf>>>),
 }
 
+/// A program started to open a file that ended in failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenFailure {
+    /// What was to be opened, in the desk's words ("Bracket").
+    pub what: String,
+    pub path: PathBuf,
+    /// How the program ended: `xdg-open exited with status 3`.
+    pub status: String,
+}
+
+/// Where the threads that wait for openers leave their failures, and the desk to wake.
+#[derive(Debug, Clone, Default)]
+pub struct OpenWatch {
+    failed: std::sync::Arc<std::sync::Mutex<Vec<OpenFailure>>>,
+    wake: Option<egui::Context>,
+}
+
+impl OpenWatch {
+    /// The desk to repaint when an opener fails.
+    pub fn wake(&mut self, ctx: &egui::Context) {
+        if self.wake.is_none() {
+            self.wake = Some(ctx.clone());
+        }
+    }
+
+    /// The failures told since the last call.
+    pub fn take(&self) -> Vec<OpenFailure> {
+        self.failed
+            .lock()
+            .map(|mut f| std::mem::take(&mut *f))
+            .unwrap_or_default()
+    }
+
+    fn tell(&self, failure: OpenFailure) {
+        if let Ok(mut f) = self.failed.lock() {
+            f.push(failure);
+        }
+        if let Some(ctx) = &self.wake {
+            ctx.request_repaint();
+        }
+    }
+}
+
+/// What the thread waiting for an opener does with how it ended.
+type OnExit = Box<dyn FnOnce(std::io::Result<std::process::ExitStatus>) + Send>;
+
 impl Launcher {
     /// Opens `path` (a page in the browser, a folder in the file manager); false if no
     /// program could be started.
@@ -274,16 +320,51 @@ impl Launcher {
         self.start(path).is_ok()
     }
 
+    /// Opens `path` as [`Launcher::open`] does; if the program then ends in failure (no
+    /// browser, a browser that exited with an error), `watch` is told, naming `what`.
+    pub fn open_watched(&self, path: &Path, what: &str, watch: &OpenWatch) -> bool {
+        let (watch, what, full) = (watch.clone(), what.to_string(), path.to_path_buf());
+        let program = self.program_name();
+        let on_exit: OnExit = Box::new(move |status| {
+            let status = match status {
+                Ok(s) if s.success() => return,
+                Ok(s) => match s.code() {
+                    Some(code) => format!("{program} exited with status {code}"),
+                    None => format!("{program} was stopped ({s})"),
+                },
+                Err(e) => format!("{program} could not be waited for: {e}"),
+            };
+            watch.tell(OpenFailure {
+                what,
+                path: full,
+                status,
+            });
+        });
+        self.start_then(path, Some(on_exit)).is_ok()
+    }
+
     /// Starts the program that opens `path`: its process id (`None` when recording). The
     /// program is waited for when it ends, so that it never stays behind as a zombie.
     pub fn start(&self, path: &Path) -> std::io::Result<Option<u32>> {
+        self.start_then(path, None)
+    }
+
+    fn start_then(&self, path: &Path, on_exit: Option<OnExit>) -> std::io::Result<Option<u32>> {
         match self {
-            Launcher::System => start_reaped(Path::new("xdg-open"), path).map(Some),
-            Launcher::Program(program) => start_reaped(program, path).map(Some),
+            Launcher::System => start_reaped(Path::new("xdg-open"), path, on_exit).map(Some),
+            Launcher::Program(program) => start_reaped(program, path, on_exit).map(Some),
             Launcher::Record(list) => {
                 list.borrow_mut().push(path.to_path_buf());
                 Ok(None)
             }
+        }
+    }
+
+    fn program_name(&self) -> String {
+        match self {
+            Launcher::System => "xdg-open".into(),
+            Launcher::Program(p) => p.display().to_string(),
+            Launcher::Record(_) => "the recorder".into(),
         }
     }
 }
@@ -291,7 +372,7 @@ impl Launcher {
 /// Starts `program path` with no input or output, and a thread that waits for it: a child
 /// that ends is reaped at once (`xdg-open` ends as soon as it has handed the file to the
 /// browser or the file manager).
-fn start_reaped(program: &Path, path: &Path) -> std::io::Result<u32> {
+fn start_reaped(program: &Path, path: &Path, on_exit: Option<OnExit>) -> std::io::Result<u32> {
     let mut child = std::process::Command::new(program)
         .arg(path)
         .stdin(std::process::Stdio::null())
@@ -305,7 +386,10 @@ fn start_reaped(program: &Path, path: &Path) -> std::io::Result<u32> {
         .spawn(move || {
             // The child moves to the thread only once the thread runs.
             if let Ok(mut child) = rx.recv() {
-                let _ = std::process::Child::wait(&mut child);
+                let status = std::process::Child::wait(&mut child);
+                if let Some(f) = on_exit {
+                    f(status);
+                }
             }
         });
     match spawned {
@@ -333,12 +417,16 @@ pub fn written(notices: &mut Notices, what: &str, path: &Path) {
     notices.written(format!("{what} written: {}", full.display()), &full);
 }
 
-/// Writes a page to print and opens it in the browser; says where it went either way.
+/// Writes a page to print and opens it in the browser; says where it went either way, and,
+/// if the program that opens it ends in failure, says so when it does.
 pub fn print_page(notices: &mut Notices, launcher: &Launcher, what: &str, path: &Path) {
     let full = full_path(path);
-    if launcher.open(&full) {
+    if launcher.open_watched(&full, what, &notices.opens) {
         notices.written(
-            format!("{what} opened in the browser to print: {}", full.display()),
+            format!(
+                "{what} written: {}; opening it in the browser to print",
+                full.display()
+            ),
             &full,
         );
     } else {

@@ -385,6 +385,8 @@ impl DeskApp {
         }
         let now_ms = self.time.now_ms();
         self.notices.set_now(now_ms);
+        self.notices.opens.wake(&ctx);
+        self.notices.take_failed_opens();
         self.apply_theme(&ctx);
         let typing = self.typing_last || common::typing(&ctx);
 

@@ -744,3 +744,46 @@ proptest! {
 fn a_match_id_names_the_third_place_match() {
     assert_eq!(MatchId::parse("3rd"), Some(MatchId::ThirdPlace));
 }
+
+#[test]
+fn too_few_players_for_the_shape_are_refused_saying_how_many_it_needs() {
+    let event = |n: u32| {
+        let players: Vec<serde_json::Value> = (1..=n)
+            .map(|i| serde_json::json!({"id": i, "name": format!("P{i}"), "rating": 2000 - i}))
+            .collect();
+        Event::from_value(&serde_json::json!({
+            "format": "ggdesk-tournament/2",
+            "name": "Shape",
+            "players": players,
+            "stages": [
+                {"name": "Groups", "system": "round_robin", "groups": 4, "advance": 1,
+                 "rounds": [], "playoffs": []},
+                {"name": "Final", "system": "knockout", "match": {"best_of": 1}, "rounds": []}
+            ]
+        }))
+        .expect("a valid event")
+    };
+    // Seven players in four groups would leave a group of one that only gets byes.
+    let seven = event(7);
+    assert_eq!(
+        seven.next_step().map_err(|e| e.to_string()),
+        Err(
+            "7 players are registered: too few; the first stage needs at least 8 players \
+             (2 in each of its 4 groups)"
+                .to_string()
+        )
+    );
+    // None at all: the event is not over, it has not begun.
+    let none = event(0);
+    assert!(!none.is_over());
+    assert_eq!(
+        none.next_step().map_err(|e| e.to_string()),
+        Err(
+            "no player is registered yet: register players; the first stage needs at least \
+             8 players (2 in each of its 4 groups)"
+                .to_string()
+        )
+    );
+    // Eight: round 1 of the groups.
+    assert!(matches!(event(8).next_step(), Ok(NextStep::Round { .. })));
+}

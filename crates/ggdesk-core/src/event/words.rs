@@ -143,14 +143,37 @@ pub fn series_words(m: MatchFormat) -> String {
 /// its system (or not named) says it once: `Knockout, best of 3`.
 pub fn stage_line(s: &StageSpec) -> String {
     let name = s.name.trim();
-    let format = stage_format(s);
-    if name.is_empty() || name.eq_ignore_ascii_case(system_name(&s.format)) {
+    let rest = stage_format_after_name(s);
+    if name.is_empty() {
+        let format = stage_format(s);
         let mut chars = format.chars();
         chars.next().map_or_else(String::new, |c| {
             c.to_uppercase().chain(chars).collect::<String>()
         })
+    } else if rest.is_empty() {
+        name.to_string()
+    } else if name.eq_ignore_ascii_case(system_name(&s.format)) {
+        format!("{name}, {rest}")
     } else {
-        format!("{name}: {format}")
+        format!("{name}: {rest}")
+    }
+}
+
+/// How a stage is played, after its name: without the system's word when the name
+/// already says it (`Knockout` → `best of 3, cross-over`).
+pub fn stage_format_after_name(s: &StageSpec) -> String {
+    let format = stage_format(s);
+    let system = system_name(&s.format).to_lowercase();
+    if !s.name.trim().eq_ignore_ascii_case(&system) {
+        return format;
+    }
+    let lower = format.to_lowercase();
+    match lower.strip_prefix(&system) {
+        Some(rest) => format[format.len() - rest.len()..]
+            .trim_start_matches(',')
+            .trim_start()
+            .to_string(),
+        None => format,
     }
 }
 
@@ -400,6 +423,75 @@ pub fn place_words(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tournament::Score;
+
+    fn spec(name: &str, format: StageFormat, advance: Option<u32>) -> StageSpec {
+        StageSpec {
+            name: name.into(),
+            format,
+            tiebreaks: Vec::new(),
+            advance,
+        }
+    }
+
+    #[test]
+    fn a_stage_line_names_the_stage_then_how_it_is_played_saying_the_system_once() {
+        let groups = StageFormat::RoundRobin {
+            groups: 4,
+            rounds: Some(3),
+        };
+        let knockout = StageFormat::Knockout {
+            series: MatchFormat::BestOf(3),
+            seeding: Seeding::CrossOver,
+            third_place: false,
+        };
+        assert_eq!(
+            stage_line(&spec("Groups", groups, Some(2))),
+            "Groups: round robin in 4 groups, 3 rounds, top 2 go on"
+        );
+        assert_eq!(
+            stage_line(&spec("Knockout", knockout, None)),
+            "Knockout, best of 3, cross-over"
+        );
+        assert_eq!(
+            stage_line(&spec("", knockout, None)),
+            "Knockout, best of 3, cross-over"
+        );
+        assert_eq!(
+            stage_format_after_name(&spec("knockout", knockout, None)),
+            "best of 3, cross-over"
+        );
+        assert_eq!(
+            stage_format_after_name(&spec("Cup", knockout, None)),
+            "knockout, best of 3, cross-over"
+        );
+    }
+
+    #[test]
+    fn a_race_level_at_its_target_says_the_next_won_game_decides() {
+        let race = MatchFormat::RaceTo(Score::from_points(4));
+        let level = Series {
+            wins: [1, 1],
+            points: [Score::from_points(4), Score::from_points(4)],
+            winner: None,
+            decided_after: None,
+        };
+        assert_eq!(
+            series_note(race, &level).as_deref(),
+            Some("4-4: the next won game decides")
+        );
+        let short = Series {
+            points: [Score::from_points(3), Score::from_points(4)],
+            ..level
+        };
+        assert_eq!(series_note(race, &short), None);
+        let decided = Series {
+            winner: Some(0),
+            ..level
+        };
+        assert_eq!(series_note(race, &decided), None);
+        assert_eq!(series_note(MatchFormat::BestOf(3), &level), None);
+    }
 
     #[test]
     fn audit_times_are_written_in_utc() {
