@@ -321,6 +321,20 @@ fn bad_files_are_refused_naming_the_fault_and_where() {
         "stages[0].playoffs[0]: group A has no tie at its cut",
     );
 
+    // A group result that would re-seed the knockout played: every command says who goes
+    // on by the file's results.
+    let mut v = good.clone();
+    v["stages"][0]["rounds"][0]["games"][0]["result"] = json!("black");
+    for command in [&["pair"][..], &["standings"], &["bracket"]] {
+        assert_refused(
+            command,
+            &v,
+            "player 8 did not qualify for stage 2: by the results of stage 1, the players \
+             going on to stage 2 are, by seed, 6, 5, 4, 3; a result cannot change who went on \
+             or their seeds",
+        );
+    }
+
     // Standings of a stage that does not exist; a bracket of a file without a knockout.
     assert_refused(&["standings", "--stage", "3"], &good, "there is no stage 3");
     let swiss = fixture("playoff-at-the-cut.json");
@@ -1165,4 +1179,41 @@ fn random_events_agree_with_an_oracle_from_the_spec() {
         checked += 1;
     }
     assert!(checked >= 20, "only {checked} random events finished");
+}
+
+/// `tournament.md`: a game still pending counts nothing, and its round is left out of both
+/// players' rounds for every tie-break, in a stage as in a `/1` event.
+#[test]
+fn a_pending_game_of_a_stage_counts_nothing_in_its_standings() {
+    let game = |t: u32, w: u32, b: u32, r: &str| json!({"group": "A", "table": t, "white": w, "black": b, "result": r});
+    let file = json!({
+        "format": "ggdesk-tournament/2",
+        "name": "In play",
+        "players": (1..=4).map(|i| json!({"id": i, "name": format!("P{i}"), "rating": 2000 - i}))
+            .collect::<Vec<_>>(),
+        "stages": [
+            {"name": "Group", "system": "round_robin", "advance": 2, "tiebreaks": ["buchholz"],
+             "rounds": [
+                {"games": [game(1, 1, 4, "white"), game(2, 2, 3, "white")], "byes": []},
+                {"games": [game(1, 4, 3, "white"), game(2, 1, 2, "pending")], "byes": []}
+             ]},
+            {"name": "Final", "system": "knockout", "match": {"best_of": 1}, "rounds": []}
+        ]
+    });
+    // 1, 2 and 4 have a win each. Buchholz without the pending round: 1 met 4 (2), 2 met
+    // 3 (0), 4 met 1 and 3 (2 + 0), 3 met 2 and 4 (2 + 2). Counting 1-2 would give 1 and 2
+    // each other's 2 and put 2 above 4.
+    let rows = answer(&["standings", "--stage", "1"], &file);
+    let got: Vec<(u64, f64)> = rows
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_u64().expect("id"),
+                r["buchholz"].as_f64().expect("buchholz"),
+            )
+        })
+        .collect();
+    assert_eq!(got, [(1, 2.0), (4, 2.0), (2, 0.0), (3, 4.0)]);
 }

@@ -32,6 +32,7 @@ crate::on_both_engines!(
     the_list_of_tournaments_names_each_stage_as_the_desk_does,
     a_correction_after_the_cut_stands_only_if_no_seed_changes,
     a_correction_cannot_undo_a_playoff_played,
+    a_file_whose_group_results_would_re_seed_its_knockout_is_refused_in_words,
 );
 
 const EXAMPLES: [&str; 5] = [
@@ -252,6 +253,27 @@ fn a_bad_file_is_refused_naming_the_fault_and_changes_nothing(engine: Engine) {
             let m = e.to_string();
             assert!(m.starts_with("stages[1].rounds[0].games[1]"), "{m}")
         }
+        other => panic!("must be refused, got {other:?}"),
+    }
+    assert_eq!(s.tournaments().expect("list").len(), before);
+}
+
+fn a_file_whose_group_results_would_re_seed_its_knockout_is_refused_in_words(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    let mut file = shared("groups-then-cross-over-final.json");
+    // Group A's first game (4 beat 5) turned round: 5 goes on in 8's place, and the seeds
+    // change, but the knockout was played with the file's first results.
+    let game = &mut file["stages"][0]["rounds"][0]["games"][0];
+    assert_eq!((&game["white"], &game["black"]), (&json!(4), &json!(5)));
+    game["result"] = json!("black");
+    let before = s.tournaments().expect("list").len();
+    match s.import_tournament(&file, &director()) {
+        Err(StoreError::Refused(Refusal::Event(event::Refusal::StagedFile(e)))) => assert_eq!(
+            e.to_string(),
+            "stages[1].rounds[0].games[1]: player 8 did not qualify for stage 2: by the \
+             results of stage 1, the players going on to stage 2 are, by seed, 6, 5, 4, 3; a \
+             result cannot change who went on or their seeds"
+        ),
         other => panic!("must be refused, got {other:?}"),
     }
     assert_eq!(s.tournaments().expect("list").len(), before);

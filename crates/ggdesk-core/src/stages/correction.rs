@@ -5,7 +5,7 @@
 //! what would change.
 
 use super::event::{Event, EventParts, StagePlay};
-use super::fault::{EventFault, StageFault};
+use super::fault::{EventFault, EventFileError, StageFault};
 use super::settings::GroupId;
 use crate::tournament::{PlayerId, StageNo};
 
@@ -151,5 +151,56 @@ fn voided(before: &Event, k: usize) -> Reseeding {
             .and_then(|c| c.playoff.as_ref())
             .map(|p| p.order.clone())
             .unwrap_or_default(),
+    }
+}
+
+/// A file's fault in a stage played with players or seeds the stage before it does not
+/// give (a result changed after the cut): said with who goes on by the file's results.
+pub(crate) fn explain_file_fault(parts: &EventParts, e: EventFileError) -> EventFileError {
+    let EventFault::Stage(fault) = &e.fault else {
+        return e;
+    };
+    let seeding = matches!(
+        fault,
+        StageFault::NotQualified { .. }
+            | StageFault::NotInGroup { .. }
+            | StageFault::GroupsDiffer(..)
+            | StageFault::NotInStage { .. }
+            | StageFault::Bracket(_)
+    );
+    // The stage the fault is in: `stages[j]…`.
+    let stage =
+        e.at.strip_prefix("stages[")
+            .and_then(|rest| rest.split(']').next())
+            .and_then(|j| j.parse::<usize>().ok());
+    let (true, Some(j)) = (seeding, stage) else {
+        return e;
+    };
+    if j == 0 {
+        return e;
+    }
+    // The event up to stage j − 1, with stage j seeded but nothing played in it.
+    let mut upto = parts.clone();
+    for (i, play) in upto.stages.iter_mut().enumerate() {
+        if i >= j {
+            *play = StagePlay::default();
+        }
+    }
+    upto.penalties
+        .retain(|p| p.stage.index().is_some_and(|i| i < j));
+    let Some(seeds) = Event::new(upto)
+        .ok()
+        .and_then(|ev| ev.reached().get(j).map(|r| r.seeds.clone()))
+    else {
+        return e;
+    };
+    EventFileError {
+        at: e.at.clone(),
+        fault: EventFault::Stage(StageFault::Reseeded {
+            fault: Box::new(fault.clone()),
+            before: StageNo::from_index(j - 1),
+            stage: StageNo::from_index(j),
+            seeds,
+        }),
     }
 }

@@ -54,6 +54,26 @@ pub enum StageFault {
     UnknownStageSystem(String),
     #[error("unknown seeding {0:?} (expected \"standard\" or \"cross_over\")")]
     UnknownSeeding(String),
+    /// A later stage played with players or seeds its stage before does not give (a
+    /// result changed after the cut).
+    #[error(
+        "{fault}: by the results of stage {before}, the players going on to stage {stage} are, \
+         by seed, {}; a result cannot change who went on or their seeds",
+        ids(.seeds)
+    )]
+    Reseeded {
+        fault: Box<StageFault>,
+        before: StageNo,
+        stage: StageNo,
+        seeds: Vec<PlayerId>,
+    },
+}
+
+fn ids(list: &[PlayerId]) -> String {
+    list.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What is wrong at a place of an event of stages.

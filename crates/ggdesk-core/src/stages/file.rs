@@ -279,7 +279,7 @@ impl Event {
             };
             plays.push(StagePlay { rounds, playoffs });
         }
-        Event::new(EventParts {
+        let parts = EventParts {
             name,
             settings: EventSettings {
                 points: points_scale,
@@ -289,7 +289,8 @@ impl Event {
             players,
             penalties,
             stages: plays,
-        })
+        };
+        Event::new(parts.clone()).map_err(|e| super::correction::explain_file_fault(&parts, e))
     }
 
     /// The event as a `ggdesk-tournament/2` JSON value.
