@@ -138,10 +138,12 @@ fn ctrl_p_starts_the_next_games_on_the_bracket_page_too() {
     h.run();
     let event = store(&h).event(tid).expect("event");
     assert_eq!(event.rounds().len(), before + 1, "Ctrl+P started a round");
-    assert_eq!(
-        event.rounds().last().expect("the new round").state,
-        RoundState::Published
-    );
+    let last = event.rounds().last().expect("the new round");
+    assert_eq!(last.state, RoundState::Published);
+    // The status line names the round as the Rounds page and the bracket do.
+    let status = format!("Round {} ({})", last.number, event.place_words(last.number));
+    assert!(status.contains("Stage 2 · Knockout · "), "{status}");
+    assert!(has_text(&h, &status), "{status} in {:?}", all_text(&h));
 }
 
 #[test]
@@ -227,7 +229,7 @@ fn an_empty_event_in_stages_says_to_register_players_not_that_it_is_over() {
     assert!(has_text(&h, needs), "{:?}", all_text(&h));
     assert!(has_text(
         &h,
-        "Stages: 1 Groups (being played)  >  2 Knockout (to come)"
+        "Stages: 1 Groups (not started)  >  2 Knockout (to come)"
     ));
     assert!(!has_text(&h, "the event is over"));
     go(&mut h, Page::Rounds);

@@ -227,8 +227,12 @@ fn stages_line(ui: &mut Ui, event: &Event) {
         .iter()
         .enumerate()
         .map(|(k, s)| {
+            let started = event
+                .play(k)
+                .is_some_and(|p| !p.rounds.is_empty() || !p.playoffs.is_empty());
             let state = match event.reached().get(k) {
                 Some(r) if r.complete => "complete",
+                Some(_) if !started => "not started",
                 Some(_) => "being played",
                 None if k >= reached => "to come",
                 None => "",

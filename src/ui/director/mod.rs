@@ -14,7 +14,7 @@ use super::common::{self, LoadErrors, badge};
 use crate::store::Store;
 use crate::store::TournamentId;
 use egui::{Color32, RichText, Ui};
-use ggdesk_core::event::{BoardStatus, Event, RoundPlace, RoundState, RoundView};
+use ggdesk_core::event::{BoardStatus, Event, RoundState, RoundView};
 use std::path::PathBuf;
 
 /// Decides when a page reloads its data from the database: when the tournament changes,
@@ -133,7 +133,7 @@ pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
         }
         round_status(
             ui,
-            cache.round.as_ref(),
+            (cache.round.as_ref(), cache.place.as_deref()),
             cache.registered,
             *cx.tournament,
             (cx.my_tables.is_some(), cache.staged, cache.over),
@@ -144,7 +144,7 @@ pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
 /// Where the chosen tournament's last round stands, in the status line.
 fn round_status(
     ui: &mut Ui,
-    round: Option<&RoundView>,
+    (round, place): (Option<&RoundView>, Option<&str>),
     registered: usize,
     tournament: Option<TournamentId>,
     (station, staged, over): (bool, bool, bool),
@@ -175,15 +175,11 @@ fn round_status(
         }
         (Some(view), Some(_)) => {
             let (word, color) = state_badge(view.state);
-            // An event in stages: the round's stage beside its number.
-            let place = match view.place {
-                _ if !staged => String::new(),
-                RoundPlace::Round { stage, round } => {
-                    format!(" (stage {stage}, round {round})")
-                }
-                RoundPlace::Playoff { stage, .. } => {
-                    format!(" (stage {stage}, playoff games)")
-                }
+            // An event in stages: the round's place beside its number, in the words of the
+            // Rounds page and the bracket (`Stage 2 · Knockout · Semi-finals`).
+            let place = match place {
+                Some(words) if staged => format!(" ({words})"),
+                _ => String::new(),
             };
             ui.label(RichText::new(format!("Round {}{place}", view.number)).strong());
             badge(ui, word, color);
@@ -246,6 +242,7 @@ impl StatusCache {
         self.registered = 0;
         self.staged = false;
         self.over = false;
+        self.place = None;
         if let Some(t) = *cx.tournament
             && let Some(event) = load.check("the event", cx.store.event(t))
         {
@@ -263,6 +260,7 @@ impl StatusCache {
                 Some(last) => {
                     cx.store.shown(&event, last.number);
                     self.round = event.round_view(last.number);
+                    self.place = Some(event.place_words(last.number));
                 }
                 // Before round 1, the status line says whether the players are in.
                 None => {
@@ -291,6 +289,8 @@ pub struct StatusCache {
     staged: bool,
     /// An event in stages whose last stage is complete.
     over: bool,
+    /// The place of the round shown, in words (an event in stages).
+    place: Option<String>,
     load: LoadErrors,
 }
 
