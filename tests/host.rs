@@ -175,14 +175,33 @@ impl Drop for Hosted {
 
 /// Runs psql (the client: any user may) with a libpq connection string; answers (success,
 /// standard output, standard error).
+/// Runs `sql` with psql; a psql that does not answer within the bound (a commit waiting
+/// for a synchronous standby that is gone, say) fails the test naming the statement
+/// rather than hanging it.
 fn psql(conninfo: &str, password: &str, sql: &str) -> (bool, String, String) {
-    let out = Command::new(pg::bin_dir().join("psql"))
+    let mut child = Command::new(pg::bin_dir().join("psql"))
         .args(["-X", "-A", "-t", "-c", sql, conninfo])
         .env("PGPASSWORD", password)
         .env("PGCONNECT_TIMEOUT", "30")
         .stdin(Stdio::null())
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("run psql");
+    let deadline = std::time::Instant::now() + wait::BOUND;
+    while child.try_wait().expect("psql's state").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "psql did not answer within {} s: {sql} (a commit waiting for a synchronous \
+                 standby that is gone?)",
+                wait::BOUND.as_secs()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("psql's output");
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).trim().to_string(),
