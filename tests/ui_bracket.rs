@@ -371,3 +371,34 @@ fn a_group_result_changed_after_the_cut_is_refused_in_the_directors_words() {
         }
     }
 }
+
+/// The cut box names every group: with a tie at group B's cut and none at A's, it says
+/// "Group A: through: …" and "Group B: tie at the cut: …".
+#[test]
+fn the_cut_box_names_every_group() {
+    use ggdesk_core::stages::Event;
+    // The groups of the finished fixture without its knockout and without tie-breaks:
+    // Torres and Ramos share group B's second place; group A's cut is clear.
+    let mut file = fixture("groups-then-cross-over-final.json");
+    file["stages"][1]["rounds"] = serde_json::json!([]);
+    file["stages"][0]["tiebreaks"] = serde_json::json!([]);
+    let event = Event::from_value(&file).expect("a valid event");
+    let cut = &event.reached()[0].cut;
+    assert!(
+        cut[0].playoff.is_none() && cut[1].playoff.is_some(),
+        "a tie at B's cut only"
+    );
+    let (_dir, mut h, _tid, _opened) = desk(&file);
+    go(&mut h, Page::Rounds);
+    assert!(
+        has_text(&h, "Group A: through: 4 Santos, P4, 8 Flores, P8"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(
+        has_text(&h, "Group B: tie at the cut: "),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(!all_text(&h).iter().any(|t| t.starts_with("Through: ")));
+}
