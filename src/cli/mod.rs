@@ -5,6 +5,7 @@ mod feed;
 mod host;
 mod ratings;
 mod replay;
+mod round;
 mod serve;
 mod server;
 mod store_cmds;
@@ -146,6 +147,14 @@ pub enum Command {
     Import {
         /// A ggdesk-tournament/1 or ggdesk-record/1 file, or - for standard input.
         file: String,
+    },
+    /// A tournament's rounds as the desk runs them: pair the next round, publish the draft,
+    /// enter a table's result.
+    Round {
+        /// The tournament's id.
+        tid: i64,
+        #[command(subcommand)]
+        what: round::RoundWhat,
     },
     /// Exports a tournament (ggdesk-tournament/1) or a game record (ggdesk-record/1).
     Export {
@@ -300,6 +309,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
             json,
         }) => ratings::run(&files, initial.as_deref(), tau.as_deref(), json),
         Some(Command::Import { file }) => store_cmds::import(args.db, &file),
+        Some(Command::Round { tid, what }) => round::run(args.db, tid, what),
         Some(Command::Export {
             what: ExportWhat::Game { id, file },
         }) => store_cmds::export_game(args.db, id, &file),

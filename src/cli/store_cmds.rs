@@ -137,7 +137,7 @@ pub fn export_tournament(db: Option<String>, id: i64, file: &Path) -> Result<(),
 }
 
 /// Asking for a game or tournament the database does not have is bad input (exit 2).
-fn not_found_is_input(e: StoreError) -> CliError {
+pub fn not_found_is_input(e: StoreError) -> CliError {
     match e {
         StoreError::NotFound(m) => CliError::Input(m),
         other => store_error(other),
