@@ -246,6 +246,15 @@ fn an_event_in_stages_shows_its_groups_bracket_and_final_placement(engine: Engin
         table_rows(html_of(&get(addr, &format!("/t/{tid}/final")))),
         expected
     );
+    // A staged round's boards name their group, a knockout's their match (issue 34, item 5).
+    let first = text_of(html_of(&get(addr, &format!("/t/{tid}/round/1")))).to_string();
+    assert!(
+        first.contains("Group A") && first.contains("Group B"),
+        "{first}"
+    );
+    let last = text_of(html_of(&get(addr, &format!("/t/{tid}/round/10")))).to_string();
+    assert!(last.contains("Match 2.1"), "{last}");
+    assert!(!last.contains("Group A"), "{last}");
     let overview = html_of(&get(addr, &format!("/t/{tid}/standings"))).to_string();
     assert_eq!(table_rows(&overview), expected);
     let text = text_of(&overview);

@@ -451,9 +451,13 @@ pub fn round(t: &TournamentData, number: Option<u32>) -> Option<String> {
     }
     main.push_str("<ul class=\"list\">\n");
     for b in &r.boards {
+        // A staged round's board says its group or match above the players.
+        let part = b.part().map_or_else(String::new, |p| {
+            format!("<div class=\"no\">{}</div>", esc(&p))
+        });
         let _ = writeln!(
             main,
-            "<li><div class=\"tno\"><small>Table</small>{}</div><div class=\"who\">\
+            "<li><div class=\"tno\"><small>Table</small>{}</div><div class=\"who\">{part}\
              <div><span class=\"sw\" title=\"White\"></span>{}</div>\
              <div><span class=\"sk\" title=\"Black\"></span>{}</div></div>\
              <div class=\"st\">{}</div></li>",
@@ -492,8 +496,11 @@ fn seat_line(t: &TournamentData, r: &PublicRound, no: u32) -> String {
             Side::White => ("White", "sw", b.black),
             Side::Black => ("Black", "sk", b.white),
         };
+        let part = b
+            .part()
+            .map_or_else(String::new, |p| format!(" · {}", esc(&p)));
         format!(
-            "<b>Table {}</b> · <span class=\"{swatch}\"></span>{colour} · against {} · {}",
+            "<b>Table {}</b>{part} · <span class=\"{swatch}\"></span>{colour} · against {} · {}",
             b.table,
             player_link(t, opponent),
             state_cell(b)

@@ -120,6 +120,22 @@ pub struct PublicBoard {
     pub black: u32,
     pub result: GameResult,
     pub state: TableState,
+    /// In an event of stages: the board's group (a grouped round robin or its playoff).
+    pub group: Option<ggdesk_core::stages::GroupId>,
+    /// In an event of stages: the board's match (a knockout).
+    pub series: Option<ggdesk_core::stages::MatchId>,
+}
+
+impl PublicBoard {
+    /// What the board belongs to in a staged round, in words: `Group A`, `Match 1.2`,
+    /// `Third-place match`.
+    pub fn part(&self) -> Option<String> {
+        match (self.group, self.series) {
+            (_, Some(m)) => Some(ggdesk_core::event::words::match_title(m)),
+            (Some(g), None) => Some(format!("Group {g}")),
+            (None, None) => None,
+        }
+    }
 }
 
 /// A round published or complete (a draft is never public).
@@ -266,6 +282,8 @@ impl TournamentData {
                         black: b.black.no.0,
                         result: b.result,
                         state: TableState::from_status(b.status),
+                        group: b.group,
+                        series: b.series,
                     })
                     .collect(),
                 byes: v.byes.iter().map(|(p, _)| p.no.0).collect(),
