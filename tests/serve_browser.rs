@@ -12,7 +12,7 @@ mod debian;
 mod serve_support;
 
 use serde_json::{Value, json};
-use serve_support::{director, hall, serve};
+use serve_support::{director, event_with, hall, publish_next, serve};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -413,5 +413,82 @@ fn an_open_page_on_a_phone_shows_a_result_entered_at_the_desk_without_reloading(
     let file = shots_dir().join("live-update.png");
     std::fs::write(&file, base64(shot["data"].as_str().expect("a picture"))).expect("write");
     assert_eq!(png_size(&file), (780, 1688), "{}", file.display());
+    browser.close();
+}
+
+/// The hall display (issue 34, item 4): at 1920×1080 a slide shows at least 20 pairing
+/// lines in type of at least 28 px, and the slides move on by themselves.
+#[test]
+fn the_hall_display_shows_twenty_pairing_lines_in_large_type_and_moves_on() {
+    let names: Vec<String> = (1..=30).map(|i| format!("Player {i:02}, Hall")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (_dir, path, mut store, tid) = event_with(&refs, 5);
+    let round = publish_next(&mut store, tid);
+    drop(store);
+    let server = serve(&path);
+    let url = format!("http://{}/t/{}/hall?every=2", server.addr(), tid);
+    let mut browser = Browser::start();
+    let target = browser.call(None, "Target.createTarget", json!({"url": "about:blank"}));
+    let attached = browser.call(
+        None,
+        "Target.attachToTarget",
+        json!({"targetId": target["targetId"], "flatten": true}),
+    );
+    let session = attached["sessionId"]
+        .as_str()
+        .expect("a session")
+        .to_string();
+    browser.call(
+        Some(&session),
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": false}),
+    );
+    browser.call(Some(&session), "Page.navigate", json!({"url": url}));
+    browser.eval_until(
+        &session,
+        "the first slide shown",
+        "document.documentElement.getAttribute('data-slide') === '0'",
+    );
+    // Every line of the slide on the screen, in type of 28 px or more.
+    let lines = "Array.from(document.querySelectorAll('.slide.on li')).filter(function (li) { \
+                   var r = li.getBoundingClientRect(); \
+                   return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && \
+                     parseFloat(getComputedStyle(li).fontSize) >= 28; }).length";
+    let shown = browser.eval(&session, lines);
+    assert!(
+        shown.as_u64().is_some_and(|n| n >= 20),
+        "{shown} pairing lines on the screen"
+    );
+    let title = browser.eval(
+        &session,
+        "document.querySelector('.slide.on h2').textContent",
+    );
+    assert_eq!(
+        title,
+        json!(format!("Round {round} · pairings by name (1/2)")),
+        "30 players, 22 lines a slide"
+    );
+    let shot = browser.call(
+        Some(&session),
+        "Page.captureScreenshot",
+        json!({"format": "png"}),
+    );
+    let file = shots_dir().join("hall.png");
+    std::fs::write(&file, base64(shot["data"].as_str().expect("a picture"))).expect("write");
+    assert_eq!(png_size(&file), (1920, 1080), "{}", file.display());
+    // It moves on by itself (every 2 s here).
+    browser.eval_until(
+        &session,
+        "the next slide",
+        "document.documentElement.getAttribute('data-slide') === '1'",
+    );
+    let title = browser.eval(
+        &session,
+        "document.querySelector('.slide.on h2').textContent",
+    );
+    assert_eq!(
+        title,
+        json!(format!("Round {round} · pairings by name (2/2)"))
+    );
     browser.close();
 }

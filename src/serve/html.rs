@@ -15,7 +15,7 @@ use ggdesk_core::rating::list::fmt2;
 use ggdesk_core::rating::{Date, PROVISIONAL_DEVIATION};
 use ggdesk_core::rules::Side;
 use ggdesk_core::stages::GroupId;
-use ggdesk_core::tournament::{Entry, GameOutcome, GameResult, System, TieBreak};
+use ggdesk_core::tournament::{Entry, GameOutcome, GameResult, Score, System, TieBreak};
 use std::fmt::Write;
 
 /// Escapes text for HTML content and for attribute values in double or single quotes.
@@ -1540,6 +1540,218 @@ pub fn wall(ev: &EventIndex, url: &str, qr_svg: &str) -> String {
     );
     page("Pairings on your phone", "", "", &main)
 }
+
+/// Lines on one page of the hall display: at 1920×1080 they fit in type of 30 px.
+const HALL_LINES: usize = 22;
+
+/// The hall display (`/t/ID/hall`): a page for a projector or a TV, in large type, its
+/// slides shown one after the other by `/hall.js` (the pairings by name, paged; the
+/// standings, paged; in an event of stages the current stage's groups and the bracket), a
+/// QR code to the phone pages in a corner, kept up to date by `/live.js`. Without scripts
+/// every slide shows, one under the other.
+pub fn hall(t: &TournamentData, url: &str, qr_svg: &str) -> String {
+    let mut slides: Vec<(String, Vec<String>)> = Vec::new();
+    let name_of = |no: u32| {
+        t.player(no)
+            .map_or_else(|| no.to_string(), |p| p.name.clone())
+    };
+    // The pairings by name.
+    if let Some(r) = t.round_in_play() {
+        let mut lines: Vec<(String, String)> = Vec::new();
+        for b in &r.boards {
+            let part = b
+                .part()
+                .map_or_else(String::new, |p| format!(" · {}", esc(&p)));
+            for (me, other, colour) in [(b.white, b.black, "White"), (b.black, b.white, "Black")] {
+                let name = name_of(me);
+                lines.push((
+                    ggdesk_core::export::print::sort_key(&name),
+                    format!(
+                        "<span class=\"nm\">{}</span><span class=\"tb\">Table {}</span>\
+                         <span class=\"op\">{colour} · vs {}{part}</span>",
+                        esc(&name),
+                        b.table,
+                        esc(&name_of(other))
+                    ),
+                ));
+            }
+        }
+        for (list, word) in [(&r.byes, "bye"), (&r.absent, "absent")] {
+            for &no in list.iter() {
+                let name = name_of(no);
+                lines.push((
+                    ggdesk_core::export::print::sort_key(&name),
+                    format!(
+                        "<span class=\"nm\">{}</span><span class=\"tb\">{word}</span>\
+                         <span class=\"op\"></span>",
+                        esc(&name)
+                    ),
+                ));
+            }
+        }
+        lines.sort();
+        let pages = lines.len().div_ceil(HALL_LINES).max(1);
+        for (k, chunk) in lines.chunks(HALL_LINES).enumerate() {
+            let title = if pages > 1 {
+                format!("Round {} · pairings by name ({}/{pages})", r.number, k + 1)
+            } else {
+                format!("Round {} · pairings by name", r.number)
+            };
+            slides.push((title, chunk.iter().map(|(_, l)| l.clone()).collect()));
+        }
+    }
+    // The standings, or in an event of stages the current stage's tables.
+    let row_line = |rank: u32, name: &str, score: Score, mark: &str| {
+        format!(
+            "<span class=\"rk\">{rank}</span><span class=\"nm\">{}{mark}</span>\
+             <span class=\"sc\">{score}</span>",
+            esc(name)
+        )
+    };
+    match &t.staged {
+        Some(sd) => {
+            if let Some(st) = sd.stages.iter().find(|s| s.number == sd.current) {
+                for table in &st.tables {
+                    let lines: Vec<String> = table
+                        .rows
+                        .iter()
+                        .map(|r| {
+                            let mark = if r.through { " ✓" } else { "" };
+                            row_line(r.row.rank, &r.row.name, r.row.score, mark)
+                        })
+                        .collect();
+                    let title = match table.group {
+                        Some(g) => format!("{} · group {g}", esc(&st.title())),
+                        None => esc(&st.title()),
+                    };
+                    for chunk in lines.chunks(HALL_LINES) {
+                        slides.push((title.clone(), chunk.to_vec()));
+                    }
+                }
+            }
+            if let Some(b) = &sd.bracket {
+                let lines: Vec<String> = b
+                    .rounds
+                    .iter()
+                    .flatten()
+                    .chain(b.third.as_ref())
+                    .map(|m| {
+                        let side = |i: usize| {
+                            let seed = m.seeds[i].map_or_else(String::new, |s| format!("({s}) "));
+                            match m.players[i] {
+                                Some(p) => format!("{seed}{}", esc(&name_of(p))),
+                                None if m.bye => "bye".to_string(),
+                                None => format!("{seed}to come"),
+                            }
+                        };
+                        format!(
+                            "<span class=\"tb\">{}</span><span class=\"nm\">{} – {}</span>\
+                             <span class=\"sc\">{}–{}</span>",
+                            esc(&m.id),
+                            side(0),
+                            side(1),
+                            m.score[0],
+                            m.score[1]
+                        )
+                    })
+                    .collect();
+                for chunk in lines.chunks(HALL_LINES) {
+                    slides.push(("The bracket".to_string(), chunk.to_vec()));
+                }
+            }
+        }
+        None => {
+            let lines: Vec<String> = t
+                .standings
+                .rows
+                .iter()
+                .map(|r| row_line(r.rank, &r.name, r.score, ""))
+                .collect();
+            let pages = lines.len().div_ceil(HALL_LINES).max(1);
+            for (k, chunk) in lines.chunks(HALL_LINES).enumerate() {
+                let title = if pages > 1 {
+                    format!("Standings ({}/{pages})", k + 1)
+                } else {
+                    "Standings".to_string()
+                };
+                slides.push((title, chunk.to_vec()));
+            }
+        }
+    }
+    if slides.is_empty() {
+        slides.push((
+            "Pairings".to_string(),
+            vec!["<span class=\"nm\">The pairings appear here as soon as a round is published.</span>".to_string()],
+        ));
+    }
+    let mut body = String::new();
+    for (title, lines) in &slides {
+        let _ = write!(body, "<section class=\"slide\"><h2>{title}</h2><ol>");
+        for l in lines {
+            let _ = write!(body, "<li>{l}</li>");
+        }
+        body.push_str("</ol></section>\n");
+    }
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
+         <title>{name} · hall</title><style>{HALL_STYLE}</style>\
+         <script src=\"/live.js\" defer></script><script src=\"/hall.js\" defer></script>\
+         </head>\n{BODY_TAG}<header><h1>{name}</h1><div class=\"qr\">{qr_svg}\
+         <p>{url}</p></div></header>\n<main>\n{body}</main>\n</body></html>\n",
+        name = esc(&t.name),
+        url = esc(url),
+    )
+}
+
+/// The hall display's look: large type on a dark screen, one slide at a time once
+/// `/hall.js` runs (it marks the page `cycling`).
+const HALL_STYLE: &str = "html,body{margin:0;background:#101318;color:#f2f4f7;\
+font:30px/1.3 system-ui,-apple-system,\"Segoe UI\",Roboto,\"Noto Sans\",sans-serif}\
+header{padding:12px 230px 0 32px}h1{font-size:36px;margin:0 0 6px}\
+h2{font-size:32px;margin:0 0 8px;color:#7cb0ff}\
+.qr{position:fixed;top:12px;right:24px;text-align:center;font-size:16px;width:180px}\
+.qr svg{width:160px;height:160px;background:#fff;padding:6px;box-sizing:border-box}\
+.qr p{margin:4px 0 0;overflow-wrap:anywhere}main{padding:0 230px 0 32px}\
+ol{list-style:none;margin:0;padding:0}li{display:flex;gap:28px;border-bottom:1px solid #2c3038;padding:1px 0}\
+.nm,.op{flex:1;min-width:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}\
+.tb{flex:none;width:170px;font-weight:700;color:#fdb022}\
+.rk{flex:none;width:70px;text-align:right}.sc{flex:none;width:110px;text-align:right;font-weight:700}\
+.slide{margin-bottom:28px}.cycling .slide{display:none;margin:0}.cycling .slide.on{display:block}";
+
+/// The hall display's script, `/hall.js`: shows its slides one after the other (every 12
+/// seconds, or `?every=S`), and keeps doing so when `/live.js` swaps the page's body in.
+pub const HALL_JS: &str = r#""use strict";
+(function () {
+  var m = /[?&]every=(\d+)/.exec(location.search);
+  var every = m ? Math.max(1, +m[1]) * 1000 : 12000;
+  var at = 0;
+  document.documentElement.classList.add("cycling");
+  function show() {
+    var slides = document.querySelectorAll(".slide");
+    if (!slides.length) return;
+    at = at % slides.length;
+    for (var k = 0; k < slides.length; k++) {
+      slides[k].classList.toggle("on", k === at);
+    }
+    document.documentElement.setAttribute("data-slide", String(at));
+  }
+  function start() {
+    show();
+    setInterval(function () { at += 1; show(); }, every);
+    new MutationObserver(function (changes) {
+      for (var i = 0; i < changes.length; i++) {
+        if (changes[i].target === document.documentElement) { show(); return; }
+      }
+    }).observe(document.documentElement, { childList: true });
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
+"#;
 
 /// The page for every address the server does not answer.
 pub fn not_found() -> String {

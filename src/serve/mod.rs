@@ -26,6 +26,8 @@
 //! | `/t/ID/final` | the event's final placement |
 //! | `/wall` | the page to print for the wall: the address and its QR code |
 //! | `/live.js` | the optional script that keeps a shown page up to date |
+//! | `/t/ID/hall` | the hall display for a projector: pairings by name, standings (groups, bracket), paged and cycling, large type, a QR code to the phone pages |
+//! | `/hall.js` | the hall display's script: one slide after the other |
 //! | `/events`, `/t/ID/events` | the change notices of the event's list, of a tournament's pages (Server-Sent Events) |
 //! | `/api/` | the API's endpoints |
 //! | `/api/tournaments`, `/api/t/ID`, `/api/t/ID/round[/N]`, `/api/t/ID/players[?q=]`, `/api/t/ID/standings`, `/api/t/ID/crosstable`, `/api/t/ID/player/NO`, `/api/t/ID/stages`, `/api/t/ID/stage/N[/group/X]`, `/api/t/ID/bracket`, `/api/t/ID/final` | the same as JSON |

@@ -49,6 +49,10 @@ pub enum Route {
     Index,
     Wall,
     Script,
+    /// `/hall.js`: the hall display's script.
+    HallScript,
+    /// A tournament's hall display, for a projector or a TV.
+    Hall(i64),
     /// The stream of change notices for a kind of pages.
     Events(Feed),
     Round {
@@ -286,6 +290,8 @@ impl Route {
             [""] => Route::Index,
             ["wall"] => Route::Wall,
             ["live.js"] => Route::Script,
+            ["hall.js"] => Route::HallScript,
+            ["t", t, "hall"] => Route::Hall(number(t)?),
             ["events"] => Route::Events(Feed::Event),
             ["t", t] => Route::Round {
                 t: number(t)?,
@@ -387,13 +393,15 @@ impl Route {
             | Route::ApiPlayers { t, .. }
             | Route::ApiStandings(t)
             | Route::ApiCrosstable(t)
-            | Route::ApiPlayer { t, .. } => View::Tournament(*t),
+            | Route::ApiPlayer { t, .. }
+            | Route::Hall(t) => View::Tournament(*t),
             Route::Ratings { .. } | Route::ApiRatings { .. } => View::Ratings,
             Route::RatedPlayer(id) | Route::ApiRatedPlayer(id) => View::RatedPlayer(id),
             Route::Events(_)
             | Route::Index
             | Route::Wall
             | Route::Script
+            | Route::HallScript
             | Route::ApiEndpoints
             | Route::ApiIndex => View::Index,
         }

@@ -339,6 +339,7 @@ pub struct Site {
     /// The address phones use, for the wall page when the request's own is a loopback one.
     public_url: String,
     script: Arc<Page>,
+    hall_script: Arc<Page>,
     endpoints: Arc<Page>,
 }
 
@@ -361,6 +362,11 @@ impl Site {
                 html::LIVE_JS.as_bytes().to_vec(),
                 Reuse::Kept,
             )),
+            hall_script: Arc::new(Page::new(
+                JS,
+                html::HALL_JS.as_bytes().to_vec(),
+                Reuse::Kept,
+            )),
             endpoints: Arc::new(Page::new(JSON, json_bytes(&endpoints), Reuse::Kept)),
         }
     }
@@ -376,6 +382,8 @@ impl Site {
             Route::ApiEndpoints => Ok(Some(self.endpoints.clone())),
             Route::Events(_) => Ok(None),
             Route::Wall => self.wall(asked.host).await,
+            Route::HallScript => Ok(Some(self.hall_script.clone())),
+            Route::Hall(t) => self.hall(*t, asked.host).await,
             _ => self.cached(route).await,
         };
         match page {
@@ -513,6 +521,30 @@ impl Site {
                 .map(|q| q.to_svg(&url))
                 .unwrap_or_default();
             let mut text = html::wall(&index, &url, &svg);
+            if let Some(as_of) = &version.stale {
+                text = html::mark_stale(&text, as_of);
+            }
+            counters.rendered.fetch_add(1, Ordering::Relaxed);
+            Page::new(HTML, text.into_bytes(), Reuse::ThisRequest)
+        })
+        .await
+        .map_err(|_| Failure::Internal)?;
+        Ok(Some(Arc::new(page)))
+    }
+
+    /// A tournament's hall display, its QR code to the tournament's phone pages at the
+    /// address the screen asked (or the server's public one).
+    async fn hall(&self, t: i64, host: Option<&str>) -> Result<Option<Arc<Page>>, Failure> {
+        let Some((version, data)) = self.views.tournament(t, self.wait).await? else {
+            return Ok(None);
+        };
+        let url = format!("{}t/{t}", self.wall_url(host));
+        let counters = self.counters.clone();
+        let page = tokio::task::spawn_blocking(move || {
+            let svg = QrMatrix::new(&url)
+                .map(|q| q.to_svg(&url))
+                .unwrap_or_default();
+            let mut text = html::hall(&data, &url, &svg);
             if let Some(as_of) = &version.stale {
                 text = html::mark_stale(&text, as_of);
             }
