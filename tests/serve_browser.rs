@@ -12,7 +12,7 @@ mod debian;
 mod serve_support;
 
 use serde_json::{Value, json};
-use serve_support::{director, event_with, hall, publish_next, serve};
+use serve_support::{director, event_with, hall, play_round_by_hand, publish_next, serve};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -489,6 +489,157 @@ fn the_hall_display_shows_twenty_pairing_lines_in_large_type_and_moves_on() {
     assert_eq!(
         title,
         json!(format!("Round {round} · pairings by name (2/2)"))
+    );
+    browser.close();
+}
+
+/// The player's phone (issue 34, items 1-3, 6): "This is me" follows a player on this phone;
+/// their page shows their new board by itself when the round is published (`ggdesk round
+/// TID publish`), with no reload, and its title says where they sit; the standings page
+/// carries their board in a banner; the page fits 390 pixels; with scripts off the page
+/// shows the same board after a reload.
+#[test]
+fn a_followed_players_page_shows_the_new_round_by_itself_and_the_banner_follows() {
+    let names = [
+        "Reyes, Ana",
+        "Cruz, Ben",
+        "Santos, Carla",
+        "Dizon, Dan",
+        "Lim, Eva",
+        "Uy, Fe",
+    ];
+    let (_dir, path, mut store, tid) = event_with(&names, 3);
+    let first = publish_next(&mut store, tid);
+    play_round_by_hand(&mut store, tid, first);
+    drop(store);
+    let server = serve(&path);
+    let page = format!("http://{}/t/{}/player/1", server.addr(), tid);
+    let mut browser = Browser::start();
+    let target = browser.call(None, "Target.createTarget", json!({"url": "about:blank"}));
+    let attached = browser.call(
+        None,
+        "Target.attachToTarget",
+        json!({"targetId": target["targetId"], "flatten": true}),
+    );
+    let session = attached["sessionId"]
+        .as_str()
+        .expect("a session")
+        .to_string();
+    browser.call(
+        Some(&session),
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true}),
+    );
+    let shot = |browser: &mut Browser, name: &str| {
+        let shot = browser.call(
+            Some(&session),
+            "Page.captureScreenshot",
+            json!({"format": "png"}),
+        );
+        let file = shots_dir().join(format!("{name}.png"));
+        std::fs::write(&file, base64(shot["data"].as_str().expect("a picture"))).expect("write");
+        assert_eq!(png_size(&file), (780, 1688), "{}", file.display());
+    };
+    browser.call(Some(&session), "Page.navigate", json!({"url": page}));
+    browser.eval_until(
+        &session,
+        "the follow button shown",
+        "!!document.getElementById('follow') && !document.getElementById('follow').hidden",
+    );
+    // No sideways scrolling on a 390-pixel phone.
+    assert_eq!(
+        browser.eval(
+            &session,
+            "document.documentElement.scrollWidth <= window.innerWidth"
+        ),
+        json!(true),
+        "the player's page scrolls sideways"
+    );
+    browser.eval(&session, "document.getElementById('follow').click()");
+    assert_eq!(
+        browser.eval(&session, "localStorage.getItem('ggdesk-follow')"),
+        json!(format!("{tid}/1"))
+    );
+    browser.eval_until(
+        &session,
+        "Alert me offered",
+        "!document.getElementById('alert').hidden",
+    );
+    shot(&mut browser, "phone-player-before");
+    let before_title = browser.eval(&session, "document.title");
+    browser.eval(&session, "window.keptSinceLoad = 'yes'");
+    // The director pairs and publishes round 2 from the command line.
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
+            .arg("--db")
+            .arg(&path)
+            .arg("round")
+            .arg(tid.0.to_string())
+            .args(args)
+            .output()
+            .expect("ggdesk round");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run(&["pair"]);
+    run(&["publish"]);
+    browser.eval_until(
+        &session,
+        "round 2 on the followed player's page",
+        "!!document.querySelector('.now[data-round=\"2\"]')",
+    );
+    assert_eq!(
+        browser.eval(&session, "window.keptSinceLoad"),
+        json!("yes"),
+        "the page was reloaded instead of updated"
+    );
+    let title = browser.eval(&session, "document.title");
+    assert_ne!(title, before_title);
+    assert!(
+        title.as_str().is_some_and(|t| t.starts_with("Table ")),
+        "{title}"
+    );
+    shot(&mut browser, "phone-player-after");
+    let now = browser.eval(&session, "document.querySelector('.now').textContent");
+    // The standings page: the followed player's board in the banner at the top.
+    let standings = format!("http://{}/t/{}/standings", server.addr(), tid);
+    browser.call(Some(&session), "Page.navigate", json!({"url": standings}));
+    browser.eval_until(
+        &session,
+        "the banner on the standings page",
+        "!!document.getElementById('me') && \
+         document.getElementById('me').textContent.indexOf('Round 2: Table') >= 0",
+    );
+    let banner = browser.eval(&session, "document.getElementById('me').textContent");
+    assert_eq!(
+        banner,
+        json!(format!(
+            "Reyes, Ana · {}",
+            now.as_str().expect("the board's words")
+        ))
+    );
+    // Scripts off: the page itself shows the same board after a reload.
+    browser.call(
+        Some(&session),
+        "Emulation.setScriptExecutionDisabled",
+        json!({"value": true}),
+    );
+    browser.call(Some(&session), "Page.navigate", json!({"url": page}));
+    browser.eval_until(
+        &session,
+        "the board without scripts",
+        &format!(
+            "!!document.querySelector('.now') && \
+             document.querySelector('.now').textContent === {now}"
+        ),
+    );
+    assert_eq!(
+        browser.eval(&session, "document.getElementById('follow').hidden"),
+        json!(true),
+        "without scripts there is nothing to follow with"
     );
     browser.close();
 }

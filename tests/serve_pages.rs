@@ -366,8 +366,14 @@ fn a_players_page_lists_opponents_colours_results_and_the_score_after_each_round
     let p1 = get(addr, &format!("/t/{}/player/1", h.tid)).body;
     assert!(p1.contains("Reyes, Ana"));
     assert!(p1.contains("No. 1 · rating 2000 · QC Club"), "{p1}");
-    assert!(p1.contains("<div class=\"now\">Round 3: <b>Table"), "{p1}");
-    assert!(p1.contains("<th>Opponent</th><th>Colour</th><th>Result</th>"));
+    assert!(
+        p1.contains("<div class=\"now\" data-round=\"3\">Round 3: <b>Table"),
+        "{p1}"
+    );
+    // The colour is a swatch before the opponent (four columns fit a phone), and the title
+    // says where the player sits.
+    assert!(p1.contains("<th>Opponent</th><th>Result</th><th class=\"n\">Score</th>"));
+    assert!(p1.contains("<title>Table "), "{p1}");
     assert_eq!(get(addr, &format!("/t/{}/player/13", h.tid)).status, 404);
     assert_eq!(get(addr, &format!("/api/t/{}/player/0", h.tid)).status, 404);
 }

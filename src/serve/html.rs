@@ -79,6 +79,9 @@ td.name a{color:var(--fg)}
 .me{background:var(--card)}
 .now{padding:12px 14px;border-radius:12px;background:var(--card);margin:12px 0}
 .now b{font-size:19px}
+.follow button{font:inherit;padding:8px 14px;border-radius:10px;border:1px solid var(--mut);background:var(--card);color:var(--fg)}
+.mine td.name{min-width:0}
+#me{display:block;text-decoration:none;color:var(--fg);border:2px solid var(--acc)}
 .stale{margin:0;padding:9px 16px;background:#fef0c7;color:#7a2e0e;text-align:center;font-weight:600}
 .prov{display:inline-block;margin-left:5px;padding:0 5px;border-radius:6px;background:#fef0c7;color:#7a2e0e;font-size:12px;font-weight:700;vertical-align:1px}
 .gain{color:var(--ok)}.loss{color:#d92d20}
@@ -509,6 +512,24 @@ fn seat_line(t: &TournamentData, r: &PublicRound, no: u32) -> String {
         "<b>Bye</b>".into()
     } else {
         "<span class=\"note\">Not paired this round</span>".into()
+    }
+}
+
+/// Where a player sits in the round in play, as a page title: `Table 7 · White · vs Cruz`
+/// (the opponent's name up to its comma), `Bye`, or the player's name when not paired.
+fn seat_title(t: &TournamentData, r: &PublicRound, no: u32, name: &str) -> String {
+    if let Some((b, side)) = r.board_of(no) {
+        let (colour, opponent) = match side {
+            Side::White => ("White", b.black),
+            Side::Black => ("Black", b.white),
+        };
+        let other = t.player(opponent).map_or(String::new(), |p| p.name.clone());
+        let short = other.split(',').next().unwrap_or("").trim().to_string();
+        format!("Table {} · {colour} · vs {short}", b.table)
+    } else if r.byes.contains(&no) {
+        format!("Bye · {name}")
+    } else {
+        name.to_string()
     }
 }
 
@@ -1137,10 +1158,20 @@ pub fn player(t: &TournamentData, no: u32) -> Option<String> {
         esc(&p.name),
         player_heading(p)
     );
+    // "This is me" (follow) and "Alert me": shown by /live.js, which keeps the choice in the
+    // browser's own storage (no account); a page without scripts shows neither.
+    let _ = writeln!(
+        main,
+        "<p class=\"follow\"><button id=\"follow\" type=\"button\" hidden \
+         data-follow=\"{}/{no}\">This is me</button> <button id=\"alert\" type=\"button\" \
+         hidden>Alert me</button> <span id=\"alert-note\" class=\"note\"></span></p>",
+        t.id
+    );
     if let Some(r) = t.round_in_play() {
         let _ = writeln!(
             main,
-            "<div class=\"now\">Round {}: {}</div>",
+            "<div class=\"now\" data-round=\"{}\">Round {}: {}</div>",
+            r.number,
             r.number,
             seat_line(t, r, no)
         );
@@ -1166,9 +1197,11 @@ pub fn player(t: &TournamentData, no: u32) -> Option<String> {
     if history.is_empty() {
         main.push_str("<p class=\"note\">No round played yet.</p>");
     } else {
+        // Four columns (the colour as a swatch before the opponent): a 390-pixel phone
+        // shows the whole row without scrolling sideways.
         main.push_str(
-            "<div class=\"wide\"><table><thead><tr><th class=\"n\">Rd</th><th>Opponent</th>\
-             <th>Colour</th><th>Result</th><th class=\"n\">Score</th></tr></thead><tbody>\n",
+            "<table class=\"mine\"><thead><tr><th class=\"n\">Rd</th><th>Opponent</th>\
+             <th>Result</th><th class=\"n\">Score</th></tr></thead><tbody>\n",
         );
         for pr in history {
             let (opponent, colour) = match pr.entry {
@@ -1183,8 +1216,8 @@ pub fn player(t: &TournamentData, no: u32) -> Option<String> {
                         })
                     ),
                     match colour {
-                        Side::White => "<span class=\"sw\"></span>White",
-                        Side::Black => "<span class=\"sk\"></span>Black",
+                        Side::White => "<span class=\"sw\" title=\"White\"></span>",
+                        Side::Black => "<span class=\"sk\" title=\"Black\"></span>",
                     },
                 ),
                 _ => ("–".to_string(), ""),
@@ -1193,14 +1226,18 @@ pub fn player(t: &TournamentData, no: u32) -> Option<String> {
             let after = pr.score_after.map_or("–".to_string(), |s| s.to_string());
             let _ = writeln!(
                 main,
-                "<tr><td class=\"n\"><a href=\"/t/{}/round/{}\">{}</a></td><td class=\"name\">{opponent}</td>\
-                 <td class=\"c\">{colour}</td><td class=\"{class}\">{text}</td><td class=\"n\">{after}</td></tr>",
+                "<tr><td class=\"n\"><a href=\"/t/{}/round/{}\">{}</a></td><td class=\"name\">{colour}{opponent}</td>\
+                 <td class=\"{class}\">{text}</td><td class=\"n\">{after}</td></tr>",
                 t.id, pr.round, pr.round
             );
         }
-        main.push_str("</tbody></table></div>\n");
+        main.push_str("</tbody></table>\n");
     }
-    Some(tournament_page(t, Tab::None, &p.name, &main))
+    // The title says where the player sits now: it changes when a round is published.
+    let title = t
+        .round_in_play()
+        .map_or_else(|| p.name.clone(), |r| seat_title(t, r, no, &p.name));
+    Some(tournament_page(t, Tab::None, &title, &main))
 }
 
 /// The mark of a provisional rating (deviation above 110).
@@ -1796,6 +1833,7 @@ pub const LIVE_JS: &str = r#""use strict";
         if (doc.body && doc.body.innerHTML !== document.body.innerHTML) {
           document.title = doc.title;
           document.body.replaceWith(doc.body);
+          decorate();
         }
       })
       // Unreachable now: the stream's next "open" brings the page up to date.
@@ -1812,6 +1850,115 @@ pub const LIVE_JS: &str = r#""use strict";
       if (shown() && !typing()) location.reload();
     }, 20000);
   }
+  // "This is me": the followed player ("T/NO") is kept in this browser's own storage. Every
+  // page of that tournament (and the list of tournaments) shows their board in the round in
+  // play at the top; their own page carries "Alert me", which, once tapped, makes a newly
+  // published round vibrate the phone and play a short sound.
+  var FOLLOW = "ggdesk-follow", SEEN = "ggdesk-follow-round", ALERT = "ggdesk-alert";
+  var audio = null;
+  function store(key, value) {
+    try {
+      if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, value);
+    } catch (e) {}
+  }
+  function stored(key) {
+    try { return localStorage.getItem(key); } catch (e) { return null; }
+  }
+  function note(text) {
+    var n = document.getElementById("alert-note");
+    if (n) n.textContent = text;
+  }
+  function ring() {
+    var said = [];
+    if (navigator.vibrate) navigator.vibrate([300, 120, 300]);
+    else said.push("this browser cannot vibrate");
+    try {
+      if (!audio) audio = new (window.AudioContext || window.webkitAudioContext)();
+      var o = audio.createOscillator(), g = audio.createGain();
+      o.frequency.value = 880;
+      g.gain.value = 0.2;
+      o.connect(g);
+      g.connect(audio.destination);
+      o.start();
+      o.stop(audio.currentTime + 0.4);
+    } catch (e) {
+      said.push("this browser plays no sound");
+    }
+    return said;
+  }
+  // A round newer than the one last seen for the followed player: say so.
+  function seen(round) {
+    if (!round) return;
+    var before = stored(SEEN);
+    store(SEEN, round);
+    if (before && before !== round && stored(ALERT) === "1") ring();
+  }
+  function decorate() {
+    var f = stored(FOLLOW);
+    var follow = document.getElementById("follow");
+    var alert = document.getElementById("alert");
+    if (follow) {
+      var mine = f === follow.getAttribute("data-follow");
+      follow.hidden = false;
+      follow.textContent = mine ? "Following: this is me (tap to stop)" : "This is me";
+      if (alert) {
+        alert.hidden = !mine;
+        alert.textContent = stored(ALERT) === "1" ? "Alerts on (tap to stop)" : "Alert me";
+      }
+      if (mine) {
+        var now = document.querySelector(".now[data-round]");
+        if (now) seen(now.getAttribute("data-round"));
+      }
+    }
+    if (!f || !window.fetch || !window.DOMParser) return;
+    var parts = f.split("/");
+    if (m && m[1] !== parts[0]) return;
+    if (follow && follow.getAttribute("data-follow") === f) return;
+    var main = document.querySelector("main");
+    if (!main) return;
+    var page = "/t/" + parts[0] + "/player/" + parts[1];
+    fetch(page, { cache: "no-cache", credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (text) {
+        if (text === null) return;
+        var doc = new DOMParser().parseFromString(text, "text/html");
+        var now = doc.querySelector(".now");
+        var who = doc.querySelector("main h2");
+        var banner = document.getElementById("me");
+        if (!banner) {
+          banner = document.createElement("a");
+          banner.id = "me";
+          banner.className = "now";
+          main.insertBefore(banner, main.firstChild);
+        }
+        banner.href = page;
+        banner.textContent = (who ? who.textContent + " · " : "") +
+          (now ? now.textContent : "not paired yet");
+        if (now) seen(now.getAttribute("data-round"));
+      })
+      .catch(function () {});
+  }
+  document.addEventListener("click", function (e) {
+    var id = e.target && e.target.id;
+    if (id === "follow") {
+      var mine = e.target.getAttribute("data-follow");
+      store(FOLLOW, stored(FOLLOW) === mine ? null : mine);
+      store(SEEN, null);
+      decorate();
+    } else if (id === "alert") {
+      if (stored(ALERT) === "1") {
+        store(ALERT, null);
+        note("");
+      } else {
+        store(ALERT, "1");
+        // Browsers allow sound and vibration only after a tap: this one.
+        var refused = ring();
+        note(refused.length ? refused.join("; ") : "");
+      }
+      decorate();
+    }
+  });
+  decorate();
   if (!window.EventSource || !window.fetch || !window.DOMParser) {
     poll();
     return;
