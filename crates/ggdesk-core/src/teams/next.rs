@@ -1,0 +1,393 @@
+//! What a team event is at: the teams of each stage (the first stage: every team by seed;
+//! a later one: the top `advance` of the stage before, in its standings' order), when a
+//! stage is complete, the current stage, the checks that need them, and what `pair`
+//! prints next.
+
+use super::fault::{TeamFault, TeamFileError, fault};
+use super::model::{TeamEvent, TeamId, TeamSystem};
+use super::score::MatchScore;
+use super::standings::TeamStandings;
+use crate::pairing::{berger_round, pair_next_round};
+use crate::tournament::{Game, Player, PlayerId, PointsScale, Round, Settings, Tournament};
+use serde_json::{Value, json};
+
+/// The next round of a team event, as `pair` prints it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TeamStep {
+    /// A round of matches of a team Swiss or round robin (stage and round from 1).
+    Matches {
+        stage: usize,
+        round: usize,
+        /// (table, home, away).
+        matches: Vec<(u32, TeamId, TeamId)>,
+        byes: Vec<TeamId>,
+    },
+    /// A round of a `board_groups` stage: (group board, table, white, black).
+    BoardGroups {
+        stage: usize,
+        round: usize,
+        games: Vec<(usize, u32, PlayerId, PlayerId)>,
+        byes: Vec<PlayerId>,
+    },
+    /// A round of the final: (table, white, black).
+    Final {
+        stage: usize,
+        round: usize,
+        games: Vec<(u32, PlayerId, PlayerId)>,
+    },
+}
+
+impl TeamStep {
+    pub fn to_json(&self) -> Value {
+        match self {
+            TeamStep::Matches {
+                stage,
+                round,
+                matches,
+                byes,
+            } => {
+                let matches: Vec<Value> = matches
+                    .iter()
+                    .map(|(t, h, a)| json!({"table": t, "home": h.0, "away": a.0}))
+                    .collect();
+                let byes: Vec<u32> = byes.iter().map(|t| t.0).collect();
+                json!({"stage": stage, "round": round, "matches": matches, "byes": byes})
+            }
+            TeamStep::BoardGroups {
+                stage,
+                round,
+                games,
+                byes,
+            } => {
+                let games: Vec<Value> = games
+                    .iter()
+                    .map(|(b, t, w, k)| {
+                        json!({"group": format!("B{b}"), "table": t, "white": w.0, "black": k.0})
+                    })
+                    .collect();
+                let byes: Vec<u32> = byes.iter().map(|p| p.0).collect();
+                json!({"stage": stage, "round": round, "games": games, "byes": byes})
+            }
+            TeamStep::Final {
+                stage,
+                round,
+                games,
+            } => {
+                let games: Vec<Value> = games
+                    .iter()
+                    .map(|(t, w, k)| json!({"table": t, "white": w.0, "black": k.0}))
+                    .collect();
+                json!({"stage": stage, "round": round, "games": games})
+            }
+        }
+    }
+}
+
+impl TeamEvent {
+    /// The teams of stage `k` (from 0) in seed order, or why it is not seeded yet.
+    pub(crate) fn stage_teams(&self, k: usize) -> Result<Vec<TeamId>, TeamFault> {
+        if k == 0 {
+            return Ok(self.teams_by_seed());
+        }
+        let before = self.stage_teams(k - 1)?;
+        if !self.is_complete(k - 1, &before) {
+            return Err(TeamFault::NotSeeded(k + 1));
+        }
+        let s = self.standings_of(k - 1, &before);
+        let advance = self.stages[k - 1].advance.unwrap_or(0) as usize;
+        let a = advance.min(s.rows.len());
+        if a >= 1 && a < s.rows.len() && s.rows[a - 1].rank == s.rows[a].rank {
+            let rank = s.rows[a].rank;
+            let tied: Vec<String> = s
+                .rows
+                .iter()
+                .filter(|r| r.rank == rank)
+                .map(|r| r.team.to_string())
+                .collect();
+            return Err(TeamFault::TieAtCut(tied.join(", ")));
+        }
+        Ok(s.rows[..a].iter().map(|r| r.team).collect())
+    }
+
+    /// How many rounds stage `k` has with `n` teams.
+    fn planned_rounds(&self, k: usize, n: usize) -> usize {
+        let s = &self.stages[k];
+        let cycle = if n.is_multiple_of(2) {
+            n.saturating_sub(1)
+        } else {
+            n
+        };
+        match s.system {
+            TeamSystem::Swiss => s.round_count.unwrap_or(0) as usize,
+            TeamSystem::RoundRobin | TeamSystem::BoardGroups => {
+                s.round_count.map_or(cycle, |r| r as usize)
+            }
+            TeamSystem::Scheveningen => self.settings.boards,
+        }
+    }
+
+    fn is_complete(&self, k: usize, teams: &[TeamId]) -> bool {
+        let s = &self.stages[k];
+        s.rounds.len() >= self.planned_rounds(k, teams.len())
+            && s.rounds.iter().all(|r| r.is_complete())
+    }
+
+    /// The current stage (from 0): the first that is not complete, else the last.
+    pub fn current_stage(&self) -> usize {
+        let last = self.stages.len().saturating_sub(1);
+        (0..last)
+            .find(|&k| {
+                self.stage_teams(k)
+                    .map_or(true, |teams| !self.is_complete(k, &teams))
+            })
+            .unwrap_or(last)
+    }
+
+    /// The team standings of stage `stage` (from 1; the current stage when `None`).
+    pub fn team_standings(&self, stage: Option<u32>) -> Result<TeamStandings, TeamFileError> {
+        let k = match stage {
+            None => self.current_stage(),
+            Some(s) if s >= 1 && (s as usize) <= self.stages.len() => s as usize - 1,
+            Some(s) => return Err(fault("", TeamFault::NoSuchStage(s))),
+        };
+        let teams = self.stage_teams(k).map_err(|f| fault("", f))?;
+        Ok(self.standings_of(k, &teams))
+    }
+
+    /// The team image of a stage of matches: the teams as players (rating: the sum of
+    /// the first B ratings, which orders as their mean, in the first stage; the seed
+    /// order in a later one), the matches as games, match points as the points.
+    fn team_image(&self, k: usize, teams: &[TeamId]) -> Result<Tournament, TeamFileError> {
+        let s = &self.stages[k];
+        let image_err = |at: String| {
+            move |e: crate::tournament::TournamentError| {
+                fault(
+                    at,
+                    TeamFault::File(crate::tournament::FileFault::Tournament(e)),
+                )
+            }
+        };
+        let mut settings = match s.system {
+            TeamSystem::Swiss => Settings::swiss(s.round_count.unwrap_or(1)),
+            _ => {
+                let mut r = Settings::round_robin();
+                r.rounds = s.round_count;
+                r
+            }
+        };
+        let mp = self.settings.match_points;
+        settings.points = PointsScale {
+            win: mp.win,
+            draw: mp.draw,
+            loss: mp.loss,
+            bye: self.settings.bye.match_points,
+            forfeit_win: mp.win,
+            forfeit_loss: mp.loss,
+            absent: crate::tournament::Score::ZERO,
+        };
+        let at = format!("stages[{k}]");
+        let mut t = Tournament::new(s.name.clone(), settings).map_err(image_err(at.clone()))?;
+        for (i, id) in teams.iter().enumerate() {
+            let Some(team) = self.team(*id) else { continue };
+            let rating = if k == 0 {
+                team.roster
+                    .iter()
+                    .take(self.settings.boards)
+                    .map(|p| self.player(*p).map_or(0, |p| p.rating))
+                    .sum()
+            } else {
+                (teams.len() - i) as i64
+            };
+            t.add_player(Player::new(PlayerId(id.0), team.name.clone(), rating))
+                .map_err(image_err(at.clone()))?;
+        }
+        for (r, round) in s.rounds.iter().enumerate() {
+            let games = round
+                .matches
+                .iter()
+                .map(|m| Game {
+                    table: m.table,
+                    white: PlayerId(m.home.0),
+                    black: PlayerId(m.away.0),
+                    result: MatchScore::of(m, &self.points, &mp).result.as_game(),
+                })
+                .collect();
+            let byes = round.byes.iter().map(|t| PlayerId(t.0)).collect();
+            t.add_round(Round {
+                games,
+                byes,
+                absent: Vec::new(),
+            })
+            .map_err(|e| {
+                let e = match e {
+                    crate::tournament::TournamentError::InRound { error, .. } => *error,
+                    e => e,
+                };
+                image_err(format!("{at}.rounds[{r}]"))(e)
+            })?;
+        }
+        Ok(t)
+    }
+
+    /// Checks what needs the stages' teams: a stage is played only once seeded, by its
+    /// teams, with no more rounds than it has.
+    pub(crate) fn check_stages(&self) -> Result<(), TeamFileError> {
+        for (k, s) in self.stages.iter().enumerate() {
+            if s.rounds.is_empty() {
+                continue;
+            }
+            let at = format!("stages[{k}]");
+            let teams = self
+                .stage_teams(k)
+                .map_err(|f| fault(format!("{at}.rounds[0]"), f))?;
+            let planned = self.planned_rounds(k, teams.len());
+            if s.rounds.len() > planned {
+                return Err(fault(
+                    format!("{at}.rounds[{planned}]"),
+                    TeamFault::TooManyRounds { planned },
+                ));
+            }
+            let stage = k + 1;
+            for (r, round) in s.rounds.iter().enumerate() {
+                let r_at = format!("{at}.rounds[{r}]");
+                for (i, m) in round.matches.iter().enumerate() {
+                    for (key, team) in [("home", m.home), ("away", m.away)] {
+                        if !teams.contains(&team) {
+                            return Err(fault(
+                                format!("{r_at}.matches[{i}].{key}"),
+                                TeamFault::TeamNotInStage { team, stage },
+                            ));
+                        }
+                    }
+                }
+                for (i, team) in round.byes.iter().enumerate() {
+                    if !teams.contains(team) {
+                        return Err(fault(
+                            format!("{r_at}.byes[{i}]"),
+                            TeamFault::TeamNotInStage { team: *team, stage },
+                        ));
+                    }
+                }
+                for (i, g) in round.games.iter().enumerate() {
+                    for (key, p) in [("white", g.white), ("black", g.black)] {
+                        let team = self.team_of(p);
+                        let in_stage = team.is_some_and(|t| teams.contains(&t));
+                        let fits = match s.system {
+                            TeamSystem::Scheveningen => in_stage && self.board_of(p).is_some(),
+                            _ => in_stage,
+                        };
+                        if !fits {
+                            let f = match (s.system, team) {
+                                (TeamSystem::Scheveningen, _) => {
+                                    TeamFault::NotInFinal { player: p }
+                                }
+                                (_, Some(team)) => TeamFault::TeamNotInStage { team, stage },
+                                (_, None) => TeamFault::NoTeam(p),
+                            };
+                            return Err(fault(format!("{r_at}.games[{i}].{key}"), f));
+                        }
+                    }
+                }
+            }
+            if s.system.has_matches() {
+                self.team_image(k, &teams)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The next round of the event, as `pair` prints it, or why there is none.
+    pub fn next_step(&self) -> Result<TeamStep, TeamFileError> {
+        let at_whole = |f| fault("", f);
+        let mut k = self.current_stage();
+        let mut teams = self.stage_teams(k).map_err(at_whole)?;
+        if self.is_complete(k, &teams) {
+            if k + 1 >= self.stages.len() {
+                return Err(at_whole(TeamFault::EventOver));
+            }
+            k += 1;
+            teams = self.stage_teams(k).map_err(at_whole)?;
+        } else if let Some(last) = self.stages[k].rounds.last()
+            && !last.is_complete()
+        {
+            return Err(at_whole(TeamFault::RoundIncomplete {
+                stage: k + 1,
+                round: self.stages[k].rounds.len(),
+            }));
+        }
+        let s = &self.stages[k];
+        let round = s.rounds.len() + 1;
+        let stage = k + 1;
+        let b_count = self.settings.boards;
+        let player = |team: TeamId, board: usize| -> PlayerId {
+            self.team(team)
+                .and_then(|t| t.roster.get(board - 1).copied())
+                .unwrap_or(PlayerId(0))
+        };
+        match s.system {
+            TeamSystem::Swiss | TeamSystem::RoundRobin => {
+                let image = self.team_image(k, &teams)?;
+                let pairing = pair_next_round(&image, &[])
+                    .map_err(|e| at_whole(TeamFault::Pairing(e.to_string())))?;
+                Ok(TeamStep::Matches {
+                    stage,
+                    round,
+                    matches: pairing
+                        .games
+                        .iter()
+                        .map(|b| (b.table, TeamId(b.white.0), TeamId(b.black.0)))
+                        .collect(),
+                    byes: pairing.byes.iter().map(|p| TeamId(p.0)).collect(),
+                })
+            }
+            TeamSystem::BoardGroups => {
+                let n = teams.len();
+                let even = n + n % 2;
+                let cycle = even.saturating_sub(1).max(1);
+                let r = (round - 1) % cycle + 1;
+                let mut games = Vec::new();
+                let mut byes = Vec::new();
+                let mut table = 0;
+                for b in 1..=b_count {
+                    for (w, k) in berger_round(even as u32, r as u32) {
+                        let (w, k) = (w as usize, k as usize);
+                        if w > n || k > n {
+                            byes.push(player(teams[w.min(k) - 1], b));
+                            continue;
+                        }
+                        table += 1;
+                        games.push((b, table, player(teams[w - 1], b), player(teams[k - 1], b)));
+                    }
+                }
+                Ok(TeamStep::BoardGroups {
+                    stage,
+                    round,
+                    games,
+                    byes,
+                })
+            }
+            TeamSystem::Scheveningen => {
+                let (Some(&home), Some(&away)) = (teams.first(), teams.get(1)) else {
+                    return Err(at_whole(TeamFault::FinalNeedsTwo(teams.len())));
+                };
+                let games = (1..=b_count)
+                    .map(|i| {
+                        let j = (i + round - 2) % b_count + 1;
+                        let (h, a) = (player(home, i), player(away, j));
+                        let (w, k) = if (i + round).is_multiple_of(2) {
+                            (h, a)
+                        } else {
+                            (a, h)
+                        };
+                        (i as u32, w, k)
+                    })
+                    .collect();
+                Ok(TeamStep::Final {
+                    stage,
+                    round,
+                    games,
+                })
+            }
+        }
+    }
+}
