@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 const EXAMPLES: [&str; 3] = [
@@ -37,13 +37,13 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn read_json(path: &PathBuf) -> Value {
+fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).expect("reads the fixture");
     serde_json::from_str(&text).expect("JSON")
 }
 
 /// Runs a command on a file and reads its JSON answer, or `{"exit": code}` when it fails.
-fn answer(args: &[&str], file: &PathBuf) -> Value {
+fn answer(args: &[&str], file: &Path) -> Value {
     let mut all = args.to_vec();
     let path = file.to_str().expect("UTF-8 path");
     all.push(path);

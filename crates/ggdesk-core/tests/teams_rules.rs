@@ -400,3 +400,42 @@ fn the_scheveningen_final_pairs_every_player_with_every_opponent() {
         "equal game points share rank 1"
     );
 }
+
+#[test]
+fn board_groups_pair_each_board_by_the_berger_tables_numbered_by_team_seed() {
+    let mut file = base();
+    // Team seeds: D (1980, 1970 → highest after the change), A, B, C.
+    file["players"][9]["rating"] = json!(2500);
+    file["teams"].as_array_mut().expect("teams").pop();
+    file["teams"]
+        .as_array_mut()
+        .expect("teams")
+        .push(json!({"id": 4, "name": "D", "players": [10, 11, 12]}));
+    file["stages"] = json!([
+        {"name": "Boards", "system": "board_groups", "advance": 2, "rounds": []},
+        {"name": "Final", "system": "scheveningen", "rounds": []}
+    ]);
+    let event = TeamEvent::from_value(&file).expect("valid");
+    assert_eq!(
+        event.teams_by_seed(),
+        vec![TeamId(4), TeamId(1), TeamId(2), TeamId(3)]
+    );
+    // Berger round 1 of 4: 1–4, 2–3 (first number white): D–C and A–B, board by board.
+    assert_eq!(
+        event.next_step().expect("round 1").to_json(),
+        json!({"stage": 1, "round": 1, "games": [
+            {"group": "B1", "table": 1, "white": 10, "black": 7},
+            {"group": "B1", "table": 2, "white": 1, "black": 4},
+            {"group": "B2", "table": 3, "white": 11, "black": 8},
+            {"group": "B2", "table": 4, "white": 2, "black": 5}
+        ], "byes": []})
+    );
+    // A board-group game names players of that board only.
+    file["stages"][0]["rounds"] = json!([{"games": [
+        {"group": "B1", "table": 1, "white": 10, "black": 8, "result": "white"}
+    ]}]);
+    assert_eq!(
+        refusal(&file),
+        "stages[0].rounds[0].games[0].black: player 8 does not play board 1 of a team in this stage"
+    );
+}
