@@ -439,3 +439,81 @@ fn board_groups_pair_each_board_by_the_berger_tables_numbered_by_team_seed() {
         "stages[0].rounds[0].games[0].black: player 8 does not play board 1 of a team in this stage"
     );
 }
+
+/// A one-round Swiss sending 2 teams on to the final: A beats B 4–0, C and D draw 2–2, so
+/// C and D tie across the cut.
+fn swiss_then_final() -> Value {
+    let mut file = with_round(
+        [
+            board(Some(1), Some(4), "white"),
+            board(Some(5), Some(2), "black"),
+        ],
+        [
+            board(Some(7), Some(10), "white"),
+            board(Some(11), Some(8), "white"),
+        ],
+    );
+    file["stages"][0]["round_count"] = json!(1);
+    file["stages"][0]["advance"] = json!(2);
+    file["stages"][0]["team_tiebreaks"] = json!(["game_points", "direct_encounter"]);
+    file["stages"]
+        .as_array_mut()
+        .expect("stages")
+        .push(json!({"name": "Final", "system": "scheveningen", "rounds": []}));
+    file
+}
+
+#[test]
+fn teams_tied_across_the_cut_play_off_through_their_captains_nominees() {
+    let mut file = swiss_then_final();
+    let event = TeamEvent::from_value(&file).expect("valid");
+    let s = event.team_standings(None).expect("standings");
+    assert_eq!(
+        s.rows
+            .iter()
+            .map(|r| (r.rank, r.team.0))
+            .collect::<Vec<_>>(),
+        vec![(1, 1), (2, 3), (2, 4), (4, 2)]
+    );
+    assert_eq!(
+        event.next_step().expect("a playoff").to_json(),
+        json!({"stage": 1, "playoff": true, "games": [
+            {"white_team": 3, "black_team": 4, "white": null, "black": null}]})
+    );
+    // D's nominee wins: D goes on, listed before C on their shared rank.
+    file["stages"][0]["playoffs"] = json!([{"white": 8, "black": 10, "result": "black"}]);
+    let event = TeamEvent::from_value(&file).expect("valid");
+    let s = event.team_standings(Some(1)).expect("standings");
+    assert_eq!(
+        s.rows
+            .iter()
+            .map(|r| (r.rank, r.team.0))
+            .collect::<Vec<_>>(),
+        vec![(1, 1), (2, 4), (2, 3), (4, 2)]
+    );
+    // The final: A (home) against D; board 1 of round 1 is A's 1 (white) against D's 10.
+    assert_eq!(
+        event.next_step().expect("the final").to_json(),
+        json!({"stage": 2, "round": 1, "games": [
+            {"table": 1, "white": 1, "black": 10},
+            {"table": 2, "white": 11, "black": 2}]})
+    );
+}
+
+#[test]
+fn a_playoff_game_is_played_by_one_nominee_of_each_tied_team() {
+    let mut file = swiss_then_final();
+    file["stages"][0]["playoffs"] = json!([{"white": 1, "black": 10, "result": "black"}]);
+    assert_eq!(
+        refusal(&file),
+        "stages[0].playoffs[0]: team 1 of player 1 is not tied at the cut"
+    );
+    file["stages"][0]["playoffs"] = json!([
+        {"white": 8, "black": 10, "result": "draw"},
+        {"white": 11, "black": 7, "result": "draw"}
+    ]);
+    assert_eq!(
+        refusal(&file),
+        "stages[0].playoffs[1]: team 4 nominated player 10, not player 11"
+    );
+}

@@ -109,12 +109,24 @@ pub enum TeamFault {
         "stage {0} is not seeded yet: the stage before it is not complete or its cut is not clear"
     )]
     NotSeeded(usize),
-    #[error(
-        "teams {0} tie across the cut: their captains' nominees play off (team playoffs are not supported yet)"
-    )]
-    TieAtCut(String),
-    #[error("team playoffs are not supported yet")]
-    PlayoffsUnsupported,
+    #[error("the last stage has no cut: a playoff of the final is not supported yet")]
+    PlayoffInLastStage,
+    #[error("stage {0} is not complete: no playoff yet")]
+    PlayoffTooEarly(usize),
+    #[error("no teams tie across the cut of stage {0}: no playoff there")]
+    NoTieAtCut(usize),
+    #[error("team {team} of player {player} is not tied at the cut")]
+    NotTied { player: PlayerId, team: TeamId },
+    #[error("team {team} nominated player {nominee}, not player {player}")]
+    OtherNominee {
+        team: TeamId,
+        nominee: PlayerId,
+        player: PlayerId,
+    },
+    #[error("{0}")]
+    Playoff(crate::stages::PlayoffFault),
+    #[error("a playoff game has no result yet")]
+    PlayoffWaiting,
     #[error("the event is over: every stage has been played")]
     EventOver,
     #[error("round {round} of stage {stage} is not complete")]

@@ -7,7 +7,7 @@ use super::model::{
     BoardGame, GroupGame, MatchPoints, Primary, Team, TeamBye, TeamEvent, TeamId, TeamMatch,
     TeamRound, TeamSettings, TeamStage, TeamSystem, TeamTieBreak,
 };
-use crate::stages::FORMAT_2;
+use crate::stages::{FORMAT_2, PlayedOff};
 use crate::tournament::file::{
     array, expected, id_list, object, optional, player_id, points, read_player, read_points,
     required, string,
@@ -486,13 +486,29 @@ impl TeamEvent {
             if !last && advance.is_none() {
                 return Err(fault(format!("{at}.advance"), TeamFault::NoAdvance));
             }
-            if let Some(p) = optional(map, "playoffs")
-                && !array(p, &format!("{at}.playoffs"))?.is_empty()
-            {
-                return Err(fault(
-                    format!("{at}.playoffs"),
-                    TeamFault::PlayoffsUnsupported,
-                ));
+            let mut playoffs = Vec::new();
+            if let Some(p) = optional(map, "playoffs") {
+                let p_at = format!("{at}.playoffs");
+                for (i, g) in array(p, &p_at)?.iter().enumerate() {
+                    let g_at = format!("{p_at}[{i}]");
+                    let g = read_group_game(g, &g_at, TeamSystem::Scheveningen, 0)?;
+                    for (key, p) in [("white", g.white), ("black", g.black)] {
+                        if event.player(p).is_none() {
+                            return Err(file(
+                                format!("{g_at}.{key}"),
+                                FileFault::Tournament(TournamentError::UnknownPlayer(p)),
+                            ));
+                        }
+                    }
+                    if last {
+                        return Err(fault(g_at, TeamFault::PlayoffInLastStage));
+                    }
+                    playoffs.push(PlayedOff {
+                        white: g.white,
+                        black: g.black,
+                        result: g.result,
+                    });
+                }
             }
             let tiebreaks = read_tiebreaks(
                 optional(map, "team_tiebreaks"),
@@ -512,6 +528,7 @@ impl TeamEvent {
                 advance,
                 tiebreaks,
                 rounds,
+                playoffs,
             });
         }
         if let Some(k) = event.stages.len().checked_sub(1)

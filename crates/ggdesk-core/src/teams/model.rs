@@ -1,5 +1,6 @@
 //! The values of a team event: teams, the `team` settings, team stages and their rounds.
 
+use crate::stages::PlayedOff;
 use crate::tournament::{GameResult, Player, PlayerId, PointsScale, Ratio, Score};
 use std::fmt;
 
@@ -220,6 +221,8 @@ pub struct TeamStage {
     pub advance: Option<u32>,
     pub tiebreaks: Vec<TeamTieBreak>,
     pub rounds: Vec<TeamRound>,
+    /// The games of the tied teams' nominees at this stage's cut, in order.
+    pub playoffs: Vec<PlayedOff>,
 }
 
 /// A team event, read and checked.

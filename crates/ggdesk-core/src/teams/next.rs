@@ -8,6 +8,7 @@ use super::model::{TeamEvent, TeamId, TeamSystem};
 use super::score::MatchScore;
 use super::standings::TeamStandings;
 use crate::pairing::{berger_round, pair_next_round};
+use crate::stages::{PlayedOff, Playoff, PlayoffState, playoff};
 use crate::tournament::{Game, Player, PlayerId, PointsScale, Round, Settings, Tournament};
 use serde_json::{Value, json};
 
@@ -28,6 +29,12 @@ pub enum TeamStep {
         round: usize,
         games: Vec<(usize, u32, PlayerId, PlayerId)>,
         byes: Vec<PlayerId>,
+    },
+    /// The next games of a playoff at a cut: (white's team, black's team, and their
+    /// nominees once the captains have named them in an earlier playoff game).
+    Playoff {
+        stage: usize,
+        games: Vec<(TeamId, TeamId, Option<PlayerId>, Option<PlayerId>)>,
     },
     /// A round of the final: (table, white, black).
     Final {
@@ -68,6 +75,16 @@ impl TeamStep {
                 let byes: Vec<u32> = byes.iter().map(|p| p.0).collect();
                 json!({"stage": stage, "round": round, "games": games, "byes": byes})
             }
+            TeamStep::Playoff { stage, games } => {
+                let games: Vec<Value> = games
+                    .iter()
+                    .map(|(wt, bt, w, b)| {
+                        json!({"white_team": wt.0, "black_team": bt.0,
+                               "white": w.map(|p| p.0), "black": b.map(|p| p.0)})
+                    })
+                    .collect();
+                json!({"stage": stage, "playoff": true, "games": games})
+            }
             TeamStep::Final {
                 stage,
                 round,
@@ -83,6 +100,20 @@ impl TeamStep {
     }
 }
 
+/// The cut of a complete stage that is not the last.
+enum Cut {
+    /// The teams going on, in their standings' order.
+    Clear(Vec<TeamId>),
+    /// Teams tie across the cut: those ranked above it go on, the tied play off through
+    /// their nominees (the playoff's players are the tied teams, `PlayerId(team id)`).
+    Playoff {
+        above: Vec<TeamId>,
+        tied: Vec<TeamId>,
+        playoff: Playoff,
+        nominees: Vec<(TeamId, PlayerId)>,
+    },
+}
+
 impl TeamEvent {
     /// The teams of stage `k` (from 0) in seed order, or why it is not seeded yet.
     pub(crate) fn stage_teams(&self, k: usize) -> Result<Vec<TeamId>, TeamFault> {
@@ -93,20 +124,94 @@ impl TeamEvent {
         if !self.is_complete(k - 1, &before) {
             return Err(TeamFault::NotSeeded(k + 1));
         }
-        let s = self.standings_of(k - 1, &before);
-        let advance = self.stages[k - 1].advance.unwrap_or(0) as usize;
-        let a = advance.min(s.rows.len());
-        if a >= 1 && a < s.rows.len() && s.rows[a - 1].rank == s.rows[a].rank {
-            let rank = s.rows[a].rank;
-            let tied: Vec<String> = s
-                .rows
-                .iter()
-                .filter(|r| r.rank == rank)
-                .map(|r| r.team.to_string())
-                .collect();
-            return Err(TeamFault::TieAtCut(tied.join(", ")));
+        match self.cut(k - 1, &before).map_err(|(_, f)| f)?.1 {
+            Cut::Clear(q) => Ok(q),
+            Cut::Playoff {
+                above,
+                tied,
+                playoff,
+                ..
+            } if playoff.state == PlayoffState::Clear => {
+                let cut = self.stages[k - 1].advance.unwrap_or(0) as usize - above.len();
+                let order = playoff.order.iter().take(cut).map(|p| TeamId(p.0));
+                debug_assert!(order.clone().all(|t| tied.contains(&t)));
+                Ok(above.into_iter().chain(order).collect())
+            }
+            Cut::Playoff { .. } => Err(TeamFault::NotSeeded(k + 1)),
         }
-        Ok(s.rows[..a].iter().map(|r| r.team).collect())
+    }
+
+    /// The standings of the complete stage `k` (not the last) and its cut; a refused
+    /// playoff game with its index in the stage's `playoffs`.
+    fn cut(&self, k: usize, teams: &[TeamId]) -> Result<(TeamStandings, Cut), (usize, TeamFault)> {
+        let s = self.standings_of(k, teams);
+        let stage = &self.stages[k];
+        let a = (stage.advance.unwrap_or(0) as usize).min(s.rows.len());
+        let tie = a >= 1 && a < s.rows.len() && s.rows[a - 1].rank == s.rows[a].rank;
+        if !tie {
+            if !stage.playoffs.is_empty() {
+                return Err((0, TeamFault::NoTieAtCut(k + 1)));
+            }
+            let q = s.rows[..a].iter().map(|r| r.team).collect();
+            return Ok((s, Cut::Clear(q)));
+        }
+        let rank = s.rows[a].rank;
+        let above: Vec<TeamId> = s
+            .rows
+            .iter()
+            .filter(|r| r.rank < rank)
+            .map(|r| r.team)
+            .collect();
+        let tied: Vec<TeamId> = s
+            .rows
+            .iter()
+            .filter(|r| r.rank == rank)
+            .map(|r| r.team)
+            .collect();
+        let mut nominees: Vec<(TeamId, PlayerId)> = Vec::new();
+        let mut games = Vec::new();
+        for (i, g) in stage.playoffs.iter().enumerate() {
+            let mut as_teams = [PlayerId(0); 2];
+            for (slot, p) in as_teams.iter_mut().zip([g.white, g.black]) {
+                let team = self.team_of(p).filter(|t| tied.contains(t));
+                let Some(team) = team else {
+                    let team = self.team_of(p).unwrap_or(TeamId(0));
+                    return Err((i, TeamFault::NotTied { player: p, team }));
+                };
+                match nominees.iter().find(|(t, _)| *t == team) {
+                    Some(&(_, nominee)) if nominee != p => {
+                        return Err((
+                            i,
+                            TeamFault::OtherNominee {
+                                team,
+                                nominee,
+                                player: p,
+                            },
+                        ));
+                    }
+                    Some(_) => {}
+                    None => nominees.push((team, p)),
+                }
+                *slot = PlayerId(team.0);
+            }
+            games.push(PlayedOff {
+                white: as_teams[0],
+                black: as_teams[1],
+                result: g.result,
+            });
+        }
+        let as_players: Vec<PlayerId> = tied.iter().map(|t| PlayerId(t.0)).collect();
+        let playoff = playoff(&as_players, a - above.len(), &games, &self.points)
+            .map_err(|(i, f)| (i, TeamFault::Playoff(f)))?;
+        Ok((
+            s,
+            Cut::Playoff {
+                above,
+                tied,
+                playoff,
+                nominees,
+            },
+        ))
     }
 
     /// How many rounds stage `k` has with `n` teams.
@@ -132,15 +237,19 @@ impl TeamEvent {
             && s.rounds.iter().all(|r| r.is_complete())
     }
 
-    /// The current stage (from 0): the first that is not complete, else the last.
+    /// The current stage (from 0): the first that is not complete or whose cut is not
+    /// clear yet, else the last.
     pub fn current_stage(&self) -> usize {
         let last = self.stages.len().saturating_sub(1);
-        (0..last)
-            .find(|&k| {
-                self.stage_teams(k)
-                    .map_or(true, |teams| !self.is_complete(k, &teams))
-            })
-            .unwrap_or(last)
+        for k in 0..last {
+            let Ok(teams) = self.stage_teams(k) else {
+                return k.saturating_sub(1);
+            };
+            if !self.is_complete(k, &teams) || self.stage_teams(k + 1).is_err() {
+                return k;
+            }
+        }
+        last
     }
 
     /// The team standings of stage `stage` (from 1; the current stage when `None`).
@@ -151,7 +260,30 @@ impl TeamEvent {
             Some(s) => return Err(fault("", TeamFault::NoSuchStage(s))),
         };
         let teams = self.stage_teams(k).map_err(|f| fault("", f))?;
-        Ok(self.standings_of(k, &teams))
+        let last = k + 1 == self.stages.len();
+        if last || !self.is_complete(k, &teams) {
+            return Ok(self.standings_of(k, &teams));
+        }
+        match self.cut(k, &teams) {
+            Ok((
+                mut s,
+                Cut::Playoff {
+                    tied,
+                    playoff: Playoff { order, .. },
+                    ..
+                },
+            )) => {
+                // The tied teams keep their shared rank, listed in their playoff order.
+                let first = s.rows.iter().position(|r| tied.contains(&r.team));
+                if let Some(first) = first {
+                    let block = &mut s.rows[first..first + tied.len()];
+                    block.sort_by_key(|r| order.iter().position(|p| p.0 == r.team.0));
+                }
+                Ok(s)
+            }
+            Ok((s, Cut::Clear(_))) => Ok(s),
+            Err((i, f)) => Err(fault(format!("stages[{k}].playoffs[{i}]"), f)),
+        }
     }
 
     /// The team image of a stage of matches: the teams as players (rating: the sum of
@@ -233,10 +365,19 @@ impl TeamEvent {
     /// teams, with no more rounds than it has.
     pub(crate) fn check_stages(&self) -> Result<(), TeamFileError> {
         for (k, s) in self.stages.iter().enumerate() {
+            let at = format!("stages[{k}]");
+            if !s.playoffs.is_empty() {
+                let p_at = format!("{at}.playoffs[0]");
+                let teams = self.stage_teams(k).map_err(|f| fault(&p_at, f))?;
+                if !self.is_complete(k, &teams) {
+                    return Err(fault(p_at, TeamFault::PlayoffTooEarly(k + 1)));
+                }
+                self.cut(k, &teams)
+                    .map_err(|(i, f)| fault(format!("{at}.playoffs[{i}]"), f))?;
+            }
             if s.rounds.is_empty() {
                 continue;
             }
-            let at = format!("stages[{k}]");
             let teams = self
                 .stage_teams(k)
                 .map_err(|f| fault(format!("{at}.rounds[0]"), f))?;
@@ -304,6 +445,30 @@ impl TeamEvent {
         if self.is_complete(k, &teams) {
             if k + 1 >= self.stages.len() {
                 return Err(at_whole(TeamFault::EventOver));
+            }
+            let cut = self
+                .cut(k, &teams)
+                .map_err(|(i, f)| fault(format!("stages[{k}].playoffs[{i}]"), f))?
+                .1;
+            if let Cut::Playoff {
+                playoff, nominees, ..
+            } = cut
+            {
+                let nominee =
+                    |p: PlayerId| nominees.iter().find(|(t, _)| t.0 == p.0).map(|(_, n)| *n);
+                match playoff.state {
+                    PlayoffState::Clear => {}
+                    PlayoffState::Waiting => return Err(at_whole(TeamFault::PlayoffWaiting)),
+                    PlayoffState::Next(games) => {
+                        return Ok(TeamStep::Playoff {
+                            stage: k + 1,
+                            games: games
+                                .iter()
+                                .map(|(w, b)| (TeamId(w.0), TeamId(b.0), nominee(*w), nominee(*b)))
+                                .collect(),
+                        });
+                    }
+                }
             }
             k += 1;
             teams = self.stage_teams(k).map_err(at_whole)?;
