@@ -517,3 +517,66 @@ fn a_playoff_game_is_played_by_one_nominee_of_each_tied_team() {
         "stages[0].playoffs[1]: team 4 nominated player 10, not player 11"
     );
 }
+
+#[test]
+fn a_team_swiss_of_five_pairs_every_round_without_repeats_and_one_bye_each() {
+    let mut file = base();
+    file["team"]["match_points"] = json!({"win": 3, "draw": 1, "loss": 0});
+    file["players"] = json!(
+        (1..=15)
+            .map(|i| json!({"id": i, "name": format!("P{i}"), "rating": 2000 - 10 * i}))
+            .collect::<Vec<_>>()
+    );
+    file["teams"]
+        .as_array_mut()
+        .expect("teams")
+        .push(json!({"id": 5, "name": "E", "players": [13, 14, 15]}));
+    let roster = |t: u32| -> [u32; 2] { [3 * t - 2, 3 * t - 1] };
+    let mut met: Vec<(u32, u32)> = Vec::new();
+    let mut byes: Vec<u32> = Vec::new();
+    for round in 1..=3 {
+        let event = TeamEvent::from_value(&file).expect("valid");
+        let TeamStep::Matches {
+            round: r,
+            matches,
+            byes: bye,
+            ..
+        } = event.next_step().expect("a round")
+        else {
+            panic!("a round of matches");
+        };
+        assert_eq!(r, round);
+        assert_eq!(matches.len(), 2);
+        assert_eq!(bye.len(), 1);
+        byes.push(bye[0].0);
+        let mut played = Vec::new();
+        for (table, home, away) in &matches {
+            let pair = (home.0.min(away.0), home.0.max(away.0));
+            assert!(!met.contains(&pair), "round {round}: {pair:?} meet again");
+            met.push(pair);
+            // The home team wins board 1 (its white) and board 2 (its black).
+            let (h, a) = (roster(home.0), roster(away.0));
+            played.push(
+                json!({"table": table, "home": home.0, "away": away.0, "boards": [
+                {"white": h[0], "black": a[0], "result": "white"},
+                {"white": a[1], "black": h[1], "result": "black"}]}),
+            );
+        }
+        file["stages"][0]["rounds"]
+            .as_array_mut()
+            .expect("rounds")
+            .push(json!({"matches": played, "byes": [bye[0].0]}));
+    }
+    byes.sort_unstable();
+    byes.dedup();
+    assert_eq!(byes.len(), 3, "three different teams had the bye");
+    let event = TeamEvent::from_value(&file).expect("valid");
+    assert_eq!(
+        event.next_step().expect_err("over").to_string(),
+        "the event is over: every stage has been played"
+    );
+    // Every team's match points are 3 per win and 1 per bye (the draw's), exactly.
+    let s = event.team_standings(None).expect("standings");
+    let total: i64 = s.rows.iter().map(|r| r.match_points.halves()).sum();
+    assert_eq!(total, 2 * (6 * 3 + 3));
+}
