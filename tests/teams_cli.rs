@@ -260,3 +260,26 @@ fn teams_and_boards_are_for_team_events() {
         "--teams and --boards are for team events",
     );
 }
+
+#[test]
+fn the_final_placement_of_a_team_event() {
+    let got = answer(&["standings", "--final"], &fixture("team-round-robin.json"));
+    let places: Vec<(u64, u64)> = got
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (
+                r["place"].as_u64().expect("place"),
+                r["team"].as_u64().expect("team"),
+            )
+        })
+        .collect();
+    assert_eq!(places, vec![(1, 1), (2, 4), (3, 3), (4, 2)]);
+    let file = std::fs::read_to_string(fixture("board-groups-then-final.json")).expect("reads");
+    refused(
+        &file,
+        &["standings", "--final"],
+        "the event is not over: stage 2 is still being played",
+    );
+}

@@ -6,7 +6,7 @@ use super::{CliError, out, read_input, say};
 use ggdesk_core::export::{crosstable_csv, placement_csv, stage_standings_csv, standings_csv};
 use ggdesk_core::pairing::{explain, pair_next_round};
 use ggdesk_core::stages::{Event, FORMAT_2, Placed, placement_json, stage_standings_json};
-use ggdesk_core::teams::{TeamEvent, board_prizes_json, is_team_file};
+use ggdesk_core::teams::{TeamEvent, board_prizes_json, is_team_file, team_placement_json};
 use ggdesk_core::tournament::{
     FileFault, StageNo, Tournament, TournamentFileError, standings as rank,
 };
@@ -159,7 +159,15 @@ pub fn standings(file: &str, view: StandingsView) -> Result<(), CliError> {
             }
         }
         File::Teams(event) => {
-            if boards {
+            if csv {
+                return Err(CliError::Input(
+                    "--csv is not supported yet for a team event".into(),
+                ));
+            }
+            if final_placement {
+                let rows = event.final_placement().map_err(input)?;
+                say(team_placement_json(&rows).to_string())?;
+            } else if boards {
                 say(board_prizes_json(&event.board_prizes()).to_string())?;
             } else if teams {
                 say(event
@@ -169,8 +177,8 @@ pub fn standings(file: &str, view: StandingsView) -> Result<(), CliError> {
                     .to_string())?;
             } else {
                 return Err(CliError::Input(
-                    "a team event ranks teams (--teams) and boards (--boards); \
-                     its final placement and player standings are not supported yet"
+                    "a team event ranks teams (--teams), boards (--boards) and its final \
+                     placement (--final); player standings are not supported yet"
                         .into(),
                 ));
             }

@@ -580,3 +580,43 @@ fn a_team_swiss_of_five_pairs_every_round_without_repeats_and_one_bye_each() {
     let total: i64 = s.rows.iter().map(|r| r.match_points.halves()).sum();
     assert_eq!(total, 2 * (6 * 3 + 3));
 }
+
+#[test]
+fn the_final_placement_puts_the_finals_winner_first_then_the_teams_out_before() {
+    let mut file = swiss_then_final();
+    file["stages"][0]["playoffs"] = json!([{"white": 8, "black": 10, "result": "black"}]);
+    for round in 0..2 {
+        let event = TeamEvent::from_value(&file).expect("valid");
+        assert_eq!(
+            event.final_placement().expect_err("not over").to_string(),
+            "the event is not over: stage 2 is still being played"
+        );
+        let TeamStep::Final { games, .. } = event.next_step().expect("a round") else {
+            panic!("a round of the final");
+        };
+        let played: Vec<Value> = games
+            .iter()
+            .map(|(t, w, b)| {
+                // A's player 1 wins the first game of the final; the rest are drawn.
+                let result = if round == 0 && *t == 1 {
+                    "white"
+                } else {
+                    "draw"
+                };
+                json!({"table": t, "white": w.0, "black": b.0, "result": result})
+            })
+            .collect();
+        file["stages"][1]["rounds"]
+            .as_array_mut()
+            .expect("rounds")
+            .push(json!({"games": played}));
+    }
+    let event = TeamEvent::from_value(&file).expect("valid");
+    let places: Vec<(u32, u32, usize)> = event
+        .final_placement()
+        .expect("over")
+        .iter()
+        .map(|p| (p.place, p.team.0, p.stage))
+        .collect();
+    assert_eq!(places, vec![(1, 1, 2), (2, 4, 2), (3, 3, 1), (4, 2, 1)]);
+}

@@ -127,6 +127,12 @@ pub enum TeamFault {
     Playoff(crate::stages::PlayoffFault),
     #[error("a playoff game has no result yet")]
     PlayoffWaiting,
+    #[error("the event is not over: stage {0} is still being played")]
+    NotOver(usize),
+    #[error(
+        "the final ended level on game points: the captains' nominees play off (the final's playoff is not supported yet)"
+    )]
+    FinalLevel,
     #[error("the event is over: every stage has been played")]
     EventOver,
     #[error("round {round} of stage {stage} is not complete")]

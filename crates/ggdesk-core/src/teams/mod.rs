@@ -30,7 +30,7 @@ pub use model::{
     BoardGame, GroupGame, MatchPoints, Primary, Team, TeamBye, TeamEvent, TeamId, TeamMatch,
     TeamRound, TeamSettings, TeamStage, TeamSystem, TeamTieBreak,
 };
-pub use next::TeamStep;
+pub use next::{TeamPlace, TeamStep, team_placement_json};
 pub use score::{MatchResult, MatchScore, board_points};
 pub use standings::{TeamRow, TeamStandings};
 

@@ -506,6 +506,13 @@ impl TeamEvent {
                 })
             }
             TeamSystem::BoardGroups => {
+                // Numbered by team seed: rating, highest first, then lowest id.
+                let mut teams = teams.clone();
+                teams.sort_by(|a, b| {
+                    self.team_rating(*b)
+                        .cmp(&self.team_rating(*a))
+                        .then(a.cmp(b))
+                });
                 let n = teams.len();
                 let even = n + n % 2;
                 let cycle = even.saturating_sub(1).max(1);
@@ -554,5 +561,75 @@ impl TeamEvent {
                 })
             }
         }
+    }
+}
+
+/// A team's place in the event's final placement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamPlace {
+    pub place: u32,
+    pub team: TeamId,
+    pub name: String,
+    /// The stage (from 1) the team went out in, or the last.
+    pub stage: usize,
+}
+
+/// `[{"place", "team", "name", "stage"}]`.
+pub fn team_placement_json(rows: &[TeamPlace]) -> Value {
+    Value::Array(
+        rows.iter()
+            .map(|r| json!({"place": r.place, "team": r.team.0, "name": r.name, "stage": r.stage}))
+            .collect(),
+    )
+}
+
+impl TeamEvent {
+    /// The event's final placement once it is over: the final's winner 1 and loser 2 (or
+    /// the last stage's ranks), then the teams out after each earlier stage, last stage
+    /// first, in its standings' order, each on a place of its own.
+    pub fn final_placement(&self) -> Result<Vec<TeamPlace>, TeamFileError> {
+        let last = self.stages.len().saturating_sub(1);
+        let k = self.current_stage();
+        let teams = self.stage_teams(k).map_err(|f| fault("", f))?;
+        if k != last || !self.is_complete(last, &teams) {
+            return Err(fault("", TeamFault::NotOver(k + 1)));
+        }
+        let s = self.standings_of(last, &teams);
+        if self.stages[last].system == TeamSystem::Scheveningen
+            && s.rows.len() == 2
+            && s.rows[0].game_points == s.rows[1].game_points
+        {
+            return Err(fault("", TeamFault::FinalLevel));
+        }
+        let mut rows: Vec<TeamPlace> = s
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| TeamPlace {
+                place: if self.stages[last].system == TeamSystem::Scheveningen {
+                    i as u32 + 1
+                } else {
+                    r.rank
+                },
+                team: r.team,
+                name: r.name.clone(),
+                stage: last + 1,
+            })
+            .collect();
+        for k in (0..last).rev() {
+            let s = self.team_standings(Some(k as u32 + 1))?;
+            for r in s.rows {
+                if rows.iter().any(|p| p.team == r.team) {
+                    continue;
+                }
+                rows.push(TeamPlace {
+                    place: rows.len() as u32 + 1,
+                    team: r.team,
+                    name: r.name,
+                    stage: k + 1,
+                });
+            }
+        }
+        Ok(rows)
     }
 }
