@@ -386,6 +386,37 @@ fn the_scheveningen_final_pairs_every_player_with_every_opponent() {
     met.sort();
     met.dedup();
     assert_eq!(met.len(), 9, "every player met every opponent once");
+    let s = event.team_standings(None).expect("standings");
+    assert_eq!(
+        s.rows
+            .iter()
+            .map(|r| (r.rank, r.team.0))
+            .collect::<Vec<_>>(),
+        vec![(1, 1), (1, 2)],
+        "equal game points share rank 1"
+    );
+    // Level: the captains' nominees play single games, the better seed white first.
+    assert_eq!(
+        event.next_step().expect("a playoff game").to_json(),
+        json!({"stage": 1, "playoff": true, "games": [
+            {"white_team": 1, "black_team": 2, "white": null, "black": null}]})
+    );
+    assert_eq!(
+        event.final_placement().expect_err("level").to_string(),
+        "the final ended level on game points: the captains' nominees play off until one game is won"
+    );
+    file["stages"][0]["playoffs"] = json!([{"white": 2, "black": 5, "result": "draw"}]);
+    let event = TeamEvent::from_value(&file).expect("valid");
+    assert_eq!(
+        event.next_step().expect("another playoff game").to_json(),
+        json!({"stage": 1, "playoff": true, "games": [
+            {"white_team": 2, "black_team": 1, "white": 5, "black": 2}]})
+    );
+    file["stages"][0]["playoffs"]
+        .as_array_mut()
+        .expect("playoffs")
+        .push(json!({"white": 5, "black": 2, "result": "white"}));
+    let event = TeamEvent::from_value(&file).expect("valid");
     assert_eq!(
         event.next_step().expect_err("over").to_string(),
         "the event is over: every stage has been played"
@@ -396,8 +427,21 @@ fn the_scheveningen_final_pairs_every_player_with_every_opponent() {
             .iter()
             .map(|r| (r.rank, r.team.0))
             .collect::<Vec<_>>(),
-        vec![(1, 1), (1, 2)],
-        "equal game points share rank 1"
+        vec![(1, 2), (1, 1)],
+        "the playoff orders the teams sharing rank 1"
+    );
+    let places: Vec<(u32, u32)> = event
+        .final_placement()
+        .expect("over")
+        .iter()
+        .map(|p| (p.place, p.team.0))
+        .collect();
+    assert_eq!(places, vec![(1, 2), (2, 1)]);
+    // A playoff game of a final that was not level is refused.
+    file["stages"][0]["rounds"][0]["games"][0]["result"] = json!("white");
+    assert_eq!(
+        refusal(&file),
+        "stages[0].playoffs[0]: the final did not end level on game points: no playoff"
     );
 }
 

@@ -109,8 +109,10 @@ pub enum TeamFault {
         "stage {0} is not seeded yet: the stage before it is not complete or its cut is not clear"
     )]
     NotSeeded(usize),
-    #[error("the last stage has no cut: a playoff of the final is not supported yet")]
+    #[error("the last stage has no cut, so no playoffs (only a Scheveningen final has one)")]
     PlayoffInLastStage,
+    #[error("the final did not end level on game points: no playoff")]
+    FinalNotLevel,
     #[error("stage {0} is not complete: no playoff yet")]
     PlayoffTooEarly(usize),
     #[error("no teams tie across the cut of stage {0}: no playoff there")]
@@ -130,7 +132,7 @@ pub enum TeamFault {
     #[error("the event is not over: stage {0} is still being played")]
     NotOver(usize),
     #[error(
-        "the final ended level on game points: the captains' nominees play off (the final's playoff is not supported yet)"
+        "the final ended level on game points: the captains' nominees play off until one game is won"
     )]
     FinalLevel,
     #[error("the event is over: every stage has been played")]

@@ -500,7 +500,7 @@ impl TeamEvent {
                             ));
                         }
                     }
-                    if last {
+                    if last && system != TeamSystem::Scheveningen {
                         return Err(fault(g_at, TeamFault::PlayoffInLastStage));
                     }
                     playoffs.push(PlayedOff {

@@ -100,6 +100,25 @@ impl TeamStep {
     }
 }
 
+/// The next playoff games of stage `k` by team, with the nominees known so far.
+fn playoff_step(
+    k: usize,
+    games: &[(PlayerId, PlayerId)],
+    nominees: &[(TeamId, PlayerId)],
+) -> TeamStep {
+    let nominee = |p: PlayerId| nominees.iter().find(|(t, _)| t.0 == p.0).map(|(_, n)| *n);
+    TeamStep::Playoff {
+        stage: k + 1,
+        games: games
+            .iter()
+            .map(|(w, b)| (TeamId(w.0), TeamId(b.0), nominee(*w), nominee(*b)))
+            .collect(),
+    }
+}
+
+/// A playoff of teams and each team's nominee named so far.
+type TeamPlayoff = (Playoff, Vec<(TeamId, PlayerId)>);
+
 /// The cut of a complete stage that is not the last.
 enum Cut {
     /// The teams going on, in their standings' order.
@@ -168,9 +187,30 @@ impl TeamEvent {
             .filter(|r| r.rank == rank)
             .map(|r| r.team)
             .collect();
+        let (playoff, nominees) = self.team_playoff(k, &tied, a - above.len())?;
+        Ok((
+            s,
+            Cut::Playoff {
+                above,
+                tied,
+                playoff,
+                nominees,
+            },
+        ))
+    }
+
+    /// The playoff of the `tied` teams (in seed order) at stage `k`, the first `cut` of
+    /// them going on, through their nominees: each playoff player plays for a tied team,
+    /// one player a team; the playoff's players are the teams (`PlayerId(team id)`).
+    fn team_playoff(
+        &self,
+        k: usize,
+        tied: &[TeamId],
+        cut: usize,
+    ) -> Result<TeamPlayoff, (usize, TeamFault)> {
         let mut nominees: Vec<(TeamId, PlayerId)> = Vec::new();
         let mut games = Vec::new();
-        for (i, g) in stage.playoffs.iter().enumerate() {
+        for (i, g) in self.stages[k].playoffs.iter().enumerate() {
             let mut as_teams = [PlayerId(0); 2];
             for (slot, p) in as_teams.iter_mut().zip([g.white, g.black]) {
                 let team = self.team_of(p).filter(|t| tied.contains(t));
@@ -201,17 +241,32 @@ impl TeamEvent {
             });
         }
         let as_players: Vec<PlayerId> = tied.iter().map(|t| PlayerId(t.0)).collect();
-        let playoff = playoff(&as_players, a - above.len(), &games, &self.points)
+        let playoff = playoff(&as_players, cut, &games, &self.points)
             .map_err(|(i, f)| (i, TeamFault::Playoff(f)))?;
-        Ok((
-            s,
-            Cut::Playoff {
-                above,
-                tied,
-                playoff,
-                nominees,
-            },
-        ))
+        Ok((playoff, nominees))
+    }
+
+    /// The playoff of a complete Scheveningen final that ended level on game points (the
+    /// home team the better seed), if it did.
+    fn final_playoff(
+        &self,
+        k: usize,
+        teams: &[TeamId],
+    ) -> Result<Option<TeamPlayoff>, (usize, TeamFault)> {
+        let stage = &self.stages[k];
+        let complete = self.is_complete(k, teams);
+        let level = complete && {
+            let s = self.standings_of(k, teams);
+            s.rows.len() == 2 && s.rows[0].game_points == s.rows[1].game_points
+        };
+        if !level {
+            return match stage.playoffs.is_empty() {
+                true => Ok(None),
+                false if !complete => Err((0, TeamFault::PlayoffTooEarly(k + 1))),
+                false => Err((0, TeamFault::FinalNotLevel)),
+            };
+        }
+        self.team_playoff(k, teams, 1).map(Some)
     }
 
     /// How many rounds stage `k` has with `n` teams.
@@ -261,6 +316,18 @@ impl TeamEvent {
         };
         let teams = self.stage_teams(k).map_err(|f| fault("", f))?;
         let last = k + 1 == self.stages.len();
+        if last && self.stages[k].system == TeamSystem::Scheveningen {
+            let mut s = self.standings_of(k, &teams);
+            let playoff = self
+                .final_playoff(k, &teams)
+                .map_err(|(i, f)| fault(format!("stages[{k}].playoffs[{i}]"), f))?;
+            if let Some((Playoff { order, .. }, _)) = playoff {
+                // Level on game points: rank 1 shared, listed in the playoff's order.
+                s.rows
+                    .sort_by_key(|r| order.iter().position(|p| p.0 == r.team.0));
+            }
+            return Ok(s);
+        }
         if last || !self.is_complete(k, &teams) {
             return Ok(self.standings_of(k, &teams));
         }
@@ -366,7 +433,12 @@ impl TeamEvent {
     pub(crate) fn check_stages(&self) -> Result<(), TeamFileError> {
         for (k, s) in self.stages.iter().enumerate() {
             let at = format!("stages[{k}]");
-            if !s.playoffs.is_empty() {
+            if !s.playoffs.is_empty() && s.system == TeamSystem::Scheveningen {
+                let p_at = format!("{at}.playoffs[0]");
+                let teams = self.stage_teams(k).map_err(|f| fault(&p_at, f))?;
+                self.final_playoff(k, &teams)
+                    .map_err(|(i, f)| fault(format!("{at}.playoffs[{i}]"), f))?;
+            } else if !s.playoffs.is_empty() {
                 let p_at = format!("{at}.playoffs[0]");
                 let teams = self.stage_teams(k).map_err(|f| fault(&p_at, f))?;
                 if !self.is_complete(k, &teams) {
@@ -444,7 +516,17 @@ impl TeamEvent {
         let mut teams = self.stage_teams(k).map_err(at_whole)?;
         if self.is_complete(k, &teams) {
             if k + 1 >= self.stages.len() {
-                return Err(at_whole(TeamFault::EventOver));
+                let playoff = self
+                    .final_playoff(k, &teams)
+                    .map_err(|(i, f)| fault(format!("stages[{k}].playoffs[{i}]"), f))?;
+                return match playoff {
+                    Some((p, nominees)) => match p.state {
+                        PlayoffState::Clear => Err(at_whole(TeamFault::EventOver)),
+                        PlayoffState::Waiting => Err(at_whole(TeamFault::PlayoffWaiting)),
+                        PlayoffState::Next(games) => Ok(playoff_step(k, &games, &nominees)),
+                    },
+                    None => Err(at_whole(TeamFault::EventOver)),
+                };
             }
             let cut = self
                 .cut(k, &teams)
@@ -454,20 +536,10 @@ impl TeamEvent {
                 playoff, nominees, ..
             } = cut
             {
-                let nominee =
-                    |p: PlayerId| nominees.iter().find(|(t, _)| t.0 == p.0).map(|(_, n)| *n);
                 match playoff.state {
                     PlayoffState::Clear => {}
                     PlayoffState::Waiting => return Err(at_whole(TeamFault::PlayoffWaiting)),
-                    PlayoffState::Next(games) => {
-                        return Ok(TeamStep::Playoff {
-                            stage: k + 1,
-                            games: games
-                                .iter()
-                                .map(|(w, b)| (TeamId(w.0), TeamId(b.0), nominee(*w), nominee(*b)))
-                                .collect(),
-                        });
-                    }
+                    PlayoffState::Next(games) => return Ok(playoff_step(k, &games, &nominees)),
                 }
             }
             k += 1;
@@ -594,12 +666,14 @@ impl TeamEvent {
         if k != last || !self.is_complete(last, &teams) {
             return Err(fault("", TeamFault::NotOver(k + 1)));
         }
-        let s = self.standings_of(last, &teams);
-        if self.stages[last].system == TeamSystem::Scheveningen
-            && s.rows.len() == 2
-            && s.rows[0].game_points == s.rows[1].game_points
-        {
-            return Err(fault("", TeamFault::FinalLevel));
+        let s = self.team_standings(Some(last as u32 + 1))?;
+        if self.stages[last].system == TeamSystem::Scheveningen {
+            let playoff = self
+                .final_playoff(last, &teams)
+                .map_err(|(i, f)| fault(format!("stages[{last}].playoffs[{i}]"), f))?;
+            if playoff.is_some_and(|(p, _)| p.state != PlayoffState::Clear) {
+                return Err(fault("", TeamFault::FinalLevel));
+            }
         }
         let mut rows: Vec<TeamPlace> = s
             .rows
