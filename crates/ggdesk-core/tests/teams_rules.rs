@@ -664,3 +664,39 @@ fn the_final_placement_puts_the_finals_winner_first_then_the_teams_out_before() 
         .collect();
     assert_eq!(places, vec![(1, 1, 2), (2, 4, 2), (3, 3, 1), (4, 2, 1)]);
 }
+
+#[test]
+fn games_of_board_groups_and_of_the_final_follow_their_schedules() {
+    let mut file = base();
+    file["team"] = json!({"boards": 3});
+    file["teams"] = json!([
+        {"id": 1, "name": "A", "players": [1, 2, 3]},
+        {"id": 2, "name": "B", "players": [4, 5, 6]}
+    ]);
+    file["stages"] = json!([{"name": "Final", "system": "scheveningen", "rounds": [
+        {"games": [{"table": 1, "white": 4, "black": 1, "result": "draw"}]}]}]);
+    assert_eq!(
+        refusal(&file),
+        "stages[0].rounds[0].games[0]: 4 against 1 is not a game of round 1 of this stage \
+         (expected 1-4, 5-2, 3-6)"
+    );
+    // Board groups of three teams: round 1 pairs seeds 2 and 3 (seed 1 has the bye).
+    file["teams"]
+        .as_array_mut()
+        .expect("teams")
+        .push(json!({"id": 3, "name": "C", "players": [7, 8, 9]}));
+    file["stages"] = json!([
+        {"name": "Boards", "system": "board_groups", "advance": 2, "rounds": [
+            {"games": [{"group": "B1", "table": 1, "white": 1, "black": 4, "result": "draw"}]}]},
+        {"name": "Final", "system": "scheveningen", "rounds": []}
+    ]);
+    assert_eq!(
+        refusal(&file),
+        "stages[0].rounds[0].games[0]: 1 against 4 is not a game of round 1 of this stage \
+         (expected 4-7, 5-8, 6-9)"
+    );
+    // Colours in a board group are the director's.
+    file["stages"][0]["rounds"][0]["games"][0] =
+        json!({"group": "B1", "table": 1, "white": 7, "black": 4, "result": "draw"});
+    TeamEvent::from_value(&file).expect("the scheduled pair, colours reversed");
+}

@@ -101,6 +101,15 @@ pub enum TeamFault {
     NotInFinal { player: PlayerId },
     #[error("players {0} and {1} are of the same team")]
     SameTeam(PlayerId, PlayerId),
+    #[error(
+        "{white} against {black} is not a game of round {round} of this stage (expected {expected})"
+    )]
+    NotScheduled {
+        white: PlayerId,
+        black: PlayerId,
+        round: usize,
+        expected: String,
+    },
     #[error("player {0} plays twice in this round")]
     PlayerTwice(PlayerId),
     #[error("the stage has {planned} rounds, the file has more")]

@@ -27,7 +27,7 @@ pub enum TeamStep {
     BoardGroups {
         stage: usize,
         round: usize,
-        games: Vec<(usize, u32, PlayerId, PlayerId)>,
+        games: Vec<GroupBoard>,
         byes: Vec<PlayerId>,
     },
     /// The next games of a playoff at a cut: (white's team, black's team, and their
@@ -115,6 +115,9 @@ fn playoff_step(
             .collect(),
     }
 }
+
+/// A board-groups game to play: (group board, table, white, black).
+type GroupBoard = (usize, u32, PlayerId, PlayerId);
 
 /// A playoff of teams and each team's nominee named so far.
 type TeamPlayoff = (Playoff, Vec<(TeamId, PlayerId)>);
@@ -505,6 +508,53 @@ impl TeamEvent {
             if s.system.has_matches() {
                 self.team_image(k, &teams)?;
             }
+            self.check_schedule(k, &teams)?;
+        }
+        Ok(())
+    }
+
+    /// The games of a board-groups stage and of the final are those of their schedules:
+    /// in board groups each game's two players meet in that round (colours are the
+    /// director's), in the final each game is the scheduled one, colours included.
+    fn check_schedule(&self, k: usize, teams: &[TeamId]) -> Result<(), TeamFileError> {
+        let s = &self.stages[k];
+        for (r, round) in s.rounds.iter().enumerate() {
+            let expected: Vec<(PlayerId, PlayerId)> = match s.system {
+                TeamSystem::BoardGroups => self
+                    .board_groups_round(teams, r + 1)
+                    .0
+                    .iter()
+                    .map(|g| (g.2, g.3))
+                    .collect(),
+                TeamSystem::Scheveningen => match (teams.first(), teams.get(1)) {
+                    (Some(&h), Some(&a)) => self
+                        .final_round(h, a, r + 1)
+                        .iter()
+                        .map(|g| (g.1, g.2))
+                        .collect(),
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            for (i, g) in round.games.iter().enumerate() {
+                let fits = expected.iter().any(|&(w, b)| {
+                    (w, b) == (g.white, g.black)
+                        || (s.system == TeamSystem::BoardGroups && (b, w) == (g.white, g.black))
+                });
+                if !fits {
+                    let list: Vec<String> =
+                        expected.iter().map(|(w, b)| format!("{w}-{b}")).collect();
+                    return Err(fault(
+                        format!("stages[{k}].rounds[{r}].games[{i}]"),
+                        TeamFault::NotScheduled {
+                            white: g.white,
+                            black: g.black,
+                            round: r + 1,
+                            expected: list.join(", "),
+                        },
+                    ));
+                }
+            }
         }
         Ok(())
     }
@@ -555,12 +605,6 @@ impl TeamEvent {
         let s = &self.stages[k];
         let round = s.rounds.len() + 1;
         let stage = k + 1;
-        let b_count = self.settings.boards;
-        let player = |team: TeamId, board: usize| -> PlayerId {
-            self.team(team)
-                .and_then(|t| t.roster.get(board - 1).copied())
-                .unwrap_or(PlayerId(0))
-        };
         match s.system {
             TeamSystem::Swiss | TeamSystem::RoundRobin => {
                 let image = self.team_image(k, &teams)?;
@@ -578,31 +622,7 @@ impl TeamEvent {
                 })
             }
             TeamSystem::BoardGroups => {
-                // Numbered by team seed: rating, highest first, then lowest id.
-                let mut teams = teams.clone();
-                teams.sort_by(|a, b| {
-                    self.team_rating(*b)
-                        .cmp(&self.team_rating(*a))
-                        .then(a.cmp(b))
-                });
-                let n = teams.len();
-                let even = n + n % 2;
-                let cycle = even.saturating_sub(1).max(1);
-                let r = (round - 1) % cycle + 1;
-                let mut games = Vec::new();
-                let mut byes = Vec::new();
-                let mut table = 0;
-                for b in 1..=b_count {
-                    for (w, k) in berger_round(even as u32, r as u32) {
-                        let (w, k) = (w as usize, k as usize);
-                        if w > n || k > n {
-                            byes.push(player(teams[w.min(k) - 1], b));
-                            continue;
-                        }
-                        table += 1;
-                        games.push((b, table, player(teams[w - 1], b), player(teams[k - 1], b)));
-                    }
-                }
+                let (games, byes) = self.board_groups_round(&teams, round);
                 Ok(TeamStep::BoardGroups {
                     stage,
                     round,
@@ -614,25 +634,83 @@ impl TeamEvent {
                 let (Some(&home), Some(&away)) = (teams.first(), teams.get(1)) else {
                     return Err(at_whole(TeamFault::FinalNeedsTwo(teams.len())));
                 };
-                let games = (1..=b_count)
-                    .map(|i| {
-                        let j = (i + round - 2) % b_count + 1;
-                        let (h, a) = (player(home, i), player(away, j));
-                        let (w, k) = if (i + round).is_multiple_of(2) {
-                            (h, a)
-                        } else {
-                            (a, h)
-                        };
-                        (i as u32, w, k)
-                    })
-                    .collect();
                 Ok(TeamStep::Final {
                     stage,
                     round,
-                    games,
+                    games: self.final_round(home, away, round),
                 })
             }
         }
+    }
+
+    /// The player of a team on a board (from 1).
+    fn on_board(&self, team: TeamId, board: usize) -> PlayerId {
+        self.team(team)
+            .and_then(|t| t.roster.get(board - 1).copied())
+            .unwrap_or(PlayerId(0))
+    }
+
+    /// Round `round` (from 1) of a board-groups stage: each board's group paired by the
+    /// Berger tables, the teams numbered by seed (rating, highest first, then lowest id);
+    /// (group board, table, white, black) and the players with a bye.
+    fn board_groups_round(
+        &self,
+        teams: &[TeamId],
+        round: usize,
+    ) -> (Vec<GroupBoard>, Vec<PlayerId>) {
+        let mut teams = teams.to_vec();
+        teams.sort_by(|a, b| {
+            self.team_rating(*b)
+                .cmp(&self.team_rating(*a))
+                .then(a.cmp(b))
+        });
+        let n = teams.len();
+        let even = n + n % 2;
+        let cycle = even.saturating_sub(1).max(1);
+        let r = (round.max(1) - 1) % cycle + 1;
+        let mut games = Vec::new();
+        let mut byes = Vec::new();
+        let mut table = 0;
+        for b in 1..=self.settings.boards {
+            for (w, k) in berger_round(even as u32, r as u32) {
+                let (w, k) = (w as usize, k as usize);
+                if w > n || k > n {
+                    byes.push(self.on_board(teams[w.min(k) - 1], b));
+                    continue;
+                }
+                table += 1;
+                games.push((
+                    b,
+                    table,
+                    self.on_board(teams[w - 1], b),
+                    self.on_board(teams[k - 1], b),
+                ));
+            }
+        }
+        (games, byes)
+    }
+
+    /// Round `round` (1…B) of the final: the home team's board i against the away team's
+    /// board ((i + r − 2) mod B) + 1 at table i, home white where i + r is even.
+    fn final_round(
+        &self,
+        home: TeamId,
+        away: TeamId,
+        round: usize,
+    ) -> Vec<(u32, PlayerId, PlayerId)> {
+        let b_count = self.settings.boards;
+        (1..=b_count)
+            .map(|i| {
+                let j = (i + round.max(1) - 2) % b_count + 1;
+                let (h, a) = (self.on_board(home, i), self.on_board(away, j));
+                let (w, k) = if (i + round).is_multiple_of(2) {
+                    (h, a)
+                } else {
+                    (a, h)
+                };
+                (i as u32, w, k)
+            })
+            .collect()
     }
 }
 
