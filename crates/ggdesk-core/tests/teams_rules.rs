@@ -700,3 +700,32 @@ fn games_of_board_groups_and_of_the_final_follow_their_schedules() {
         json!({"group": "B1", "table": 1, "white": 7, "black": 4, "result": "draw"});
     TeamEvent::from_value(&file).expect("the scheduled pair, colours reversed");
 }
+
+#[test]
+fn the_away_team_is_black_on_odd_boards_and_white_on_even_ones() {
+    // B (away) plays 5 on board 1 (black) and 4 on board 2 (white): out of roster order.
+    let file = with_round(
+        [
+            board(Some(1), Some(5), "white"),
+            board(Some(4), Some(2), "draw"),
+        ],
+        ok_cd(),
+    );
+    assert_eq!(
+        refusal(&file),
+        "stages[0].rounds[0].matches[0].boards[1]: player 4 plays board 2 but comes after \
+         player 5 (board 1) in the roster of team 2: boards follow the roster order"
+    );
+    // The away team's empty board 1 is its black side.
+    let file = with_round(
+        [
+            board(Some(1), None, "white_forfeit"),
+            board(Some(4), Some(2), "draw"),
+        ],
+        ok_cd(),
+    );
+    assert_eq!(
+        refusal(&file),
+        "stages[0].rounds[0].matches[0].boards[1]: team 2 fills board 2 below its empty board 1"
+    );
+}
