@@ -116,6 +116,12 @@ pub enum Command {
         /// The event's final placement.
         #[arg(long = "final")]
         final_placement: bool,
+        /// The team standings of a team event (of stage K with --stage).
+        #[arg(long, conflicts_with_all = ["final_placement", "boards", "csv"])]
+        teams: bool,
+        /// The board prizes of a team event.
+        #[arg(long, conflicts_with_all = ["final_placement", "stage", "csv"])]
+        boards: bool,
     },
     /// Prints the knockout stage of an event of stages (ggdesk-tournament/2) as JSON.
     Bracket {
@@ -299,7 +305,18 @@ pub fn run(args: Args) -> Result<(), CliError> {
             csv,
             stage,
             final_placement,
-        }) => tournament::standings(&file, csv, stage, final_placement),
+            teams,
+            boards,
+        }) => tournament::standings(
+            &file,
+            tournament::StandingsView {
+                csv,
+                stage,
+                final_placement,
+                teams,
+                boards,
+            },
+        ),
         Some(Command::Bracket { file }) => tournament::bracket(&file),
         Some(Command::Crosstable { file }) => tournament::crosstable(&file),
         Some(Command::Ratings {

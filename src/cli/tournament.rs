@@ -1,20 +1,22 @@
 //! `ggdesk pair`, `ggdesk standings`, `ggdesk crosstable`, `ggdesk bracket`: the tournament
 //! core on a file, a `ggdesk-tournament/1` tournament or a `ggdesk-tournament/2` event of
-//! stages (spec/stages.md).
+//! stages (spec/stages.md), or a team event (spec/teams.md: a `/2` file with `teams`).
 
 use super::{CliError, out, read_input, say};
 use ggdesk_core::export::{crosstable_csv, placement_csv, stage_standings_csv, standings_csv};
 use ggdesk_core::pairing::{explain, pair_next_round};
 use ggdesk_core::stages::{Event, FORMAT_2, Placed, placement_json, stage_standings_json};
+use ggdesk_core::teams::{TeamEvent, board_prizes_json, is_team_file, team_placement_json};
 use ggdesk_core::tournament::{
     FileFault, StageNo, Tournament, TournamentFileError, standings as rank,
 };
 use serde_json::Value;
 
-/// A tournament file of either format.
+/// A tournament file of either format, or a team event.
 enum File {
     One(Tournament),
     Staged(Event),
+    Teams(Box<TeamEvent>),
 }
 
 fn input(e: impl ToString) -> CliError {
@@ -29,7 +31,11 @@ fn load(file: &str) -> Result<File, CliError> {
             fault: FileFault::Json(e.to_string()),
         })
     })?;
-    if value.get("format").and_then(Value::as_str) == Some(FORMAT_2) {
+    if value.get("format").and_then(Value::as_str) == Some(FORMAT_2) && is_team_file(&value) {
+        TeamEvent::from_value(&value)
+            .map(|e| File::Teams(Box::new(e)))
+            .map_err(input)
+    } else if value.get("format").and_then(Value::as_str) == Some(FORMAT_2) {
         Event::from_value(&value).map(File::Staged).map_err(input)
     } else {
         Tournament::from_value(&value).map(File::One).map_err(input)
@@ -39,7 +45,7 @@ fn load(file: &str) -> Result<File, CliError> {
 fn one_stage_only(file: &str) -> Result<Tournament, CliError> {
     match load(file)? {
         File::One(t) => Ok(t),
-        File::Staged(_) => Err(CliError::Input(
+        File::Staged(_) | File::Teams(_) => Err(CliError::Input(
             "this command reads a ggdesk-tournament/1 file, not an event of stages".into(),
         )),
     }
@@ -65,19 +71,47 @@ pub fn pair(file: &str, explain_it: bool) -> Result<(), CliError> {
             }
             say(event.next_step().map_err(input)?.to_json())?;
         }
+        File::Teams(event) => {
+            if explain_it {
+                return Err(CliError::Input(
+                    "--explain is for ggdesk-tournament/1 files".into(),
+                ));
+            }
+            say(event.next_step().map_err(input)?.to_json().to_string())?;
+        }
     }
     Ok(())
 }
 
+/// What `standings` prints.
+pub struct StandingsView {
+    pub csv: bool,
+    pub stage: Option<u32>,
+    pub final_placement: bool,
+    /// The team standings of a team event.
+    pub teams: bool,
+    /// The board prizes of a team event.
+    pub boards: bool,
+}
+
 /// Prints the standings after the last round (of stage K, or the current stage, of an event
 /// of stages), or the event's final placement, as JSON or CSV.
-pub fn standings(
-    file: &str,
-    csv: bool,
-    stage: Option<u32>,
-    final_placement: bool,
-) -> Result<(), CliError> {
-    match load(file)? {
+pub fn standings(file: &str, view: StandingsView) -> Result<(), CliError> {
+    let StandingsView {
+        csv,
+        stage,
+        final_placement,
+        teams,
+        boards,
+    } = view;
+    let file = load(file)?;
+    if (teams || boards) && !matches!(file, File::Teams(_)) {
+        return Err(CliError::Input(
+            "--teams and --boards are for team events (a ggdesk-tournament/2 file with teams)"
+                .into(),
+        ));
+    }
+    match file {
         File::One(t) => {
             let s = rank(&t, t.rounds().len());
             if final_placement {
@@ -124,6 +158,31 @@ pub fn standings(
                 say(stage_standings_json(&s))?;
             }
         }
+        File::Teams(event) => {
+            if csv {
+                return Err(CliError::Input(
+                    "--csv is not supported yet for a team event".into(),
+                ));
+            }
+            if final_placement {
+                let rows = event.final_placement().map_err(input)?;
+                say(team_placement_json(&rows).to_string())?;
+            } else if boards {
+                say(board_prizes_json(&event.board_prizes()).to_string())?;
+            } else if teams {
+                say(event
+                    .team_standings(stage)
+                    .map_err(input)?
+                    .to_json()
+                    .to_string())?;
+            } else {
+                return Err(CliError::Input(
+                    "a team event ranks teams (--teams), boards (--boards) and its final \
+                     placement (--final); player standings are not supported yet"
+                        .into(),
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -142,6 +201,7 @@ pub fn bracket(file: &str) -> Result<(), CliError> {
         File::One(_) => Err(CliError::Input(
             "a ggdesk-tournament/1 file has no knockout stage".into(),
         )),
+        File::Teams(_) => Err(CliError::Input("a team event has no knockout stage".into())),
         File::Staged(event) => {
             let has_knockout = event
                 .settings()

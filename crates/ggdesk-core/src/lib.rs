@@ -19,6 +19,7 @@ pub mod registry;
 pub mod rules;
 pub mod sim;
 pub mod stages;
+pub mod teams;
 pub mod tournament;
 
 pub use refusal::Refusal;
