@@ -70,10 +70,8 @@ fn same(a: &Value, b: &Value) -> bool {
 
 #[test]
 fn the_fixtures_are_the_shared_examples() {
+    // The shared examples sit beside the repository, as store_stages reads them.
     let shared = PathBuf::from("/work/shared/examples/teams");
-    if !shared.exists() {
-        return; // only on the machines that hold the shared examples
-    }
     for name in EXAMPLES {
         for file in [format!("{name}.json"), format!("{name}.expected.json")] {
             let ours = std::fs::read(fixture(&file)).expect("fixture");
