@@ -153,7 +153,13 @@ fn every_page_renders_in_chromium_with_its_content_and_a_phone_screenshot() {
         (
             "player",
             format!("/t/{t}/player/1"),
-            vec!["Reyes, Ana", "No. 1 · rating 2000", "Opponent", "Colour"],
+            vec![
+                "Reyes, Ana",
+                "No. 1 · rating 2000",
+                "Opponent",
+                "Result",
+                "title=\"White\"",
+            ],
         ),
         (
             "round1",
