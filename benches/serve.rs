@@ -594,9 +594,132 @@ fn summary(what: &str, mut d: Vec<Duration>) {
     );
 }
 
+/// Issue 34: 5,000 phones hold a player's page open (its change notices); a round is
+/// published (round 7, then re-paired and published again, five times): how long until the
+/// last phone is told, and how long the 5,000 phones' pages take to fetch again (10 at a
+/// time, as brotli, the 500 players' pages 10 times each); and the player's page's size.
+fn phones() {
+    const PHONES: usize = 5000;
+    let dir = tempfile::tempdir().expect("dir");
+    let path = dir.path().join("phones.sqlite3");
+    let tid = build_event(&path);
+    let server = Server::start(&ServeConfig::new(
+        &path,
+        "127.0.0.1:0".parse().expect("addr"),
+    ))
+    .expect("server");
+    let addr = server.addr();
+    let mut c = Client::new(addr);
+    let sizes: Vec<usize> = (1..=PLAYERS)
+        .map(|no| {
+            c.get(&format!("/t/{tid}/player/{no}"), None, Some("br"))
+                .bytes
+        })
+        .collect();
+    println!(
+        "player's page, brotli: largest {} B, smallest {} B (target < 20 KB)",
+        sizes.iter().max().copied().unwrap_or(0),
+        sizes.iter().min().copied().unwrap_or(0)
+    );
+    // The round in play completed at the desk, so that round 7 can be published.
+    let mut desk = Store::open(&path).expect("desk");
+    let round = RoundNo(ROUNDS_DONE as u32 + 1);
+    let view = desk.round_view(tid, round).expect("view").expect("round");
+    for b in view
+        .boards
+        .iter()
+        .filter(|b| b.result == GameResult::Pending)
+    {
+        desk.set_result(
+            tid,
+            round,
+            b.board,
+            GameResult::Draw,
+            "",
+            &Actor::director(),
+        )
+        .expect("result");
+    }
+    let (seen_tx, seen_rx) = mpsc::channel();
+    let t0 = Instant::now();
+    // 500 phones from each of ten addresses (a hall's phones come from many).
+    let runtimes: Vec<tokio::runtime::Runtime> = (0..10u8)
+        .map(|k| {
+            subscribers(
+                addr,
+                [127, 0, 1, 10 + k],
+                &format!("/t/{tid}/events"),
+                PHONES / 10,
+                seen_tx.clone(),
+            )
+        })
+        .collect();
+    println!(
+        "{PHONES} phones subscribed in {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+    let mut last = Vec::new();
+    let mut every = Vec::new();
+    let mut refetch = Vec::new();
+    let next = RoundNo(round.0 + 1);
+    for k in 0..5 {
+        if k == 0 {
+            desk.pair_round(tid, &Actor::director()).expect("pair");
+        } else {
+            desk.repair_round(tid, next, "bench", &Actor::director())
+                .expect("re-pair");
+        }
+        std::thread::sleep(Duration::from_millis(800));
+        while seen_rx.try_recv().is_ok() {}
+        desk.publish_round(tid, next, &Actor::director())
+            .expect("publish");
+        let committed = Instant::now();
+        let mut arrivals: HashMap<u64, Vec<Instant>> = HashMap::new();
+        let deadline = committed + Duration::from_secs(60);
+        let serial = loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let (serial, at) = seen_rx
+                .recv_timeout(left)
+                .expect("every phone told within 60 s");
+            let v = arrivals.entry(serial).or_default();
+            v.push(at);
+            if v.len() == PHONES {
+                break serial;
+            }
+        };
+        let times: Vec<Duration> = arrivals[&serial]
+            .iter()
+            .map(|at| at.saturating_duration_since(committed))
+            .collect();
+        last.push(times.iter().copied().max().unwrap_or_default());
+        every.extend(times);
+        // Every phone then fetches its player's page again.
+        let pages: Vec<String> = (0..PHONES)
+            .map(|i| format!("/t/{tid}/player/{}", i as u32 % PLAYERS + 1))
+            .collect();
+        let t = Instant::now();
+        // Ten clients back to back: 500 requests each, 5,000 in all.
+        let (_, statuses) = at_rate(addr, &pages, 1_000_000.0, 10, PHONES as f64 / 1e6);
+        refetch.push(t.elapsed());
+        assert!(
+            statuses.keys().all(|s| *s == 200),
+            "pages answered {statuses:?}"
+        );
+    }
+    summary("publish → last of 5,000 phones told", last);
+    summary("publish → each phone told", every);
+    summary("5,000 phones' pages fetched again", refetch);
+    drop(runtimes);
+}
+
 fn main() {
     // `cargo test --benches` runs bench targets with --bench absent: do nothing then.
     if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    // `cargo bench --bench serve -- phones`: the players' phones of issue 34 alone.
+    if std::env::args().any(|a| a == "phones") {
+        phones();
         return;
     }
     let dir = tempfile::tempdir().expect("dir");
