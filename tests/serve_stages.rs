@@ -255,6 +255,16 @@ fn an_event_in_stages_shows_its_groups_bracket_and_final_placement(engine: Engin
     let last = text_of(html_of(&get(addr, &format!("/t/{tid}/round/10")))).to_string();
     assert!(last.contains("Match 2.1"), "{last}");
     assert!(!last.contains("Group A"), "{last}");
+    // A player's page says where they stand in the stages: the bracket path of a player in
+    // the knockout, the group's table and place of one out after the groups.
+    let champion = text_of(html_of(&get(addr, &format!("/t/{tid}/player/4")))).to_string();
+    assert!(
+        champion.contains("The bracket : Match 1.1 against Ramos, P3: 1–0 · won; Match 2.1 against Flores, P8: 1–0 · won"),
+        "{champion}"
+    );
+    let out = text_of(html_of(&get(addr, &format!("/t/{tid}/player/5")))).to_string();
+    assert!(out.contains("Groups: group A's table · place 3"), "{out}");
+    assert!(!out.contains("goes on"), "{out}");
     let overview = html_of(&get(addr, &format!("/t/{tid}/standings"))).to_string();
     assert_eq!(table_rows(&overview), expected);
     let text = text_of(&overview);

@@ -510,9 +510,75 @@ fn seat_line(t: &TournamentData, r: &PublicRound, no: u32) -> String {
         )
     } else if r.byes.contains(&no) {
         "<b>Bye</b>".into()
+    } else if r.absent.contains(&no) {
+        "<b>Absent</b> this round".into()
     } else {
-        "<span class=\"note\">Not paired this round</span>".into()
+        "<span class=\"note\">Not paired yet</span>".into()
     }
+}
+
+/// In an event of stages, where the player stands in the stage being played: their group's
+/// table (with their place) or their path through the bracket.
+fn stage_path(t: &TournamentData, no: u32) -> Option<String> {
+    let sd = t.staged.as_ref()?;
+    let name = |p: u32| {
+        t.player(p)
+            .map_or_else(|| p.to_string(), |x| x.name.clone())
+    };
+    // The bracket: each match of theirs, its score from their side, won or lost.
+    if let Some(b) = &sd.bracket {
+        let mine: Vec<String> = b
+            .rounds
+            .iter()
+            .flatten()
+            .chain(b.third.as_ref())
+            .filter_map(|m| {
+                let side = m.players.iter().position(|p| *p == Some(no))?;
+                let other = m.players[1 - side];
+                let outcome = match m.winner {
+                    Some(w) if w == no => " · won",
+                    Some(_) => " · lost",
+                    None => "",
+                };
+                Some(format!(
+                    "Match {} against {}: {}–{}{outcome}",
+                    esc(&m.id),
+                    other.map_or_else(|| "a bye".to_string(), |o| esc(&name(o))),
+                    m.score[side],
+                    m.score[1 - side]
+                ))
+            })
+            .collect();
+        if !mine.is_empty() {
+            return Some(format!(
+                "<p><a href=\"/t/{}/bracket\">The bracket</a>: {}</p>",
+                t.id,
+                mine.join("; ")
+            ));
+        }
+    }
+    // The latest stage with a table holding them: its group, their place.
+    sd.stages.iter().rev().find_map(|st| {
+        st.tables.iter().find_map(|table| {
+            let row = table.rows.iter().find(|r| r.row.id.0 == no)?;
+            let (href, what) = match table.group {
+                Some(g) => (
+                    format!("/t/{}/stage/{}/group/{g}", t.id, st.number),
+                    format!("group {g}'s table"),
+                ),
+                None => (
+                    format!("/t/{}/stage/{}", t.id, st.number),
+                    "its table".to_string(),
+                ),
+            };
+            Some(format!(
+                "<p>{}: <a href=\"{href}\">{what}</a> · place <b>{}</b>{}</p>",
+                esc(&st.title()),
+                row.row.rank,
+                if row.through { " · goes on" } else { "" }
+            ))
+        })
+    })
 }
 
 /// Where a player sits in the round in play, as a page title: `Table 7 · White · vs Cruz`
@@ -1194,6 +1260,9 @@ pub fn player(t: &TournamentData, no: u32) -> Option<String> {
         );
     }
     main.push_str("</p>\n");
+    if let Some(path) = stage_path(t, no) {
+        main.push_str(&path);
+    }
     if history.is_empty() {
         main.push_str("<p class=\"note\">No round played yet.</p>");
     } else {
