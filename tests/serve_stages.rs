@@ -265,6 +265,20 @@ fn an_event_in_stages_shows_its_groups_bracket_and_final_placement(engine: Engin
     let out = text_of(html_of(&get(addr, &format!("/t/{tid}/player/5")))).to_string();
     assert!(out.contains("Groups: group A's table · place 3"), "{out}");
     assert!(!out.contains("goes on"), "{out}");
+    // The hall display of an event of stages: its last round by name, the current stage's
+    // table (who went on marked), the bracket's matches; a QR code; its script.
+    let hall = html_of(&get(addr, &format!("/t/{tid}/hall"))).to_string();
+    for part in [
+        "<h2>Round 10 · pairings by name</h2>",
+        "<h2>Knockout</h2>",
+        "<h2>The bracket</h2>",
+        "<span class=\"tb\">2.1</span>",
+        "<svg",
+        "<script src=\"/hall.js\" defer>",
+    ] {
+        assert!(hall.contains(part), "{part} in {hall}");
+    }
+    assert_eq!(get(addr, "/hall.js").status, 200);
     let overview = html_of(&get(addr, &format!("/t/{tid}/standings"))).to_string();
     assert_eq!(table_rows(&overview), expected);
     let text = text_of(&overview);
