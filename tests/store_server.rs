@@ -925,3 +925,76 @@ fn an_upgrade_blocked_by_another_sessions_lock_gives_up_and_names_it() {
         ggdesk::store::SCHEMA_VERSION
     );
 }
+
+/// m5 of issue 32 on a server ggdesk does not host: `pages-login` makes `serve` a login of its
+/// own that reads what the public pages show and nothing else; it never takes over the
+/// director's (or any other) login; run again, the old password stops working.
+#[test]
+fn a_pages_login_serves_the_pages_and_reads_nothing_else() {
+    let url = pg::new_database();
+    let mut director = connect(&url);
+    event_with_round(&mut director, 8);
+    drop(director);
+    let ggdesk = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_ggdesk"))
+            .args(["--db", &url])
+            .args(args)
+            .output()
+            .expect("run ggdesk")
+    };
+    let out = ggdesk(&["pages-login"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pages_url = String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .trim()
+        .to_string();
+    assert!(pages_url.contains("://ggdesk_pages:"), "{pages_url}");
+    // The pages serve with it.
+    let server = ggdesk::serve::Server::start(&ggdesk::serve::ServeConfig::new(
+        Address::Server(pages_url.clone()),
+        "127.0.0.1:0".parse().expect("addr"),
+    ))
+    .expect("the pages start with their own login");
+    let mut s = std::net::TcpStream::connect(server.addr()).expect("connect");
+    use std::io::{Read, Write};
+    s.write_all(b"GET /api/tournaments HTTP/1.1\r\nHost: hall\r\nConnection: close\r\n\r\n")
+        .expect("request");
+    let mut answer = String::new();
+    s.read_to_string(&mut answer).expect("answer");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // It reads no table of the event itself: setups and moves stay out of its reach.
+    let mut raw = postgres::Client::connect(&pages_url, postgres::NoTls).expect("pages login");
+    let denied = raw
+        .simple_query("SELECT count(*) FROM public.games")
+        .expect_err("the games are not the pages' to read");
+    assert_eq!(
+        denied.as_db_error().map(|e| e.message()),
+        Some("permission denied for table games"),
+        "{denied:?}"
+    );
+    // The director's login (the cluster's superuser here) is never taken over.
+    let out = ggdesk(&["pages-login", "postgres"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "ggdesk: postgres is already a login of this server: choose another name for the \
+         public pages' login"
+    );
+    // Again: a new password; the old one no longer logs in.
+    let out = ggdesk(&["pages-login"]);
+    assert!(out.status.success());
+    let again = String::from_utf8(out.stdout).expect("UTF-8");
+    assert_ne!(again.trim(), pages_url);
+    let old = postgres::Client::connect(&pages_url, postgres::NoTls)
+        .err()
+        .expect("the old password is refused");
+    assert_eq!(
+        old.as_db_error().map(|e| e.message()),
+        Some("password authentication failed for user \"ggdesk_pages\""),
+        "{old:?}"
+    );
+}

@@ -162,6 +162,14 @@ pub enum Command {
         #[command(subcommand)]
         what: round::RoundWhat,
     },
+    /// Makes (or gives a new password to) a login of its own for `ggdesk serve` on a server
+    /// ggdesk does not host: it reads only what the public pages show. Prints the URL for
+    /// `ggdesk --db URL serve` (the password shown once).
+    PagesLogin {
+        /// The login's name.
+        #[arg(default_value = "ggdesk_pages")]
+        name: String,
+    },
     /// Exports a tournament (ggdesk-tournament/1) or a game record (ggdesk-record/1).
     Export {
         #[command(subcommand)]
@@ -327,6 +335,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }) => ratings::run(&files, initial.as_deref(), tau.as_deref(), json),
         Some(Command::Import { file }) => store_cmds::import(args.db, &file),
         Some(Command::Round { tid, what }) => round::run(args.db, tid, what),
+        Some(Command::PagesLogin { name }) => server::pages_login(args.db, &name),
         Some(Command::Export {
             what: ExportWhat::Game { id, file },
         }) => store_cmds::export_game(args.db, id, &file),

@@ -20,6 +20,12 @@ pub fn copy(db: Option<String>, dst: &str) -> Result<(), CliError> {
     say(counts)
 }
 
+/// `pages-login [NAME]`: the public pages' own login on a server ggdesk does not host.
+pub fn pages_login(db: Option<String>, name: &str) -> Result<(), CliError> {
+    let url = open(db)?.make_pages_login(name).map_err(store_error)?;
+    say(url)
+}
+
 /// `station add NAME [--tournament TID] [--tables LIST] [--card FILE]`: with a tournament, a
 /// station of the event server's API and its card (printed, and written to FILE to print);
 /// without, the database login of a server ggdesk does not host (printed as its URL).

@@ -1061,6 +1061,25 @@ impl Store {
         })
     }
 
+    /// A login of its own for `ggdesk serve` on a server ggdesk does not host (m5 of issue
+    /// 32): `login` gets a new random password (its SCRAM verifier alone reaches the server)
+    /// and may read only what the public pages read; answers the URL `serve --db` takes
+    /// (this store's hosts, database and parameters). Run again, it gives a new password and
+    /// the old one stops working.
+    pub fn make_pages_login(&mut self, login: &str) -> Result<String> {
+        let Some(super::Address::Server(address)) = self.address().cloned() else {
+            return Err(StoreError::Rejected(
+                "the public pages' login exists only on an event server".into(),
+            ));
+        };
+        let password = new_password();
+        self.set_pages_login(
+            login,
+            &postgres_protocol::password::scram_sha_256(password.as_bytes()),
+        )?;
+        Ok(url_for(&address, login, &password))
+    }
+
     /// Makes `login` the public pages' own login (m5 of issue 32): it logs in with the
     /// password whose SCRAM verifier is `verifier` (a new one at each start of the event
     /// server), reads the schema's version and is a member of the pages' read-only role,
@@ -1086,6 +1105,28 @@ impl Store {
             if station > 0 {
                 return Err(StoreError::Rejected(format!(
                     "the public pages' login {login} is a station's: remove that station first"
+                )));
+            }
+            // An existing role is taken over only if it is a pages login made before (a member
+            // of the pages' role and of nothing else, with no other right): never the
+            // director's or anyone else's login.
+            let someone_else: Option<bool> = tx.query_opt(
+                "SELECT r.rolsuper OR r.rolcreaterole OR r.rolcreatedb OR r.rolreplication \
+                     OR r.rolbypassrls OR r.rolname = current_user \
+                     OR EXISTS (SELECT 1 FROM pg_catalog.pg_auth_members m \
+                                JOIN pg_catalog.pg_roles g ON g.oid = m.roleid \
+                                WHERE m.member = r.oid AND g.rolname <> ?2) \
+                     OR NOT EXISTS (SELECT 1 FROM pg_catalog.pg_auth_members m \
+                                    JOIN pg_catalog.pg_roles g ON g.oid = m.roleid \
+                                    WHERE m.member = r.oid AND g.rolname = ?2) \
+                 FROM pg_catalog.pg_roles r WHERE r.rolname = ?1",
+                args![login, public.as_str()],
+                |r| r.get(0),
+            )?;
+            if someone_else == Some(true) {
+                return Err(StoreError::Rejected(format!(
+                    "{login} is already a login of this server: choose another name for the \
+                     public pages' login"
                 )));
             }
             let can_login: Option<bool> = tx.query_opt(
