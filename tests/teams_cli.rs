@@ -281,3 +281,105 @@ fn the_final_placement_of_a_team_event() {
         "the event is not over: stage 2 is still being played",
     );
 }
+
+/// The fields of one CSV line (RFC 4180 quotes: `"Reyes, Ana"`, `""` for a quote).
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                fields.last_mut().expect("a field").push('"');
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(String::new()),
+            (c, _) => fields.last_mut().expect("a field").push(c),
+        }
+    }
+    fields
+}
+
+/// The CSV of `standings --teams --csv` and `standings --boards --csv` says what the JSON
+/// says, row for row (issue 33: CSV of team standings and board prizes).
+#[test]
+fn team_standings_and_board_prizes_as_csv_say_what_the_json_says() {
+    let csv_of = |args: &[&str], file: &Path| -> Vec<Vec<String>> {
+        let mut all = args.to_vec();
+        all.push(file.to_str().expect("UTF-8 path"));
+        let o = run(&all, "");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout)
+            .expect("UTF-8")
+            .lines()
+            .map(csv_fields)
+            .collect()
+    };
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    };
+    for name in EXAMPLES {
+        let file = fixture(&format!("{name}.json"));
+        // Team standings: the JSON's keys as the header, its values in each row.
+        let rows = answer(&["standings", "--teams"], &file);
+        let rows = rows.as_array().expect("rows");
+        let csv = csv_of(&["standings", "--teams", "--csv"], &file);
+        let header: Vec<String> = rows[0]
+            .as_object()
+            .expect("a row")
+            .keys()
+            .cloned()
+            .collect();
+        let mut sorted_header = csv[0].clone();
+        sorted_header.sort();
+        let mut json_keys = header.clone();
+        json_keys.sort();
+        assert_eq!(sorted_header, json_keys, "{name}: the same columns");
+        assert_eq!(csv.len(), rows.len() + 1, "{name}: a line per team");
+        for (line, row) in csv[1..].iter().zip(rows) {
+            for (col, value) in csv[0].iter().zip(line) {
+                let want = text(&row[col]);
+                let same_number = want.parse::<f64>().ok() == value.parse::<f64>().ok()
+                    && value.parse::<f64>().is_ok();
+                assert!(
+                    *value == want || same_number,
+                    "{name}: {col} is {value} in the CSV, {want} in the JSON"
+                );
+            }
+        }
+        // Board prizes: one line per player and board, in the JSON's order.
+        let boards = answer(&["standings", "--boards"], &file);
+        let csv = csv_of(&["standings", "--boards", "--csv"], &file);
+        assert_eq!(
+            csv[0],
+            [
+                "board",
+                "id",
+                "name",
+                "team",
+                "games",
+                "points",
+                "percentage"
+            ]
+        );
+        let mut lines = csv[1..].iter();
+        for b in boards.as_array().expect("boards") {
+            for p in b["players"].as_array().expect("players") {
+                let line = lines.next().expect("a line for each player");
+                assert_eq!(line[0], text(&b["board"]), "{name}");
+                assert_eq!(line[1], text(&p["id"]), "{name}");
+                let pct = p["percentage"].as_f64().expect("a percentage");
+                assert_eq!(
+                    line[6].parse::<f64>().expect("a number"),
+                    pct,
+                    "{name}: player {}",
+                    line[1]
+                );
+            }
+        }
+        assert!(lines.next().is_none(), "{name}: no more lines than players");
+    }
+}

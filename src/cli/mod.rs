@@ -117,10 +117,10 @@ pub enum Command {
         #[arg(long = "final")]
         final_placement: bool,
         /// The team standings of a team event (of stage K with --stage).
-        #[arg(long, conflicts_with_all = ["final_placement", "boards", "csv"])]
+        #[arg(long, conflicts_with_all = ["final_placement", "boards"])]
         teams: bool,
         /// The board prizes of a team event.
-        #[arg(long, conflicts_with_all = ["final_placement", "stage", "csv"])]
+        #[arg(long, conflicts_with_all = ["final_placement", "stage"])]
         boards: bool,
     },
     /// Prints the knockout stage of an event of stages (ggdesk-tournament/2) as JSON.

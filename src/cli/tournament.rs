@@ -159,22 +159,28 @@ pub fn standings(file: &str, view: StandingsView) -> Result<(), CliError> {
             }
         }
         File::Teams(event) => {
-            if csv {
-                return Err(CliError::Input(
-                    "--csv is not supported yet for a team event".into(),
-                ));
-            }
+            use ggdesk_core::export::{board_prizes_csv, team_placement_csv, team_standings_csv};
             if final_placement {
                 let rows = event.final_placement().map_err(input)?;
-                say(team_placement_json(&rows).to_string())?;
+                if csv {
+                    out(&team_placement_csv(&rows))?;
+                } else {
+                    say(team_placement_json(&rows).to_string())?;
+                }
             } else if boards {
-                say(board_prizes_json(&event.board_prizes()).to_string())?;
+                let prizes = event.board_prizes();
+                if csv {
+                    out(&board_prizes_csv(&prizes))?;
+                } else {
+                    say(board_prizes_json(&prizes).to_string())?;
+                }
             } else if teams {
-                say(event
-                    .team_standings(stage)
-                    .map_err(input)?
-                    .to_json()
-                    .to_string())?;
+                let s = event.team_standings(stage).map_err(input)?;
+                if csv {
+                    out(&team_standings_csv(&s))?;
+                } else {
+                    say(s.to_json().to_string())?;
+                }
             } else {
                 return Err(CliError::Input(
                     "a team event ranks teams (--teams), boards (--boards) and its final \

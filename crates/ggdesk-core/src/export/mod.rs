@@ -90,6 +90,84 @@ pub fn placement_csv(rows: &[Placed]) -> String {
     out
 }
 
+/// A team event's standings as CSV: `rank,team,name,match_points,game_points,<tie-breaks>`
+/// (the columns of `standings --teams`), numbers in plain decimal.
+pub fn team_standings_csv(s: &crate::teams::TeamStandings) -> String {
+    let mut header: Vec<String> = ["rank", "team", "name", "match_points", "game_points"]
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    header.extend(s.tiebreaks.iter().map(|t| t.name().to_string()));
+    let mut out = record(&header);
+    for r in &s.rows {
+        let mut fields = vec![
+            r.rank.to_string(),
+            r.team.0.to_string(),
+            defuse(&r.name),
+            r.match_points.to_string(),
+            r.game_points.to_string(),
+        ];
+        fields.extend(r.tiebreaks.iter().map(|v| v.to_string()));
+        out.push_str(&record(&fields));
+    }
+    out
+}
+
+/// A team event's board prizes as CSV, one row per player and board, in prize order:
+/// `board,id,name,team,games,points,percentage` (the percentage to two decimals, exact).
+pub fn board_prizes_csv(prizes: &crate::teams::BoardPrizes) -> String {
+    let header: Vec<String> = [
+        "board",
+        "id",
+        "name",
+        "team",
+        "games",
+        "points",
+        "percentage",
+    ]
+    .iter()
+    .map(|h| h.to_string())
+    .collect();
+    let mut out = record(&header);
+    for (board, rows) in prizes {
+        for r in rows {
+            let (whole, cents) = (r.percentage_cents / 100, r.percentage_cents % 100);
+            out.push_str(&record(&[
+                board.to_string(),
+                r.id.to_string(),
+                defuse(&r.name),
+                r.team.map_or_else(String::new, |t| t.0.to_string()),
+                r.games.to_string(),
+                r.points.to_string(),
+                if cents == 0 {
+                    whole.to_string()
+                } else {
+                    format!("{whole}.{cents:02}")
+                },
+            ]));
+        }
+    }
+    out
+}
+
+/// A team event's final placement as CSV: `place,team,name,stage`.
+pub fn team_placement_csv(rows: &[crate::teams::TeamPlace]) -> String {
+    let header: Vec<String> = ["place", "team", "name", "stage"]
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    let mut out = record(&header);
+    for p in rows {
+        out.push_str(&record(&[
+            p.place.to_string(),
+            p.team.0.to_string(),
+            defuse(&p.name),
+            p.stage.to_string(),
+        ]));
+    }
+    out
+}
+
 /// A cross-table cell of the CSV: what round `r` was for a player.
 ///
 /// `W12`, `L3`, `D7` (played against 12, 3, 7), `W5f` / `L5f` (won / lost by forfeit
