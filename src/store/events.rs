@@ -245,6 +245,12 @@ impl Store {
                     "tournament_id = ?1 AND number = ?2",
                     args![tid, n],
                 )?;
+            } else {
+                // A command with no round of its own (pairing the next round, starting the
+                // next games) may complete the last round: its rounds are locked before the
+                // event is read, so a round another desk is completing is read as that desk
+                // leaves it, never completed a second time from a stale read.
+                tx.lock("rounds", "tournament_id = ?1", [tid])?;
             }
             let event = event_rows::load(tx, tid, Reader::Desk)?;
             if let (Some((n, scope)), Some(shown)) = (guard, &shown)
