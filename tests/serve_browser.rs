@@ -300,6 +300,39 @@ impl Browser {
         }
     }
 
+    /// A new page of `width` × `height` CSS pixels at `scale` (a phone when `mobile`); its
+    /// session.
+    fn page(&mut self, width: u32, height: u32, scale: u32, mobile: bool) -> String {
+        let target = self.call(None, "Target.createTarget", json!({"url": "about:blank"}));
+        let attached = self.call(
+            None,
+            "Target.attachToTarget",
+            json!({"targetId": target["targetId"], "flatten": true}),
+        );
+        let session = attached["sessionId"]
+            .as_str()
+            .expect("a session")
+            .to_string();
+        self.call(
+            Some(&session),
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile}),
+        );
+        session
+    }
+
+    /// The page's screenshot, written as `NAME.png` beside the others; its path.
+    fn screenshot(&mut self, session: &str, name: &str) -> PathBuf {
+        let shot = self.call(
+            Some(session),
+            "Page.captureScreenshot",
+            json!({"format": "png"}),
+        );
+        let file = shots_dir().join(format!("{name}.png"));
+        std::fs::write(&file, base64(shot["data"].as_str().expect("a picture"))).expect("write");
+        file
+    }
+
     /// Evaluates `expression` in the page and returns its value.
     fn eval(&mut self, session: &str, expression: &str) -> Value {
         let r = self.call(
@@ -366,21 +399,7 @@ fn an_open_page_on_a_phone_shows_a_result_entered_at_the_desk_without_reloading(
     let server = serve(&h.path);
     let url = format!("http://{}/t/{}", server.addr(), h.tid);
     let mut browser = Browser::start();
-    let target = browser.call(None, "Target.createTarget", json!({"url": "about:blank"}));
-    let attached = browser.call(
-        None,
-        "Target.attachToTarget",
-        json!({"targetId": target["targetId"], "flatten": true}),
-    );
-    let session = attached["sessionId"]
-        .as_str()
-        .expect("a session")
-        .to_string();
-    browser.call(
-        Some(&session),
-        "Emulation.setDeviceMetricsOverride",
-        json!({"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true}),
-    );
+    let session = browser.page(390, 844, 2, true);
     browser.call(Some(&session), "Page.navigate", json!({"url": url}));
     browser.eval_until(&session, "the round in play shown", &row_shows(5, "½–½"));
     // A mark a reload would wipe out.
@@ -411,13 +430,7 @@ fn an_open_page_on_a_phone_shows_a_result_entered_at_the_desk_without_reloading(
         json!("yes"),
         "the page was reloaded instead of updated"
     );
-    let shot = browser.call(
-        Some(&session),
-        "Page.captureScreenshot",
-        json!({"format": "png"}),
-    );
-    let file = shots_dir().join("live-update.png");
-    std::fs::write(&file, base64(shot["data"].as_str().expect("a picture"))).expect("write");
+    let file = browser.screenshot(&session, "live-update");
     assert_eq!(png_size(&file), (780, 1688), "{}", file.display());
     browser.close();
 }
@@ -434,21 +447,7 @@ fn the_hall_display_shows_twenty_pairing_lines_in_large_type_and_moves_on() {
     let server = serve(&path);
     let url = format!("http://{}/t/{}/hall?every=2", server.addr(), tid);
     let mut browser = Browser::start();
-    let target = browser.call(None, "Target.createTarget", json!({"url": "about:blank"}));
-    let attached = browser.call(
-        None,
-        "Target.attachToTarget",
-        json!({"targetId": target["targetId"], "flatten": true}),
-    );
-    let session = attached["sessionId"]
-        .as_str()
-        .expect("a session")
-        .to_string();
-    browser.call(
-        Some(&session),
-        "Emulation.setDeviceMetricsOverride",
-        json!({"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": false}),
-    );
+    let session = browser.page(1920, 1080, 1, false);
     browser.call(Some(&session), "Page.navigate", json!({"url": url}));
     browser.eval_until(
         &session,
@@ -474,13 +473,7 @@ fn the_hall_display_shows_twenty_pairing_lines_in_large_type_and_moves_on() {
         json!(format!("Round {round} · pairings by name (1/2)")),
         "30 players, 22 lines a slide"
     );
-    let shot = browser.call(
-        Some(&session),
-        "Page.captureScreenshot",
-        json!({"format": "png"}),
-    );
-    let file = shots_dir().join("hall.png");
-    std::fs::write(&file, base64(shot["data"].as_str().expect("a picture"))).expect("write");
+    let file = browser.screenshot(&session, "hall");
     assert_eq!(png_size(&file), (1920, 1080), "{}", file.display());
     // It moves on by itself (every 2 s here).
     browser.eval_until(
@@ -521,29 +514,9 @@ fn a_followed_players_page_shows_the_new_round_by_itself_and_the_banner_follows(
     let server = serve(&path);
     let page = format!("http://{}/t/{}/player/1", server.addr(), tid);
     let mut browser = Browser::start();
-    let target = browser.call(None, "Target.createTarget", json!({"url": "about:blank"}));
-    let attached = browser.call(
-        None,
-        "Target.attachToTarget",
-        json!({"targetId": target["targetId"], "flatten": true}),
-    );
-    let session = attached["sessionId"]
-        .as_str()
-        .expect("a session")
-        .to_string();
-    browser.call(
-        Some(&session),
-        "Emulation.setDeviceMetricsOverride",
-        json!({"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true}),
-    );
+    let session = browser.page(390, 844, 2, true);
     let shot = |browser: &mut Browser, name: &str| {
-        let shot = browser.call(
-            Some(&session),
-            "Page.captureScreenshot",
-            json!({"format": "png"}),
-        );
-        let file = shots_dir().join(format!("{name}.png"));
-        std::fs::write(&file, base64(shot["data"].as_str().expect("a picture"))).expect("write");
+        let file = browser.screenshot(&session, name);
         assert_eq!(png_size(&file), (780, 1688), "{}", file.display());
     };
     browser.call(Some(&session), "Page.navigate", json!({"url": page}));

@@ -515,21 +515,10 @@ impl Site {
     async fn wall(&self, host: Option<&str>) -> Result<Option<Arc<Page>>, Failure> {
         let (version, index) = self.views.index(self.wait).await?;
         let url = self.wall_url(host);
-        let counters = self.counters.clone();
-        let page = tokio::task::spawn_blocking(move || {
-            let svg = QrMatrix::new(&url)
-                .map(|q| q.to_svg(&url))
-                .unwrap_or_default();
-            let mut text = html::wall(&index, &url, &svg);
-            if let Some(as_of) = &version.stale {
-                text = html::mark_stale(&text, as_of);
-            }
-            counters.rendered.fetch_add(1, Ordering::Relaxed);
-            Page::new(HTML, text.into_bytes(), Reuse::ThisRequest)
+        self.with_qr(url, version.stale.clone(), move |url, svg| {
+            html::wall(&index, url, svg)
         })
         .await
-        .map_err(|_| Failure::Internal)?;
-        Ok(Some(Arc::new(page)))
     }
 
     /// A tournament's hall display, its QR code to the tournament's phone pages at the
@@ -539,13 +528,27 @@ impl Site {
             return Ok(None);
         };
         let url = format!("{}t/{t}", self.wall_url(host));
+        self.with_qr(url, version.stale.clone(), move |url, svg| {
+            html::hall(&data, url, svg)
+        })
+        .await
+    }
+
+    /// A page made for this request only (it names the address asked), with a QR code of
+    /// `url`: rendered off the runtime, marked stale when its view is.
+    async fn with_qr(
+        &self,
+        url: String,
+        stale: Option<Arc<str>>,
+        render: impl FnOnce(&str, &str) -> String + Send + 'static,
+    ) -> Result<Option<Arc<Page>>, Failure> {
         let counters = self.counters.clone();
         let page = tokio::task::spawn_blocking(move || {
             let svg = QrMatrix::new(&url)
                 .map(|q| q.to_svg(&url))
                 .unwrap_or_default();
-            let mut text = html::hall(&data, &url, &svg);
-            if let Some(as_of) = &version.stale {
+            let mut text = render(&url, &svg);
+            if let Some(as_of) = &stale {
                 text = html::mark_stale(&text, as_of);
             }
             counters.rendered.fetch_add(1, Ordering::Relaxed);

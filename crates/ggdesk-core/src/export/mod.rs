@@ -74,18 +74,24 @@ pub fn stage_standings_csv(s: &StageStandings) -> String {
 
 /// An event's final placement as CSV: `place,id,name,stage`.
 pub fn placement_csv(rows: &[Placed]) -> String {
-    let header: Vec<String> = ["place", "id", "name", "stage"]
-        .iter()
-        .map(|h| h.to_string())
-        .collect();
-    let mut out = record(&header);
-    for p in rows {
-        out.push_str(&record(&[
-            p.place.to_string(),
-            p.id.to_string(),
-            defuse(&p.name),
-            p.stage.to_string(),
-        ]));
+    placement_table(
+        "id",
+        rows.iter().map(|p| {
+            [
+                p.place.to_string(),
+                p.id.to_string(),
+                defuse(&p.name),
+                p.stage.to_string(),
+            ]
+        }),
+    )
+}
+
+/// A final placement's CSV: `place,<who>,name,stage`, then a row per place.
+fn placement_table(who: &str, rows: impl Iterator<Item = [String; 4]>) -> String {
+    let mut out = record(&["place", who, "name", "stage"].map(String::from));
+    for row in rows {
+        out.push_str(&record(&row));
     }
     out
 }
@@ -152,20 +158,17 @@ pub fn board_prizes_csv(prizes: &crate::teams::BoardPrizes) -> String {
 
 /// A team event's final placement as CSV: `place,team,name,stage`.
 pub fn team_placement_csv(rows: &[crate::teams::TeamPlace]) -> String {
-    let header: Vec<String> = ["place", "team", "name", "stage"]
-        .iter()
-        .map(|h| h.to_string())
-        .collect();
-    let mut out = record(&header);
-    for p in rows {
-        out.push_str(&record(&[
-            p.place.to_string(),
-            p.team.0.to_string(),
-            defuse(&p.name),
-            p.stage.to_string(),
-        ]));
-    }
-    out
+    placement_table(
+        "team",
+        rows.iter().map(|p| {
+            [
+                p.place.to_string(),
+                p.team.0.to_string(),
+                defuse(&p.name),
+                p.stage.to_string(),
+            ]
+        }),
+    )
 }
 
 /// A cross-table cell of the CSV: what round `r` was for a player.

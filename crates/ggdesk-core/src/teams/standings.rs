@@ -85,6 +85,20 @@ fn times(a: Score, b: Score) -> i128 {
     i128::from(a.halves()) * i128::from(b.halves())
 }
 
+impl Sheet {
+    /// A team's sheet before any round.
+    fn empty(team: TeamId) -> Sheet {
+        Sheet {
+            team,
+            match_points: Score::ZERO,
+            game_points: Score::ZERO,
+            wins: 0,
+            board_count: 0,
+            rounds: Vec::new(),
+        }
+    }
+}
+
 /// `points × weight` in half-points.
 fn weighted(points: Score, weight: usize) -> i128 {
     i128::from(points.halves()) * weight as i128
@@ -94,17 +108,7 @@ impl TeamEvent {
     /// The sheets of the teams of a stage of matches (swiss or round robin).
     fn match_sheets(&self, stage: usize, teams: &[TeamId]) -> Vec<Sheet> {
         let b_count = self.settings.boards;
-        let mut sheets: Vec<Sheet> = teams
-            .iter()
-            .map(|&team| Sheet {
-                team,
-                match_points: Score::ZERO,
-                game_points: Score::ZERO,
-                wins: 0,
-                board_count: 0,
-                rounds: Vec::new(),
-            })
-            .collect();
+        let mut sheets: Vec<Sheet> = teams.iter().map(|&team| Sheet::empty(team)).collect();
         let Some(s) = self.stages.get(stage) else {
             return sheets;
         };
@@ -162,17 +166,7 @@ impl TeamEvent {
     /// team's players' points.
     fn game_sheets(&self, stage: usize, teams: &[TeamId]) -> Vec<Sheet> {
         let b_count = self.settings.boards;
-        let mut sheets: Vec<Sheet> = teams
-            .iter()
-            .map(|&team| Sheet {
-                team,
-                match_points: Score::ZERO,
-                game_points: Score::ZERO,
-                wins: 0,
-                board_count: 0,
-                rounds: Vec::new(),
-            })
-            .collect();
+        let mut sheets: Vec<Sheet> = teams.iter().map(|&team| Sheet::empty(team)).collect();
         let Some(s) = self.stages.get(stage) else {
             return sheets;
         };
