@@ -984,7 +984,11 @@ fn a_pages_login_serves_the_pages_and_reads_nothing_else() {
         "ggdesk: postgres is already a login of this server: choose another name for the \
          public pages' login"
     );
-    // Again: a new password; the old one no longer logs in.
+    // Whatever the login set on itself goes with its password (S3).
+    raw.batch_execute("ALTER ROLE CURRENT_USER SET search_path = pg_temp, public")
+        .expect("a login may set its own settings");
+    drop(raw);
+    // Again: a new password; the old one no longer logs in, its settings are gone.
     let out = ggdesk(&["pages-login"]);
     assert!(out.status.success());
     let again = String::from_utf8(out.stdout).expect("UTF-8");
@@ -996,5 +1000,58 @@ fn a_pages_login_serves_the_pages_and_reads_nothing_else() {
         old.as_db_error().map(|e| e.message()),
         Some("password authentication failed for user \"ggdesk_pages\""),
         "{old:?}"
+    );
+    assert_eq!(
+        pg::cluster().psql(
+            "postgres",
+            "SELECT count(*) FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole \
+             WHERE r.rolname = 'ggdesk_pages'"
+        ),
+        "0",
+        "the settings the login gave itself survived a new password"
+    );
+}
+
+/// S3 of issue 32: a card thief's `ALTER ROLE CURRENT_USER SET …` does not survive `station
+/// reset`: the login's settings are the station's own again.
+#[test]
+fn a_station_reset_clears_the_settings_its_login_gave_itself() {
+    let url = pg::new_database();
+    let mut director = connect(&url);
+    event_with_round(&mut director, 4);
+    let login = director
+        .add_station("hall-s3", &[TableNo(1)], &Actor::director())
+        .expect("station");
+    let mut thief = postgres::Client::connect(&login.url, postgres::NoTls).expect("the card");
+    thief
+        .batch_execute("ALTER ROLE CURRENT_USER SET statement_timeout = 1")
+        .expect("a login may set its own settings");
+    drop(thief);
+    let settings = || {
+        pg::cluster().psql(
+            "postgres",
+            &format!(
+                "SELECT coalesce(string_agg(array_to_string(s.setconfig, ','), ';'), '') \
+                 FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole \
+                 WHERE r.rolname = '{}'",
+                login.station.role
+            ),
+        )
+    };
+    assert!(settings().contains("statement_timeout=1"), "{}", settings());
+    let again = director
+        .reset_station("hall-s3", &Actor::director())
+        .expect("reset");
+    assert!(!settings().contains("statement_timeout"), "{}", settings());
+    // The station's own settings are back, and its new card's desk opens.
+    assert!(
+        settings().contains("search_path=ggdesk_station, public"),
+        "{}",
+        settings()
+    );
+    let mut desk = connect(&again.url);
+    assert_eq!(
+        desk.my_station().expect("station").map(|s| s.tables),
+        Some(vec![TableNo(1)])
     );
 }

@@ -142,6 +142,17 @@ pub(crate) fn url_for(address: &str, user: &str, password: &str) -> String {
     format!("{scheme}://{user}:{password}@{hosts_and_rest}")
 }
 
+/// Clears every setting of `role` (its own `ALTER ROLE … SET`, in every database).
+fn clear_role_settings(tx: &mut super::db::Tx<'_>, role: &str) -> Result<()> {
+    let db: String = tx.query_one("SELECT current_database()", args![], |r| r.get(0))?;
+    tx.batch(&format!("ALTER ROLE {} RESET ALL", quoted(role)))?;
+    tx.batch(&format!(
+        "ALTER ROLE {} IN DATABASE {} RESET ALL",
+        quoted(role),
+        quoted(&db)
+    ))
+}
+
 /// A row of `SELECT name, role, tournament_id FROM stations`, its tables not read yet.
 fn station_row(r: &super::db::Row) -> Result<Station> {
     Ok(Station {
@@ -497,6 +508,13 @@ impl Store {
                 quoted(&role),
                 verifier.replace('\'', "''")
             ))?;
+            // Whatever the card's holder set on the login (`ALTER ROLE CURRENT_USER SET …`)
+            // goes with the old password: its settings are the station's own again.
+            clear_role_settings(tx, &role)?;
+            tx.query(
+                "SELECT public.ggdesk_station_grants(?1) AS done",
+                args![role.as_str()],
+            )?;
             audit(
                 tx,
                 actor,
@@ -1140,9 +1158,13 @@ impl Store {
                 None => tx.batch(&format!(
                     "CREATE ROLE {login_q} LOGIN NOINHERIT CONNECTION LIMIT 16 PASSWORD '{password}'"
                 ))?,
-                Some(_) => tx.batch(&format!(
-                    "ALTER ROLE {login_q} LOGIN NOINHERIT PASSWORD '{password}'"
-                ))?,
+                Some(_) => {
+                    tx.batch(&format!(
+                        "ALTER ROLE {login_q} LOGIN NOINHERIT PASSWORD '{password}'"
+                    ))?;
+                    // Settings the login gave itself go with the old password.
+                    clear_role_settings(tx, login)?;
+                }
             }
             let db: String = tx.query_one("SELECT current_database()", args![], |r| r.get(0))?;
             tx.batch(&format!("GRANT CONNECT ON DATABASE {} TO {login_q}", quoted(&db)))?;
