@@ -1049,7 +1049,7 @@ fn a_station_reset_clears_the_settings_its_login_gave_itself() {
         "{}",
         settings()
     );
-    let mut desk = connect(&again.url);
+    let desk = connect(&again.url);
     assert_eq!(
         desk.my_station().expect("station").map(|s| s.tables),
         Some(vec![TableNo(1)])
