@@ -115,6 +115,11 @@ enum Action {
     Correct(GameId),
     Reading(GameId, String),
     Confirm(GameId),
+    SetupTimer(GameId),
+    SetupOverrun(GameId),
+    ReadingTimer(GameId),
+    Seen,
+    Restore,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -157,6 +162,11 @@ impl Route {
                 (Action::Reading(game(id)?, side.to_string()), Method::PUT)
             }
             ["games", id, "confirm"] => (Action::Confirm(game(id)?), Method::POST),
+            ["games", id, "setup-timer"] => (Action::SetupTimer(game(id)?), Method::POST),
+            ["games", id, "setup-overrun"] => (Action::SetupOverrun(game(id)?), Method::POST),
+            ["games", id, "reading-timer"] => (Action::ReadingTimer(game(id)?), Method::POST),
+            ["seen"] => (Action::Seen, Method::POST),
+            ["restore"] => (Action::Restore, Method::POST),
             _ => return Err(missing()),
         };
         if *method != allowed {
@@ -388,6 +398,11 @@ async fn handle(
             Action::Correct(id) => commands::correct(store, c, id, b),
             Action::Reading(id, side) => commands::reading(store, c, id, &side, b),
             Action::Confirm(id) => commands::confirm(store, c, id, b),
+            Action::SetupTimer(id) => commands::setup_timer(store, c, id, b),
+            Action::SetupOverrun(id) => commands::setup_overrun(store, c, id, b),
+            Action::ReadingTimer(id) => commands::reading_timer(store, c, id, b),
+            Action::Seen => commands::seen(store, c, b),
+            Action::Restore => commands::restore(store, c, b),
             Action::Stream => Err(ApiError::bad_request("the stream is not a command")),
         }
     });

@@ -167,11 +167,14 @@ pub fn whoami(store: &Store, caller: &Caller) -> Result<Value, ApiError> {
     let round = event
         .playing_round()
         .map(|r| wire::round_value(r.number, r.state));
+    let rules = store.tournament_rules(caller.tournament)?.to_value();
     Ok(wire::whoami(
         &caller.station,
         caller.tournament,
         event.name(),
         round,
+        rules,
+        store.now(),
     ))
 }
 
@@ -210,6 +213,9 @@ pub fn game(store: &Store, caller: &Caller, id: GameId) -> Result<Value, ApiErro
         "result": m.result.code(),
         "setups": setups,
         "record": game.export_value(),
+        "stored": crate::store::stored_game_value(&game),
+        "timers": crate::store::timers_value(&store.table_timers(id)?),
+        "confirmed": store.result_confirmed(id)?,
     }))
 }
 
@@ -349,12 +355,22 @@ pub fn event(
         Some(Value::String(r)) => r,
         Some(_) => return Err(ApiError::bad_request("reason: must be a string")),
     };
+    let expect: Option<wire::Expect> = match object.remove("expect") {
+        None => None,
+        Some(v) => Some(
+            serde_json::from_value(v).map_err(|e| ApiError::bad_request(format!("expect: {e}")))?,
+        ),
+    };
     let game = game_in_scope(store, caller, id, Need::Write)?;
     let t = t_now(store, &game);
     object.insert("t".into(), json!(t));
     let (_, event) = AnyEvent::parse(game.meta.mode, &Value::Object(object))
         .map_err(|e| ApiError::unprocessable(format!("the event: {e}")))?;
-    let outcome = store.append(id, t, event, &caller.actor(), &reason)?;
+    let expected = expect.as_ref().map(|e| crate::store::Expect {
+        seq: e.seq,
+        token: &e.token,
+    });
+    let outcome = store.append_expecting(id, expected, t, event, &caller.actor(), &reason)?;
     Ok(json!({
         "game": id.0,
         "seq": outcome.seq,
@@ -397,8 +413,12 @@ pub fn correct(
     }
     let t = t_now(store, &game);
     let replacement = AnyEvent::Game(Event::Move { mv, by: None });
+    let expected = asked.expect.as_ref().map(|e| crate::store::Expect {
+        seq: e.seq,
+        token: &e.token,
+    });
     let outcome =
-        store.correct_last_move(id, None, t, replacement, &caller.actor(), &asked.reason)?;
+        store.correct_last_move(id, expected, t, replacement, &caller.actor(), &asked.reason)?;
     Ok(json!({
         "game": id.0,
         "seq": outcome.seq,
@@ -432,6 +452,103 @@ pub fn confirm(
     game_in_scope(store, caller, id, Need::Confirm)?;
     store.confirm_result(id, &caller.actor())?;
     Ok(json!({ "game": id.0, "confirmed": true }))
+}
+
+/// `POST /NAME/games/ID/setup-timer`: the table's setup timer starts now, by the server's
+/// clock (a timer already running keeps its start).
+pub fn setup_timer(
+    store: &mut Store,
+    caller: &Caller,
+    id: GameId,
+    body: &[u8],
+) -> Result<Value, ApiError> {
+    refuse_keys(body)?;
+    game_in_scope(store, caller, id, Need::Write)?;
+    let now = store.now();
+    let at = store.start_setup_timer(id, now, &caller.actor())?;
+    Ok(json!({ "game": id.0, "started_at": at }))
+}
+
+/// `POST /NAME/games/ID/setup-overrun`: the arbiter's ruling after setup time ran out.
+pub fn setup_overrun(
+    store: &mut Store,
+    caller: &Caller,
+    id: GameId,
+    body: &[u8],
+) -> Result<Value, ApiError> {
+    let asked: wire::Overrun = wire::parse(body)?;
+    game_in_scope(store, caller, id, Need::Write)?;
+    let now = store.now();
+    store.record_setup_overrun(id, now, &asked.reason, &caller.actor())?;
+    Ok(json!({ "game": id.0, "overrun_at": now }))
+}
+
+/// `POST /NAME/games/ID/reading-timer`: the adjudication's reading timer starts now, by the
+/// server's clock (once; a timer already running keeps its start).
+pub fn reading_timer(
+    store: &mut Store,
+    caller: &Caller,
+    id: GameId,
+    body: &[u8],
+) -> Result<Value, ApiError> {
+    refuse_keys(body)?;
+    game_in_scope(store, caller, id, Need::Write)?;
+    let now = store.now();
+    let at = store.start_reading_timer(id, now, &caller.actor())?;
+    Ok(json!({ "game": id.0, "started_at": at }))
+}
+
+/// `POST /NAME/seen`: the clocks of these running games were seen now, at the t the
+/// server's clock gives (a restore brings them back to it).
+pub fn seen(store: &mut Store, caller: &Caller, body: &[u8]) -> Result<Value, ApiError> {
+    let asked: wire::Seen = wire::parse(body)?;
+    let mut seen = Vec::new();
+    for id in asked.games {
+        let game = game_in_scope(store, caller, GameId(id), Need::Write)?;
+        if game.meta.started_at.is_some() {
+            seen.push((GameId(id), t_now(store, &game)));
+        }
+    }
+    store.record_clocks_seen(&seen)?;
+    Ok(json!({ "seen": seen.len() }))
+}
+
+/// `POST /NAME/restore`: the station's desk started or reconnected. Its games in play (or
+/// the ones named) get a pause at the moment their clocks were last seen and a resume now,
+/// each only when no event was written for `quiet_ms` (another desk of the station may be
+/// running it).
+pub fn restore(store: &mut Store, caller: &Caller, body: &[u8]) -> Result<Value, ApiError> {
+    let asked: wire::Restore = if body.iter().all(u8::is_ascii_whitespace) {
+        wire::Restore::default()
+    } else {
+        wire::parse(body)?
+    };
+    let ids: Vec<GameId> = match asked.games {
+        Some(ids) => ids.into_iter().map(GameId).collect(),
+        None => store.games_in_progress()?,
+    };
+    // Only the station's own games of its round in play; others are not its to restore
+    // (and not named, as for every read).
+    let mine: Vec<GameId> = ids
+        .into_iter()
+        .filter(|id| game_in_scope(store, caller, *id, Need::Write).is_ok())
+        .collect();
+    let keeper = crate::store::Keeper::new(Some(&caller.station.tables), &Default::default());
+    let now = store.now();
+    let report = store.restore_games_kept_by(
+        &keeper,
+        &mine,
+        now,
+        asked.quiet_ms,
+        "the station's desk could not reach the event server: its clocks stopped when it last saw them",
+        &caller.actor(),
+    )?;
+    let ids = |v: &[GameId]| v.iter().map(|g| g.0).collect::<Vec<_>>();
+    Ok(json!({
+        "restored": ids(&report.restored),
+        "left_to_their_desk": ids(&report.left_to_their_desk),
+        "failed": report.failed.iter().map(|(g, e)| json!({"game": g.0, "error": e.to_string()})).collect::<Vec<_>>(),
+    }))
 }
 
 /// A body that must be empty or `{}`.

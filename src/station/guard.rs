@@ -44,8 +44,8 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             in_flight: 4,
-            rate_per_second: 20.0,
-            rate_burst: 40.0,
+            rate_per_second: 40.0,
+            rate_burst: 120.0,
             streams: 2,
             refused_per_second: 20.0,
             refused_burst: 40.0,

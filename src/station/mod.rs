@@ -23,6 +23,7 @@
 
 mod api;
 pub mod card;
+pub mod client;
 mod commands;
 mod guard;
 pub mod wire;

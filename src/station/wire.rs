@@ -109,6 +109,41 @@ pub struct Start {
     pub first: Option<String>,
 }
 
+/// Where the station's desk saw the game when it sent an event: the sequence number the
+/// event takes if nobody wrote meanwhile, and a token unique to the attempt (sent again
+/// unchanged when an answer was lost, so the event is never entered twice).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    pub seq: u32,
+    pub token: String,
+}
+
+/// `POST /NAME/games/ID/setup-overrun`: the arbiter's ruling after setup time ran out.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Overrun {
+    pub reason: String,
+}
+
+/// `POST /NAME/seen`: the station's running games whose clocks its desk shows now.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seen {
+    pub games: Vec<i64>,
+}
+
+/// `POST /NAME/restore`: the station's desk started or reconnected; its games (all of
+/// them, or these) are restored, each only if no event was written for `quiet_ms`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Restore {
+    #[serde(default)]
+    pub games: Option<Vec<i64>>,
+    #[serde(default)]
+    pub quiet_ms: Option<i64>,
+}
+
 /// `POST /NAME/games/ID/undo`: the last event in force cancelled, with why.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -123,6 +158,8 @@ pub struct Correct {
     #[serde(rename = "move")]
     pub mv: String,
     pub reason: String,
+    #[serde(default)]
+    pub expect: Option<Expect>,
 }
 
 /// `PUT /NAME/games/ID/readings/SIDE`: one side's reading sheet.
@@ -173,11 +210,15 @@ pub fn whoami(
     tournament: TournamentId,
     tournament_name: &str,
     round: Option<Value>,
+    rules: Value,
+    now_ms: i64,
 ) -> Value {
     json!({
+        "now": now_ms,
         "station": station.name,
         "tournament": { "id": tournament.0, "name": tournament_name },
         "tables": station.tables.iter().map(|t| t.0).collect::<Vec<_>>(),
         "round": round,
+        "rules": rules,
     })
 }

@@ -66,6 +66,9 @@ impl std::fmt::Display for Address {
 pub(crate) enum Conn {
     Sqlite(rusqlite::Connection),
     Postgres(Box<pg::Pg>),
+    /// An arbiter station's desk on the event server's stations' API (`remote`): no
+    /// database at all.
+    Station(Arc<dyn super::remote::Remote>),
 }
 
 /// An open ggdesk database.
@@ -165,6 +168,11 @@ impl Store {
         }
     }
 
+    /// A store on the stations' API (see [`Store::on_station_api`]).
+    pub(crate) fn remote_store(remote: Arc<dyn super::remote::Remote>) -> Store {
+        Store::with(Conn::Station(remote), None, None)
+    }
+
     /// A fresh SQLite database in memory, for tests.
     pub fn open_in_memory() -> Result<Store> {
         Ok(Store::with(
@@ -204,7 +212,9 @@ impl Store {
     pub fn engine(&self) -> Engine {
         match &*self.conn.borrow() {
             Conn::Sqlite(_) => Engine::Sqlite,
-            Conn::Postgres(_) => Engine::Postgres,
+            // A station's desk on the API behaves as a desk on a server: another desk's
+            // change is announced, its connection may be lost.
+            Conn::Postgres(_) | Conn::Station(_) => Engine::Postgres,
         }
     }
 
@@ -219,6 +229,7 @@ impl Store {
         match &mut *self.borrow()? {
             Conn::Sqlite(c) => Ok(c.pragma_query_value(None, "user_version", |r| r.get(0))?),
             Conn::Postgres(pg) => pg.schema_version(),
+            Conn::Station(_) => Err(super::remote::not_at_a_station("the schema")),
         }
     }
 
@@ -226,6 +237,7 @@ impl Store {
     /// its views and writes only through the station functions the database checks.
     pub fn is_station(&self) -> bool {
         matches!(&*self.conn.borrow(), Conn::Postgres(pg) if pg.is_station())
+            || matches!(&*self.conn.borrow(), Conn::Station(_))
     }
 
     /// From now on this store writes only through the server connection it has now: once
@@ -269,6 +281,7 @@ impl Store {
                 Ok(value)
             }
             Conn::Postgres(pg) => pg.write(now, f),
+            Conn::Station(_) => Err(super::remote::not_at_a_station("this change")),
         }
     }
 
@@ -287,6 +300,7 @@ impl Store {
                 Ok(value)
             }
             Conn::Postgres(pg) => pg.read(now, f),
+            Conn::Station(_) => Err(super::remote::not_at_a_station("this page")),
         }
     }
 
@@ -297,7 +311,7 @@ impl Store {
     ) -> Option<Result<T>> {
         match &mut *self.borrow().ok()? {
             Conn::Sqlite(c) => Some(f(c)),
-            Conn::Postgres(_) => None,
+            Conn::Postgres(_) | Conn::Station(_) => None,
         }
     }
 

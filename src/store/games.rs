@@ -69,6 +69,9 @@ pub struct DeskGames {
 impl Store {
     /// Creates a game (its setups still to be entered).
     pub fn create_game(&mut self, new: &NewGame, actor: &Actor) -> Result<GameId> {
+        if let Some(r) = self.remote() {
+            return super::remote::create_game(&*r, new);
+        }
         self.write(|tx| {
             if tx.is_station() {
                 return super::stations::create_game(tx, new);
@@ -123,6 +126,9 @@ impl Store {
     }
 
     pub fn load_game(&self, id: GameId) -> Result<StoredGame> {
+        if let Some(r) = self.remote() {
+            return super::remote::load_game(&*r, id);
+        }
         self.read(|q| load(q, id))
     }
 
@@ -157,6 +163,9 @@ impl Store {
     /// table's timers on its own. A game whose stored row cannot be read is answered apart,
     /// with what is wrong, so that one damaged game hides no other table.
     pub fn desk_games(&self, round: Option<(TournamentId, RoundNo)>) -> Result<DeskGames> {
+        if let Some(r) = self.remote() {
+            return super::remote::desk_games(&*r, round);
+        }
         let (tournament, number) = (round.map(|r| r.0), round.map(|r| r.1));
         let rows = self.read(|q| {
             q.query_map(
@@ -213,6 +222,9 @@ impl Store {
         setup: &SideSetup,
         actor: &Actor,
     ) -> Result<()> {
+        if let Some(r) = self.remote() {
+            return super::remote::save_setup(&*r, id, side, setup);
+        }
         self.write(|tx| {
             let game = load_locked(tx, id)?;
             desk::may_enter_setup(id, game.meta.started_at.is_some())?;
@@ -248,6 +260,9 @@ impl Store {
         first: Side,
         actor: &Actor,
     ) -> Result<()> {
+        if let Some(r) = self.remote() {
+            return super::remote::start_game(&*r, id, first);
+        }
         self.write(|tx| {
             let game = load_locked(tx, id)?;
             desk::may_start(
@@ -339,6 +354,9 @@ impl Store {
         actor: &Actor,
         reason: &str,
     ) -> Result<AppendOutcome> {
+        if let Some(r) = self.remote() {
+            return super::remote::append(&*r, id, expect, event, reason);
+        }
         self.write(|tx| append_in(tx, id, expect, t, event, actor, reason))
             .map(|(mut outcome, completed)| {
                 outcome.round_completed =
@@ -377,6 +395,9 @@ impl Store {
         actor: &Actor,
         reason: &str,
     ) -> Result<u32> {
+        if let Some(r) = self.remote() {
+            return super::remote::undo(&*r, id, reason);
+        }
         desk::reason_given(ReasonFor::Undo, reason)?;
         self.write(|tx| {
             let mut game = load_locked(tx, id)?;
@@ -435,6 +456,9 @@ impl Store {
         actor: &Actor,
         reason: &str,
     ) -> Result<AppendOutcome> {
+        if let Some(r) = self.remote() {
+            return super::remote::correct(&*r, id, expect, replacement, reason);
+        }
         desk::reason_given(ReasonFor::Correction, reason)?;
         let written = self.write(|tx| {
             let mut game = load_locked(tx, id)?;
@@ -493,6 +517,10 @@ impl Store {
         complete: bool,
         actor: &Actor,
     ) -> Result<Option<super::events::RoundCompleted>> {
+        if let Some(r) = self.remote() {
+            return super::remote::save_reading_sheet(&*r, id, side, sheet, complete)
+                .map(|()| None);
+        }
         let completed = self.write(|tx| {
             let mut game = load_locked(tx, id)?;
             let derived = game
@@ -551,6 +579,9 @@ impl Store {
     /// Remembers, for the running games given, the last t at which the desk saw their
     /// clocks (one transaction for all), so a restart brings the clocks back to it.
     pub fn record_clocks_seen(&mut self, seen: &[(GameId, f64)]) -> Result<()> {
+        if let Some(r) = self.remote() {
+            return super::remote::clocks_seen(&*r, seen);
+        }
         if seen.is_empty() {
             return Ok(());
         }
@@ -580,6 +611,9 @@ impl Store {
     /// One game's problem never stops the others: each game that could not be restored is
     /// reported with its error, after every other game was restored.
     pub fn restore_games_in_progress(&mut self, now_ms: i64) -> Result<Restored> {
+        if let Some(r) = self.remote() {
+            return super::remote::restore(&*r, None, None);
+        }
         let ids = self.games_in_progress()?;
         self.restore_games_as(
             &ids,
@@ -595,6 +629,9 @@ impl Store {
     /// `quiet_ms` (their desk is gone too) are restored; the others are left to the desk that
     /// keeps them.
     pub fn restore_unattended_games(&mut self, now_ms: i64, quiet_ms: i64) -> Result<Restored> {
+        if let Some(r) = self.remote() {
+            return super::remote::restore(&*r, None, Some(quiet_ms));
+        }
         let ids = self.games_in_progress()?;
         self.restore_games_as(
             &ids,
@@ -618,6 +655,9 @@ impl Store {
         quiet_ms: Option<i64>,
         why: &str,
     ) -> Result<Restored> {
+        if let Some(r) = self.remote() {
+            return super::remote::restore(&*r, Some(ids), quiet_ms);
+        }
         let actor = Actor::restore_after_reconnection();
         self.restore_games_as(ids, now_ms, quiet_ms, why, &actor)
     }
@@ -631,8 +671,22 @@ impl Store {
         why: &str,
         actor: &Actor,
     ) -> Result<Restored> {
-        let mut report = Restored::default();
         let keeper = self.keeper()?;
+        self.restore_games_kept_by(&keeper, ids, now_ms, quiet_ms, why, actor)
+    }
+
+    /// Restores the given games of those `keeper` runs (the event server restores a
+    /// station's games on its desk's behalf, with the station as `actor`).
+    pub fn restore_games_kept_by(
+        &mut self,
+        keeper: &super::stations::Keeper,
+        ids: &[GameId],
+        now_ms: i64,
+        quiet_ms: Option<i64>,
+        why: &str,
+        actor: &Actor,
+    ) -> Result<Restored> {
+        let mut report = Restored::default();
         for &id in ids {
             let runs = self
                 .read(|q| {
@@ -732,6 +786,9 @@ impl Store {
 
     /// The arbiter confirms the result the rules reached (audit log).
     pub fn confirm_result(&mut self, id: GameId, actor: &Actor) -> Result<()> {
+        if let Some(r) = self.remote() {
+            return super::remote::confirm_result(&*r, id);
+        }
         self.write(|tx| {
             let game = load_locked(tx, id)?;
             let result = desk::result_to_confirm(id, game.meta.result)?;
@@ -752,6 +809,9 @@ impl Store {
 
     /// Whether the arbiter has confirmed the game's result.
     pub fn result_confirmed(&self, id: GameId) -> Result<bool> {
+        if let Some(r) = self.remote() {
+            return super::remote::result_confirmed(&*r, id);
+        }
         let n: i64 = self.read(|q| {
             q.query_row(
                 "SELECT count(*) FROM audit_log WHERE game_id = ?1 AND action = 'result confirmed'",
@@ -902,6 +962,9 @@ impl Store {
 
     /// The game's export file, whichever kind of game it is.
     pub fn export_game(&self, id: GameId) -> Result<Value> {
+        if let Some(r) = self.remote() {
+            return super::remote::export_game(&*r, id);
+        }
         Ok(self
             .load_game(id)?
             .export_value()
@@ -910,7 +973,11 @@ impl Store {
 }
 
 /// Checks `event` against the game replayed so far, returning what it does.
-fn apply_checked(game: &StoredGame, t: f64, event: &AnyEvent) -> Result<(Applied, GameState)> {
+pub(crate) fn apply_checked(
+    game: &StoredGame,
+    t: f64,
+    event: &AnyEvent,
+) -> Result<(Applied, GameState)> {
     desk::may_record(game.meta.id, game.meta.void, game.meta.started_at.is_some())?;
     Ok(game
         .logged()

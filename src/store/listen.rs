@@ -36,6 +36,20 @@ pub struct Changes {
 }
 
 impl Changes {
+    /// Changes announced on `rx` by a listener of another kind (the stations' API's stream):
+    /// `connected` says whether it is up; `stop` is set when these changes are dropped.
+    pub fn from_listener(
+        rx: mpsc::Receiver<Change>,
+        connected: Arc<AtomicBool>,
+        stop: Arc<AtomicBool>,
+    ) -> Changes {
+        Changes {
+            rx,
+            connected,
+            stop,
+        }
+    }
+
     /// Every change announced since the last call, without waiting.
     pub fn drain(&self) -> Vec<Change> {
         self.rx.try_iter().collect()
@@ -81,6 +95,7 @@ impl Store {
         let endpoint = match &*self.borrow()? {
             super::conn::Conn::Postgres(pg) => pg.endpoint().clone(),
             super::conn::Conn::Sqlite(_) => return Ok(None),
+            super::conn::Conn::Station(remote) => return remote.listen(Box::new(wake)).map(Some),
         };
         let (tx, rx) = mpsc::channel();
         let connected = Arc::new(AtomicBool::new(false));

@@ -29,6 +29,7 @@ mod pgtls;
 mod players;
 mod public;
 mod ratings;
+mod remote;
 mod replication;
 mod seen;
 mod sqlite;
@@ -53,6 +54,7 @@ pub use listen::{Change, Changes};
 pub use players::{MAX_RATING, PlayerInput, RegistryId, RegistryPlayer, rows_message};
 pub use public::{PublicRatingEvent, PublicRatingRow};
 pub use ratings::{EventRatingRow, RatingEvent, RatingHistoryRow, RatingRow};
+pub use remote::{Remote, stored_game_value, timers_value};
 pub use replication::{ServerState, StandbyState, server_status};
 pub use sqlite::SqliteSettings;
 pub use stations::{

@@ -133,6 +133,7 @@ impl Store {
                 c.execute_batch("BEGIN DEFERRED")?;
             }
             Conn::Postgres(pg) => pg.begin_snapshot()?,
+            Conn::Station(_) => return Err(super::remote::not_at_a_station("this read")),
         }
         self.snapshot.set(true);
         let value = f(self);
@@ -143,6 +144,7 @@ impl Store {
                 .execute_batch(if ok { "COMMIT" } else { "ROLLBACK" })
                 .map_err(Into::into),
             Conn::Postgres(pg) => pg.end_snapshot(ok),
+            Conn::Station(_) => Ok(()),
         };
         let value = value?;
         end?;

@@ -389,6 +389,9 @@ impl Store {
 
     /// The station this desk's login is, on an event server: an arbiter desk.
     pub fn my_station(&self) -> Result<Option<Station>> {
+        if let Some(r) = self.remote() {
+            return super::remote::my_station(&*r).map(Some);
+        }
         if self.engine() != Engine::Postgres {
             return Ok(None);
         }
@@ -701,6 +704,9 @@ impl Store {
 
     /// Which station runs each table (table number → station name).
     pub fn table_stations(&self) -> Result<std::collections::BTreeMap<TableNo, String>> {
+        if let Some(r) = self.remote() {
+            return super::remote::table_stations(&*r);
+        }
         Ok(self
             .stations()?
             .into_iter()
@@ -1107,7 +1113,7 @@ impl Store {
         server_only(self)?;
         let public = match &mut *self.borrow()? {
             super::conn::Conn::Postgres(pg) => pg.public_role()?,
-            super::conn::Conn::Sqlite(_) => {
+            super::conn::Conn::Sqlite(_) | super::conn::Conn::Station(_) => {
                 return Err(StoreError::Rejected(
                     "the public pages' login exists only on an event server".into(),
                 ));

@@ -63,6 +63,9 @@ fn game_row(conn: &mut Tx<'_>, id: GameId) -> Result<Row> {
 impl Store {
     /// A table's timers and lots.
     pub fn table_timers(&self, id: GameId) -> Result<TableTimers> {
+        if let Some(r) = self.remote() {
+            return super::remote::table_timers(&*r, id);
+        }
         self.read(|q| {
             q.query_row(
                 &format!("SELECT {TIMER_COLUMNS} FROM games WHERE id = ?1"),
@@ -77,6 +80,9 @@ impl Store {
     /// Starts a table's setup timer at `now_ms`, once: a timer already running keeps its
     /// start. Returns the start. Refused once the game has started.
     pub fn start_setup_timer(&mut self, id: GameId, now_ms: i64, actor: &Actor) -> Result<i64> {
+        if let Some(r) = self.remote() {
+            return super::remote::start_timer(&*r, id, "setup-timer");
+        }
         self.write(|tx| {
             let (tid, started, void, _) = game_row(tx, id)?;
             let current: Option<i64> = tx.query_row(
@@ -110,6 +116,9 @@ impl Store {
         reason: &str,
         actor: &Actor,
     ) -> Result<()> {
+        if let Some(r) = self.remote() {
+            return super::remote::record_setup_overrun(&*r, id, reason);
+        }
         let reason = reason.trim();
         desk::reason_given(ReasonFor::SetupRuling, reason)?;
         self.write(|tx| {
@@ -146,6 +155,9 @@ impl Store {
     /// moment game time ran out, or the moment an imported record's adjudication was
     /// opened), once. Returns the start.
     pub fn start_reading_timer(&mut self, id: GameId, at_ms: i64, actor: &Actor) -> Result<i64> {
+        if let Some(r) = self.remote() {
+            return super::remote::start_timer(&*r, id, "reading-timer");
+        }
         self.write(|tx| {
             let (tid, _, _, _) = game_row(tx, id)?;
             let current: Option<i64> = tx.query_row(
@@ -181,6 +193,9 @@ impl Store {
     /// Records the lots drawn for the first move: `first` moves first. Once per game,
     /// before the clocks start.
     pub fn draw_lots(&mut self, id: GameId, first: Side, now_ms: i64, actor: &Actor) -> Result<()> {
+        if let Some(r) = self.remote() {
+            return super::remote::draw_lots(&*r, id);
+        }
         self.write(|tx| {
             let (tid, started, void, _) = game_row(tx, id)?;
             let drawn: Option<i64> = tx.query_row(

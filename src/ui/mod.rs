@@ -92,6 +92,12 @@ impl Page {
         )
     }
 
+    /// Whether a station's desk on the event server's API shows the page: its tables and its
+    /// own settings.
+    pub fn for_station_api(self) -> bool {
+        matches!(self, Page::Tables | Page::Settings)
+    }
+
     /// The function key that opens the page (F1–F7, F9–F11; F8 pauses a table's clocks).
     pub fn key(self) -> Key {
         match self {
@@ -383,7 +389,9 @@ impl DeskApp {
         if self.quit.load(Ordering::SeqCst) {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
-        let now_ms = self.time.now_ms();
+        // A station's desk on the event server's API shows the clocks on the server's time.
+        let offset = self.store.as_ref().map_or(0, Store::clock_offset_ms);
+        let now_ms = self.time.now_ms() + offset;
         self.notices.set_now(now_ms);
         self.notices.opens.wake(&ctx);
         self.notices.take_failed_opens();
@@ -481,7 +489,11 @@ impl DeskApp {
             }
         }
         let station = self.live.station.is_some();
-        if station && !self.prefs.page.for_station() {
+        // A station's desk on the API has its tables (and its own settings) only: the
+        // event's rounds and standings are the director's and the public pages'.
+        let on_api = store.is_on_station_api();
+        let shown = |p: Page| (!station || p.for_station()) && (!on_api || p.for_station_api());
+        if !shown(self.prefs.page) {
             self.prefs.page = Page::Tables;
         }
 
@@ -514,10 +526,7 @@ impl DeskApp {
         }
         // Shift+F1 is the list of keys, not the Players page.
         self.help.keys(&ctx, typing);
-        let pages: Vec<Page> = Page::ALL
-            .into_iter()
-            .filter(|p| !station || p.for_station())
-            .collect();
+        let pages: Vec<Page> = Page::ALL.into_iter().filter(|p| shown(*p)).collect();
         for &page in &pages {
             if ui.input(|i| i.key_pressed(page.key())) {
                 goto = Some(page);
@@ -595,7 +604,7 @@ impl DeskApp {
         }
         self.help.ui(&ctx);
         if let Some(page) = goto
-            && (!station || page.for_station())
+            && shown(page)
         {
             self.prefs.page = page;
         }
@@ -634,6 +643,10 @@ fn station_tournament(
     tables: &[ggdesk_core::tournament::TableNo],
 ) -> Result<Option<TournamentId>, crate::store::StoreError> {
     use ggdesk_core::event::RoundState;
+    // A station on the event server's API has one tournament, the server's to say.
+    if store.is_on_station_api() {
+        return Ok(store.tournament_names()?.first().map(|(id, _)| *id));
+    }
     let mut published = None;
     for (id, _) in store.tournament_names()? {
         let event = store.event(id)?;

@@ -229,21 +229,18 @@ impl TablesPage {
         if !force && !due && self.cards_key.map(|k| k.0) == Some(tournament) {
             return;
         }
-        let event = match tournament {
+        let playing = match tournament {
             Some(t) => {
                 self.load.clear();
                 let what = format!("the rounds of tournament {t}");
-                match self.load.check(&what, cx.store.event(t)) {
-                    Some(e) => Some(e),
+                match self.load.check(&what, cx.store.playing_boards(t)) {
+                    Some(p) => p,
                     None => return,
                 }
             }
             None => None,
         };
-        let round = event
-            .as_ref()
-            .and_then(|e| e.playing_round())
-            .map(|r| r.number);
+        let round = playing.as_ref().map(|(r, _)| *r);
         let key = (tournament, round);
         let moved = self.cards_key != Some(key);
         self.cards_stamp = stamp;
@@ -273,8 +270,8 @@ impl TablesPage {
             self.timers.insert(meta.id, *timers);
         }
         let games: Vec<GameMeta> = games.into_iter().map(|(meta, _)| meta).collect();
-        if let (Some(event), Some(r)) = (&event, round) {
-            for b in event.boards_by_table(r) {
+        if let Some((_, boards)) = playing {
+            for b in boards {
                 // An arbiter station shows the tables it runs.
                 if cx.my_tables.is_some_and(|mine| !mine.contains(&b.table)) {
                     continue;
@@ -779,11 +776,9 @@ fn label_of(cx: &PageCtx<'_>, meta: &GameMeta) -> Result<TableLabel, crate::stor
     let mut names = ("White".to_string(), "Black".to_string());
     let title = match (meta.tournament_id, meta.round, meta.table_no) {
         (Some(t), Some(r), Some(table)) => {
-            if let Some(b) = cx.store.event(t)?.boards_by_table(r).into_iter().find(|b| {
-                b.table == table
-                    && meta
-                        .players
-                        .is_none_or(|p| p.white == b.white.no && p.black == b.black.no)
+            if let Some(b) = cx.store.board_at(t, r, table)?.filter(|b| {
+                meta.players
+                    .is_none_or(|p| p.white == b.white.no && p.black == b.black.no)
             }) {
                 names = (b.white.name, b.black.name);
             }

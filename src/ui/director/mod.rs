@@ -95,6 +95,10 @@ pub fn round_badges(ui: &mut Ui, view: &RoundView) {
 
 /// The line under the page buttons: the tournament chosen and where its round stands.
 pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
+    if cx.store.is_on_station_api() {
+        station_status(ui, cx, cache);
+        return;
+    }
     if cache.watch.stale(cx, *cx.tournament) {
         cache.reload(cx);
     }
@@ -138,6 +142,45 @@ pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
             *cx.tournament,
             (cx.my_tables.is_some(), cache.staged, cache.over),
         );
+    });
+}
+
+/// The status line of a station's desk on the event server's API: its tournament and the
+/// round in play, as the server says.
+fn station_status(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
+    if cache.watch.stale(cx, *cx.tournament) {
+        cache.load.clear();
+        cache.names = cache
+            .load
+            .check("the tournament", cx.store.tournament_names())
+            .unwrap_or_default();
+        cache.station_round = cx.tournament.and_then(|t| {
+            cache
+                .load
+                .check("the round in play", cx.store.playing_boards(t))
+                .flatten()
+                .map(|(r, _)| r)
+        });
+    }
+    ui.horizontal(|ui| {
+        let name = cache
+            .names
+            .first()
+            .map_or_else(String::new, |(id, n)| display_name(*id, n));
+        ui.label(format!("Tournament: {name}"));
+        ui.separator();
+        if !cache.load.is_empty() {
+            ui.label(
+                RichText::new(format!("Could not read {}", cache.load.joined()))
+                    .color(common::RED)
+                    .strong(),
+            );
+            return;
+        }
+        match cache.station_round {
+            Some(r) => ui.label(RichText::new(format!("Round {r} in play")).strong()),
+            None => ui.label("No round in play: the director publishes it"),
+        };
     });
 }
 
@@ -292,6 +335,8 @@ pub struct StatusCache {
     /// The place of the round shown, in words (an event in stages).
     place: Option<String>,
     load: LoadErrors,
+    /// A station's desk on the API: the round in play, as the server says.
+    station_round: Option<ggdesk_core::tournament::RoundNo>,
 }
 
 /// A tournament's name for lists (an imported file may have none).
