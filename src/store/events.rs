@@ -696,11 +696,17 @@ impl Store {
         })
     }
 
-    /// Imports a tournament file (`ggdesk-tournament/1`, or `/2`: an event of stages) in
-    /// one transaction: the whole tournament or nothing. Players keep the file's numbers;
-    /// each is linked to the registry player with the same federation id, or added to the
-    /// registry. A player banned in the registry refuses the file.
+    /// Imports a tournament file (`ggdesk-tournament/1`, or `/2`: an event of stages or a
+    /// team event, spec/teams.md) in one transaction: the whole tournament or nothing.
+    /// Players keep the file's numbers; each is linked to the registry player with the same
+    /// federation id, or added to the registry. A player banned in the registry refuses the
+    /// file.
     pub fn import_tournament(&mut self, file: &Value, actor: &Actor) -> Result<TournamentId> {
+        if file.get("format").and_then(Value::as_str) == Some(ggdesk_core::stages::FORMAT_2)
+            && ggdesk_core::teams::is_team_file(file)
+        {
+            return self.import_team_event(file, actor);
+        }
         let read = read_file(file, self.now()).map_err(refused)?;
         let event = &read.event;
         self.write(|tx| {
@@ -737,24 +743,28 @@ impl Store {
         })
     }
 
-    /// The tournament as its file (`ggdesk-tournament/1`, or `/2` for an event of stages):
+    /// The tournament as its file (`ggdesk-tournament/1`, or `/2` for an event of stages or a
+    /// team event):
     /// every published or complete round, the games' rules in `settings.rules`, a rated
     /// event's `date`, and the keys of an imported file this desk does not use.
     pub fn export_tournament(&self, tid: TournamentId) -> Result<Value> {
-        let (event, extra, rated) = self.read(|q| {
+        self.read(|q| {
+            // A team event keeps its own rows beside an event's (migration 10).
+            if super::team_rows::is_team_event(q, tid)? {
+                return super::team_rows::file(q, tid);
+            }
             let event = event_rows::load(q, tid, Reader::Desk)?;
             let (extra, rated): (String, Option<String>) = q.query_row(
                 "SELECT extra, rated_date FROM tournaments WHERE id = ?1",
                 [tid],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )?;
-            Ok((event, extra, rated))
-        })?;
-        let extra = match serde_json::from_str(&extra) {
-            Ok(Value::Object(m)) => m,
-            _ => Map::new(),
-        };
-        Ok(event.to_file(&extra, rated.as_deref()))
+            let extra = match serde_json::from_str(&extra) {
+                Ok(Value::Object(m)) => m,
+                _ => Map::new(),
+            };
+            Ok(event.to_file(&extra, rated.as_deref()))
+        })
     }
 }
 
