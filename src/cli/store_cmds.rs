@@ -143,7 +143,7 @@ pub fn export_tournament(db: Option<String>, id: i64, file: &Path) -> Result<(),
 /// Asking for a game or tournament the database does not have is bad input (exit 2).
 pub fn not_found_is_input(e: StoreError) -> CliError {
     match e {
-        StoreError::NotFound(m) => CliError::Input(m),
+        e @ StoreError::NotFound(_) => CliError::Input(e.to_string()),
         other => store_error(other),
     }
 }
