@@ -21,6 +21,8 @@ use std::path::PathBuf;
 
 crate::on_both_engines!(
     every_example_round_trips_as_the_core_writes_it,
+    every_optional_key_and_a_pending_board_round_trip,
+    a_final_played_off_round_trips,
     the_exported_examples_answer_as_expected,
     every_board_game_is_a_pairing_at_its_table,
     copy_carries_a_team_event,
@@ -108,6 +110,84 @@ fn every_example_round_trips_as_the_core_writes_it(engine: Engine) {
         assert_ne!(again, id);
         assert_eq!(s.export_tournament(again).expect("export 2"), out, "{name}");
     }
+}
+
+/// What the examples leave out: half points, the bye and primary score set, a match without
+/// a table, a board still pending, a team without a captain, a player's club, federation id
+/// and own keys, keys of the file the store does not use.
+fn every_optional_key_and_a_pending_board_round_trip(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    let file = json!({
+        "format": "ggdesk-tournament/2", "name": "Club night", "date": "2025-03-01",
+        "organiser": {"name": "GG Club"},
+        "settings": {"points": {"win": 1, "draw": 0.5, "loss": 0, "bye": 1,
+                                "forfeit_win": 1, "forfeit_loss": 0, "absent": 0}},
+        "team": {"boards": 2, "match_points": {"win": 3, "draw": 1, "loss": 0},
+                 "bye": {"match_points": 2, "game_points": 1.5}, "primary": "game_points"},
+        "players": [
+            {"id": 1, "name": "A", "rating": 1500, "club": "North", "federation_id": "PH-7",
+             "title": "GM"},
+            {"id": 2, "name": "B", "rating": 1400}, {"id": 3, "name": "C", "rating": 1300},
+            {"id": 4, "name": "D", "rating": 1200}, {"id": 5, "name": "E", "rating": 1100},
+            {"id": 6, "name": "F", "rating": 1000}, {"id": 7, "name": "G", "rating": 900}],
+        "teams": [{"id": 1, "name": "One", "players": [1, 2, 7], "captain": 7},
+                  {"id": 2, "name": "Two", "players": [3, 4], "captain": 3},
+                  {"id": 3, "name": "Three", "players": [5, 6]}],
+        "penalties": [],
+        "stages": [{"name": "", "system": "round_robin", "team_tiebreaks": ["wins"],
+                    "rounds": [
+                        {"matches": [{"home": 1, "away": 2, "boards": [
+                            {"white": 1, "black": 3, "result": "draw"},
+                            {"white": 4, "black": 7, "result": "pending"}]}],
+                         "byes": [3]}]}]
+    });
+    let id = s.import_tournament(&file, &director()).expect("imports");
+    let out = s.export_tournament(id).expect("exports");
+    if let Some(at) = missing_from(&norm(&file), &norm(&out), "") {
+        panic!("{at}");
+    }
+    let event = TeamEvent::from_value(&file).expect("the file reads");
+    assert_eq!(
+        TeamEvent::from_value(&out).expect("the export reads"),
+        event
+    );
+    // The round is in play: its pending board is a game at the desk's table 2.
+    let round = s
+        .round_in_play(id, TableNo(2))
+        .expect("reads")
+        .expect("a round in play");
+    assert_eq!(round.state, ggdesk::store::RoundState::Published);
+    assert_eq!(round.result_at_table, Some(GameResult::Pending));
+}
+
+/// A final level on game points and its playoff games (kept as one round of kind playoff):
+/// the export places the teams as the file does.
+fn a_final_played_off_round_trips(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    let file = json!({
+        "format": "ggdesk-tournament/2", "name": "Final only", "team": {"boards": 1},
+        "players": [{"id": 1, "name": "A", "rating": 1500}, {"id": 2, "name": "B", "rating": 1400}],
+        "teams": [{"id": 1, "name": "One", "players": [1]}, {"id": 2, "name": "Two", "players": [2]}],
+        "stages": [{"name": "Final", "system": "scheveningen",
+                    "rounds": [{"games": [{"table": 1, "white": 1, "black": 2, "result": "draw"}]}],
+                    "playoffs": [{"white": 1, "black": 2, "result": "draw"},
+                                 {"white": 2, "black": 1, "result": "white"}]}]
+    });
+    let id = s.import_tournament(&file, &director()).expect("imports");
+    let out = s.export_tournament(id).expect("exports");
+    if let Some(at) = missing_from(&norm(&file), &norm(&out), "") {
+        panic!("{at}");
+    }
+    let event = TeamEvent::from_value(&file).expect("the file reads");
+    let exported = TeamEvent::from_value(&out).expect("the export reads");
+    assert_eq!(exported, event);
+    let places: Vec<u32> = exported
+        .final_placement()
+        .expect("the event is over")
+        .iter()
+        .map(|p| p.team.0)
+        .collect();
+    assert_eq!(places, [2, 1], "the playoff's winner first");
 }
 
 fn the_exported_examples_answer_as_expected(engine: Engine) {
