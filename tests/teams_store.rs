@@ -3,8 +3,8 @@
 //! event, and the exported file answers `pair`, `--teams` and `--boards` as the shared
 //! examples expect; every board game is a pairing at the spec's table; `copy` carries a team
 //! event; a bad file is refused naming the match and the board, and a file refused inside the
-//! transaction leaves nothing behind; the desk and the Ratings page say what a team event is
-//! to them rather than fail on it.
+//! transaction leaves nothing behind; the desk, the public pages and the Ratings page say
+//! what a team event is to them rather than fail on it.
 
 #[path = "support/engines.rs"]
 mod engines;
@@ -28,7 +28,7 @@ crate::on_both_engines!(
     copy_carries_a_team_event,
     a_bad_line_up_is_refused_naming_the_match_and_board_and_writes_nothing,
     a_file_refused_inside_the_transaction_leaves_nothing,
-    the_desk_and_the_ratings_page_say_what_a_team_event_is_to_them,
+    the_desk_the_pages_and_the_ratings_say_what_a_team_event_is_to_them,
 );
 
 const EXAMPLES: [&str; 3] = [
@@ -348,8 +348,10 @@ fn a_file_refused_inside_the_transaction_leaves_nothing(engine: Engine) {
     );
 }
 
-fn the_desk_and_the_ratings_page_say_what_a_team_event_is_to_them(engine: Engine) {
-    let mut s = engines::fresh_store(engine);
+fn the_desk_the_pages_and_the_ratings_say_what_a_team_event_is_to_them(engine: Engine) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let address = engines::fresh_address(engine, dir.path());
+    let mut s = Store::connect(&address).expect("the director's store");
     let id = s
         .import_tournament(&shared("board-groups-then-final.json"), &director())
         .expect("imports");
@@ -368,9 +370,21 @@ fn the_desk_and_the_ratings_page_say_what_a_team_event_is_to_them(engine: Engine
     assert_eq!(
         listed
             .iter()
-            .map(|t| (t.id, t.name.as_str()))
+            .map(|t| (t.id, t.name.as_str(), t.team))
             .collect::<Vec<_>>(),
-        [(id, "Team event 2")]
+        [(id, "Team event 2", true)]
+    );
+    // The public pages (on a server, the public role), which do not show team events yet,
+    // find none there.
+    assert_eq!(s.public_event(id).expect("reads"), None);
+    let pages = Store::connect_read_only(&address).expect("the public pages' store");
+    assert_eq!(pages.public_event(id).expect("reads"), None);
+    assert!(
+        pages
+            .tournaments()
+            .expect("the index")
+            .iter()
+            .all(|t| t.team)
     );
     assert!(
         s.rating_events().expect("the Ratings page").is_empty(),

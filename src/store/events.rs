@@ -62,6 +62,9 @@ pub struct TournamentSummary {
     /// An event of stages: its stages' names in order (a stage without a name by its
     /// system); empty for a tournament of one system.
     pub stages: Vec<String>,
+    /// A team event (spec/teams.md, migration 10): the desk lists it but does not run it
+    /// yet, and the public pages leave it out.
+    pub team: bool,
 }
 
 /// The round a tournament's tables play, read alone (the stations' API checks each
@@ -123,11 +126,18 @@ impl Store {
     }
 
     /// An event as the public pages show it, read from what the public may see alone (on a
-    /// server, the public role's views): `None` when there is no such tournament.
+    /// server, the public role's views): `None` when there is no such tournament, or it is
+    /// a team event (which the public pages do not show yet).
     pub fn public_event(&self, tid: TournamentId) -> Result<Option<Event>> {
-        match self.read(|q| event_rows::load(q, tid, Reader::Public)) {
+        let read = self.read(|q| {
+            if super::team_rows::is_team_event(q, tid)? {
+                return Ok(None);
+            }
+            event_rows::load(q, tid, Reader::Public).map(Some)
+        });
+        match read {
             Err(StoreError::NotFound(_)) => Ok(None),
-            other => other.map(Some),
+            other => other,
         }
     }
 
@@ -183,7 +193,8 @@ impl Store {
             let mut list = q.query_map(
                 "SELECT t.id, t.name, t.system, t.rounds, t.created_at,
                         (SELECT count(*) FROM registrations r WHERE r.tournament_id = t.id),
-                        (SELECT count(*) FROM rounds r WHERE r.tournament_id = t.id AND r.state <> 'draft')
+                        (SELECT count(*) FROM rounds r WHERE r.tournament_id = t.id AND r.state <> 'draft'),
+                        EXISTS (SELECT 1 FROM team_events e WHERE e.tournament_id = t.id)
                  FROM tournaments t ORDER BY t.id DESC",
                 args![],
                 |r| {
@@ -198,6 +209,7 @@ impl Store {
                             players: r.get(5)?,
                             rounds_started: r.get(6)?,
                             stages: Vec::new(),
+                            team: r.get(7)?,
                         })
                     })()
                     .at("tournaments", format!("tournament {id}"))
