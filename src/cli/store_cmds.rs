@@ -86,9 +86,13 @@ pub fn import(db: Option<String>, file: &str) -> Result<(), CliError> {
                 })?
                 .to_string()
         }
-        // An event in stages: checked as `pair` checks it.
+        // An event in stages or a team event: checked as `pair` checks it.
         ggdesk_core::stages::FORMAT_2 => {
-            ggdesk_core::stages::Event::from_value(&value).map_err(|e| bad(&e))?;
+            if ggdesk_core::teams::is_team_file(&value) {
+                ggdesk_core::teams::TeamEvent::from_value(&value).map_err(|e| bad(&e))?;
+            } else {
+                ggdesk_core::stages::Event::from_value(&value).map_err(|e| bad(&e))?;
+            }
             open(db)?
                 .import_tournament(&value, &director)
                 .map_err(|e| match e {
@@ -139,7 +143,7 @@ pub fn export_tournament(db: Option<String>, id: i64, file: &Path) -> Result<(),
 /// Asking for a game or tournament the database does not have is bad input (exit 2).
 pub fn not_found_is_input(e: StoreError) -> CliError {
     match e {
-        StoreError::NotFound(m) => CliError::Input(m),
+        e @ StoreError::NotFound(_) => CliError::Input(e.to_string()),
         other => store_error(other),
     }
 }

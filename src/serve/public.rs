@@ -50,6 +50,8 @@ impl EventIndex {
             rated_players,
             tournaments: list
                 .iter()
+                // Team events have no public pages yet.
+                .filter(|s| !s.team)
                 .map(|s| TournamentLine {
                     id: s.id.0,
                     name: s.name.clone(),

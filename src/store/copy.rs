@@ -8,7 +8,7 @@ use super::error::{Result, StoreError};
 
 /// The tables that hold an event, in an order where every row's references come first.
 /// (The stations of a server are its logins: they stay with the server.)
-pub(crate) const TABLES: [(&str, &str); 18] = [
+pub(crate) const TABLES: [(&str, &str); 25] = [
     ("players", "id"),
     ("tournaments", "id"),
     // The stages of an event (migration 6); its rounds, boards and penalties carry their
@@ -20,6 +20,15 @@ pub(crate) const TABLES: [(&str, &str); 18] = [
     ("rounds", "tournament_id, number"),
     ("pairings", "tournament_id, round, board_no"),
     ("round_byes", "tournament_id, round, player_no"),
+    // A team event (migration 10): its settings, stages, teams and rosters, and each
+    // round's matches with their line-ups and team byes.
+    ("team_events", "tournament_id"),
+    ("team_stages", "tournament_id, stage_no"),
+    ("teams", "tournament_id, team_no"),
+    ("team_players", "tournament_id, team_no, position"),
+    ("team_matches", "tournament_id, round, match_no"),
+    ("team_boards", "tournament_id, round, match_no, board"),
+    ("team_byes", "tournament_id, round, team_no"),
     ("absences", "tournament_id, round, player_no"),
     ("penalties", "id"),
     ("games", "id"),

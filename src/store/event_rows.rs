@@ -217,7 +217,11 @@ fn extra_of(text: &str) -> Map<String, Value> {
 }
 
 /// The players as registered, in the players list's order.
-fn read_entrants(q: &mut Tx<'_>, tid: TournamentId, reader: Reader) -> Result<Vec<Entrant>> {
+pub(crate) fn read_entrants(
+    q: &mut Tx<'_>,
+    tid: TournamentId,
+    reader: Reader,
+) -> Result<Vec<Entrant>> {
     let sql = match reader {
         Reader::Desk => {
             "SELECT r.player_no, r.name, r.rating, r.club, r.withdrawn, r.federation_id, r.extra,
@@ -470,7 +474,12 @@ fn read_desk(q: &mut Tx<'_>, tid: TournamentId) -> Result<Vec<DeskGame>> {
 pub(crate) fn load(q: &mut Tx<'_>, tid: TournamentId, reader: Reader) -> Result<Event> {
     let (setup, staged) = read_setup(q, tid)?;
     let format = if staged {
-        Format::Stages(read_stages(q, tid)?)
+        let stages = read_stages(q, tid)?;
+        // A team event keeps its stages beside these (migration 10).
+        if stages.is_empty() && super::team_rows::is_team_event(q, tid)? {
+            return Err(super::team_rows::not_at_the_desk(tid));
+        }
+        Format::Stages(stages)
     } else {
         Format::OneSystem
     };
@@ -669,7 +678,12 @@ fn insert_round(tx: &mut Tx<'_>, tid: TournamentId, r: &RoundRecord) -> Result<(
 }
 
 /// Writes a registration at place `seq` of the players list.
-fn insert_entrant(tx: &mut Tx<'_>, tid: TournamentId, e: &Entrant, seq: i64) -> Result<()> {
+pub(crate) fn insert_entrant(
+    tx: &mut Tx<'_>,
+    tid: TournamentId,
+    e: &Entrant,
+    seq: i64,
+) -> Result<()> {
     let p = &e.player;
     let now = tx.now();
     tx.prepare_cached(

@@ -62,6 +62,9 @@ pub struct TournamentSummary {
     /// An event of stages: its stages' names in order (a stage without a name by its
     /// system); empty for a tournament of one system.
     pub stages: Vec<String>,
+    /// A team event (spec/teams.md, migration 10): the desk lists it but does not run it
+    /// yet, and the public pages leave it out.
+    pub team: bool,
 }
 
 /// The round a tournament's tables play, read alone (the stations' API checks each
@@ -123,11 +126,18 @@ impl Store {
     }
 
     /// An event as the public pages show it, read from what the public may see alone (on a
-    /// server, the public role's views): `None` when there is no such tournament.
+    /// server, the public role's views): `None` when there is no such tournament, or it is
+    /// a team event (which the public pages do not show yet).
     pub fn public_event(&self, tid: TournamentId) -> Result<Option<Event>> {
-        match self.read(|q| event_rows::load(q, tid, Reader::Public)) {
+        let read = self.read(|q| {
+            if super::team_rows::is_team_event(q, tid)? {
+                return Ok(None);
+            }
+            event_rows::load(q, tid, Reader::Public).map(Some)
+        });
+        match read {
             Err(StoreError::NotFound(_)) => Ok(None),
-            other => other.map(Some),
+            other => other,
         }
     }
 
@@ -189,7 +199,8 @@ impl Store {
             let mut list = q.query_map(
                 "SELECT t.id, t.name, t.system, t.rounds, t.created_at,
                         (SELECT count(*) FROM registrations r WHERE r.tournament_id = t.id),
-                        (SELECT count(*) FROM rounds r WHERE r.tournament_id = t.id AND r.state <> 'draft')
+                        (SELECT count(*) FROM rounds r WHERE r.tournament_id = t.id AND r.state <> 'draft'),
+                        EXISTS (SELECT 1 FROM team_events e WHERE e.tournament_id = t.id)
                  FROM tournaments t ORDER BY t.id DESC",
                 args![],
                 |r| {
@@ -204,6 +215,7 @@ impl Store {
                             players: r.get(5)?,
                             rounds_started: r.get(6)?,
                             stages: Vec::new(),
+                            team: r.get(7)?,
                         })
                     })()
                     .at("tournaments", format!("tournament {id}"))
@@ -707,11 +719,17 @@ impl Store {
         })
     }
 
-    /// Imports a tournament file (`ggdesk-tournament/1`, or `/2`: an event of stages) in
-    /// one transaction: the whole tournament or nothing. Players keep the file's numbers;
-    /// each is linked to the registry player with the same federation id, or added to the
-    /// registry. A player banned in the registry refuses the file.
+    /// Imports a tournament file (`ggdesk-tournament/1`, or `/2`: an event of stages or a
+    /// team event, spec/teams.md) in one transaction: the whole tournament or nothing.
+    /// Players keep the file's numbers; each is linked to the registry player with the same
+    /// federation id, or added to the registry. A player banned in the registry refuses the
+    /// file.
     pub fn import_tournament(&mut self, file: &Value, actor: &Actor) -> Result<TournamentId> {
+        if file.get("format").and_then(Value::as_str) == Some(ggdesk_core::stages::FORMAT_2)
+            && ggdesk_core::teams::is_team_file(file)
+        {
+            return self.import_team_event(file, actor);
+        }
         let read = read_file(file, self.now()).map_err(refused)?;
         let event = &read.event;
         self.write(|tx| {
@@ -748,24 +766,28 @@ impl Store {
         })
     }
 
-    /// The tournament as its file (`ggdesk-tournament/1`, or `/2` for an event of stages):
+    /// The tournament as its file (`ggdesk-tournament/1`, or `/2` for an event of stages or a
+    /// team event):
     /// every published or complete round, the games' rules in `settings.rules`, a rated
     /// event's `date`, and the keys of an imported file this desk does not use.
     pub fn export_tournament(&self, tid: TournamentId) -> Result<Value> {
-        let (event, extra, rated) = self.read(|q| {
+        self.read(|q| {
+            // A team event keeps its own rows beside an event's (migration 10).
+            if super::team_rows::is_team_event(q, tid)? {
+                return super::team_rows::file(q, tid);
+            }
             let event = event_rows::load(q, tid, Reader::Desk)?;
             let (extra, rated): (String, Option<String>) = q.query_row(
                 "SELECT extra, rated_date FROM tournaments WHERE id = ?1",
                 [tid],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )?;
-            Ok((event, extra, rated))
-        })?;
-        let extra = match serde_json::from_str(&extra) {
-            Ok(Value::Object(m)) => m,
-            _ => Map::new(),
-        };
-        Ok(event.to_file(&extra, rated.as_deref()))
+            let extra = match serde_json::from_str(&extra) {
+                Ok(Value::Object(m)) => m,
+                _ => Map::new(),
+            };
+            Ok(event.to_file(&extra, rated.as_deref()))
+        })
     }
 }
 

@@ -35,6 +35,7 @@ mod seen;
 mod sqlite;
 mod stations;
 mod tables;
+mod team_rows;
 mod time;
 
 pub use backup::{BACKUPS_KEPT, BackupNote, backup_dir};

@@ -27,6 +27,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/007-station-audit.postgres.sql"),
     include_str!("../../migrations/008-station-api.postgres.sql"),
     include_str!("../../migrations/009-standby-addresses.postgres.sql"),
+    include_str!("../../migrations/010-teams.postgres.sql"),
 ];
 
 /// The channel the database notifies changes on (`LISTEN ggdesk`).

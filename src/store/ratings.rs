@@ -542,10 +542,11 @@ fn display(name: &str, tid: TournamentId) -> String {
 }
 
 /// Every tournament with its rating state, for the Ratings page: whether it can be rated
-/// is the core's answer on its event.
+/// is the core's answer on its event. A team event (migration 10) is not rated yet.
 fn rating_events_in(tx: &mut Tx<'_>) -> Result<Vec<RatingEvent>> {
     let rows = tx.query_map(
-        "SELECT id, name, rated_date, extra FROM tournaments ORDER BY id DESC",
+        "SELECT id, name, rated_date, extra FROM tournaments
+         WHERE id NOT IN (SELECT tournament_id FROM team_events) ORDER BY id DESC",
         args![],
         |r| {
             let id: TournamentId = r.get(0)?;

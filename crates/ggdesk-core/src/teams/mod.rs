@@ -23,6 +23,7 @@ mod model;
 mod next;
 mod score;
 mod standings;
+mod write;
 
 pub use boards::{BoardPrizeRow, BoardPrizes, board_prizes_json};
 pub use fault::{TeamFault, TeamFileError};
