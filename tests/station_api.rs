@@ -183,15 +183,27 @@ fn refused(r: &Answer, status: u16, error: &str) {
 fn a_station_plays_a_game_through_the_api_and_the_director_sees_it() {
     let api = api();
     let (c, a) = (&api.client, api.a.as_str());
+    let before = now_ms();
     let me = c.get("/hall-a", a);
+    let after = now_ms();
     assert_eq!(me.status, 200, "{}", me.text);
+    // The server's clock, for the desk to show the clocks on the server's time.
+    let server_now = me.json["now"].as_i64().expect("the server's time");
+    assert!((before..=after).contains(&server_now), "{}", me.text);
+    let rules = api
+        .director
+        .tournament_rules(api.t1)
+        .expect("rules")
+        .to_value();
     assert_eq!(
         me.json,
         json!({
+            "now": server_now,
             "station": "hall-a",
             "tournament": { "id": api.t1.0, "name": "Open x" },
             "tables": [1, 2],
             "round": { "number": 1, "state": "published" },
+            "rules": rules,
         })
     );
     let boards = c.get("/hall-a/boards", a);

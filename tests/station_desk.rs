@@ -407,3 +407,147 @@ fn the_desk_on_the_api_opens_on_the_stations_tables_and_a_move_typed_there_reach
     assert_eq!(log.len(), 1, "{:?}", all_text(&d));
     assert_eq!(log[0].2, AnyEvent::Game(Event::Move { mv, by: None }));
 }
+
+#[test]
+fn a_card_connects_once_with_its_authority_and_the_desk_remembers_the_server() {
+    use ggdesk::station::connect::{KnownAuthorities, connect};
+    let h = hall();
+    let dir = tempfile::tempdir().expect("dir");
+    let file = dir.path().join("known-authorities.json");
+    let link = h.link().shown();
+    let server = h.link().server();
+    let mut known = KnownAuthorities::load(Some(file.clone())).expect("none yet");
+    // The first time, the card's authority is needed: the server is checked against it.
+    let e = connect(&link, &h.secret, "", &mut known).expect_err("no authority");
+    assert_eq!(
+        e,
+        format!(
+            "the first connection to {server} needs the card's authority (the digits after \
+             \"authority: sha256:\"): the server is checked against it before the secret is sent"
+        )
+    );
+    let card = format!("sha256:{}", &h.fingerprint[..16]);
+    let c = connect(&link, &h.secret, &card, &mut known).expect("connected");
+    assert!(c.first_use);
+    assert_eq!(c.authority, h.fingerprint);
+    assert_eq!(c.link.station, "hall-a");
+    let kept = KnownAuthorities::load(Some(file.clone())).expect("remembered");
+    assert_eq!(kept.get(&server), Some(h.fingerprint.as_str()));
+    // Later: no authority needed; a card naming another is refused.
+    let mut known = kept;
+    let again = connect(&link, &h.secret, "", &mut known).expect("again");
+    assert!(!again.first_use);
+    let e =
+        connect(&link, &h.secret, "sha256:0123456789abcdef", &mut known).expect_err("another card");
+    assert!(
+        e.starts_with(&format!(
+            "the card's authority sha256:0123456789abcdef is not the authority this desk \
+             connected to at {server} before (sha256:{}): refused",
+            h.fingerprint
+        )),
+        "{e}"
+    );
+    // The server now presents another authority than the one remembered: refused before
+    // the secret is sent, naming both.
+    let other = "ab".repeat(32);
+    let mut changed = KnownAuthorities::load(None).expect("in memory");
+    changed.remember(&server, &other).expect("remembered");
+    let e = connect(&link, &h.secret, "", &mut changed).expect_err("another authority");
+    assert_eq!(e, ggdesk::tls::wrong_authority(&h.fingerprint, &other));
+}
+
+#[test]
+fn the_stations_page_connects_a_desk_to_the_event_as_its_station() {
+    let h = hall();
+    let dir = tempfile::tempdir().expect("dir");
+    let prefs = Prefs {
+        page: Page::Stations,
+        ..Prefs::default()
+    };
+    let store = Store::open(&dir.path().join("desk.sqlite3")).expect("a desk's own file");
+    let mut app = DeskApp::new(Ok(store), prefs, TimeSource::System);
+    app.remember_authorities_in(dir.path().join("known.json"));
+    let mut d = Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .with_max_steps(32)
+        .build_ui_state(|ui, app: &mut DeskApp| app.show(ui), app);
+    d.run();
+    common::type_into(
+        &mut d,
+        "Link (https://HOST:PORT/STATION)",
+        &h.link().shown(),
+    );
+    common::type_into(&mut d, "Secret", &h.secret);
+    common::type_into(
+        &mut d,
+        "Authority (sha256:…)",
+        &format!("sha256:{}", &h.fingerprint[..16]),
+    );
+    click(&mut d, "Connect to the event");
+    assert!(
+        common::until(&mut d, |d| has_text(
+            d,
+            "Arbiter station hall-a: tables 1-2"
+        )),
+        "{:?}",
+        all_text(&d)
+    );
+    assert_eq!(d.state().prefs.page, Page::Tables);
+    assert!(
+        has_text(
+            &d,
+            &format!(
+                "Connected to the event server {} as station hall-a: authority sha256:{} (it \
+                 matches the card; remembered for this server)",
+                h.link().server(),
+                h.fingerprint
+            )
+        ),
+        "{:?}",
+        all_text(&d)
+    );
+    assert!(has_text(&d, "Table 1 · hall-a"), "{:?}", all_text(&d));
+    assert!(
+        !all_text(&d).iter().any(|t| t.contains(&h.secret)),
+        "the secret is not on screen once it has served"
+    );
+}
+
+#[test]
+fn the_command_line_refuses_a_link_that_is_no_stations_and_a_server_it_cannot_reach() {
+    let bin = env!("CARGO_BIN_EXE_ggdesk");
+    let out = std::process::Command::new(bin)
+        .args(["--station", "http://10.0.0.1:8443/hall-a"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "ggdesk: \"http://10.0.0.1:8443/hall-a\" is not a station's link: it starts https:// \
+         (as the card prints it)\n"
+    );
+    // A port nobody listens on, on loopback.
+    let port = TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("addr")
+        .port();
+    let home = tempfile::tempdir().expect("home");
+    let out = std::process::Command::new(bin)
+        .args(["--station", &format!("https://127.0.0.1:{port}/hall-a")])
+        .env("HOME", home.path())
+        .env("XDG_DATA_HOME", home.path())
+        .env("GGDESK_STATION_SECRET", "0123456789abcdef0123456789abcdef")
+        .env("GGDESK_STATION_AUTHORITY", "sha256:0123456789abcdef")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.starts_with(&format!(
+            "ggdesk: not connected: nothing is being saved (the event server 127.0.0.1:{port} \
+             cannot be reached: "
+        )),
+        "{said}"
+    );
+}

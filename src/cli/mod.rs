@@ -83,6 +83,15 @@ pub struct Args {
     /// PostgreSQL URL (postgres://USER:PASSWORD@HOST[:PORT][,HOST[:PORT]...]/DB[?PARAMS]).
     #[arg(long, global = true, value_name = "PATH|URL")]
     pub db: Option<String>,
+    /// Opens an arbiter station's desk on the event server, from its card's link
+    /// (https://HOST:PORT/NAME). The secret is read from GGDESK_STATION_SECRET, or asked for;
+    /// on the first connection to a server, the card's authority from --authority (or
+    /// GGDESK_STATION_AUTHORITY), or asked for.
+    #[arg(long, value_name = "LINK", conflicts_with = "db")]
+    pub station: Option<String>,
+    /// The card's authority (sha256:HEX), checked before the secret is sent.
+    #[arg(long, value_name = "SHA256", requires = "station")]
+    pub authority: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -389,11 +398,60 @@ pub fn run(args: Args) -> Result<(), CliError> {
             standby_wait: std::time::Duration::from_secs(standby_wait),
         }),
         Some(Command::Serve { listen }) => serve::run(args.db, &listen),
-        None => {
-            let db = store_cmds::db_address(args.db)?;
-            crate::ui::run(db).map_err(CliError::Other)
-        }
+        None => match args.station {
+            Some(link) => station_desk(&link, args.authority.as_deref()),
+            None => {
+                let db = store_cmds::db_address(args.db)?;
+                crate::ui::run(db).map_err(CliError::Other)
+            }
+        },
     }
+}
+
+/// `ggdesk --station LINK`: an arbiter station's desk on the event server's API.
+fn station_desk(link: &str, authority: Option<&str>) -> Result<(), CliError> {
+    use crate::station::connect::{KnownAuthorities, connect};
+    // The link is checked before anything is asked.
+    let parsed = crate::station::client::StationLink::parse(link).map_err(CliError::Input)?;
+    let mut known =
+        KnownAuthorities::load(KnownAuthorities::default_path()).map_err(CliError::Other)?;
+    let secret = match std::env::var("GGDESK_STATION_SECRET") {
+        Ok(s) if !s.trim().is_empty() => s,
+        _ => ask(&format!(
+            "The secret of station {} (on its card): ",
+            parsed.station
+        ))?,
+    };
+    let authority = match authority
+        .map(str::to_string)
+        .or_else(|| std::env::var("GGDESK_STATION_AUTHORITY").ok())
+    {
+        Some(a) => a,
+        None if known.get(&parsed.server()).is_some() => String::new(),
+        None => ask("The authority on the card (sha256:…): ")?,
+    };
+    let connected = connect(link, &secret, &authority, &mut known).map_err(CliError::Input)?;
+    if connected.first_use {
+        eprintln!(
+            "ggdesk: connected to {}: authority sha256:{} (it matches the card; remembered)",
+            connected.link.server(),
+            connected.authority
+        );
+    }
+    let title = connected.link.shown();
+    crate::ui::run_store(Ok(connected.store), &title).map_err(CliError::Other)
+}
+
+/// Asks on standard error and reads one line of standard input.
+fn ask(question: &str) -> Result<String, CliError> {
+    use std::io::Write;
+    eprint!("{question}");
+    let _ = std::io::stderr().flush();
+    let mut line = String::new();
+    std::io::stdin()
+        .read_line(&mut line)
+        .map_err(|e| CliError::Other(format!("standard input: {e}")))?;
+    Ok(line.trim().to_string())
 }
 
 /// Parses the process arguments, runs, reports an error on standard error, and returns the

@@ -25,6 +25,7 @@ mod api;
 pub mod card;
 pub mod client;
 mod commands;
+pub mod connect;
 mod guard;
 pub mod wire;
 

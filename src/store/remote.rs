@@ -78,6 +78,11 @@ impl Store {
         self.remote().map_or(0, |r| r.clock_offset_ms())
     }
 
+    /// The station's link, for a station's desk on the API.
+    pub fn remote_shown(&self) -> Option<String> {
+        self.remote().map(|r| r.shown())
+    }
+
     /// Whether this store is a station's desk on the stations' API.
     pub fn is_on_station_api(&self) -> bool {
         self.remote().is_some()

@@ -7,6 +7,7 @@
 pub mod arbiter;
 pub mod audit;
 pub mod common;
+mod connect;
 pub mod director;
 pub mod files;
 pub mod help;
@@ -340,6 +341,37 @@ impl DeskApp {
         *self = next;
     }
 
+    /// Goes on as the station's desk of the event the Stations page just connected to (on
+    /// the stations' API): its tables, as `ggdesk --station LINK` opens them.
+    fn go_on_station(&mut self, connected: crate::station::connect::Connected) {
+        let crate::station::connect::Connected {
+            store,
+            link,
+            authority,
+            first_use,
+        } = connected;
+        let mut next = DeskApp::new(Ok(store), self.prefs.clone(), self.time.clone());
+        next.launcher = self.launcher.clone();
+        next.quit = self.quit.clone();
+        next.notices.info(format!(
+            "Connected to the event server {} as station {}: authority sha256:{authority}{}",
+            link.server(),
+            link.station,
+            if first_use {
+                " (it matches the card; remembered for this server)"
+            } else {
+                ""
+            }
+        ));
+        *self = next;
+    }
+
+    /// Where "Connect to an event" remembers the authorities it met (by default beside the
+    /// default database).
+    pub fn remember_authorities_in(&mut self, path: PathBuf) {
+        self.stations.connect_panel.known = Some(path);
+    }
+
     /// The flag that asks the desk to close (set from a signal handler).
     pub fn quit_flag(&self) -> Arc<AtomicBool> {
         self.quit.clone()
@@ -565,9 +597,12 @@ impl DeskApp {
         self.prefs.tournament = tournament;
 
         // The file, or the server's URL without its password.
-        let db = store
-            .address()
-            .map_or_else(|| "in memory".to_string(), Address::shown);
+        let db = match store.remote_shown() {
+            Some(link) => format!("the event server {link}"),
+            None => store
+                .address()
+                .map_or_else(|| "in memory".to_string(), Address::shown),
+        };
         let open_folder = notices_panel(ui, &self.notices, &db);
         if let Some(dir) = open_folder
             && !self.launcher.open(&dir)
@@ -599,6 +634,11 @@ impl DeskApp {
         self.prefs.theme = theme;
         if let Some(hosted) = self.stations.hosted.take() {
             self.go_on_hosted(hosted);
+            ctx.request_repaint();
+            return;
+        }
+        if let Some(connected) = self.stations.connected.take() {
+            self.go_on_station(connected);
             ctx.request_repaint();
             return;
         }
@@ -783,10 +823,14 @@ impl eframe::App for DeskApp {
 
 /// Opens the desk window on the database at `db`.
 pub fn run(db: Address) -> Result<(), String> {
-    let store = open_store(db.clone());
+    run_store(open_store(db.clone()), &db.to_string())
+}
+
+/// Opens the desk window on a store (or the reason it could not be opened), titled `shown`.
+pub fn run_store(store: Result<Store, String>, shown: &str) -> Result<(), String> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
-            .with_title(format!("ggdesk — {db}"))
+            .with_title(format!("ggdesk — {shown}"))
             .with_inner_size([1366.0, 768.0])
             .with_min_inner_size([1024.0, 640.0]),
         renderer: eframe::Renderer::Glow,

@@ -74,6 +74,10 @@ pub struct StationsPage {
     root: Option<bool>,
     /// The server the form just started, for the desk to go on on.
     pub hosted: Option<super::hosting::Hosted>,
+    /// On a desk opened on a file: the form that connects it to an event as a station.
+    pub connect_panel: super::connect::ConnectPanel,
+    /// The event the form just connected to, for the desk to go on as its station.
+    pub connected: Option<crate::station::connect::Connected>,
     /// The server this desk runs, if it does.
     pub hosting: Option<HostedHere>,
 }
@@ -99,6 +103,8 @@ impl StationsPage {
                 .root
                 .get_or_insert_with(|| crate::host::cluster::whoami().0);
             self.hosted = self.host_panel.ui(ui, cx.store.path(), root);
+            ui.separator();
+            self.connected = self.connect_panel.ui(ui);
             return;
         }
         if let Some(tables) = cx.my_tables {
