@@ -40,6 +40,8 @@ static NEXT: AtomicU32 = AtomicU32::new(1);
 /// Tournament `tid` (8 players, round 1 published at tables 1 to 4) on its own database,
 /// station hall-a (tables 1, 2) with its secret, and the stations' API serving it.
 struct Hall {
+    url: String,
+    tls: Arc<rustls::ServerConfig>,
     director: Store,
     tid: TournamentId,
     server: StationServer,
@@ -77,8 +79,11 @@ fn hall() -> Hall {
     let cert = ca.issue(&["127.0.0.1".into()]).expect("certificate");
     let tls = Arc::new(cert.server_config().expect("TLS"));
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let server = station::spawn(listener, tls, Address::Server(url)).expect("spawn");
+    let server =
+        station::spawn(listener, tls.clone(), Address::Server(url.clone())).expect("spawn");
     Hall {
+        url,
+        tls,
         director,
         tid,
         server,
@@ -418,7 +423,7 @@ fn a_card_connects_once_with_its_authority_and_the_desk_remembers_the_server() {
     let server = h.link().server();
     let mut known = KnownAuthorities::load(Some(file.clone())).expect("none yet");
     // The first time, the card's authority is needed: the server is checked against it.
-    let e = connect(&link, &h.secret, "", &mut known).expect_err("no authority");
+    let e = connect(&link, &[], &h.secret, "", &mut known).expect_err("no authority");
     assert_eq!(
         e,
         format!(
@@ -427,7 +432,7 @@ fn a_card_connects_once_with_its_authority_and_the_desk_remembers_the_server() {
         )
     );
     let card = format!("sha256:{}", &h.fingerprint[..16]);
-    let c = connect(&link, &h.secret, &card, &mut known).expect("connected");
+    let c = connect(&link, &[], &h.secret, &card, &mut known).expect("connected");
     assert!(c.first_use);
     assert_eq!(c.authority, h.fingerprint);
     assert_eq!(c.link.station, "hall-a");
@@ -435,10 +440,10 @@ fn a_card_connects_once_with_its_authority_and_the_desk_remembers_the_server() {
     assert_eq!(kept.get(&server), Some(h.fingerprint.as_str()));
     // Later: no authority needed; a card naming another is refused.
     let mut known = kept;
-    let again = connect(&link, &h.secret, "", &mut known).expect("again");
+    let again = connect(&link, &[], &h.secret, "", &mut known).expect("again");
     assert!(!again.first_use);
-    let e =
-        connect(&link, &h.secret, "sha256:0123456789abcdef", &mut known).expect_err("another card");
+    let e = connect(&link, &[], &h.secret, "sha256:0123456789abcdef", &mut known)
+        .expect_err("another card");
     assert!(
         e.starts_with(&format!(
             "the card's authority sha256:0123456789abcdef is not the authority this desk \
@@ -452,7 +457,7 @@ fn a_card_connects_once_with_its_authority_and_the_desk_remembers_the_server() {
     let other = "ab".repeat(32);
     let mut changed = KnownAuthorities::load(None).expect("in memory");
     changed.remember(&server, &other).expect("remembered");
-    let e = connect(&link, &h.secret, "", &mut changed).expect_err("another authority");
+    let e = connect(&link, &[], &h.secret, "", &mut changed).expect_err("another authority");
     assert_eq!(e, ggdesk::tls::wrong_authority(&h.fingerprint, &other));
 }
 
@@ -550,4 +555,38 @@ fn the_command_line_refuses_a_link_that_is_no_stations_and_a_server_it_cannot_re
         )),
         "{said}"
     );
+}
+
+#[test]
+fn when_the_servers_laptop_is_gone_the_desk_goes_on_with_the_standbys_server() {
+    // Two event servers on one database: the link's (the primary's) and a standby's, whose
+    // certificate the same authority signed.
+    let h = hall();
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let standby =
+        station::spawn(listener, h.tls.clone(), Address::Server(h.url.clone())).expect("spawn");
+    let client = h
+        .client()
+        .with_standbys(&[format!("https://{}/", standby.addr())])
+        .expect("the standby's address");
+    let client = Arc::new(client);
+    let mut station = Store::on_station_api(client.clone()).expect("connected");
+    let id = started_at_table_1(&mut station, h.tid);
+    let a = Actor("hall-a".into());
+    let e = event::games::first_legal(&station, id);
+    station
+        .append(id, 0.0, AnyEvent::Game(e), &a, "")
+        .expect("a move");
+    assert_eq!(client.answering().port, h.server.addr().port());
+    // The primary's laptop is lost: its server stops.
+    let Hall {
+        server, director, ..
+    } = h;
+    drop(server);
+    let e = event::games::first_legal(&station, id);
+    station
+        .append(id, 0.0, AnyEvent::Game(e), &a, "")
+        .expect("the next move, through the standby's server");
+    assert_eq!(client.answering().port, standby.addr().port());
+    assert_eq!(director.load_game(id).expect("game").events.len(), 2);
 }

@@ -92,6 +92,10 @@ pub struct Args {
     /// The card's authority (sha256:HEX), checked before the secret is sent.
     #[arg(long, value_name = "SHA256", requires = "station")]
     pub authority: Option<String>,
+    /// A standby's address the card lists (https://HOST:PORT/), tried when the link's server
+    /// does not answer; may be given again.
+    #[arg(long, value_name = "ADDRESS", requires = "station")]
+    pub standby: Vec<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -399,7 +403,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
         }),
         Some(Command::Serve { listen }) => serve::run(args.db, &listen),
         None => match args.station {
-            Some(link) => station_desk(&link, args.authority.as_deref()),
+            Some(link) => station_desk(&link, &args.standby, args.authority.as_deref()),
             None => {
                 let db = store_cmds::db_address(args.db)?;
                 crate::ui::run(db).map_err(CliError::Other)
@@ -409,7 +413,7 @@ pub fn run(args: Args) -> Result<(), CliError> {
 }
 
 /// `ggdesk --station LINK`: an arbiter station's desk on the event server's API.
-fn station_desk(link: &str, authority: Option<&str>) -> Result<(), CliError> {
+fn station_desk(link: &str, standbys: &[String], authority: Option<&str>) -> Result<(), CliError> {
     use crate::station::connect::{KnownAuthorities, connect};
     // The link is checked before anything is asked.
     let parsed = crate::station::client::StationLink::parse(link).map_err(CliError::Input)?;
@@ -430,7 +434,8 @@ fn station_desk(link: &str, authority: Option<&str>) -> Result<(), CliError> {
         None if known.get(&parsed.server()).is_some() => String::new(),
         None => ask("The authority on the card (sha256:…): ")?,
     };
-    let connected = connect(link, &secret, &authority, &mut known).map_err(CliError::Input)?;
+    let connected =
+        connect(link, standbys, &secret, &authority, &mut known).map_err(CliError::Input)?;
     if connected.first_use {
         eprintln!(
             "ggdesk: connected to {}: authority sha256:{} (it matches the card; remembered)",

@@ -20,7 +20,7 @@ use hyper_util::rt::TokioIo;
 use rustls::pki_types::ServerName;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
@@ -97,6 +97,9 @@ impl StationLink {
 /// A station's desk's connection to the event server.
 pub struct StationClient {
     link: StationLink,
+    /// The link and then each standby's: the desk speaks to whichever answers (the primary
+    /// now), beginning with the one that answered last.
+    servers: Arc<Servers>,
     secret: String,
     pinned: Arc<PinnedAuthority>,
     tls: Arc<rustls::ClientConfig>,
@@ -178,6 +181,10 @@ impl StationClient {
             .build()
             .map_err(|e| StoreError::Io(format!("cannot start the station's client: {e}")))?;
         Ok(StationClient {
+            servers: Arc::new(Servers {
+                list: vec![link.clone()],
+                current: AtomicUsize::new(0),
+            }),
             link,
             secret,
             pinned,
@@ -187,6 +194,29 @@ impl StationClient {
             reads: Arc::default(),
             offset_ms: AtomicI64::new(0),
         })
+    }
+
+    /// The same client, trying each standby's address (as the card lists them:
+    /// `https://HOST:PORT/`) when the server at the link does not answer.
+    pub fn with_standbys(mut self, addresses: &[String]) -> Result<StationClient, String> {
+        let mut list = vec![self.link.clone()];
+        for a in addresses {
+            let a = a.trim().trim_end_matches('/');
+            if a.is_empty() {
+                continue;
+            }
+            list.push(StationLink::parse(&format!("{a}/{}", self.link.station))?);
+        }
+        self.servers = Arc::new(Servers {
+            list,
+            current: AtomicUsize::new(0),
+        });
+        Ok(self)
+    }
+
+    /// The server that answered last (the link's, or a standby's).
+    pub fn answering(&self) -> StationLink {
+        self.servers.now().clone()
     }
 
     /// The station's link.
@@ -222,6 +252,45 @@ impl StationClient {
         b.body(Full::new(bytes))
             .unwrap_or_else(|_| hyper::Request::new(Full::new(Bytes::new())))
     }
+}
+
+/// The addresses a station's desk may find the event server at.
+struct Servers {
+    list: Vec<StationLink>,
+    current: AtomicUsize,
+}
+
+impl Servers {
+    fn now(&self) -> &StationLink {
+        let i = self.current.load(Ordering::SeqCst);
+        &self.list[i.min(self.list.len() - 1)]
+    }
+}
+
+/// Opens a connection to whichever server answers, beginning with the one that answered
+/// last: an address that cannot be reached is passed over; a certificate that does not
+/// check is refused at once (nothing is sent to it, and no other is tried for it).
+async fn connect_any(
+    servers: &Servers,
+    tls: Arc<rustls::ClientConfig>,
+) -> Result<SendRequest<Full<Bytes>>, StoreError> {
+    let first = servers.current.load(Ordering::SeqCst);
+    let n = servers.list.len();
+    let mut failure = None;
+    for k in 0..n {
+        let i = (first + k) % n;
+        match connect(&servers.list[i], tls.clone()).await {
+            Ok(sender) => {
+                servers.current.store(i, Ordering::SeqCst);
+                return Ok(sender);
+            }
+            Err(e @ StoreError::Disconnected(_)) => {
+                failure.get_or_insert(e);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(failure.unwrap_or_else(|| StoreError::Disconnected("no address to reach".into())))
 }
 
 /// Opens a connection to the server: TCP, TLS with the authority checked (before anything
@@ -346,7 +415,7 @@ impl StationClient {
         let build = || self.request(method, path, body.as_ref());
         let (first, again) = (build(), build());
         let kept = self.sender.lock().ok().and_then(|mut s| s.take());
-        let (link, tls) = (self.link.clone(), self.tls.clone());
+        let (servers, tls) = (self.servers.clone(), self.tls.clone());
         let answer = self.runtime.block_on(async move {
             tokio::time::timeout(REQUEST_LIMIT, async move {
                 // A kept connection that closed meanwhile is made again; nothing was sent on
@@ -358,16 +427,16 @@ impl StationClient {
                 };
                 let (mut sender, reused) = match kept {
                     Some(s) => (s, true),
-                    None => (connect(&link, tls.clone()).await?, false),
+                    None => (connect_any(&servers, tls.clone()).await?, false),
                 };
                 let res = match sender.send_request(first).await {
                     Ok(res) => res,
                     Err(_) if reused => {
-                        sender = connect(&link, tls).await?;
+                        sender = connect_any(&servers, tls).await?;
                         sender.send_request(again).await
                     }
-                    .map_err(|e| did_not_answer(&link, &e))?,
-                    Err(e) => return Err(did_not_answer(&link, &e)),
+                    .map_err(|e| did_not_answer(servers.now(), &e))?,
+                    Err(e) => return Err(did_not_answer(servers.now(), &e)),
                 };
                 let status = res.status().as_u16();
                 let bytes = res
@@ -423,7 +492,8 @@ impl StationClient {
                     .unwrap_or_else(|_| hyper::Request::new(Full::new(Bytes::new())))
             }
         };
-        let (link, tls, runtime) = (self.link.clone(), self.tls.clone(), self.runtime.clone());
+        let (servers, tls, runtime) =
+            (self.servers.clone(), self.tls.clone(), self.runtime.clone());
         let reads = self.reads.clone();
         std::thread::Builder::new()
             .name("ggdesk-station-stream".into())
@@ -431,7 +501,7 @@ impl StationClient {
                 let mut first = true;
                 while !halt.load(Ordering::SeqCst) {
                     let opened = runtime.block_on(async {
-                        let mut sender = connect(&link, tls.clone()).await.ok()?;
+                        let mut sender = connect_any(&servers, tls.clone()).await.ok()?;
                         let res =
                             tokio::time::timeout(REQUEST_LIMIT, sender.send_request(request()))
                                 .await

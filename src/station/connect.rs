@@ -92,11 +92,13 @@ impl std::fmt::Debug for Connected {
     }
 }
 
-/// Connects a station's desk from its card's fields. `card_authority` (the card's
+/// Connects a station's desk from its card's fields: the link, and each standby's address
+/// the card lists (tried when the link's server does not answer). `card_authority` (the card's
 /// `sha256:` digits) is needed on the first connection to a server; later the remembered
 /// fingerprint is checked, and a card naming another authority is refused.
 pub fn connect(
     link: &str,
+    standbys: &[String],
     secret: &str,
     card_authority: &str,
     known: &mut KnownAuthorities,
@@ -128,8 +130,11 @@ pub fn connect(
             ));
         }
     };
-    let client =
-        Arc::new(StationClient::new(link.clone(), secret, pin).map_err(|e| e.to_string())?);
+    let client = Arc::new(
+        StationClient::new(link.clone(), secret, pin)
+            .map_err(|e| e.to_string())?
+            .with_standbys(standbys)?,
+    );
     let store = Store::on_station_api(client.clone()).map_err(|e| e.to_string())?;
     let authority = client.authority_seen().unwrap_or_default();
     let first_use = remembered.is_none();

@@ -13,6 +13,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 /// The form, and the connection under way.
 pub struct ConnectPanel {
     link: String,
+    standby: String,
     secret: String,
     authority: String,
     /// Where the authorities this desk met are remembered (tests use a file of their own).
@@ -25,6 +26,7 @@ impl Default for ConnectPanel {
     fn default() -> ConnectPanel {
         ConnectPanel {
             link: String::new(),
+            standby: String::new(),
             secret: String::new(),
             authority: String::new(),
             known: KnownAuthorities::default_path(),
@@ -51,6 +53,14 @@ impl ConnectPanel {
                     egui::TextEdit::singleline(&mut self.link)
                         .desired_width(360.0)
                         .hint_text("https://192.168.1.20:8443/hall-a"),
+                )
+                .labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("Standby's address (if the card lists two)");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.standby)
+                        .desired_width(360.0)
+                        .hint_text("https://192.168.1.21:8443/"),
                 )
                 .labelled_by(l.id);
                 ui.end_row();
@@ -86,6 +96,11 @@ impl ConnectPanel {
 
     fn start(&mut self) {
         self.error = None;
+        let standbys: Vec<String> = self
+            .standby
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
         let (link, secret, authority, known) = (
             self.link.clone(),
             self.secret.clone(),
@@ -97,7 +112,7 @@ impl ConnectPanel {
             .name("ggdesk-connect".into())
             .spawn(move || {
                 let result = KnownAuthorities::load(known)
-                    .and_then(|mut k| connect(&link, &secret, &authority, &mut k));
+                    .and_then(|mut k| connect(&link, &standbys, &secret, &authority, &mut k));
                 let _ = tx.send(result);
             });
         match spawned {

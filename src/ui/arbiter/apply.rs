@@ -452,6 +452,14 @@ impl TablesPage {
             .ok_or("both reading sheets must be handed in first")?;
         let label = self.label(game);
         let event = match stored.meta.tournament_id {
+            // A station on the API has its tournament's name, not its details.
+            Some(t) if cx.store.is_on_station_api() => cx
+                .store
+                .tournament_names()
+                .map_err(|e| e.to_string())?
+                .into_iter()
+                .find(|(id, _)| *id == t)
+                .map_or_else(|| label.title.clone(), |(_, name)| name),
             Some(t) => cx
                 .store
                 .tournament_details(t)
