@@ -29,9 +29,7 @@ mod trust;
 use criterion::Criterion;
 use futures_util::stream::{self, StreamExt};
 use ggdesk::station::{self, Limits, StationServer};
-use ggdesk::store::{
-    Actor, Address, AnyEvent, Change, GameId, STATION_CONNECTIONS, Store, TournamentId,
-};
+use ggdesk::store::{Actor, Address, AnyEvent, Change, GameId, Store, TournamentId};
 use ggdesk::tls::{Authority, Pin, PinnedAuthority};
 use ggdesk_core::clock::Time;
 use ggdesk_core::record::setup_value;
@@ -188,16 +186,14 @@ impl Cpu {
     }
 }
 
-/// The bench's own cluster, as the tests' (`tests/support/pg.rs`) but with room for 250
-/// stations' logins: `add_station` refuses a station the server has no connections for
-/// (each station's login may hold `STATION_CONNECTIONS` of them, the director keeps
-/// `DIRECTOR_ROOM`), even when its desk only ever speaks HTTPS.
+/// The bench's own cluster, as the tests' (`tests/support/pg.rs`): stations hold no
+/// connection of their own (they speak HTTPS to the event server only), so the default room
+/// is enough for 250 of them.
 fn cluster() -> pg::Cluster {
     let bin = pg::bin_dir();
     let dir = pg::server_folder("station-api-bench");
     let port = pg::free_port();
-    let room = (i64::from(DESKS) + 2) * STATION_CONNECTIONS + 100;
-    pg::init_and_start(&bin, &dir, port, &[&format!("max_connections={room}")]);
+    pg::init_and_start(&bin, &dir, port, &[]);
     pg::stop_when_done(&bin, &dir);
     pg::Cluster { dir, port, bin }
 }
@@ -244,10 +240,9 @@ fn hall(cluster: &pg::Cluster) -> Hall {
         .expect("publish the bench station's round");
     let players = Instant::now();
     let mut station = |name: &str, tables: &[TableNo], tid: TournamentId| {
-        director.add_station(name, tables, &d).expect("a station");
         director
-            .issue_station_secret(name, tid, &d)
-            .expect("a station's secret")
+            .add_station(name, tid, tables, &d)
+            .expect("a station and its secret")
     };
     let desks: Vec<Desk> = (1..=DESKS)
         .map(|table| {

@@ -1,10 +1,12 @@
 //! What the event server's commands print (issue 23, item 6): `station list` says when
-//! there is no station, and `docs/standby.sh sync` prints its one line and nothing else.
+//! there is no station, then each station's tournament and tables, and `docs/standby.sh sync` prints its one line and nothing else.
 
 #[path = "support/pg.rs"]
 mod pg;
 
-use ggdesk::store::{Address, ServerState, Store, server_status};
+use ggdesk::store::{
+    Actor, Address, EventServer, ServerState, Store, TournamentSetup, server_status,
+};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -24,16 +26,41 @@ fn ggdesk(args: &[&str]) -> (i32, String, String) {
 #[test]
 fn station_list_says_there_is_no_station_then_lists_them() {
     let url = pg::new_database();
-    drop(Store::connect(&Address::Server(url.clone())).expect("the event's schema"));
+    let mut store = Store::connect(&Address::Server(url.clone())).expect("the event's schema");
+    let tid = store
+        .create_tournament(
+            &TournamentSetup {
+                name: "Open".into(),
+                ..TournamentSetup::default()
+            },
+            &Actor::director(),
+        )
+        .expect("a tournament");
+    store
+        .set_event_server(&EventServer {
+            stations_address: "https://127.0.0.1:8443/".into(),
+            authority: "ab".repeat(32),
+        })
+        .expect("the event server");
+    drop(store);
     let (code, out, err) = ggdesk(&["--db", &url, "station", "list"]);
     assert_eq!((code, out.as_str()), (0, "no stations\n"), "{err}");
-    let (code, _, err) = ggdesk(&["--db", &url, "station", "add", "hall-a", "--tables", "1-3"]);
+    let tid = tid.to_string();
+    let (code, _, err) = ggdesk(&[
+        "--db",
+        &url,
+        "station",
+        "add",
+        "hall-a",
+        "--tournament",
+        &tid,
+        "--tables",
+        "1-3",
+    ]);
     assert_eq!(code, 0, "{err}");
     let (code, out, err) = ggdesk(&["--db", &url, "station", "list"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out.lines().count(), 1, "{out}");
-    assert!(out.starts_with("hall-a (login "), "{out}");
-    assert!(out.ends_with("): tables 1-3\n"), "{out}");
+    assert_eq!(out, format!("hall-a: tournament {tid}, tables 1-3\n"));
 }
 
 const REPLICATION_PASSWORD: &str = "replicate-me";

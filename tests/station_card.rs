@@ -236,17 +236,21 @@ fn station_add_with_a_card_writes_a_private_pdf_with_the_secret_and_the_links_qr
         assert!(!file.exists());
         assert!(out.stdout.is_empty(), "no card printed: {out:?}");
     }
-    // --card is for a station of the API only.
+    // A station needs its tournament, card or not: no card is written.
+    let no_tournament = cards.path().join("no-tournament.pdf");
     let out = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
         .args(["--db", &url, "station", "add", "hall-b", "--card"])
-        .arg(cards.path().join("login.pdf"))
+        .arg(&no_tournament)
         .output()
         .expect("run ggdesk");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("--card needs --tournament"),
-        "{out:?}"
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "ggdesk: a station needs its tournament: add it with --tournament TID, on a server \
+         `ggdesk host` runs, which prints its card (a station speaks to that server with the \
+         card's secret and never logs into the database)\n"
     );
+    assert!(!no_tournament.exists());
 
     let pdf = cards.path().join("hall-a.pdf");
     let pdf_arg = pdf.to_str().expect("a UTF-8 path");

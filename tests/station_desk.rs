@@ -69,12 +69,9 @@ fn hall() -> Hall {
     director
         .publish_round(tid, RoundNo(1), &d)
         .expect("publish");
-    director
-        .add_station("hall-a", &[TableNo(1), TableNo(2)], &d)
-        .expect("station");
     let secret = director
-        .issue_station_secret("hall-a", tid, &d)
-        .expect("secret");
+        .add_station("hall-a", tid, &[TableNo(1), TableNo(2)], &d)
+        .expect("station and its secret");
     let ca = Authority::create("ggdesk station desk test").expect("authority");
     let cert = ca.issue(&["127.0.0.1".into()]).expect("certificate");
     let tls = Arc::new(cert.server_config().expect("TLS"));
@@ -147,7 +144,7 @@ fn a_game_played_through_the_stations_store_is_the_game_the_director_reads() {
     let me = station.my_station().expect("who").expect("a station");
     assert_eq!(
         (me.name.as_str(), me.tables.clone(), me.tournament),
-        ("hall-a", vec![TableNo(1), TableNo(2)], Some(h.tid))
+        ("hall-a", vec![TableNo(1), TableNo(2)], h.tid)
     );
     // The station sees its own boards only.
     let (round, boards) = station

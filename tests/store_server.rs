@@ -1,5 +1,5 @@
 //! What only the event server has: refusals of a database that is not ours, append-only
-//! tables whoever asks, arbiter stations held by the database to their tables, several desks
+//! tables whoever asks, arbiter stations as rows of the stations' API (never logins), several desks
 //! at once (one wins, the other is told), notifications, `copy` both ways, many `feed`
 //! writers, and a lost connection.
 
@@ -12,7 +12,7 @@ mod pg;
 
 use ggdesk::store::{
     Actor, Address, AnyEvent, BackupNote, Change, Expect, GameId, NewGame, PlayerInput, Store,
-    StoreError, TournamentSetup, Withdrawal,
+    StoreError, TournamentId,
 };
 use ggdesk_core::Refusal;
 use ggdesk_core::game::desk::GameRefusal;
@@ -128,169 +128,76 @@ fn events_and_audit_rows_can_only_be_inserted_on_the_server() {
 }
 
 #[test]
-fn an_arbiter_station_runs_its_tables_and_the_database_refuses_the_rest() {
+fn a_station_is_a_row_with_the_hash_of_its_secret_and_never_a_login() {
     let url = pg::new_database();
+    let db = db_name(&url);
     let mut director = connect(&url);
     let tid = event_with_round(&mut director, 8);
-    let login = director
-        .add_station("hall-a", &[TableNo(1), TableNo(2)], &Actor::director())
+    let d = Actor::director();
+    // The roles named after the event's database, as a station's login was (other tests
+    // make directors' logins on the cluster meanwhile).
+    let like = format!("SELECT count(*) FROM pg_roles WHERE rolname LIKE '{db}\\_%'");
+    let roles = || pg::cluster().psql("postgres", &like);
+    let roles_before = roles();
+    let secret = director
+        .add_station("hall-a", tid, &[TableNo(1), TableNo(2)], &d)
         .expect("station");
-    assert!(login.url.contains("hall-a"), "{}", login.url);
-    assert!(!login.url.contains(pg::SUPERUSER_PASSWORD));
-    // The password is nowhere in the database in plain text.
-    let password = login
-        .url
-        .split_once("://")
-        .and_then(|(_, r)| r.split_once('@'))
-        .and_then(|(u, _)| u.split_once(':'))
-        .map(|(_, p)| p.to_string())
-        .expect("password in the URL");
-    let db = db_name(&url);
-    let stored = pg::cluster().psql(
-        "postgres",
-        &format!(
-            "SELECT rolpassword FROM pg_authid WHERE rolname = '{}'",
-            login.station.role
-        ),
+    assert!(
+        secret.len() == 32 && secret.chars().all(|c| c.is_ascii_hexdigit()),
+        "{secret}"
     );
-    assert!(stored.starts_with("SCRAM-SHA-256$"), "{stored}");
-    assert!(!stored.contains(&password));
-    let dump = pg::cluster().psql(&db, "SELECT string_agg(t::text, ' ') FROM stations t");
-    assert!(!dump.contains(&password));
-
-    let mut arbiter = connect(&login.url);
+    // No login was made, and the secret is nowhere in the database in plain text.
+    assert_eq!(roles(), roles_before, "no role");
+    let row = pg::cluster().psql(&db, "SELECT string_agg(t::text, ' ') FROM stations t");
+    assert!(row.contains("sha256$") && !row.contains(&secret), "{row}");
+    let found = director
+        .station_by_secret("hall-a", &secret)
+        .expect("read")
+        .expect("its secret opens it");
     assert_eq!(
-        arbiter.my_station().expect("station").map(|s| s.tables),
-        Some(vec![TableNo(1), TableNo(2)])
+        (found.tables, found.tournament),
+        (vec![TableNo(1), TableNo(2)], tid)
     );
-    let me = Actor::arbiter(Some(1));
-    // Its own table: the whole game.
-    let id = table_game(&mut arbiter, tid, 1, &me).expect("table 1 is the station's");
-    let e = games::first_legal(&arbiter, id);
-    arbiter
-        .append(id, 2.0, AnyEvent::Game(e), &me, "")
-        .expect("an event at its table");
-    arbiter
-        .append(id, 3.0, AnyEvent::Game(Event::Resign(Side::Black)), &me, "")
-        .expect("the result at its table");
-    arbiter.confirm_result(id, &me).expect("confirm");
     assert_eq!(
         director
-            .round_view(tid, RoundNo(1))
-            .expect("view")
-            .expect("round")
-            .boards[0]
-            .result,
-        GameResult::WhiteWins,
-        "the result reached the director's round"
+            .station_by_secret("hall-a", "0123456789abcdef0123456789abcdef")
+            .expect("read"),
+        None
     );
-
-    let before = director.export_tournament(tid).expect("export");
-    let players_before = director.players().expect("players");
-    // Refused by the database for this login, the message naming what was refused.
-    let denied = |r: Result<(), StoreError>, what: &str, says: &str| match r {
-        Err(StoreError::Denied(m)) if m.contains(says) => {}
-        other => panic!("{what}: the database must refuse it saying {says:?}, got {other:?}"),
+    // Refused, nothing made: a table another station of the tournament runs, a name taken,
+    // a name that is no station's, a tournament that does not exist.
+    let rejected = |r: Result<String, StoreError>, says: &str| match r {
+        Err(StoreError::Rejected(m)) => assert_eq!(m, says),
+        other => panic!("must be refused saying {says:?}, got {other:?}"),
     };
-    let d = Actor::director();
-    denied(
-        table_game(&mut arbiter, tid, 3, &me).map(|_| ()),
-        "a game at another station's table",
-        "table 3 is not a table of station hall-a",
-    );
-    denied(
-        arbiter
-            .add_player(
-                &PlayerInput {
-                    name: "Intruder".into(),
-                    ..PlayerInput::default()
-                },
-                &d,
-            )
-            .map(|_| ()),
-        "adding a player",
-        "players is the director's to change",
-    );
-    let first = players_before[0].id;
-    denied(
-        arbiter.ban_player(first, "collusion", Some(tid), &d),
-        "a ban",
-        "bans is the director's to change",
-    );
-    denied(
-        arbiter.update_tournament(
-            tid,
-            &TournamentSetup {
-                name: "Renamed".into(),
-                ..TournamentSetup::default()
-            },
-            "",
-            &d,
+    rejected(
+        director.add_station("hall-b", tid, &[TableNo(2), TableNo(3)], &d),
+        &format!(
+            "station hall-a runs table 2 of tournament {tid} already: two stations never hold \
+             the same table of one tournament"
         ),
-        "the tournament's settings",
-        "tournaments is the director's to change",
     );
-    denied(
-        arbiter
-            .add_penalty(
-                tid,
-                ggdesk_core::tournament::PlayerId(1),
-                ggdesk_core::tournament::Score::from_points(1),
-                "delay",
-                &d,
-            )
-            .map(|_| ()),
-        "a penalty",
-        "penalties is the director's to change",
+    rejected(
+        director.add_station("HALL-A", tid, &[TableNo(5)], &d),
+        "station HALL-A exists already",
     );
-    denied(
-        arbiter.set_withdrawn(
-            tid,
-            ggdesk_core::tournament::PlayerId(2),
-            Withdrawal::Withdraw,
-            "ill",
-            &d,
-        ),
-        "a withdrawal",
-        "registrations is the director's to change",
+    rejected(
+        director.add_station("hall a", tid, &[TableNo(5)], &d),
+        "\"hall a\" is not a station name: use letters, digits, - and _ (at most 32)",
     );
-    let view = arbiter
-        .round_view(tid, RoundNo(1))
-        .expect("view")
-        .expect("round");
-    let other = view
-        .boards
-        .iter()
-        .find(|b| b.table == TableNo(3))
-        .expect("table 3");
-    denied(
-        arbiter
-            .set_result(tid, RoundNo(1), other.board, GameResult::Draw, "", &d)
-            .map(|_| ()),
-        "a result at another station's table",
-        "pairings is the director's to change",
-    );
-    denied(
-        arbiter
-            .void_and_replay(id, "arbiter's own idea", &me)
-            .map(|_| ()),
-        "voiding a game (the director's decision)",
-        "games is the director's to change",
-    );
-    denied(
-        arbiter.repair_round(tid, RoundNo(1), "no", &d).map(|_| ()),
-        "re-pairing",
-        "games is the director's to change",
-    );
-    denied(
-        arbiter.add_station("rogue", &[TableNo(1)], &d).map(|_| ()),
-        "adding a station",
-        "only the director's login may add arbiter stations",
-    );
-    // Nothing changed.
-    assert_eq!(director.export_tournament(tid).expect("export"), before);
-    assert_eq!(director.players().expect("players"), players_before);
+    match director.add_station("hall-c", TournamentId(999), &[TableNo(5)], &d) {
+        Err(StoreError::NotFound(m)) => assert_eq!(m, "tournament 999"),
+        other => panic!("a tournament that does not exist: {other:?}"),
+    }
     assert_eq!(director.stations().expect("stations").len(), 1);
+    assert_eq!(roles(), roles_before, "no role");
+    // Removed: its row goes, and its secret opens nothing.
+    director.remove_station("hall-a", &d).expect("removed");
+    assert!(director.stations().expect("stations").is_empty());
+    assert_eq!(
+        director.station_by_secret("hall-a", &secret).expect("read"),
+        None
+    );
 }
 
 #[test]
@@ -825,8 +732,8 @@ fn twenty_feed_writers_and_two_desks_lose_and_repeat_nothing() {
 
 /// The event set up as the README says: a director login that is no superuser, may create
 /// roles, and owns the event's database. Its first connection creates the schema; it adds
-/// an arbiter station, whose desk runs its table; and the public pages started with it read
-/// as the database's public role.
+/// an arbiter station (of the stations' API); and the public pages started with it read as
+/// the database's public role.
 #[test]
 fn the_readmes_director_login_creates_the_event_its_stations_and_its_public_pages() {
     let cluster = pg::cluster();
@@ -843,11 +750,10 @@ fn the_readmes_director_login_creates_the_event_its_stations_and_its_public_page
     );
     let mut director = connect(&url);
     let tid = event_with_round(&mut director, 4);
-    let station = director
-        .add_station("hall-a", &[TableNo(1)], &Actor::director())
+    director
+        .add_station("hall-a", tid, &[TableNo(1)], &Actor::director())
         .expect("the director's login adds a station");
-    let mut arbiter = connect(&station.url);
-    table_game(&mut arbiter, tid, 1, &Actor::arbiter(Some(1))).expect("the station's table");
+    assert!(director.stations().expect("stations").len() == 1);
     let public = Store::connect_read_only(&Address::Server(url.clone())).expect("the public pages");
     assert!(!public.tournaments().expect("tournaments").is_empty());
     let role = cluster.psql(
@@ -1009,49 +915,5 @@ fn a_pages_login_serves_the_pages_and_reads_nothing_else() {
         ),
         "0",
         "the settings the login gave itself survived a new password"
-    );
-}
-
-/// S3 of issue 32: a card thief's `ALTER ROLE CURRENT_USER SET …` does not survive `station
-/// reset`: the login's settings are the station's own again.
-#[test]
-fn a_station_reset_clears_the_settings_its_login_gave_itself() {
-    let url = pg::new_database();
-    let mut director = connect(&url);
-    event_with_round(&mut director, 4);
-    let login = director
-        .add_station("hall-s3", &[TableNo(1)], &Actor::director())
-        .expect("station");
-    let mut thief = postgres::Client::connect(&login.url, postgres::NoTls).expect("the card");
-    thief
-        .batch_execute("ALTER ROLE CURRENT_USER SET statement_timeout = 1")
-        .expect("a login may set its own settings");
-    drop(thief);
-    let settings = || {
-        pg::cluster().psql(
-            "postgres",
-            &format!(
-                "SELECT coalesce(string_agg(array_to_string(s.setconfig, ','), ';'), '') \
-                 FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole \
-                 WHERE r.rolname = '{}'",
-                login.station.role
-            ),
-        )
-    };
-    assert!(settings().contains("statement_timeout=1"), "{}", settings());
-    let again = director
-        .reset_station("hall-s3", &Actor::director())
-        .expect("reset");
-    assert!(!settings().contains("statement_timeout"), "{}", settings());
-    // The station's own settings are back, and its new card's desk opens.
-    assert!(
-        settings().contains("search_path=ggdesk_station, public"),
-        "{}",
-        settings()
-    );
-    let desk = connect(&again.url);
-    assert_eq!(
-        desk.my_station().expect("station").map(|s| s.tables),
-        Some(vec![TableNo(1)])
     );
 }

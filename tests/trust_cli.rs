@@ -1,8 +1,7 @@
 //! Issue 19 at the command line: `feed` stores nothing after `end`, refuses a line over its
 //! limit without holding it or repeating it, and takes invalid UTF-8 as bad input; the
-//! station commands (`add` refusing a name that would be another role, `reset`, `remove`);
-//! a station's `export` of another table's game refused; `status` without `pg_monitor`
-//! says what it cannot see, and never panics.
+//! station commands (`add` refused without its tournament, `reset`, `remove`, and never a
+//! database login); `status` without `pg_monitor` says what it cannot see, and never panics.
 
 #[path = "support/event.rs"]
 mod event;
@@ -13,7 +12,8 @@ mod pg;
 #[path = "support/trust.rs"]
 mod trust;
 
-use ggdesk::store::{Address, GameId, Store};
+use ggdesk::store::{Address, EventServer, GameId, Store};
+use ggdesk_core::tournament::TableNo;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -162,87 +162,112 @@ fn feed_takes_a_line_that_is_not_utf8_as_bad_input() {
     assert_eq!(stored_events(&db, &out), 1);
 }
 
+/// A station needs its tournament: `station add` without one is refused before anything is
+/// opened (a station is never a database login). With it, on an event whose server runs,
+/// the card is printed and no role is made; `reset` gives a new secret (the old one opens
+/// nothing), `remove` ends the station.
 #[test]
-fn the_station_commands_refuse_a_name_that_is_another_role_and_reset_and_remove() {
-    let ev = trust::event();
-    let before = trust::dump(&ev.db);
-    let out = ggdesk(&["--db", &ev.url, "station", "add", "public", "--tables", "5"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("would be the public pages' role"),
-        "{}",
-        stderr(&out)
-    );
-    assert_eq!(trust::dump(&ev.db), before, "nothing was made");
-    // A station may not manage stations.
-    let out = ggdesk(&["--db", &ev.a.url, "station", "reset", "hall-b"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains(
-            "not allowed for this login: only the director's login may give a station a new password"
-        ),
-        "{}",
-        stderr(&out)
-    );
-    // A new password: a new URL, the old one refused.
-    let out = ggdesk(&["--db", &ev.url, "station", "reset", "hall-b"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let url = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    assert!(
-        url.starts_with("postgres://") && url.contains("hall-b"),
-        "{url}"
-    );
-    trust::assert_login_refused(&ev.b.url);
-    assert!(Store::connect(&Address::Server(url.clone())).is_ok());
-    // Removed: its login is gone.
-    let out = ggdesk(&["--db", &ev.url, "station", "remove", "hall-b"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout).trim(),
-        "station hall-b removed"
-    );
-    trust::assert_login_refused(&url);
-    let out = ggdesk(&["--db", &ev.url, "station", "list"]);
-    let listed = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        listed.contains("hall-a") && !listed.contains("hall-b"),
-        "{listed}"
-    );
-}
-
-#[test]
-fn a_station_exports_no_game_of_another_table() {
-    let ev = trust::event();
-    let out = ggdesk(&[
-        "--db",
-        &ev.a.url,
-        "export",
-        "game",
-        &ev.game_b.0.to_string(),
-        "-",
-    ]);
+fn the_station_commands_need_a_tournament_and_make_no_login() {
+    let mut ev = trust::event();
+    let before = (trust::dump(&ev.db), trust::roles(&ev));
+    let out = ggdesk(&["--db", &ev.url, "station", "add", "hall-c", "--tables", "5"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert_eq!(
         stderr(&out).trim(),
+        "ggdesk: a station needs its tournament: add it with --tournament TID, on a server \
+         `ggdesk host` runs, which prints its card (a station speaks to that server with the \
+         card's secret and never logs into the database)"
+    );
+    assert!(out.stdout.is_empty());
+    let tid = ev.open.to_string();
+    // No event server runs on this database: no card can name it.
+    let add = [
+        "--db",
+        &ev.url,
+        "station",
+        "add",
+        "hall-c",
+        "--tournament",
+        &tid,
+        "--tables",
+        "5",
+    ];
+    let out = ggdesk(&add);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out).trim(),
+        "ggdesk: this database has no event server: a station's card names the server that \
+         `ggdesk host` runs (start it, then add the station)"
+    );
+    assert_eq!(
+        (trust::dump(&ev.db), trust::roles(&ev)),
+        before,
+        "nothing was made"
+    );
+    ev.director
+        .set_event_server(&EventServer {
+            stations_address: "https://127.0.0.1:8443/".into(),
+            authority: "ab".repeat(32),
+        })
+        .expect("the event server");
+    let out = ggdesk(&add);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let secret_of = |out: &Output| {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .find_map(|l| l.strip_prefix("secret: ").map(str::to_string))
+            .expect("the card's secret")
+    };
+    let secret = secret_of(&out);
+    assert_eq!(trust::roles(&ev), before.1, "no login was made");
+    let found = ev
+        .director
+        .station_by_secret("hall-c", &secret)
+        .expect("read")
+        .expect("the card's secret opens the API");
+    assert_eq!(
+        (found.tournament, found.tables),
+        (ev.open, vec![TableNo(5)])
+    );
+    // A new secret: the old one opens nothing.
+    let out = ggdesk(&["--db", &ev.url, "station", "reset", "hall-c"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let renewed = secret_of(&out);
+    assert_ne!(renewed, secret);
+    assert_eq!(
+        ev.director
+            .station_by_secret("hall-c", &secret)
+            .expect("read"),
+        None
+    );
+    assert!(
+        ev.director
+            .station_by_secret("hall-c", &renewed)
+            .expect("read")
+            .is_some()
+    );
+    let out = ggdesk(&["--db", &ev.url, "station", "list"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
         format!(
-            "ggdesk: not allowed for this login: game {} is not at a table of this station: \
-             its setups, events and reading sheets are not this login's to read",
-            ev.game_b
+            "hall-a: tournament {tid}, tables 1-2\nhall-b: tournament {tid}, tables 3-4\n\
+             hall-c: tournament {tid}, tables 5\n"
         )
     );
-    assert!(out.stdout.is_empty(), "nothing written");
-    // Its own table's game exports whole.
-    let out = ggdesk(&[
-        "--db",
-        &ev.a.url,
-        "export",
-        "game",
-        &ev.game_a.0.to_string(),
-        "-",
-    ]);
+    // Removed: its secret opens nothing.
+    let out = ggdesk(&["--db", &ev.url, "station", "remove", "hall-c"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let record: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a record");
-    assert!(record["setup"]["white"].is_object(), "{record}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "station hall-c removed"
+    );
+    assert_eq!(
+        ev.director
+            .station_by_secret("hall-c", &renewed)
+            .expect("read"),
+        None
+    );
+    assert_eq!(trust::roles(&ev), before.1, "no login was ever made");
 }
 
 /// A director's login without `pg_monitor` on a server with a standby connected (a WAL

@@ -1,7 +1,9 @@
 //! The desk on an event server: a change at another desk shows by itself, the Tables
-//! overview names each table's station, an arbiter station's desk opens on its tables, the
-//! Stations page makes a login, a lost connection is said on every page until the desk has
-//! reconnected by itself, and a page that could not read meanwhile reads again then.
+//! overview names each table's station, the Stations page makes a station of the API with
+//! its card (and none where no event server runs, saying why), a lost connection is said on
+//! every page until the desk has reconnected by itself, and a page that could not read
+//! meanwhile reads again then. (An arbiter station's own desk is a client of the stations'
+//! API: `station_desk.rs`.)
 
 mod common;
 #[path = "support/event.rs"]
@@ -13,7 +15,7 @@ mod wait;
 
 use common::{START_MS, all_text, click, desk, go, has_text, type_into};
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::Queryable;
 use event::{connect, event_with_round, table_game_from};
 use ggdesk::store::Actor;
 use ggdesk::store::TournamentId;
@@ -81,12 +83,12 @@ fn a_result_entered_at_another_desk_appears_in_the_directors_round() {
 }
 
 #[test]
-fn the_tables_show_each_tables_station_and_a_station_desk_opens_on_its_tables() {
+fn the_tables_show_each_tables_station() {
     let url = pg::new_database();
     let tid = event(&url, 8);
     let mut director = connect(&url);
-    let login = director
-        .add_station("hall-a", &[TableNo(1), TableNo(2)], &Actor::director())
+    director
+        .add_station("hall-a", tid, &[TableNo(1), TableNo(2)], &Actor::director())
         .expect("station");
     let mut h = server_desk(&url, Page::Tables, tid);
     h.run();
@@ -106,86 +108,32 @@ fn the_tables_show_each_tables_station_and_a_station_desk_opens_on_its_tables() 
             .any(|t| t.contains(pg::SUPERUSER_PASSWORD)),
         "no password on screen"
     );
-    // The station's own desk: on the Tables page, its two tables only.
-    let mut a = server_desk(&login.url, Page::Players, tid);
-    a.run();
-    assert_eq!(a.state().prefs.page, Page::Tables);
-    assert!(
-        has_text(&a, "Arbiter station hall-a: tables 1-2"),
-        "{:?}",
-        all_text(&a)
-    );
-    assert!(has_text(&a, "Table 1 · hall-a"));
-    assert!(has_text(&a, "Table 2 · hall-a"));
-    assert!(!has_text(&a, "Table 3"), "{:?}", all_text(&a));
-    let station_password = login
-        .url
-        .split_once("://")
-        .and_then(|(_, rest)| rest.split_once('@'))
-        .and_then(|(user, _)| user.split_once(':'))
-        .map(|(_, pw)| pw.to_string())
-        .expect("the station's URL carries its password");
-    assert!(
-        !all_text(&a).iter().any(|t| t.contains(&station_password)),
-        "the station's password is not on its screen"
-    );
-    let offered = |h: &Harness<'static, DeskApp>| {
-        h.query_all_by_label("Arbitrate here")
-            .filter(|n| !n.accesskit_node().is_disabled())
-            .count()
-    };
-    assert_eq!(offered(&a), 2, "each table of the station offers to start");
-    // The station is removed: its desk says so in red and offers nothing it could not save.
-    director
-        .remove_station("hall-a", &Actor::director())
-        .expect("removed");
-    until(
-        &mut a,
-        "the removed station's desk to show \"NOT CONNECTED: nothing is being saved.\"",
-        |h| has_text(h, "NOT CONNECTED: nothing is being saved."),
-    );
-    assert_eq!(offered(&a), 0, "{:?}", all_text(&a));
 }
 
+/// A station speaks to the event server `ggdesk host` runs, with its card: on a server with
+/// none, the page makes no station (and never a database login) and says why.
 #[test]
-fn the_stations_page_creates_a_login_that_runs_its_tables() {
+fn where_no_event_server_runs_the_stations_page_makes_no_station_and_says_why() {
     let url = pg::new_database();
     let tid = event(&url, 6);
+    let director = connect(&url);
     let mut h = server_desk(&url, Page::Stations, tid);
     type_into(&mut h, "New station", "hall-b");
     type_into(&mut h, "tables", "2-3");
     click(&mut h, "Add the station");
-    let texts = all_text(&h);
-    let url_shown = texts
-        .iter()
-        .find(|t| t.starts_with("postgres://"))
-        .cloned()
-        .unwrap_or_else(|| panic!("the new station's address is shown: {texts:?}"));
-    assert!(url_shown.contains("hall-b"));
-    let station = connect(&url_shown);
-    assert_eq!(
-        station.my_station().expect("station").map(|s| s.tables),
-        Some(vec![TableNo(2), TableNo(3)])
-    );
-    click(&mut h, "Done: hide it");
     assert!(
-        !all_text(&h).iter().any(|t| t.starts_with("postgres://")),
-        "shown once"
-    );
-    go(&mut h, Page::Stations);
-    assert!(has_text(&h, "2-3"), "{:?}", all_text(&h));
-    // Enter in the tables box adds a station as the button does.
-    type_into(&mut h, "New station", "hall-c");
-    type_into(&mut h, "tables", "4");
-    h.key_press(egui::Key::Enter);
-    h.run();
-    assert!(
-        all_text(&h)
-            .iter()
-            .any(|t| t.starts_with("postgres://") && t.contains("hall-c")),
+        has_text(
+            &h,
+            "this database has no event server: start it with ggdesk host"
+        ),
         "{:?}",
         all_text(&h)
     );
+    assert!(
+        !all_text(&h).iter().any(|t| t.starts_with("postgres://")),
+        "no database login is shown"
+    );
+    assert!(director.stations().expect("stations").is_empty());
 }
 
 #[test]
@@ -459,7 +407,7 @@ fn on_a_hosted_event_the_stations_page_makes_a_station_of_the_api_and_its_card()
         .iter()
         .find(|s| s.name == "hall-b")
         .expect("the station is made");
-    assert_eq!(hall_b.tournament, Some(tid));
+    assert_eq!(hall_b.tournament, tid);
     assert_eq!(hall_b.tables, vec![TableNo(2), TableNo(3)]);
     // The card's lines; the secret in groups of four.
     for line in [
@@ -534,6 +482,29 @@ fn on_a_hosted_event_the_stations_page_makes_a_station_of_the_api_and_its_card()
         director
             .station_by_secret("hall-b", &secret)
             .expect("the old secret checked")
+            .is_none()
+    );
+    let grouped = all_text(&h)
+        .into_iter()
+        .find(|t| t.len() == 39 && t.split([' ', '\n']).all(|g| g.len() == 4))
+        .expect("the new secret, shown once");
+    let renewed: String = grouped.split([' ', '\n']).collect();
+    assert!(
+        director
+            .station_by_secret("hall-b", &renewed)
+            .expect("the new secret checked")
+            .is_some()
+    );
+    click(&mut h, "Done: hide the secret");
+    // Removed: its row goes and its secret opens nothing.
+    click(&mut h, "Remove");
+    click(&mut h, "Remove: its desk stops");
+    assert!(has_text(&h, "Station hall-b removed"), "{:?}", all_text(&h));
+    assert!(director.stations().expect("stations").is_empty());
+    assert!(
+        director
+            .station_by_secret("hall-b", &renewed)
+            .expect("the new secret checked")
             .is_none()
     );
 }

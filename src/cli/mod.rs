@@ -249,9 +249,9 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum StationWhat {
-    /// Creates an arbiter station. With --tournament (on an event `ggdesk host` runs): prints
-    /// its card (the stations' address, the station, its secret shown this once, the
-    /// authority's fingerprint). Without: a database login, printed as its URL.
+    /// Creates an arbiter station of the event server `ggdesk host` runs and prints its card
+    /// (the stations' address, the station, its secret shown this once, the authority's
+    /// fingerprint). A station never logs into the database; --tournament is required.
     Add {
         /// Letters, digits, - and _.
         name: String,
@@ -261,22 +261,22 @@ pub enum StationWhat {
         /// The tables it runs in every round in play, e.g. 1-10,12.
         #[arg(long)]
         tables: Option<String>,
-        /// With --tournament: also writes the card to print (A6, with a QR code of its link)
-        /// as FILE.pdf, readable by you only.
+        /// Also writes the card to print (A6, with a QR code of its link) as FILE.pdf,
+        /// readable by you only.
         #[arg(long, value_name = "FILE")]
         card: Option<PathBuf>,
     },
     /// Lists the stations and their tables.
     List,
-    /// Gives a station a new password and prints its new URL (shown this once); the
-    /// sessions its login has open are ended, so its desk connects again with the new URL.
+    /// Gives a station a new secret and prints its new card (the secret shown this once);
+    /// the old secret stops working and the station's open requests and streams end.
     Reset {
         name: String,
-        /// For a station of the stations' API: also writes its new card to print as FILE.pdf.
+        /// Also writes its new card to print as FILE.pdf.
         #[arg(long, value_name = "FILE")]
         card: Option<PathBuf>,
     },
-    /// Removes a station: its login is dropped and the sessions it has open are ended.
+    /// Removes a station: its secret stops working and its open requests and streams end.
     Remove { name: String },
 }
 

@@ -4,7 +4,9 @@
 use super::store_cmds::{address_of, db_address, open, store_error};
 use super::{CliError, say};
 use crate::station::card::{Card, CardError, CardFormat};
-use crate::store::{Actor, EventServer, Store, TournamentId, parse_tables, tables_text};
+use crate::store::{
+    Actor, EventServer, Store, StoreError, TournamentId, parse_tables, tables_text,
+};
 use std::path::{Path, PathBuf};
 
 pub fn copy(db: Option<String>, dst: &str) -> Result<(), CliError> {
@@ -26,9 +28,9 @@ pub fn pages_login(db: Option<String>, name: &str) -> Result<(), CliError> {
     say(url)
 }
 
-/// `station add NAME [--tournament TID] [--tables LIST] [--card FILE]`: with a tournament, a
-/// station of the event server's API and its card (printed, and written to FILE to print);
-/// without, the database login of a server ggdesk does not host (printed as its URL).
+/// `station add NAME --tournament TID [--tables LIST] [--card FILE]`: a station of the event
+/// server's API and its card (printed, and written to FILE to print). A station is never a
+/// database login: without its tournament it is refused before anything is opened.
 pub fn station_add(
     db: Option<String>,
     name: &str,
@@ -36,47 +38,35 @@ pub fn station_add(
     tables: Option<&str>,
     card_file: Option<&Path>,
 ) -> Result<(), CliError> {
+    let Some(tournament) = tournament else {
+        return Err(CliError::Input(NEEDS_TOURNAMENT.into()));
+    };
     let tables = match tables {
         Some(text) => parse_tables(text).map_err(|e| CliError::Input(format!("--tables: {e}")))?,
         None => Vec::new(),
     };
     let card_file = card_file.map(card_target).transpose()?;
     let mut store = open(db)?;
-    let Some(tournament) = tournament else {
-        if card_file.is_some() {
-            return Err(CliError::Input(
-                "--card needs --tournament: only a station of the event server's API has a card \
-                 (its secret and QR code)"
-                    .into(),
-            ));
-        }
-        let login = store
-            .add_station(name, &tables, &Actor::director())
-            .map_err(store_error)?;
-        return say(login.url);
-    };
     let server = event_server(&store)?;
     let standbys = store.standby_addresses().map_err(store_error)?;
-    store
-        .add_station(name, &tables, &Actor::director())
+    let secret = store
+        .add_station(name, TournamentId(tournament), &tables, &Actor::director())
         .map_err(store_error)?;
-    // The station was made for this card only: without its secret, or without the card the
-    // director asked for, it goes again.
-    let undo = |store: &mut Store, e: CliError| {
-        let _ = store.remove_station(name, &Actor::director());
-        e
-    };
-    let secret =
-        match store.issue_station_secret(name, TournamentId(tournament), &Actor::director()) {
-            Ok(secret) => secret,
-            Err(e) => return Err(undo(&mut store, store_error(e))),
-        };
     let card = Card::of_station(&server, &standbys, name, secret);
     if let Some(target) = &card_file {
-        write_card(&card, target).map_err(|e| undo(&mut store, e))?;
+        // The station was made for this card only: without the card the director asked
+        // for, it goes again.
+        write_card(&card, target).inspect_err(|_| {
+            let _ = store.remove_station(name, &Actor::director());
+        })?;
     }
     print_card(&card)
 }
+
+/// Why `station add` without `--tournament` is refused.
+pub const NEEDS_TOURNAMENT: &str = "a station needs its tournament: add it with --tournament TID, \
+     on a server `ggdesk host` runs, which prints its card (a station speaks to that server \
+     with the card's secret and never logs into the database)";
 
 /// The event server ggdesk hosts on this database, or why a card cannot be made.
 fn event_server(store: &Store) -> Result<EventServer, CliError> {
@@ -136,15 +126,17 @@ pub fn station_list(db: Option<String>) -> Result<(), CliError> {
     }
     for s in stations {
         say(format!(
-            "{} (login {}): tables {}",
+            "{}: tournament {}, tables {}",
             s.name,
-            s.role,
+            s.tournament,
             tables_text(&s.tables)
         ))?;
     }
     Ok(())
 }
 
+/// `station reset NAME [--card FILE]`: a new secret for the station (the old one stops
+/// working, and the event server ends the station's requests and streams), and its new card.
 pub fn station_reset(
     db: Option<String>,
     name: &str,
@@ -152,35 +144,25 @@ pub fn station_reset(
 ) -> Result<(), CliError> {
     let card_file = card_file.map(card_target).transpose()?;
     let mut store = open(db)?;
-    let station = store
+    let Some(station) = store
         .stations()
         .map_err(store_error)?
         .into_iter()
-        .find(|s| s.name == name);
-    let is_login = station.as_ref().is_some_and(|s| s.tournament.is_none());
-    if let Some(tournament) = station.and_then(|s| s.tournament) {
-        let server = event_server(&store)?;
-        let standbys = store.standby_addresses().map_err(store_error)?;
-        let secret = store
-            .issue_station_secret(name, tournament, &Actor::director())
-            .map_err(store_error)?;
-        let card = Card::of_station(&server, &standbys, name, secret);
-        // The new secret is already the station's: it is printed even when the file cannot
-        // be written, or the station would have a secret nobody saw.
-        let written = card_file.as_ref().map(|target| write_card(&card, target));
-        let printed = print_card(&card);
-        return written.unwrap_or(Ok(())).and(printed);
-    }
-    if is_login && card_file.is_some() {
-        return Err(CliError::Input(format!(
-            "--card: station {name} logs into the database and has no card (a card is for a \
-             station added with --tournament on an event `ggdesk host` runs)"
-        )));
-    }
-    let login = store
-        .reset_station(name, &Actor::director())
+        .find(|s| s.name == name)
+    else {
+        return Err(store_error(StoreError::NotFound(format!("station {name}"))));
+    };
+    let server = event_server(&store)?;
+    let standbys = store.standby_addresses().map_err(store_error)?;
+    let secret = store
+        .issue_station_secret(name, station.tournament, &Actor::director())
         .map_err(store_error)?;
-    say(login.url)
+    let card = Card::of_station(&server, &standbys, name, secret);
+    // The new secret is already the station's: it is printed even when the file cannot be
+    // written, or the station would have a secret nobody saw.
+    let written = card_file.as_ref().map(|target| write_card(&card, target));
+    let printed = print_card(&card);
+    written.unwrap_or(Ok(())).and(printed)
 }
 
 pub fn station_remove(db: Option<String>, name: &str) -> Result<(), CliError> {

@@ -233,11 +233,10 @@ impl Store {
         }
     }
 
-    /// Whether this login is an arbiter station's (on an event server): it reads through
-    /// its views and writes only through the station functions the database checks.
+    /// Whether this is an arbiter station's desk: a store on the stations' API
+    /// ([`Store::on_station_api`]), which never logs into the database.
     pub fn is_station(&self) -> bool {
-        matches!(&*self.conn.borrow(), Conn::Postgres(pg) if pg.is_station())
-            || matches!(&*self.conn.borrow(), Conn::Station(_))
+        matches!(&*self.conn.borrow(), Conn::Station(_))
     }
 
     /// From now on this store writes only through the server connection it has now: once

@@ -7,7 +7,8 @@ use super::db::{Row, Tx, args};
 use super::error::{Result, StoreError};
 
 /// The tables that hold an event, in an order where every row's references come first.
-/// (The stations of a server are its logins: they stay with the server.)
+/// (The stations of a server, with their secrets' hashes, stay with the server: a copy's
+/// stations are issued new cards there.)
 pub(crate) const TABLES: [(&str, &str); 25] = [
     ("players", "id"),
     ("tournaments", "id"),

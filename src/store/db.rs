@@ -293,9 +293,6 @@ pub(crate) type Statements = HashMap<String, postgres::Statement>;
 pub(crate) struct Tx<'a> {
     inner: Inner<'a>,
     now: i64,
-    /// The login is an arbiter station's: it reads through its views and writes only through
-    /// its functions (`stations.rs`, migration 4).
-    station: bool,
 }
 
 enum Inner<'a> {
@@ -313,7 +310,6 @@ impl<'a> Tx<'a> {
         Tx {
             inner: Inner::Sqlite(tx),
             now,
-            station: false,
         }
     }
 
@@ -325,7 +321,6 @@ impl<'a> Tx<'a> {
         Tx {
             inner: Inner::Postgres(tx, statements),
             now,
-            station: false,
         }
     }
 
@@ -334,7 +329,6 @@ impl<'a> Tx<'a> {
         Tx {
             inner: Inner::SqliteSnapshot(conn),
             now,
-            station: false,
         }
     }
 
@@ -347,63 +341,7 @@ impl<'a> Tx<'a> {
         Tx {
             inner: Inner::PostgresSnapshot(client, statements),
             now,
-            station: false,
         }
-    }
-
-    /// The same transaction for an arbiter station's login (see [`Tx::is_station`]).
-    pub(crate) fn for_station(mut self, station: bool) -> Tx<'a> {
-        self.station = station;
-        self
-    }
-
-    /// Whether the login is an arbiter station's: the store then writes through the
-    /// station functions of migration 4 (`stations.rs`), which the database checks, and
-    /// never on the tables themselves (it has no privilege on them).
-    pub(crate) fn is_station(&self) -> bool {
-        self.station
-    }
-
-    /// Refuses, for an arbiter station's login, a statement that would change anything
-    /// itself: a station changes only what its functions do (they are called with `SELECT`),
-    /// so anything else it asks for is refused here, as the database would refuse it (it
-    /// has no privilege on the tables), naming what was to be changed.
-    fn station_writes_only_through_functions(&self, sql: &str) -> Result<()> {
-        if !self.station {
-            return Ok(());
-        }
-        let mut words = sql.split_whitespace();
-        let first = words.next().unwrap_or("").to_ascii_uppercase();
-        const CHANGES: [&str; 10] = [
-            "INSERT", "UPDATE", "DELETE", "TRUNCATE", "CREATE", "ALTER", "DROP", "GRANT", "REVOKE",
-            "COPY",
-        ];
-        if !CHANGES.contains(&first.as_str()) {
-            return Ok(());
-        }
-        // The table (or object) the statement is about, for the message.
-        let subject = words
-            .find(|w| {
-                !matches!(
-                    w.to_ascii_uppercase().as_str(),
-                    "INTO"
-                        | "FROM"
-                        | "TABLE"
-                        | "ONLY"
-                        | "ROLE"
-                        | "OR"
-                        | "IGNORE"
-                        | "IF"
-                        | "EXISTS"
-                        | "NOT"
-                )
-            })
-            .unwrap_or("the database")
-            .trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
-        Err(StoreError::Denied(format!(
-            "an arbiter station changes only the games of its tables: {subject} is the \
-             director's to change"
-        )))
     }
 
     /// Commits the transaction: once this returns `Ok`, the change is durable. Inside a
@@ -432,11 +370,9 @@ impl<'a> Tx<'a> {
     /// writers of the same aggregate (a game, a round, a tournament) follow one another. On
     /// PostgreSQL this is `SELECT ... FOR UPDATE` (transactions run READ COMMITTED: each
     /// statement after the lock sees what the writer before committed); SQLite's writing
-    /// transactions already hold the whole database, so there it does nothing. An arbiter
-    /// station reads views it may not lock: the station function it calls locks the rows
-    /// itself, and refuses an event that is no longer the next.
+    /// transactions already hold the whole database, so there it does nothing.
     pub(crate) fn lock(&mut self, table: &str, condition: &str, args: impl Params) -> Result<()> {
-        if self.engine() == Engine::Postgres && !self.station {
+        if self.engine() == Engine::Postgres {
             self.query(
                 &format!("SELECT 1 FROM {table} WHERE {condition} FOR UPDATE"),
                 args,
@@ -451,7 +387,6 @@ impl<'a> Tx<'a> {
     }
 
     fn query_values(&mut self, sql: &str, args: &[Value]) -> Result<Vec<Row>> {
-        self.station_writes_only_through_functions(sql)?;
         match &mut self.inner {
             Inner::Sqlite(tx) => sqlite_query(tx, sql, args),
             Inner::SqliteSnapshot(conn) => sqlite_query(conn, sql, args),
@@ -466,7 +401,6 @@ impl<'a> Tx<'a> {
     }
 
     fn execute_values(&mut self, sql: &str, args: &[Value]) -> Result<usize> {
-        self.station_writes_only_through_functions(sql)?;
         match &mut self.inner {
             Inner::Sqlite(tx) => sqlite_execute(tx, sql, args),
             Inner::SqliteSnapshot(conn) => sqlite_execute(conn, sql, args),
@@ -512,7 +446,6 @@ impl<'a> Tx<'a> {
 
     /// Runs several statements without parameters (a migration).
     pub(crate) fn batch(&mut self, sql: &str) -> Result<()> {
-        self.station_writes_only_through_functions(sql)?;
         match &mut self.inner {
             Inner::Sqlite(tx) => Ok(tx.execute_batch(sql)?),
             Inner::SqliteSnapshot(conn) => Ok(conn.execute_batch(sql)?),

@@ -45,8 +45,8 @@ pub enum StoreError {
     /// Another desk changed the same thing first: nothing was written; reload and look.
     #[error("{0}")]
     Conflict(String),
-    /// The database refused the change for this login (an arbiter station doing what only the
-    /// director may): nothing was written.
+    /// The database refused the change for this login (a login that is not the director's
+    /// doing what only the director may): nothing was written.
     #[error("not allowed for this login: {0}")]
     Denied(String),
     /// The server cannot be reached. Nothing is being saved; a change whose confirmation was

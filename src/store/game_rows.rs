@@ -1,6 +1,6 @@
 //! A game's rows: what a new game needs, its stored facts, its events and reading sheets as
 //! read (`StoredGame`, whose every derivation is the core's), and the statements that read
-//! and insert them. A station's login reads only the games at its tables.
+//! and insert them.
 
 use super::audit::{Actor, audit};
 use super::db::{Optional, Tx, args};
@@ -399,7 +399,6 @@ pub(crate) fn load(conn: &mut Tx<'_>, id: GameId) -> Result<StoredGame> {
         .optional()?
         .ok_or_else(|| StoreError::NotFound(format!("game {id}")))?;
     let meta = row.meta()?;
-    check_reads_game(conn, id, meta.table_no)?;
     let setup = row.setups()?;
     let mut stmt = conn.prepare_cached(
         "SELECT seq, t, kind, payload FROM game_events WHERE game_id = ?1 ORDER BY seq",
@@ -512,30 +511,4 @@ pub(crate) fn insert_game(
         },
     )?;
     Ok(id)
-}
-
-/// Refuses, for an arbiter station's login, a game not at one of its tables: its setups,
-/// events and reading sheets are not the station's to read (its views hide them; this says
-/// so instead of showing an empty game).
-pub(crate) fn check_reads_game(
-    tx: &mut Tx<'_>,
-    id: GameId,
-    table_no: Option<TableNo>,
-) -> Result<()> {
-    if !tx.is_station() {
-        return Ok(());
-    }
-    let mine: i64 = tx.query_one(
-        "SELECT count(*) FROM station_tables st JOIN stations s ON s.name = st.station
-         WHERE s.role = session_user AND st.table_no = ?1",
-        args![table_no],
-        |r| r.get(0),
-    )?;
-    if mine == 0 {
-        return Err(StoreError::Denied(format!(
-            "game {id} is not at a table of this station: its setups, events and reading \
-             sheets are not this login's to read"
-        )));
-    }
-    Ok(())
 }

@@ -72,12 +72,7 @@ impl Store {
         if let Some(r) = self.remote() {
             return super::remote::create_game(&*r, new);
         }
-        self.write(|tx| {
-            if tx.is_station() {
-                return super::stations::create_game(tx, new);
-            }
-            insert_game(tx, new, &Map::new(), actor)
-        })
+        self.write(|tx| insert_game(tx, new, &Map::new(), actor))
     }
 
     /// Creates a game with both setups entered and its clocks started at `started_at`, in
@@ -228,9 +223,6 @@ impl Store {
         self.write(|tx| {
             let game = load_locked(tx, id)?;
             desk::may_enter_setup(id, game.meta.started_at.is_some())?;
-            if tx.is_station() {
-                return super::stations::save_setup(tx, id, side, &setup_value(setup).to_string());
-            }
             let column = match side {
                 Side::White => "setup_white",
                 Side::Black => "setup_black",
@@ -280,9 +272,6 @@ impl Store {
                 |r| r.get(0),
             )?;
             let by_lot = lots.is_some() && game.meta.first == first;
-            if tx.is_station() {
-                return super::stations::start_game(tx, id, started_at, first, by_lot);
-            }
             let how = if by_lot {
                 "by lot"
             } else {
@@ -408,20 +397,6 @@ impl Store {
                 .ok_or(GameRefusal::NothingToUndo)?;
             let seq = game.logged().next_seq();
             let undo = LogEntryKind::Undo { seq: target };
-            if tx.is_station() {
-                game.events.push(LogEntry { seq, t, kind: undo });
-                let payload = undo.value(t).to_string();
-                let entry = super::stations::Entry {
-                    seq,
-                    t: t.max(0.0),
-                    kind: undo.code(),
-                    payload: &payload,
-                    token: None,
-                    reason,
-                };
-                super::stations::append(tx, id, &entry, &game.logged().decision())?;
-                return Ok(target);
-            }
             insert_event(tx, id, seq, t.max(0.0), undo.code(), &undo.value(t), None)?;
             game.events.push(LogEntry { seq, t, kind: undo });
             audit(
@@ -482,11 +457,7 @@ impl Store {
             let (_, t, _) = correction.cancelled;
             let applied = replacement_applied(&game, &correction, t, &replacement)?;
             let seq = replacement_seq(&correction, replacement, t);
-            let completed = if tx.is_station() {
-                correct_at_station(tx, id, &mut game, &correction, expect, reason)?
-            } else {
-                correct_at_desk(tx, id, &mut game, &correction, expect, actor, reason)?
-            };
+            let completed = correct_at_desk(tx, id, &mut game, &correction, expect, actor, reason)?;
             let state = game
                 .derive()
                 .and_then(|g| g.ok())
@@ -530,25 +501,6 @@ impl Store {
             derived
                 .check_sheet(side, sheet)
                 .map_err(|e| desk::sheet_refusal(id, e))?;
-            if tx.is_station() {
-                game.sheets[side] = Some(SheetRow {
-                    sheet: sheet.clone(),
-                    complete,
-                });
-                let decision = game.logged().decision();
-                let completed = super::stations::save_sheet(
-                    tx,
-                    id,
-                    side,
-                    &sheet.to_string(),
-                    complete,
-                    &decision,
-                )?;
-                return Ok(completed
-                    .then_some(game.meta.round)
-                    .flatten()
-                    .zip(game.meta.tournament_id));
-            }
             tx.execute(
                 "INSERT INTO adjudication_sheets (game_id, side, sheet, complete, entered_at)
                  VALUES (?1, ?2, ?3, ?4, ?5)
@@ -586,12 +538,6 @@ impl Store {
             return Ok(());
         }
         self.write(|tx| {
-            if tx.is_station() {
-                for (id, t) in seen {
-                    super::stations::clock_seen(tx, *id, *t)?;
-                }
-                return Ok(());
-            }
             let mut stmt = tx.prepare_cached("UPDATE games SET clock_seen_t = ?1 WHERE id = ?2")?;
             for (id, t) in seen {
                 stmt.execute(args![t, id.0])?;
@@ -792,9 +738,6 @@ impl Store {
         self.write(|tx| {
             let game = load_locked(tx, id)?;
             let result = desk::result_to_confirm(id, game.meta.result)?;
-            if tx.is_station() {
-                return super::stations::confirm(tx, id);
-            }
             audit(
                 tx,
                 actor,
@@ -1046,33 +989,6 @@ fn replacement_seq(correction: &Correction, replacement: AnyEvent, t: f64) -> u3
         .map_or(first_new, |e| e.seq)
 }
 
-/// Writes a correction from a station, and adds its entries to `game`; returns the round it
-/// completed.
-fn correct_at_station(
-    tx: &mut Tx<'_>,
-    id: GameId,
-    game: &mut StoredGame,
-    correction: &Correction,
-    expect: Option<Expect<'_>>,
-    reason: &str,
-) -> Result<Option<RoundNo>> {
-    // A station writes the whole correction through its correction function (migration
-    // 7): the database checks its table, the round in play, the game in play, each entry
-    // as any event and that the entries are a correction of the last move, and writes the
-    // one "move corrected" line with the station as its actor, in the director's desk's
-    // words. The token goes with the first entry, as the director's path stores it.
-    game.events.extend(correction.entries.iter().copied());
-    let completed = super::stations::correct(
-        tx,
-        id,
-        correction,
-        expect.map(|e| e.token),
-        reason,
-        &game.logged().decision(),
-    )?;
-    Ok(completed.then_some(game.meta.round).flatten())
-}
-
 /// Writes a correction at the desk: its entries (the attempt's token with the first), one
 /// "move corrected" audit row naming both moves, and the result the game now has. Adds the
 /// entries to `game`; returns the round it completed.
@@ -1135,25 +1051,7 @@ fn append_in(
     let (applied, state) = apply_checked(&game, t, &event)?;
     let seq = game.logged().next_seq();
     let payload = event.value(t);
-    let completed = if tx.is_station() {
-        game.events.push(LogEntry {
-            seq,
-            t,
-            kind: event.into(),
-        });
-        let text = payload.to_string();
-        let entry = super::stations::Entry {
-            seq,
-            t,
-            kind: event.code(),
-            payload: &text,
-            token: expect.map(|e| e.token),
-            reason,
-        };
-        super::stations::append(tx, id, &entry, &game.logged().decision())?
-            .then_some(game.meta.round)
-            .flatten()
-    } else {
+    let completed = {
         log_overstep(tx, actor, &game, id, t)?;
         insert_event(
             tx,

@@ -58,10 +58,7 @@ pub use ratings::{EventRatingRow, RatingEvent, RatingHistoryRow, RatingRow};
 pub use remote::{Remote, stored_game_value, timers_value};
 pub use replication::{ServerState, StandbyState, server_status};
 pub use sqlite::SqliteSettings;
-pub use stations::{
-    DIRECTOR_ROOM, EventServer, Keeper, STATION_CONNECTIONS, Station, StationLogin, parse_tables,
-    tables_text,
-};
+pub use stations::{EventServer, Keeper, Station, parse_tables, tables_text};
 pub use tables::TableTimers;
 
 pub use error::{Result, StoreError, TRACE_ENV, TRACE_PAUSE};

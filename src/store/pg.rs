@@ -28,6 +28,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/008-station-api.postgres.sql"),
     include_str!("../../migrations/009-standby-addresses.postgres.sql"),
     include_str!("../../migrations/010-teams.postgres.sql"),
+    include_str!("../../migrations/011-no-station-logins.postgres.sql"),
 ];
 
 /// The channel the database notifies changes on (`LISTEN ggdesk`).
@@ -46,8 +47,6 @@ pub(crate) struct Pg {
     on_connect: Vec<String>,
     /// Writes are refused before they reach the server (the public pages' connection).
     read_only: bool,
-    /// The login is an arbiter station's (`ggdesk_station_name()` answered a name).
-    station: bool,
     /// How many connections were made so far: a new one after a lost one counts up.
     generation: u64,
     /// Writes go only through connection number `g` (see [`Pg::hold_writes`]).
@@ -173,7 +172,6 @@ impl Pg {
             shown: without_password(url),
             on_connect: Vec::new(),
             read_only: false,
-            station: false,
             generation: 0,
             writes_on: None,
         })
@@ -183,22 +181,7 @@ impl Pg {
         let mut pg = Pg::new(url)?;
         pg.client()?;
         pg.migrate()?;
-        // An arbiter station's login reads its views and writes through its functions.
-        pg.station = pg
-            .read(0, |tx| {
-                tx.query_one(
-                    "SELECT public.ggdesk_station_name() AS name",
-                    args![],
-                    |r| r.get::<Option<String>>(0),
-                )
-            })?
-            .is_some();
         Ok(pg)
-    }
-
-    /// Whether this login is an arbiter station's.
-    pub(crate) fn is_station(&self) -> bool {
-        self.station
     }
 
     /// From now on writes go only through the connection in use: once it is lost and made
@@ -271,13 +254,11 @@ impl Pg {
             let q = |ident: &str| format!("\"{}\"", ident.replace('"', "\"\""));
             match login {
                 None => tx.batch(&format!("CREATE ROLE {} NOLOGIN", q(&role)))?,
-                // A login of that name is somebody's (a station's made before names were
-                // checked): the pages never read with its rights.
+                // A login of that name is somebody's: the pages never read with its rights.
                 Some(true) => {
                     return Err(StoreError::Denied(format!(
                         "the role {role} the public pages read as is a login: the public pages \
-                         do not use it; have the database's owner drop it (it may be a station \
-                         named \"public\")"
+                         do not use it; have the database's owner drop it"
                     )));
                 }
                 Some(false) => {}
@@ -448,7 +429,6 @@ impl Pg {
         }
         let result = (|| {
             self.client()?;
-            let station = self.station;
             let Pg {
                 client, statements, ..
             } = self;
@@ -457,7 +437,7 @@ impl Pg {
                 .isolation_level(level)
                 .read_only(read_only)
                 .start()?;
-            let mut tx = Tx::postgres(tx, statements, now).for_station(station);
+            let mut tx = Tx::postgres(tx, statements, now);
             let value = f(&mut tx)?;
             tx.commit()?;
             Ok(value)
@@ -479,13 +459,14 @@ impl Pg {
         now: i64,
         f: impl FnOnce(&mut Tx<'_>) -> Result<T>,
     ) -> Result<T> {
-        let station = self.station;
         let Pg {
             client, statements, ..
         } = self;
-        let result = f(
-            &mut Tx::postgres_snapshot(connected(client)?, statements, now).for_station(station),
-        );
+        let result = f(&mut Tx::postgres_snapshot(
+            connected(client)?,
+            statements,
+            now,
+        ));
         if let Err(e) = &result {
             self.drop_if_lost(e);
         }
@@ -649,8 +630,7 @@ impl Pg {
     }
 }
 
-/// What the login's first schema holds: its tables, or for an arbiter station the views of
-/// its own schema (`ggdesk_station`, first on its search_path).
+/// What the login's first schema holds: the event's tables.
 const RELATIONS: &str = "SELECT count(*) AS n FROM pg_catalog.pg_class c
      JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v')";

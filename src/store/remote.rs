@@ -178,9 +178,8 @@ fn station_of(me: &Value) -> Result<Station> {
     let tournament = TournamentId(get_i64(&me["tournament"], "id", "who am I")?);
     Ok(Station {
         name: name.to_string(),
-        role: String::new(),
         tables,
-        tournament: Some(tournament),
+        tournament,
     })
 }
 

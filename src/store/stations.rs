@@ -1,18 +1,15 @@
-//! Arbiter stations on an event server: one PostgreSQL login per station, its password kept
-//! by the server as a SCRAM verifier only, the tables it runs, and what the database lets it
-//! do: read the views of schema `ggdesk_station` and call the station functions of
-//! migrations 4 and 7, each of which checks the station, its table, the round in play and
-//! the change itself, and writes the audit line in the director's desk's words. What a station's desk writes goes through those functions (the calls at
-//! the end of this module); which games a desk writes into by itself is [`Keeper`]'s rule.
+//! Arbiter stations on an event server: rows of the stations' HTTPS API (`docs/station-api.md`),
+//! never database logins. A station is its name, its tournament, the tables it runs in that
+//! tournament's round in play and the salted hash of its secret; its desk speaks to the event
+//! server (`ggdesk host`), which checks the secret and every command before it writes on the
+//! director's connection. Migration 11 dropped the station logins made before, with their
+//! views and functions. Which games a desk writes into by itself is [`Keeper`]'s rule.
 
 use super::audit::{Actor, audit};
-use super::conn::{Address, Store};
+use super::conn::Store;
 use super::db::Engine;
 use super::db::{Tx, args};
 use super::error::{Result, StoreError};
-use super::game_rows::GameId;
-use ggdesk_core::game::{Correction, Decision};
-use ggdesk_core::rules::Side;
 use ggdesk_core::tournament::{TableNo, TournamentId};
 use rand::Rng;
 use sha2::{Digest, Sha256};
@@ -21,21 +18,10 @@ use sha2::{Digest, Sha256};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Station {
     pub name: String,
-    /// The server login of the station.
-    pub role: String,
-    /// The table numbers it runs, in every round in play.
+    /// The table numbers it runs in its tournament's round in play.
     pub tables: Vec<TableNo>,
-    /// The tournament whose round in play it runs, once the director issued it a secret for
-    /// the stations' API ([`Store::issue_station_secret`]); `None` before.
-    pub tournament: Option<TournamentId>,
-}
-
-/// A station just created: its password is shown this once and stored nowhere.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StationLogin {
-    pub station: Station,
-    /// The URL an arbiter desk connects with (the password in it).
-    pub url: String,
+    /// The tournament whose round in play it runs.
+    pub tournament: TournamentId,
 }
 
 /// Reads a list of tables as the director types it: `1-10,12`.
@@ -153,19 +139,18 @@ fn clear_role_settings(tx: &mut super::db::Tx<'_>, role: &str) -> Result<()> {
     ))
 }
 
-/// A row of `SELECT name, role, tournament_id FROM stations`, its tables not read yet.
+/// A row of `SELECT name, tournament_id FROM stations`, its tables not read yet.
 fn station_row(r: &super::db::Row) -> Result<Station> {
     Ok(Station {
         name: r.get(0)?,
-        role: r.get(1)?,
         tables: Vec::new(),
-        tournament: r.get(2)?,
+        tournament: r.get(1)?,
     })
 }
 
 fn stations_in(q: &mut Tx<'_>) -> Result<Vec<Station>> {
     let mut stations = q.query_map(
-        "SELECT name, role, tournament_id FROM stations ORDER BY name",
+        "SELECT name, tournament_id FROM stations ORDER BY name",
         args![],
         station_row,
     )?;
@@ -186,7 +171,7 @@ fn stations_in(q: &mut Tx<'_>) -> Result<Vec<Station>> {
 /// its own station, not all of them).
 fn station_named(q: &mut Tx<'_>, name: &str) -> Result<Option<Station>> {
     let found = q.query_opt(
-        "SELECT name, role, tournament_id FROM stations WHERE name = ?1",
+        "SELECT name, tournament_id FROM stations WHERE name = ?1",
         args![name],
         station_row,
     )?;
@@ -222,32 +207,6 @@ fn server_only(store: &Store) -> Result<()> {
     }
 }
 
-/// How many connections a station's login may hold at once (`CONNECTION LIMIT`, set by
-/// `ggdesk_station_grants` in migration 4): its desk holds two (the store's and the
-/// listener's), one more for a command run beside it, one for a reconnection while the
-/// server has not yet dropped the connection it lost.
-pub const STATION_CONNECTIONS: i64 = 4;
-
-/// The connections kept free for the director's logins (the desk with its listener and
-/// status probe, the public pages, `feed` writers, a `copy`): a station is added only while
-/// every station's limit together leaves these free below the server's `max_connections`.
-pub const DIRECTOR_ROOM: i64 = 10;
-
-/// The server's connections as `station add` counts them: (usable by logins that are not
-/// superusers, stations already there, whether an event server runs on it). Where an event
-/// server runs (`ggdesk host`), stations speak to it, never to the database: they hold no
-/// connection of their own and need no room.
-fn connection_room(tx: &mut Tx<'_>) -> Result<(i64, i64, bool)> {
-    tx.query_one(
-        "SELECT CAST(current_setting('max_connections') AS BIGINT)
-                - CAST(current_setting('superuser_reserved_connections') AS BIGINT),
-                (SELECT count(*) FROM stations),
-                EXISTS (SELECT 1 FROM event_server)",
-        args![],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-    )
-}
-
 /// Refuses, before anything is written, a login that is not the owner of the event's tables
 /// (the director's): only it manages stations.
 fn director_only(tx: &mut Tx<'_>, what: &str) -> Result<()> {
@@ -266,61 +225,48 @@ fn director_only(tx: &mut Tx<'_>, what: &str) -> Result<()> {
     }
 }
 
-/// Refuses a station name whose login would be another role: the public pages' role (a
-/// station named `public`), the director's or any role that exists, a name the server
-/// reserves, or one too long.
-fn check_login_name(tx: &mut Tx<'_>, db: &str, name: &str, role: &str) -> Result<()> {
-    if role == super::pg::public_role_name(db) {
-        return Err(StoreError::Rejected(format!(
-            "a station cannot be named {name:?}: its login {role} would be the public pages' role"
-        )));
-    }
-    if role.starts_with("pg_") {
-        return Err(StoreError::Rejected(format!(
-            "a station cannot be named {name:?}: the server keeps logins beginning pg_ for itself"
-        )));
-    }
-    if role.len() > 63 {
-        return Err(StoreError::Rejected(format!(
-            "the login {role} would be longer than the server allows: choose a shorter station name"
-        )));
-    }
-    let taken: Option<String> = tx.query_opt(
-        "SELECT rolname FROM pg_catalog.pg_roles WHERE rolname = ?1",
-        args![role],
-        |r| r.get(0),
-    )?;
-    if taken.is_some() {
-        return Err(StoreError::Rejected(format!(
-            "a station cannot be named {name:?}: its login {role} is a role of the server already"
-        )));
-    }
-    Ok(())
-}
-
-/// Makes the director's login a member of a station's role, when it is not a superuser and
-/// not one yet: PostgreSQL lets a login end only the sessions of roles it is a member of.
-fn ensure_member(tx: &mut Tx<'_>, role: &str) -> Result<()> {
-    let member: bool = tx.query_one(
-        "SELECT r.rolsuper OR pg_catalog.pg_has_role(current_user, ?1, 'MEMBER')
-         FROM pg_catalog.pg_roles r WHERE r.rolname = current_user",
-        args![role],
-        |r| r.get(0),
-    )?;
-    if !member {
-        tx.batch(&format!("GRANT {} TO CURRENT_USER", quoted(role)))?;
-    }
-    Ok(())
-}
-
-/// The role of station `name`; [`StoreError::NotFound`] when there is none.
-fn role_of(tx: &mut Tx<'_>, name: &str) -> Result<String> {
+/// The tournament of station `name`; [`StoreError::NotFound`] when there is none.
+fn tournament_of(tx: &mut Tx<'_>, name: &str) -> Result<TournamentId> {
     tx.query_opt(
-        "SELECT role FROM stations WHERE name = ?1",
+        "SELECT tournament_id FROM stations WHERE name = ?1",
         args![name],
         |r| r.get(0),
     )?
     .ok_or_else(|| StoreError::NotFound(format!("station {name}")))
+}
+
+/// Refuses a tournament that does not exist.
+fn tournament_known(tx: &mut Tx<'_>, tournament: TournamentId) -> Result<()> {
+    let known: i64 = tx.query_one(
+        "SELECT count(*) FROM tournaments WHERE id = ?1",
+        args![tournament],
+        |r| r.get(0),
+    )?;
+    if known == 0 {
+        return Err(StoreError::NotFound(format!("tournament {tournament}")));
+    }
+    Ok(())
+}
+
+/// Refuses station `name`'s tables when another station of `tournament` holds one of them:
+/// two stations never hold the same table of one tournament.
+fn tables_free(tx: &mut Tx<'_>, name: &str, tournament: TournamentId) -> Result<()> {
+    let shared: Vec<(String, TableNo)> = tx.query_map(
+        "SELECT o.station, o.table_no FROM station_tables o
+         JOIN stations s ON s.name = o.station
+         JOIN station_tables m ON m.table_no = o.table_no AND m.station = ?1
+         WHERE s.tournament_id = ?2 AND o.station <> ?1
+         ORDER BY o.table_no",
+        args![name, tournament],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    if let Some((other, table)) = shared.first() {
+        return Err(StoreError::Rejected(format!(
+            "station {other} runs table {table} of tournament {tournament} already: \
+             two stations never hold the same table of one tournament"
+        )));
+    }
+    Ok(())
 }
 
 /// The scheme of a stored secret's hash (`sha256$SALT$HASH`, migration 8).
@@ -387,48 +333,37 @@ impl Store {
         self.read(stations_in)
     }
 
-    /// The station this desk's login is, on an event server: an arbiter desk.
+    /// The station this desk is, when it is an arbiter station's desk on the stations' API
+    /// ([`Store::on_station_api`]); `None` for every other desk.
     pub fn my_station(&self) -> Result<Option<Station>> {
-        if let Some(r) = self.remote() {
-            return super::remote::my_station(&*r).map(Some);
+        match self.remote() {
+            Some(r) => super::remote::my_station(&*r).map(Some),
+            None => Ok(None),
         }
-        if self.engine() != Engine::Postgres {
-            return Ok(None);
-        }
-        self.read(|q| {
-            let role: String = q.query_one("SELECT session_user", args![], |r| r.get(0))?;
-            Ok(stations_in(q)?.into_iter().find(|s| s.role == role))
-        })
     }
 
-    /// Creates an arbiter station's login with a new password and assigns it `tables`.
-    /// Only the director's login (the owner of the tables, allowed to create logins) may.
-    /// The login gets the privileges of `ggdesk_station_grants` (migration 4) and nothing
-    /// more; a name whose login would be another role is refused, as is a station the
-    /// server has no room for (see [`STATION_CONNECTIONS`], [`DIRECTOR_ROOM`]).
+    /// Creates station `name` of the stations' API for `tournament`, running `tables` of
+    /// its round in play, and returns its secret: shown this once, kept only as a salted
+    /// hash. A station is a row and nothing else: no database login, no password. Only the
+    /// director's login may; a name taken, a tournament that does not exist or a table
+    /// another station of the tournament runs is refused, and nothing is written.
     pub fn add_station(
         &mut self,
         name: &str,
+        tournament: TournamentId,
         tables: &[TableNo],
         actor: &Actor,
-    ) -> Result<StationLogin> {
+    ) -> Result<String> {
         server_only(self)?;
         if !valid_name(name) {
             return Err(StoreError::Rejected(format!(
                 "{name:?} is not a station name: use letters, digits, - and _ (at most 32)"
             )));
         }
-        let Some(Address::Server(url)) = self.address().cloned() else {
-            return Err(StoreError::Rejected(
-                "this database has no server address".into(),
-            ));
-        };
-        let password = new_password();
-        let verifier = postgres_protocol::password::scram_sha_256(password.as_bytes());
-        let station = self.write(|tx| {
+        let secret = random_hex128();
+        let hash = secret_hash(&secret);
+        self.write(|tx| {
             director_only(tx, "add arbiter stations")?;
-            let db: String = tx.query_one("SELECT current_database()", args![], |r| r.get(0))?;
-            let role = format!("{db}_{name}").to_lowercase();
             let taken: i64 = tx.query_one(
                 "SELECT count(*) FROM stations WHERE lower(name) = lower(?1)",
                 args![name],
@@ -439,121 +374,29 @@ impl Store {
                     "station {name} exists already"
                 )));
             }
-            check_login_name(tx, &db, name, &role)?;
-            let (usable, stations, hosted) = connection_room(tx)?;
-            if !hosted && (stations + 1) * STATION_CONNECTIONS + DIRECTOR_ROOM > usable {
-                return Err(StoreError::Rejected(format!(
-                    "the server has no room for another station: it accepts {usable} connections \
-                     from logins, each station may hold {STATION_CONNECTIONS} and the director \
-                     keeps {DIRECTOR_ROOM}; raise max_connections in postgresql.conf and restart it"
-                )));
-            }
-            let role_q = quoted(&role);
-            tx.batch(&format!(
-                "CREATE ROLE {role_q} LOGIN CONNECTION LIMIT {STATION_CONNECTIONS} PASSWORD '{}'",
-                verifier.replace('\'', "''")
-            ))?;
-            tx.batch(&format!(
-                "GRANT CONNECT ON DATABASE {} TO {role_q}",
-                quoted(&db)
-            ))?;
+            tournament_known(tx, tournament)?;
             let now = tx.now();
             tx.execute(
-                "INSERT INTO stations (name, role, created_at) VALUES (?1, ?2, ?3)",
-                args![name, role, now],
+                "INSERT INTO stations (name, tournament_id, secret_hash, created_at)
+                 VALUES (?1, ?2, ?3, ?4)",
+                args![name, tournament, hash, now],
             )?;
             assign(tx, name, tables)?;
-            tx.query(
-                "SELECT public.ggdesk_station_grants(?1) AS done",
-                args![role],
-            )?;
+            tables_free(tx, name, tournament)?;
             audit(
                 tx,
                 actor,
                 "station added",
-                None,
+                Some(tournament),
                 None,
                 "",
                 &format!(
-                    "station {name} (login {role}), tables {}",
+                    "station {name}: tournament {tournament}, tables {}",
                     tables_text(tables)
                 ),
-            )?;
-            Ok(Station {
-                name: name.to_string(),
-                role,
-                tables: tables.to_vec(),
-                tournament: None,
-            })
+            )
         })?;
-        let url = url_for(&url, &station.role, &password);
-        Ok(StationLogin { station, url })
-    }
-
-    /// Gives a station a new password (its card was lost, or seen): the new URL is shown
-    /// once; the sessions its login has open are ended, so whoever held the old card is
-    /// out, and its desk connects again with the new URL. Only the director's login may.
-    pub fn reset_station(&mut self, name: &str, actor: &Actor) -> Result<StationLogin> {
-        server_only(self)?;
-        let Some(Address::Server(url)) = self.address().cloned() else {
-            return Err(StoreError::Rejected(
-                "this database has no server address".into(),
-            ));
-        };
-        let password = new_password();
-        let verifier = postgres_protocol::password::scram_sha_256(password.as_bytes());
-        let station = self.write(|tx| {
-            director_only(tx, "give a station a new password")?;
-            let role = role_of(tx, name)?;
-            ensure_member(tx, &role)?;
-            tx.batch(&format!(
-                "ALTER ROLE {} PASSWORD '{}'",
-                quoted(&role),
-                verifier.replace('\'', "''")
-            ))?;
-            // Whatever the card's holder set on the login (`ALTER ROLE CURRENT_USER SET …`)
-            // goes with the old password: its settings are the station's own again.
-            clear_role_settings(tx, &role)?;
-            tx.query(
-                "SELECT public.ggdesk_station_grants(?1) AS done",
-                args![role.as_str()],
-            )?;
-            audit(
-                tx,
-                actor,
-                "station password reset",
-                None,
-                None,
-                "",
-                &format!("station {name} (login {role}): new password, its sessions ended"),
-            )?;
-            Ok(stations_in(tx)?
-                .into_iter()
-                .find(|s| s.name == name)
-                .unwrap_or(Station {
-                    name: name.to_string(),
-                    role,
-                    tables: Vec::new(),
-                    tournament: None,
-                }))
-        })?;
-        self.end_sessions(&station.role)?;
-        let url = url_for(&url, &station.role, &password);
-        Ok(StationLogin { station, url })
-    }
-
-    /// Ends every session the login `role` has open, waiting (up to 5 s each) until they are
-    /// gone. The director's login is a member of the role (`ensure_member`).
-    fn end_sessions(&mut self, role: &str) -> Result<()> {
-        self.write(|tx| {
-            tx.query(
-                "SELECT pg_catalog.pg_terminate_backend(pid, 5000) AS ended
-                 FROM pg_catalog.pg_stat_activity
-                 WHERE usename = ?1 AND pid <> pg_catalog.pg_backend_pid()",
-                args![role],
-            )?;
-            Ok(())
-        })
+        Ok(secret)
     }
 
     /// Assigns a station the tables it runs (replacing the ones it had).
@@ -566,21 +409,15 @@ impl Store {
         server_only(self)?;
         self.write(|tx| {
             director_only(tx, "change a station's tables")?;
+            let tournament = tournament_of(tx, name)?;
             let n = tx.execute("DELETE FROM station_tables WHERE station = ?1", args![name])?;
-            let exists: i64 = tx.query_one(
-                "SELECT count(*) FROM stations WHERE name = ?1",
-                args![name],
-                |r| r.get(0),
-            )?;
-            if exists == 0 {
-                return Err(StoreError::NotFound(format!("station {name}")));
-            }
             assign(tx, name, tables)?;
+            tables_free(tx, name, tournament)?;
             audit(
                 tx,
                 actor,
                 "station tables",
-                None,
+                Some(tournament),
                 None,
                 "",
                 &format!("station {name}: tables {} (had {n})", tables_text(tables)),
@@ -588,34 +425,24 @@ impl Store {
         })
     }
 
-    /// Removes a station: its login can no longer connect, the sessions it has open are
-    /// ended, and the login is dropped with every privilege it had. In three steps: the
-    /// login is closed (committed, so no new session can begin), its sessions are ended,
-    /// then the station and its login go. A removal cut short after the first step leaves
-    /// a closed login, which `station remove` finishes when run again.
+    /// Removes a station: its row goes, and with it its tables and its secret. A request
+    /// with its secret is refused from this commit on; the event server also ends its open
+    /// requests and streams (the audit line, of the station's tournament, tells it at once).
+    /// Only the director's login may.
     pub fn remove_station(&mut self, name: &str, actor: &Actor) -> Result<()> {
         server_only(self)?;
-        let role = self.write(|tx| {
-            director_only(tx, "remove arbiter stations")?;
-            let role = role_of(tx, name)?;
-            ensure_member(tx, &role)?;
-            tx.batch(&format!("ALTER ROLE {} NOLOGIN", quoted(&role)))?;
-            Ok(role)
-        })?;
-        self.end_sessions(&role)?;
         self.write(|tx| {
-            let role = role_of(tx, name)?;
+            director_only(tx, "remove arbiter stations")?;
+            let tournament = tournament_of(tx, name)?;
             tx.execute("DELETE FROM stations WHERE name = ?1", args![name])?;
-            let role_q = quoted(&role);
-            tx.batch(&format!("DROP OWNED BY {role_q}; DROP ROLE {role_q}"))?;
             audit(
                 tx,
                 actor,
                 "station removed",
-                None,
+                Some(tournament),
                 None,
                 "",
-                &format!("station {name} (login {role}), its sessions ended"),
+                &format!("station {name}: its secret no longer works"),
             )
         })
     }
@@ -638,30 +465,9 @@ impl Store {
         let hash = secret_hash(&secret);
         self.write(|tx| {
             director_only(tx, "issue a station's secret")?;
-            role_of(tx, name)?;
-            let known: i64 = tx.query_one(
-                "SELECT count(*) FROM tournaments WHERE id = ?1",
-                args![tournament],
-                |r| r.get(0),
-            )?;
-            if known == 0 {
-                return Err(StoreError::NotFound(format!("tournament {tournament}")));
-            }
-            let shared: Vec<(String, TableNo)> = tx.query_map(
-                "SELECT o.station, o.table_no FROM station_tables o
-                 JOIN stations s ON s.name = o.station
-                 JOIN station_tables m ON m.table_no = o.table_no AND m.station = ?1
-                 WHERE s.tournament_id = ?2 AND o.station <> ?1
-                 ORDER BY o.table_no",
-                args![name, tournament],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )?;
-            if let Some((other, table)) = shared.first() {
-                return Err(StoreError::Rejected(format!(
-                    "station {other} runs table {table} of tournament {tournament} already: \
-                     two stations never hold the same table of one tournament"
-                )));
-            }
+            tournament_of(tx, name)?;
+            tournament_known(tx, tournament)?;
+            tables_free(tx, name, tournament)?;
             tx.execute(
                 "UPDATE stations SET tournament_id = ?1, secret_hash = ?2 WHERE name = ?3",
                 args![tournament, hash, name],
@@ -767,232 +573,6 @@ impl Keeper {
     pub fn runs(&self, meta: &super::game_rows::GameMeta) -> bool {
         self.runs_table(meta.table_no, meta.fed)
     }
-}
-
-/// The result a station's desk reached for a game (the core's [`Decision`]) as the station
-/// functions take it: the game's result text and its board's result.
-fn settled(decision: &Decision) -> (Option<String>, &'static str) {
-    (
-        decision.code(),
-        decision
-            .board_result()
-            .unwrap_or(ggdesk_core::tournament::GameResult::Pending)
-            .name(),
-    )
-}
-
-// What an arbiter station's desk writes, each through its function of migration 4 (the
-// database checks the station, the table, the round, the game and the change, and writes
-// the audit row with the station as its actor). The store calls these in place of its own
-// statements when the transaction is a station's (`Tx::is_station`), after its own checks.
-
-/// A game for a board of the round in play at one of the station's tables.
-pub(crate) fn create_game(tx: &mut Tx<'_>, new: &super::game_rows::NewGame) -> Result<GameId> {
-    if new.replaces.is_some() {
-        return Err(StoreError::Denied(
-            "only the director voids a game and creates its replay".into(),
-        ));
-    }
-    let now = tx.now();
-    let id: i64 = tx.query_one(
-        "SELECT public.ggdesk_station_create_game(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) AS id",
-        args![
-            new.tournament_id,
-            new.round,
-            new.table_no,
-            new.players.map(|p| p.white),
-            new.players.map(|p| p.black),
-            new.mode.code(),
-            new.first.name(),
-            new.ratings.map(|r| r.white),
-            new.ratings.map(|r| r.black),
-            new.rules.to_value().to_string(),
-            now
-        ],
-        |r| r.get(0),
-    )?;
-    Ok(GameId(id))
-}
-
-/// One side's setup, as entered so far.
-pub(crate) fn save_setup(tx: &mut Tx<'_>, id: GameId, side: Side, setup: &str) -> Result<()> {
-    let now = tx.now();
-    tx.query(
-        "SELECT public.ggdesk_station_setup(?1, ?2, ?3, ?4) AS done",
-        args![id.0, side.name(), setup, now],
-    )?;
-    Ok(())
-}
-
-/// The clocks started at `started_at`, `first` to move, decided by the lots drawn
-/// (`by_lot`) or chosen by the arbiter: the function checks which against the lots and
-/// writes it to the audit log (migration 7).
-pub(crate) fn start_game(
-    tx: &mut Tx<'_>,
-    id: GameId,
-    started_at: i64,
-    first: Side,
-    by_lot: bool,
-) -> Result<()> {
-    let now = tx.now();
-    let how = if by_lot { "lot" } else { "arbiter" };
-    tx.query(
-        "SELECT public.ggdesk_station_start(?1, ?2, ?3, ?4, ?5) AS done",
-        args![id.0, started_at, first.name(), how, now],
-    )?;
-    Ok(())
-}
-
-/// A correction of the last move (the core's [`Correction`]: its entries, each as the
-/// store writes it), with its one audit line, the director's desk's details, and the
-/// result it gives, in one call (migration 7); `token` goes with the first entry. True when
-/// the result completed the round.
-pub(crate) fn correct(
-    tx: &mut Tx<'_>,
-    id: GameId,
-    correction: &Correction,
-    token: Option<&str>,
-    reason: &str,
-    decision: &Decision,
-) -> Result<bool> {
-    let entries: Vec<serde_json::Value> = correction
-        .entries
-        .iter()
-        .map(|e| {
-            serde_json::json!({
-                "seq": e.seq,
-                "t": e.t,
-                "kind": e.kind.code(),
-                "payload": e.kind.value(e.t).to_string(),
-            })
-        })
-        .collect();
-    let (result, board) = settled(decision);
-    let now = tx.now();
-    tx.query_one(
-        "SELECT public.ggdesk_station_correct(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) AS completed",
-        args![
-            id.0,
-            serde_json::Value::Array(entries).to_string(),
-            token,
-            reason,
-            correction.value().to_string(),
-            result,
-            board,
-            now
-        ],
-        |r| r.get(0),
-    )
-}
-
-/// One entry of a game's log (an event or an undo) as the store's append writes it.
-pub(crate) struct Entry<'e> {
-    pub seq: u32,
-    pub t: f64,
-    pub kind: &'e str,
-    pub payload: &'e str,
-    pub token: Option<&'e str>,
-    pub reason: &'e str,
-}
-
-/// Appends one entry of a game's log; true when the result it gives completed the round.
-pub(crate) fn append(
-    tx: &mut Tx<'_>,
-    id: GameId,
-    entry: &Entry<'_>,
-    decision: &Decision,
-) -> Result<bool> {
-    let (result, board) = settled(decision);
-    let now = tx.now();
-    tx.query_one(
-        "SELECT public.ggdesk_station_event(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) AS completed",
-        args![
-            id.0,
-            entry.seq,
-            entry.t,
-            entry.kind,
-            entry.payload,
-            entry.token,
-            entry.reason,
-            result,
-            board,
-            now
-        ],
-        |r| r.get(0),
-    )
-}
-
-/// One side's reading sheet; true when the result it gives completed the round.
-pub(crate) fn save_sheet(
-    tx: &mut Tx<'_>,
-    id: GameId,
-    side: Side,
-    sheet: &str,
-    complete: bool,
-    decision: &Decision,
-) -> Result<bool> {
-    let (result, board) = settled(decision);
-    let now = tx.now();
-    tx.query_one(
-        "SELECT public.ggdesk_station_sheet(?1, ?2, ?3, ?4, ?5, ?6, ?7) AS completed",
-        args![id.0, side.name(), sheet, complete, result, board, now],
-        |r| r.get(0),
-    )
-}
-
-/// The last t at which the desk saw a running game's clocks.
-pub(crate) fn clock_seen(tx: &mut Tx<'_>, id: GameId, t: f64) -> Result<()> {
-    tx.query(
-        "SELECT public.ggdesk_station_clock_seen(?1, ?2) AS done",
-        args![id.0, t],
-    )?;
-    Ok(())
-}
-
-/// The arbiter's confirmation of a game's result.
-pub(crate) fn confirm(tx: &mut Tx<'_>, id: GameId) -> Result<()> {
-    let now = tx.now();
-    tx.query(
-        "SELECT public.ggdesk_station_confirm(?1, ?2) AS done",
-        args![id.0, now],
-    )?;
-    Ok(())
-}
-
-/// The setup timer started at `at` (once); its start.
-pub(crate) fn setup_timer(tx: &mut Tx<'_>, id: GameId, at: i64) -> Result<i64> {
-    tx.query_one(
-        "SELECT public.ggdesk_station_setup_timer(?1, ?2) AS started",
-        args![id.0, at],
-        |r| r.get(0),
-    )
-}
-
-/// The ruling after setup time ran out, at `at`, with its reason.
-pub(crate) fn setup_ruling(tx: &mut Tx<'_>, id: GameId, at: i64, reason: &str) -> Result<()> {
-    tx.query(
-        "SELECT public.ggdesk_station_setup_ruling(?1, ?2, ?3) AS done",
-        args![id.0, at, reason],
-    )?;
-    Ok(())
-}
-
-/// The reading timer started at `at` (once); its start.
-pub(crate) fn reading_timer(tx: &mut Tx<'_>, id: GameId, at: i64) -> Result<i64> {
-    tx.query_one(
-        "SELECT public.ggdesk_station_reading_timer(?1, ?2) AS started",
-        args![id.0, at],
-        |r| r.get(0),
-    )
-}
-
-/// The lots drawn at `at`: `first` moves first.
-pub(crate) fn lots(tx: &mut Tx<'_>, id: GameId, first: Side, at: i64) -> Result<()> {
-    tx.query(
-        "SELECT public.ggdesk_station_lots(?1, ?2, ?3) AS done",
-        args![id.0, first.name(), at],
-    )?;
-    Ok(())
 }
 
 #[cfg(test)]
@@ -1107,8 +687,7 @@ impl Store {
     /// Makes `login` the public pages' own login (m5 of issue 32): it logs in with the
     /// password whose SCRAM verifier is `verifier` (a new one at each start of the event
     /// server), reads the schema's version and is a member of the pages' read-only role,
-    /// and nothing else. Only the director's login may; a station's login of that name is
-    /// refused.
+    /// and nothing else. Only the director's login may.
     pub fn set_pages_login(&mut self, login: &str, verifier: &str) -> Result<()> {
         server_only(self)?;
         let public = match &mut *self.borrow()? {
@@ -1121,16 +700,6 @@ impl Store {
         };
         self.write(|tx| {
             director_only(tx, "make the public pages' login")?;
-            let station: i64 = tx.query_one(
-                "SELECT count(*) FROM stations WHERE role = ?1",
-                args![login],
-                |r| r.get(0),
-            )?;
-            if station > 0 {
-                return Err(StoreError::Rejected(format!(
-                    "the public pages' login {login} is a station's: remove that station first"
-                )));
-            }
             // An existing role is taken over only if it is a pages login made before (a member
             // of the pages' role and of nothing else, with no other right): never the
             // director's or anyone else's login.

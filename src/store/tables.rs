@@ -94,9 +94,6 @@ impl Store {
                 return Ok(at);
             }
             desk::may_start_setup_timer(id, started, void)?;
-            if tx.is_station() {
-                return super::stations::setup_timer(tx, id, now_ms);
-            }
             tx.execute(
                 "UPDATE games SET setup_started_at = ?1 WHERE id = ?2",
                 args![now_ms, id.0],
@@ -129,9 +126,6 @@ impl Store {
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )?;
             let start = desk::may_rule_on_setup(id, started, limit_over.is_some(), start)?;
-            if tx.is_station() {
-                return super::stations::setup_ruling(tx, id, now_ms, reason);
-            }
             tx.execute(
                 "UPDATE games SET setup_overrun_at = ?1 WHERE id = ?2",
                 args![now_ms, id.0],
@@ -178,9 +172,6 @@ impl Store {
             if !waiting {
                 return Err(StoreError::from(GameRefusal::NotWaiting(id)));
             }
-            if tx.is_station() {
-                return super::stations::reading_timer(tx, id, at_ms);
-            }
             tx.execute(
                 "UPDATE games SET reading_started_at = ?1 WHERE id = ?2",
                 args![at_ms, id.0],
@@ -204,9 +195,6 @@ impl Store {
                 |r| r.get(0),
             )?;
             desk::may_draw_lots(id, started, void, drawn.is_some())?;
-            if tx.is_station() {
-                return super::stations::lots(tx, id, first, now_ms);
-            }
             tx.execute(
                 "UPDATE games SET first = ?1, lots_drawn_at = ?2 WHERE id = ?3",
                 args![first.name(), now_ms, id.0],

@@ -1,13 +1,11 @@
 //! Stations (F9): on an event server, the director creates one station per group of tables,
-//! gives it its tables, a new secret or password (a card lost or seen), and removes it.
+//! gives it its tables, a new secret (a card lost or seen), and removes it.
 //!
-//! On an event `ggdesk host` runs (it recorded its event server), a station speaks to the
-//! server's HTTPS API and never logs into the database: it belongs to a tournament, and its
-//! card (the stations' address, the station, its secret, the authority's fingerprint and a
-//! QR code of its link) is shown once and saved as an A6 PDF to print. On a PostgreSQL the
-//! director runs, a station is a database login whose URL is shown once. The server keeps
-//! only a hash or a verifier; a new secret or password and a removal end what the station
-//! has open.
+//! A station speaks to the HTTPS API of the event server `ggdesk host` runs (it recorded its
+//! event server) and never logs into the database: it belongs to a tournament, and its card
+//! (the stations' address, the station, its secret, the authority's fingerprint and a QR
+//! code of its link) is shown once and saved as an A6 PDF to print. The server keeps only a
+//! hash of the secret; a new secret and a removal end what the station has open.
 
 use super::PageCtx;
 use super::common::{self, LoadErrors};
@@ -25,8 +23,8 @@ enum Cmd {
     Add {
         name: String,
         tables: Vec<ggdesk_core::tournament::TableNo>,
-        /// On a hosted event: the station's tournament (its card is made).
-        tournament: Option<TournamentId>,
+        /// The station's tournament (its card is made).
+        tournament: TournamentId,
     },
     SetTables {
         name: String,
@@ -44,8 +42,6 @@ pub struct StationsPage {
     tables: String,
     /// The tables being edited, by station.
     editing: Option<(String, String)>,
-    /// The URL of the station just added, or just given a new password (true): shown once.
-    created: Option<(String, String, bool)>,
     error: Option<String>,
     queued: Vec<Cmd>,
     confirm_remove: Option<String>,
@@ -163,7 +159,6 @@ impl StationsPage {
             ));
             ui.add_space(4.0);
         }
-        self.created_ui(ui);
         self.card_ui(ui);
         self.add_ui(ui);
         ui.separator();
@@ -178,12 +173,12 @@ impl StationsPage {
         }
     }
 
-    /// The tournament of station `name` when it is a station of the API (it has a card).
+    /// The tournament of station `name`.
     fn api_station(&self, name: &str) -> Option<TournamentId> {
         self.stations
             .iter()
             .find(|s| s.name == name)
-            .and_then(|s| s.tournament)
+            .map(|s| s.tournament)
     }
 
     /// A new secret for station `name` of the API, and its card.
@@ -206,7 +201,6 @@ impl StationsPage {
             .display()
             .to_string();
         self.card = Some((card, reset));
-        self.created = None;
     }
 
     /// The card just made: every line of it, the secret large, a place to save it as a PDF
@@ -286,39 +280,6 @@ impl StationsPage {
         }
     }
 
-    fn created_ui(&mut self, ui: &mut Ui) {
-        let Some((name, url, reset)) = &self.created else {
-            return;
-        };
-        let mut close = false;
-        egui::Frame::group(ui.style()).show(ui, |ui| {
-            let text = if *reset {
-                format!(
-                    "Station {name} has a new password. Its desk connects with this address, \
-                     shown only now: write it on a new card (the old card no longer works)."
-                )
-            } else {
-                format!(
-                    "Station {name} is ready. Its desk connects with this address, shown only now: \
-                     write it on the station's card."
-                )
-            };
-            ui.label(RichText::new(text).strong());
-            ui.label(RichText::new(url).monospace().size(16.0));
-            ui.horizontal(|ui| {
-                if ui.button("Copy the address").clicked() {
-                    ui.ctx().copy_text(url.clone());
-                }
-                if ui.button("Done: hide it").clicked() {
-                    close = true;
-                }
-            });
-        });
-        if close {
-            self.created = None;
-        }
-    }
-
     fn add_ui(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
             let l = ui.label("New station");
@@ -332,7 +293,7 @@ impl StationsPage {
                         .hint_text("1-10, 12"),
                 )
                 .labelled_by(l.id);
-            if self.server.is_some() {
+            {
                 let of = ui.label("of");
                 let shown = self
                     .tournaments
@@ -361,18 +322,20 @@ impl StationsPage {
             let entered = tables.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if ui.button("Add the station").clicked() || entered {
                 match parse_tables(&self.tables) {
-                    Ok(_) if self.server.is_some() && self.tournament.is_none() => {
-                        self.error = Some(
-                            "a station runs the tables of one tournament: create the \
-                             tournament first (Tournaments, F2)"
-                                .into(),
-                        )
-                    }
-                    Ok(tables) => self.queued.push(Cmd::Add {
-                        name: self.name.trim().to_string(),
-                        tables,
-                        tournament: self.server.as_ref().and(self.tournament),
-                    }),
+                    Ok(tables) => match self.tournament {
+                        Some(tournament) => self.queued.push(Cmd::Add {
+                            name: self.name.trim().to_string(),
+                            tables,
+                            tournament,
+                        }),
+                        None => {
+                            self.error = Some(
+                                "a station runs the tables of one tournament: create the \
+                                 tournament first (Tournaments, F2)"
+                                    .into(),
+                            )
+                        }
+                    },
                     Err(e) => self.error = Some(format!("tables: {e}")),
                 }
             }
@@ -396,27 +359,19 @@ impl StationsPage {
             .num_columns(4)
             .show(ui, |ui| {
                 ui.label(RichText::new("Station").strong());
-                let hosted = self.server.is_some();
-                ui.label(RichText::new(if hosted { "Tournament" } else { "Login" }).strong());
+                ui.label(RichText::new("Tournament").strong());
                 ui.label(RichText::new("Tables").strong());
                 ui.label("");
                 ui.end_row();
                 for s in stations {
                     ui.label(&s.name);
-                    if hosted {
-                        let t = s.tournament.map_or_else(
-                            || "none (no card yet)".to_string(),
-                            |t| {
-                                self.tournaments
-                                    .iter()
-                                    .find(|(id, _)| *id == t)
-                                    .map_or_else(|| t.to_string(), |(_, n)| format!("{n} ({t})"))
-                            },
-                        );
-                        ui.label(t);
-                    } else {
-                        ui.label(RichText::new(&s.role).monospace());
-                    }
+                    let t = s.tournament;
+                    ui.label(
+                        self.tournaments
+                            .iter()
+                            .find(|(id, _)| *id == t)
+                            .map_or_else(|| t.to_string(), |(_, n)| format!("{n} ({t})")),
+                    );
                     match &mut self.editing {
                         Some((name, text)) if *name == s.name => {
                             let l = ui.label("");
@@ -443,11 +398,7 @@ impl StationsPage {
                                 if ui.button("Change tables").clicked() {
                                     self.editing = Some((s.name.clone(), tables_text(&s.tables)));
                                 }
-                                let word = if s.tournament.is_some() {
-                                    "secret"
-                                } else {
-                                    "password"
-                                };
+                                let word = "secret";
                                 if self.confirm_reset.as_deref() == Some(s.name.as_str()) {
                                     if ui
                                         .button(
@@ -500,7 +451,7 @@ impl StationsPage {
             Cmd::Add {
                 name,
                 tables,
-                tournament: Some(tournament),
+                tournament,
             } => match add_with_card(
                 cx.store,
                 &name,
@@ -520,22 +471,6 @@ impl StationsPage {
                 }
                 Err(e) => self.error = Some(e.to_string()),
             },
-            Cmd::Add {
-                name,
-                tables,
-                tournament: None,
-            } => match cx.store.add_station(&name, &tables, &actor) {
-                Ok(login) => {
-                    cx.notices.info(format!(
-                        "Station {name} added (tables {})",
-                        tables_text(&tables)
-                    ));
-                    self.created = Some((name, login.url, false));
-                    self.name.clear();
-                    self.tables.clear();
-                }
-                Err(e) => self.error = Some(e.to_string()),
-            },
             Cmd::SetTables { name, tables } => {
                 match cx.store.set_station_tables(&name, &tables, &actor) {
                     Ok(()) => {
@@ -546,18 +481,16 @@ impl StationsPage {
                     Err(e) => self.error = Some(e.to_string()),
                 }
             }
-            Cmd::Reset(name) if self.api_station(&name).is_some() => {
-                match self.new_card(cx.store, &name) {
-                    Ok(card) => {
-                        cx.notices.info(format!(
-                            "Station {name} has a new secret; its open requests were ended"
-                        ));
-                        self.show_card(card, true);
-                        self.confirm_reset = None;
-                    }
-                    Err(e) => self.error = Some(e.to_string()),
+            Cmd::Reset(name) => match self.new_card(cx.store, &name) {
+                Ok(card) => {
+                    cx.notices.info(format!(
+                        "Station {name} has a new secret; its open requests were ended"
+                    ));
+                    self.show_card(card, true);
+                    self.confirm_reset = None;
                 }
-            }
+                Err(e) => self.error = Some(e.to_string()),
+            },
             Cmd::SaveCard(path) => {
                 let Some((card, _)) = &self.card else {
                     return;
@@ -569,16 +502,6 @@ impl StationsPage {
                     Err(e) => self.error = Some(e.to_string()),
                 }
             }
-            Cmd::Reset(name) => match cx.store.reset_station(&name, &actor) {
-                Ok(login) => {
-                    cx.notices.info(format!(
-                        "Station {name} has a new password; its open sessions were ended"
-                    ));
-                    self.created = Some((name, login.url, true));
-                    self.confirm_reset = None;
-                }
-                Err(e) => self.error = Some(e.to_string()),
-            },
             Cmd::Remove(name) => match cx.store.remove_station(&name, &actor) {
                 Ok(()) => {
                     cx.notices.info(format!("Station {name} removed"));
@@ -590,8 +513,7 @@ impl StationsPage {
     }
 }
 
-/// Adds station `name` of the API for `tournament` and issues its secret: its card. The
-/// station was made for this card only: without its secret it is removed again.
+/// Adds station `name` of the API for `tournament` with its secret: its card.
 fn add_with_card(
     store: &mut Store,
     name: &str,
@@ -605,13 +527,6 @@ fn add_with_card(
             "this database has no event server: start it with ggdesk host".into(),
         ));
     };
-    let actor = Actor::director();
-    store.add_station(name, tables, &actor)?;
-    match store.issue_station_secret(name, tournament, &actor) {
-        Ok(secret) => Ok(Card::of_station(server, standbys, name, secret)),
-        Err(e) => {
-            let _ = store.remove_station(name, &actor);
-            Err(e)
-        }
-    }
+    let secret = store.add_station(name, tournament, tables, &Actor::director())?;
+    Ok(Card::of_station(server, standbys, name, secret))
 }

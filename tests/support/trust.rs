@@ -1,8 +1,9 @@
 //! An event set up as the README says, for the trust tests (issue 19): a director's login
 //! that is no superuser, may create roles and owns the event's database; two arbiter
-//! stations, hall-a (tables 1 and 2) and hall-b (tables 3 and 4); three tournaments: one with
-//! its round 1 in play and a game running at tables 1 (hall-a) and 3 (hall-b), one whose
-//! round 1 is a draft, and one whose round 1 is complete (table 1 decided at hall-a's desk).
+//! stations of the stations' API (never database logins), hall-a (tables 1 and 2) and hall-b
+//! (tables 3 and 4) of the tournament in play; three tournaments: one with its round 1 in
+//! play and a game running at tables 1 (hall-a) and 3 (hall-b), one whose round 1 is a
+//! draft, and one whose round 1 is complete (table 1 decided by its arbiter).
 //! Plus what an attack is checked with: SQL as a login, with its SQLSTATE, and the database
 //! dumped to compare before and after.
 #![allow(dead_code)]
@@ -12,8 +13,8 @@ use super::event::{connect, setups};
 use super::pg;
 use ggdesk::store::AnyEvent;
 use ggdesk::store::{
-    Actor, Address, GameId, GameMode, NewGame, PlayerInput, StationLogin, Store, StoreError,
-    TournamentId, TournamentSetup,
+    Actor, Address, GameId, GameMode, NewGame, PlayerInput, Store, StoreError, TournamentId,
+    TournamentSetup,
 };
 use ggdesk_core::rules::{Event, Move, RuleSettings, Side};
 use ggdesk_core::tournament::GameResult;
@@ -26,15 +27,21 @@ static NEXT: AtomicU32 = AtomicU32::new(1);
 /// desk tests' `START_MS`.
 pub const START: i64 = 1_800_000_000_000;
 
-/// The event and the logins of its desks.
+/// A station of the stations' API: its name and its secret (shown once when it was made).
+pub struct StationCard {
+    pub name: String,
+    pub secret: String,
+}
+
+/// The event and its stations.
 pub struct Trust {
     /// The director's URL (a login that owns the database, no superuser).
     pub url: String,
     pub db: String,
     pub director_login: String,
     pub director: Store,
-    pub a: StationLogin,
-    pub b: StationLogin,
+    pub a: StationCard,
+    pub b: StationCard,
     /// Round 1 in play.
     pub open: TournamentId,
     /// Round 1 paired, not published.
@@ -80,8 +87,8 @@ pub fn tournament(store: &mut Store, tag: &str, n: u32) -> TournamentId {
     tid
 }
 
-/// The game of table `table` of round 1 of `tid`, created and started by `store` (a
-/// station's desk) with random setups, its clocks from [`START`].
+/// The game of table `table` of round 1 of `tid`, created and started by `store` with its
+/// arbiter as the actor and random setups, its clocks from [`START`].
 pub fn start_table(
     store: &mut Store,
     tid: TournamentId,
@@ -155,30 +162,29 @@ pub fn event() -> Trust {
     director
         .publish_round(done, RoundNo(1), &d)
         .expect("publish");
-    let a = director
-        .add_station("hall-a", &[TableNo(1), TableNo(2)], &d)
-        .expect("hall-a");
-    let b = director
-        .add_station("hall-b", &[TableNo(3), TableNo(4)], &d)
-        .expect("hall-b");
-    let mut at_a = connect(&a.url);
-    let mut at_b = connect(&b.url);
-    at_a.set_now(START);
-    at_b.set_now(START);
-    let game_a = start_table(&mut at_a, open, 1, RuleSettings::default());
-    move_at(&mut at_a, game_a, 2.0);
-    let game_b = start_table(&mut at_b, open, 3, RuleSettings::default());
-    move_at(&mut at_b, game_b, 2.0);
-    // Tournament `done`: table 1 decided at hall-a's desk, table 2's result by hand.
-    let game_done = start_table(&mut at_a, done, 1, RuleSettings::default());
-    at_a.append(
-        game_done,
-        3.0,
-        ggdesk::store::AnyEvent::Game(Event::Resign(Side::Black)),
-        &Actor::arbiter(Some(1)),
-        "",
-    )
-    .expect("resigned");
+    let card = |director: &mut Store, name: &str, tables: [u32; 2]| StationCard {
+        name: name.to_string(),
+        secret: director
+            .add_station(name, open, &tables.map(TableNo), &d)
+            .expect("a station"),
+    };
+    let a = card(&mut director, "hall-a", [1, 2]);
+    let b = card(&mut director, "hall-b", [3, 4]);
+    let game_a = start_table(&mut director, open, 1, RuleSettings::default());
+    move_at(&mut director, game_a, 2.0);
+    let game_b = start_table(&mut director, open, 3, RuleSettings::default());
+    move_at(&mut director, game_b, 2.0);
+    // Tournament `done`: table 1 decided by its arbiter, table 2's result by hand.
+    let game_done = start_table(&mut director, done, 1, RuleSettings::default());
+    director
+        .append(
+            game_done,
+            3.0,
+            ggdesk::store::AnyEvent::Game(Event::Resign(Side::Black)),
+            &Actor::arbiter(Some(1)),
+            "",
+        )
+        .expect("resigned");
     let view = director
         .round_view(done, RoundNo(1))
         .expect("view")
@@ -265,10 +271,9 @@ pub fn dump(db: &str) -> String {
 /// The cluster's roles with their attributes, and who is a member of what: what a dump of
 /// one database does not hold.
 pub fn roles(ev: &Trust) -> String {
-    // Only this event's roles (its director, its stations, its public role, any role named
-    // after its database) and the server's own: other tests create logins on the same
-    // cluster meanwhile. A station cannot create roles (no CREATEROLE), so a role it could
-    // change is one of these; memberships it could gain show on its own row.
+    // Only this event's roles (its director, its public role, any role named after its
+    // database) and the server's own: other tests create logins on the same cluster
+    // meanwhile.
     pg::cluster().psql(
         "postgres",
         &format!(
@@ -343,9 +348,9 @@ pub fn made_and_other(store: &Store, id: GameId) -> (Move, Move) {
     (made, other)
 }
 
-/// A station's old address no longer logs in: the server refuses its password (a new
-/// password was set, or the login was removed), not any other failure such as the server
-/// being unreachable.
+/// An old address no longer logs in: the server refuses its password (the login was
+/// dropped, or its password changed), not any other failure such as the server being
+/// unreachable.
 pub fn assert_login_refused(url: &str) {
     match Store::connect(&Address::Server(url.to_string())) {
         // The store reports every failure to log in as not connected, with the server's

@@ -1,0 +1,8 @@
+-- ggdesk migration 11 (SQLite): nothing changes in a database file.
+--
+-- PostgreSQL's migration 11 (011-no-station-logins.postgres.sql) drops the arbiter stations'
+-- database logins, their views and functions, and the stations' `role` column: a station is
+-- a row of the stations' API only (its name, tournament, tables and the hash of its secret).
+-- A SQLite file has one desk and no stations, no logins and no such column; this migration
+-- only keeps the two engines' schema versions equal, so that `copy` can check that both ends
+-- agree.
