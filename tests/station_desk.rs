@@ -21,7 +21,7 @@ mod wait;
 
 use common::{START_MS, all_text, click, enter_setup, has_text, type_move};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use ggdesk::station::client::{StationClient, StationLink};
 use ggdesk::station::{self, StationServer};
 use ggdesk::store::{
@@ -277,8 +277,8 @@ fn another_authority_is_refused_before_anything_is_sent_and_a_wrong_secret_is_sa
     let e = Store::on_station_api(Arc::new(client)).expect_err("a wrong secret");
     assert_eq!(
         e.to_string(),
-        "not allowed for this login: the event server does not accept station hall-a's \
-         secret (the secret is not station hall-a's): the director issues a new card"
+        "not connected: nothing is being saved (the event server does not accept station \
+         hall-a's secret (the secret is not station hall-a's): the director issues a new card)"
     );
 }
 
@@ -586,4 +586,43 @@ fn when_the_servers_laptop_is_gone_the_desk_goes_on_with_the_standbys_server() {
         .expect("the next move, through the standby's server");
     assert_eq!(client.answering().port, standby.addr().port());
     assert_eq!(director.load_game(id).expect("game").events.len(), 2);
+}
+
+/// m6 of issue 32 on the API: the director removes the station while its desk is open; the
+/// desk says in red that nothing is being saved and offers no table to start.
+#[test]
+fn a_removed_stations_desk_says_so_and_offers_nothing_it_could_not_save() {
+    let mut h = hall();
+    let prefs = Prefs {
+        page: Page::Tables,
+        tournament: Some(h.tid),
+        ..Prefs::default()
+    };
+    let app = DeskApp::new(Ok(h.station()), prefs, TimeSource::System);
+    let mut d = Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .with_max_steps(32)
+        .build_ui_state(|ui, app: &mut DeskApp| app.show(ui), app);
+    d.run();
+    let offered = |d: &Harness<'static, DeskApp>| {
+        d.query_all_by_label("Arbitrate here")
+            .filter(|n| !n.accesskit_node().is_disabled())
+            .count()
+    };
+    assert_eq!(offered(&d), 2, "{:?}", all_text(&d));
+    h.director
+        .remove_station("hall-a", &Actor::director())
+        .expect("removed");
+    let said = "NOT CONNECTED: nothing is being saved.";
+    let seen = std::cell::RefCell::new(Vec::new());
+    wait::until_or(
+        "the removed station's desk to say it saves nothing",
+        || {
+            d.run();
+            *seen.borrow_mut() = all_text(&d);
+            seen.borrow().iter().any(|t| t.contains(said))
+        },
+        || format!("{:?}", seen.borrow()),
+    );
+    assert_eq!(offered(&d), 0, "{:?}", all_text(&d));
 }

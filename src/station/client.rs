@@ -26,6 +26,9 @@ use std::time::Duration;
 
 /// How long a request may take, answer included.
 pub const REQUEST_LIMIT: Duration = Duration::from_secs(15);
+/// A stream that said nothing for this long is lost (the server's keep-alive comes every
+/// 15 s).
+const STREAM_SILENCE: Duration = Duration::from_secs(40);
 /// The pause before the stream is opened again after it ended.
 const STREAM_RETRY: Duration = Duration::from_secs(1);
 
@@ -345,7 +348,9 @@ fn did_not_answer(link: &StationLink, e: &hyper::Error) -> StoreError {
 /// The store's error for an answer that is not a success, in the server's words.
 fn refusal(status: u16, words: String, station: &str) -> StoreError {
     match status {
-        401 => StoreError::Denied(format!(
+        // The station was removed or its secret reset: nothing this desk enters can be
+        // saved, as when the server cannot be reached, until it is opened with a new card.
+        401 => StoreError::Disconnected(format!(
             "the event server does not accept station {station}'s secret ({words}): the \
              director issues a new card"
         )),
@@ -522,9 +527,15 @@ impl StationClient {
                         // Each frame: a change (or the comment that keeps it alive). The
                         // frame is awaited a quarter second at a time, to see `halt`.
                         let mut pending = String::new();
+                        let mut heard = std::time::Instant::now();
                         loop {
                             if halt.load(Ordering::SeqCst) {
                                 return;
+                            }
+                            // The server speaks at least every 15 s: a stream silent for
+                            // longer is lost (a cable pulled sends no end).
+                            if heard.elapsed() > STREAM_SILENCE {
+                                break;
                             }
                             let next = runtime.block_on(async {
                                 tokio::time::timeout(Duration::from_millis(250), body.frame()).await
@@ -532,6 +543,7 @@ impl StationClient {
                             match next {
                                 Err(_) => continue,
                                 Ok(Some(Ok(frame))) => {
+                                    heard = std::time::Instant::now();
                                     if let Some(data) = frame.data_ref() {
                                         pending.push_str(&String::from_utf8_lossy(data));
                                     }
