@@ -625,4 +625,14 @@ fn a_removed_stations_desk_says_so_and_offers_nothing_it_could_not_save() {
         || format!("{:?}", seen.borrow()),
     );
     assert_eq!(offered(&d), 0, "{:?}", all_text(&d));
+    assert!(
+        has_text(
+            &d,
+            "This station's card no longer works (the director gave it a new secret, or removed \
+             the station): keep the clocks and moves on the paper sheet and open the desk again \
+             with the new card."
+        ),
+        "{:?}",
+        all_text(&d)
+    );
 }

@@ -228,6 +228,14 @@ impl Card {
         );
         text_at(
             &mut c,
+            Font::Regular,
+            7.0,
+            MARGIN,
+            MARGIN + 21.0,
+            "At the table: ggdesk, Stations (F9), Connect to an event.",
+        );
+        text_at(
+            &mut c,
             Font::Bold,
             7.5,
             MARGIN,

@@ -345,14 +345,16 @@ fn did_not_answer(link: &StationLink, e: &hyper::Error) -> StoreError {
     ))
 }
 
+/// The words of a secret the server no longer accepts (a reset, a removed station).
+pub const CARD_REFUSED: &str = "the event server does not accept station";
+
 /// The store's error for an answer that is not a success, in the server's words.
 fn refusal(status: u16, words: String, station: &str) -> StoreError {
     match status {
         // The station was removed or its secret reset: nothing this desk enters can be
         // saved, as when the server cannot be reached, until it is opened with a new card.
         401 => StoreError::Disconnected(format!(
-            "the event server does not accept station {station}'s secret ({words}): the \
-             director issues a new card"
+            "{CARD_REFUSED} {station}'s secret ({words}): the director issues a new card"
         )),
         403 => StoreError::Denied(words),
         409 => StoreError::Conflict(words),

@@ -598,10 +598,13 @@ impl DeskApp {
 
         // The file, or the server's URL without its password.
         let db = match store.remote_shown() {
-            Some(link) => format!("the event server {link}"),
-            None => store
-                .address()
-                .map_or_else(|| "in memory".to_string(), Address::shown),
+            Some(link) => format!("Arbiter station on the event server {link}"),
+            None => format!(
+                "Database: {}",
+                store
+                    .address()
+                    .map_or_else(|| "in memory".to_string(), Address::shown)
+            ),
         };
         let open_folder = notices_panel(ui, &self.notices, &db);
         if let Some(dir) = open_folder
@@ -715,10 +718,11 @@ pub fn open_store(address: impl Into<Address>) -> Result<Store, String> {
 /// The notices at the bottom of the window (or the database's path when there are none);
 /// returns the folder of a written file whose "Open folder" was clicked.
 fn notices_panel(ui: &mut Ui, notices: &Notices, db: &str) -> Option<PathBuf> {
+    // `db`: where the desk's data is ("Database: PATH", or the station's event server).
     let mut open_folder = None;
     egui::Panel::bottom("ggdesk-notices").show(ui, |ui| {
         if notices.items.is_empty() {
-            ui.label(RichText::new(format!("Database: {db}")).weak());
+            ui.label(RichText::new(db).weak());
         }
         // The newest three, one to a line, newest last: older ones are in the audit log.
         let skip = notices.items.len().saturating_sub(3);
@@ -876,13 +880,17 @@ fn connection_line(ui: &mut Ui, live: &live::Live) {
                     .strong()
                     .size(18.0),
             );
-            ui.label(
-                RichText::new(
-                    "Keep the clocks and moves on the paper sheet; the desk reconnects by itself \
-                     and enters nothing until then.",
-                )
-                .color(common::RED),
-            );
+            // A station's card that no longer opens the server (a new secret, the station
+            // removed) will not come back by itself: the arbiter needs the new card.
+            let advice = if why.contains(crate::station::client::CARD_REFUSED) {
+                "This station's card no longer works (the director gave it a new secret, or \
+                 removed the station): keep the clocks and moves on the paper sheet and open the \
+                 desk again with the new card."
+            } else {
+                "Keep the clocks and moves on the paper sheet; the desk reconnects by itself \
+                 and enters nothing until then."
+            };
+            ui.label(RichText::new(advice).color(common::RED));
             ui.label(RichText::new(format!("({why})")).weak().small());
         });
         return;

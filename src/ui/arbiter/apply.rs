@@ -396,14 +396,18 @@ impl TablesPage {
         let heads = rand::rngs::StdRng::from_os_rng().random::<bool>();
         let first = if heads { Side::White } else { Side::Black };
         let r = cx.store.draw_lots(game, first, cx.now_ms, &cx.actor());
-        if cx
-            .notices
-            .report(r, &format!("Lots drawn: {} moves first", Cap(first)))
-            .is_some()
-        {
-            self.first.insert(game, first);
-            self.reload(game, cx);
+        if cx.notices.report(r, "").is_none() {
+            return;
         }
+        // The side as stored: a station on the event server's API has the server draw.
+        let first = match cx.store.load_game(game) {
+            Ok(g) => g.meta.first,
+            Err(_) => first,
+        };
+        cx.notices
+            .info(format!("Lots drawn: {} moves first", Cap(first)));
+        self.first.insert(game, first);
+        self.reload(game, cx);
     }
 
     /// A write the desk made by itself failed: it is asked again a few seconds from now.
