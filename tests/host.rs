@@ -520,8 +520,18 @@ fn a_standby_made_by_host_is_synchronous_over_tls_and_takes_over_when_promoted()
         ggdesk::store::Store::connect(&ggdesk::store::Address::Server(url_a.clone()))
             .expect("the director connects over TLS");
     let tid = trust::tournament(&mut director, "s", 4);
+    director
+        .publish_round(
+            tid,
+            ggdesk_core::tournament::RoundNo(1),
+            &ggdesk::store::Actor::director(),
+        )
+        .expect("publish");
     let out = Command::new(env!("CARGO_BIN_EXE_ggdesk"))
-        .args(["--db", &url_a, "station", "add", "hall-s", "--tournament"])
+        .args([
+            "--db", &url_a, "station", "add", "hall-s", "--tables", "1-2",
+        ])
+        .arg("--tournament")
         .arg(tid.0.to_string())
         .output()
         .expect("run station add");
@@ -539,6 +549,50 @@ fn a_standby_made_by_host_is_synchronous_over_tls_and_takes_over_when_promoted()
         vec![primary.printed("stations"), standby.printed("stations")]
     );
     drop(director);
+    // The station's desk, from its card: the link (the primary's) and the standby's address.
+    let card = String::from_utf8_lossy(&out.stdout).to_string();
+    let field = |key: &str| {
+        card.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .expect("the card's line")
+            .to_string()
+    };
+    let client = ggdesk::station::client::StationClient::new(
+        ggdesk::station::client::StationLink::parse(&field("link: ")).expect("link"),
+        &field("secret: "),
+        ggdesk::tls::Pin::parse(&fp).expect("pin"),
+    )
+    .expect("client")
+    .with_standbys(&[standby.printed("stations")])
+    .expect("the standby's address");
+    let mut desk =
+        ggdesk::store::Store::on_station_api(std::sync::Arc::new(client)).expect("the desk");
+    let arbiter = ggdesk::store::Actor("hall-s".into());
+    let (round, boards) = desk
+        .playing_boards(tid)
+        .expect("boards")
+        .expect("round 1 in play");
+    let rules = desk.tournament_rules(tid).expect("rules");
+    let new = ggdesk::store::NewGame::for_board(
+        tid,
+        round,
+        &boards[0],
+        ggdesk::store::GameMode::Arbitrated,
+        rules,
+    );
+    let game = desk.create_game(&new, &arbiter).expect("the game");
+    let setups = event::setups(3);
+    for side in ggdesk_core::rules::Side::BOTH {
+        desk.save_setup(game, side, &setups[side], &arbiter)
+            .expect("setup");
+    }
+    desk.start_game(game, 0, ggdesk_core::rules::Side::White, &arbiter)
+        .expect("started");
+    let play = |desk: &mut ggdesk::store::Store| {
+        let e = event::games::first_legal(desk, game);
+        desk.append(game, 0.0, ggdesk::store::AnyEvent::Game(e), &arbiter, "")
+    };
+    play(&mut desk).expect("a move through the primary's server");
     // The primary names it synchronous once it streams.
     wait::until("the standby to be synchronous", || {
         let (ok, out, _) = psql(
@@ -608,6 +662,10 @@ fn a_standby_made_by_host_is_synchronous_over_tls_and_takes_over_when_promoted()
     // Promoted, it runs the event server the primary ran.
     standby.until_line("promoted: the stations' API and the public pages run here");
     assert_eq!(http_status(standby.pages_port), "HTTP/1.1 200 OK");
+    // The station's desk carries on: its next move goes to the standby's server, and the
+    // move acknowledged before the loss is there.
+    play(&mut desk).expect("a move through the promoted standby's server");
+    assert_eq!(desk.load_game(game).expect("the game").effective().len(), 2);
     let (code, _) = standby.terminate();
     assert_eq!(code, 0);
     let _ = std::fs::remove_dir_all(&dir_a);
