@@ -406,8 +406,9 @@ impl Remote for StationClient {
         self.stream(wake)
     }
 
+    /// The server that answers now (the link's, or a standby's once it took over).
     fn shown(&self) -> String {
-        self.link.shown()
+        self.servers.now().shown()
     }
 }
 
