@@ -126,7 +126,7 @@ fn the_servers_public_connection_can_neither_write_nor_read_a_game_in_progress()
         ("adjudication_sheets", "sheet"),
         ("audit_log", "details"),
         ("audit_log", "reason"),
-        ("stations", "role"),
+        ("stations", "secret_hash"),
     ];
     for (table, column) in private {
         let direct = as_public_role(&db, &role, &format!("SELECT {column} FROM public.{table}"));
