@@ -35,6 +35,7 @@ mod seen;
 mod sqlite;
 mod stations;
 mod tables;
+mod team_desk;
 mod team_rows;
 mod time;
 

@@ -702,6 +702,48 @@ fn file_rules(file: &Value) -> Result<RuleSettings> {
 }
 
 impl Store {
+    /// Creates a team event at the desk: `event` gives its name, points, `team` settings and
+    /// stages (no teams, players or rounds yet: the Teams page adds them), `rules` its
+    /// games' rules.
+    pub fn create_team_event(
+        &mut self,
+        event: &TeamEvent,
+        rules: &RuleSettings,
+        actor: &Actor,
+    ) -> Result<TournamentId> {
+        // The core reads the event as its file: what the desk creates is a file it reads.
+        TeamEvent::from_value(&event.to_value())
+            .map_err(|e| StoreError::Rejected(e.to_string()))?;
+        let setup = TournamentSetup {
+            name: event.name.clone(),
+            points: event.points,
+            rules: *rules,
+            ..TournamentSetup::default()
+        }
+        .for_stages()
+        .checked()
+        .map_err(|r| StoreError::Refused(r.into()))?;
+        self.write(|tx| {
+            let id = insert(tx, event, &setup, &Map::new())?;
+            let systems: Vec<&str> = event.stages.iter().map(|s| system_code(s.system)).collect();
+            audit(
+                tx,
+                actor,
+                "tournament created",
+                Some(id),
+                None,
+                "",
+                &format!(
+                    "{}: team event, {} boards, stages {}",
+                    event.name,
+                    event.settings.boards,
+                    systems.join(", ")
+                ),
+            )?;
+            Ok(id)
+        })
+    }
+
     /// Imports a team event (a `ggdesk-tournament/2` file with `teams`, spec/teams.md) in
     /// one transaction: the whole event or nothing. The core reads the file with every
     /// check (a bad line-up is refused naming its match and board); players are linked to

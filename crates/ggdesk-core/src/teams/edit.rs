@@ -4,8 +4,8 @@
 //! its words; the store writes what this leaves. Teams and rosters change before the
 //! event's first round only (a reserve replacing a player later is a line-up's business).
 
-use super::model::{Team, TeamEvent, TeamId};
-use crate::tournament::{Player, PlayerId};
+use super::model::{Team, TeamEvent, TeamId, TeamSettings, TeamStage, TeamSystem, TeamTieBreak};
+use crate::tournament::{Player, PlayerId, PointsScale};
 use std::fmt;
 
 /// Why a change to the teams is refused, in the desk's words.
@@ -206,6 +206,87 @@ impl TeamEvent {
     }
 }
 
+/// The three shapes of a team event the desk creates from a preset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TeamShape {
+    /// Team matches paired by Swiss over a number of rounds.
+    Swiss,
+    /// Team matches, every team against every other once.
+    RoundRobin,
+    /// The Generals League: a round robin per board (board groups), then the final of the
+    /// two best teams, every player against every opposing player.
+    GeneralsLeague,
+}
+
+impl TeamShape {
+    pub const ALL: [TeamShape; 3] = [
+        TeamShape::Swiss,
+        TeamShape::RoundRobin,
+        TeamShape::GeneralsLeague,
+    ];
+
+    /// The shape in the desk's words.
+    pub fn words(self) -> &'static str {
+        match self {
+            TeamShape::Swiss => "Team Swiss",
+            TeamShape::RoundRobin => "Team round robin",
+            TeamShape::GeneralsLeague => "Generals League (board groups + final)",
+        }
+    }
+}
+
+fn stage(name: &str, system: TeamSystem) -> TeamStage {
+    TeamStage {
+        name: name.into(),
+        system,
+        round_count: None,
+        advance: None,
+        tiebreaks: TeamTieBreak::default_order(),
+        rounds: Vec::new(),
+        playoffs: Vec::new(),
+    }
+}
+
+impl TeamEvent {
+    /// A new team event of `shape` on `boards` boards (a Swiss of `rounds` rounds), with the
+    /// spec's defaults and no teams yet. The Generals League's board groups are ordered by
+    /// game points, then board count, and send two teams to the final.
+    pub fn preset(
+        shape: TeamShape,
+        name: &str,
+        points: PointsScale,
+        boards: usize,
+        rounds: u32,
+    ) -> TeamEvent {
+        let stages = match shape {
+            TeamShape::Swiss => vec![TeamStage {
+                round_count: Some(rounds),
+                ..stage("Swiss", TeamSystem::Swiss)
+            }],
+            TeamShape::RoundRobin => vec![stage("Round robin", TeamSystem::RoundRobin)],
+            TeamShape::GeneralsLeague => vec![
+                TeamStage {
+                    advance: Some(2),
+                    tiebreaks: vec![TeamTieBreak::BoardCount],
+                    ..stage("Board groups", TeamSystem::BoardGroups)
+                },
+                TeamStage {
+                    tiebreaks: Vec::new(),
+                    ..stage("Final", TeamSystem::Scheveningen)
+                },
+            ],
+        };
+        TeamEvent {
+            name: name.trim().to_string(),
+            points,
+            settings: TeamSettings::new(boards, &points),
+            players: Vec::new(),
+            teams: Vec::new(),
+            stages,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,6 +309,14 @@ mod tests {
                 rounds: Vec::new(),
                 playoffs: Vec::new(),
             }],
+        }
+    }
+
+    #[test]
+    fn every_preset_is_a_file_the_core_reads() {
+        for shape in TeamShape::ALL {
+            let e = TeamEvent::preset(shape, "Cup", PointsScale::default(), 3, 5);
+            assert_eq!(TeamEvent::from_value(&e.to_value()), Ok(e), "{shape:?}");
         }
     }
 

@@ -27,7 +27,7 @@ mod standings;
 mod write;
 
 pub use boards::{BoardPrizeRow, BoardPrizes, board_prizes_json};
-pub use edit::TeamRefusal;
+pub use edit::{TeamRefusal, TeamShape};
 pub use fault::{TeamFault, TeamFileError};
 pub use model::{
     BoardGame, GroupGame, MatchPoints, Primary, Team, TeamBye, TeamEvent, TeamId, TeamMatch,

@@ -1,0 +1,283 @@
+//! The desk's changes to a team event's teams through the store (issue 33, the Teams page),
+//! on both engines: a team event created from a preset; teams added, renamed and removed;
+//! registry players put into rosters in board order, moved, made captain and taken out; a
+//! team players CSV checked row by row and imported all or nothing; each change one audited
+//! transaction, each refusal in the core's words, and nothing changed once a round is
+//! published.
+
+#[path = "support/engines.rs"]
+mod engines;
+#[path = "support/pg.rs"]
+mod pg;
+
+use engines::Engine;
+use ggdesk::store::{Actor, AuditFilter, PlayerInput, Store, StoreError, TournamentId};
+use ggdesk_core::export::import_team_players_csv;
+use ggdesk_core::rules::RuleSettings;
+use ggdesk_core::teams::{TeamEvent, TeamId, TeamShape};
+use ggdesk_core::tournament::{PlayerId, PointsScale};
+
+crate::on_both_engines!(
+    teams_and_rosters_change_in_audited_steps,
+    every_refusal_says_why_and_writes_nothing,
+    a_team_csv_is_checked_then_imported_whole,
+    nothing_changes_once_a_round_is_published,
+);
+
+fn director() -> Actor {
+    Actor::director()
+}
+
+/// A new team Swiss of three boards.
+pub fn team_swiss(s: &mut Store) -> TournamentId {
+    let e = TeamEvent::preset(
+        TeamShape::Swiss,
+        "Inter-Club Cup",
+        PointsScale::default(),
+        3,
+        5,
+    );
+    s.create_team_event(&e, &RuleSettings::default(), &director())
+        .expect("created")
+}
+
+fn registry_player(s: &mut Store, name: &str, fid: &str, rating: i64) -> ggdesk::store::RegistryId {
+    s.add_player(
+        &PlayerInput {
+            name: name.into(),
+            federation_id: fid.into(),
+            club: String::new(),
+            rating,
+        },
+        &director(),
+    )
+    .expect("added")
+}
+
+fn refusal(r: Result<impl std::fmt::Debug, StoreError>) -> String {
+    r.expect_err("refused").to_string()
+}
+
+fn teams_and_rosters_change_in_audited_steps(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    let t = team_swiss(&mut s);
+    let a = s.add_team(t, " Tondo Tigers ", &director()).expect("team");
+    let b = s.add_team(t, "Eagles", &director()).expect("team");
+    assert_eq!((a, b), (TeamId(1), TeamId(2)));
+    let ana = registry_player(&mut s, "Reyes, Ana", "PH-1", 1710);
+    let ben = registry_player(&mut s, "Cruz, Ben", "", 1600);
+    let cid = registry_player(&mut s, "Lim, Cid", "", 1500);
+    assert_eq!(
+        s.add_team_player(t, a, ana, &director()).ok(),
+        Some(PlayerId(1))
+    );
+    assert_eq!(
+        s.add_team_player(t, a, ben, &director()).ok(),
+        Some(PlayerId(2))
+    );
+    assert_eq!(
+        s.add_team_player(t, a, cid, &director()).ok(),
+        Some(PlayerId(3))
+    );
+    s.move_team_player(t, PlayerId(3), 0, &director())
+        .expect("moved");
+    s.set_team_captain(t, a, Some(PlayerId(2)), &director())
+        .expect("captain");
+    s.rename_team(t, b, "Makati Eagles", &director())
+        .expect("renamed");
+    let e = s.team_event(t).expect("read").expect("a team event");
+    let tigers = e.team(a).expect("team a");
+    assert_eq!(tigers.name, "Tondo Tigers");
+    assert_eq!(tigers.roster, [PlayerId(3), PlayerId(1), PlayerId(2)]);
+    assert_eq!(tigers.captain, Some(PlayerId(2)));
+    assert_eq!(e.team(b).expect("team b").name, "Makati Eagles");
+    assert_eq!(
+        e.player(PlayerId(1)).and_then(|p| p.federation_id.clone()),
+        Some("PH-1".to_string())
+    );
+    // The captain taken out leaves the team without one and the event without the player.
+    s.remove_team_player(t, PlayerId(2), &director())
+        .expect("removed");
+    s.remove_team(t, b, &director()).expect("removed");
+    let e = s.team_event(t).expect("read").expect("a team event");
+    assert_eq!(e.teams.len(), 1);
+    assert_eq!(e.teams[0].captain, None);
+    assert_eq!(e.players.len(), 2);
+    let actions: Vec<String> = s
+        .audit_log(AuditFilter::Tournament(t))
+        .expect("audit")
+        .into_iter()
+        .map(|a| format!("{}: {}", a.action, a.details))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            "tournament created: Inter-Club Cup: team event, 3 boards, stages swiss",
+            "team added: team 1: Tondo Tigers",
+            "team added: team 2: Eagles",
+            "team player added: Reyes, Ana (player 1) into Tondo Tigers",
+            "team player added: Cruz, Ben (player 2) into Tondo Tigers",
+            "team player added: Lim, Cid (player 3) into Tondo Tigers",
+            "roster reordered: Lim, Cid (player 3) to place 1",
+            "team captain set: team 1: Cruz, Ben",
+            "team renamed: team 2: Eagles -> Makati Eagles",
+            "team player removed: Cruz, Ben (player 2)",
+            "team removed: team 2: Makati Eagles, with 0 player(s)",
+        ]
+    );
+    // A player of a team is not the desk's player of a tournament.
+    assert_eq!(s.team_event(TournamentId(999)).ok().flatten(), None);
+}
+
+fn every_refusal_says_why_and_writes_nothing(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    let t = team_swiss(&mut s);
+    let a = s.add_team(t, "Tigers", &director()).expect("team");
+    let b = s.add_team(t, "Eagles", &director()).expect("team");
+    let ana = registry_player(&mut s, "Reyes, Ana", "", 1710);
+    let ben = registry_player(&mut s, "Cruz, Ben", "", 1600);
+    s.add_team_player(t, a, ana, &director()).expect("added");
+    s.ban_player(ben, "collusion", None, &director())
+        .expect("banned");
+    let before = s.export_tournament(t).ok();
+    let audit = s.audit_log(AuditFilter::All).expect("audit").len();
+    assert_eq!(
+        refusal(s.add_team(t, "tigers", &director())),
+        "there is already a team named tigers"
+    );
+    assert_eq!(
+        refusal(s.add_team(t, "  ", &director())),
+        "a team needs a name"
+    );
+    assert_eq!(
+        refusal(s.add_team_player(t, b, ana, &director())),
+        "Reyes, Ana is already in the team Tigers"
+    );
+    assert_eq!(
+        refusal(s.add_team_player(t, b, ben, &director())),
+        "Cruz, Ben is banned: a banned player cannot be registered"
+    );
+    assert_eq!(
+        refusal(s.set_team_captain(t, b, Some(PlayerId(1)), &director())),
+        "Reyes, Ana is not in the team Eagles: a captain is one of its players"
+    );
+    assert_eq!(
+        refusal(s.remove_team(t, TeamId(9), &director())),
+        "there is no team 9"
+    );
+    assert_eq!(s.export_tournament(t).ok(), before);
+    assert_eq!(s.audit_log(AuditFilter::All).expect("audit").len(), audit);
+    // An event of players has no teams.
+    let solo = s
+        .create_tournament(
+            &ggdesk_core::event::TournamentSetup {
+                name: "Open".into(),
+                ..Default::default()
+            },
+            &director(),
+        )
+        .expect("created");
+    assert_eq!(
+        refusal(s.add_team(solo, "Tigers", &director())),
+        format!("tournament {solo} is not a team event: its players are registered one by one")
+    );
+}
+
+fn a_team_csv_is_checked_then_imported_whole(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    let t = team_swiss(&mut s);
+    let a = s.add_team(t, "Tigers", &director()).expect("team");
+    let ana = registry_player(&mut s, "Reyes, Ana", "PH-1", 1710);
+    s.add_team_player(t, a, ana, &director()).expect("added");
+    let banned = registry_player(&mut s, "Sy, Dan", "PH-9", 1400);
+    s.ban_player(banned, "collusion", None, &director())
+        .expect("banned");
+    let bad = import_team_players_csv(
+        "team,name,federation_id,club,rating\n\
+         Eagles,\"Reyes, Ana\",PH-1,,1710\n\
+         Eagles,\"Sy, Dan\",PH-9,,1400\n\
+         Eagles,Ed Go,,,1500\n",
+    )
+    .expect("read");
+    let words: Vec<String> = s
+        .check_teams_import(t, &bad)
+        .expect("checked")
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        words,
+        [
+            "line 2: Reyes, Ana is already in the team Tigers",
+            "line 3: Sy, Dan is banned: a banned player cannot be registered",
+        ]
+    );
+    let players = s.players().expect("registry").len();
+    assert!(s.import_teams(t, &bad, &director()).is_err());
+    assert_eq!(s.players().expect("registry").len(), players);
+    assert_eq!(s.team_event(t).expect("read").expect("team").teams.len(), 1);
+
+    let good = import_team_players_csv(
+        "team,name,federation_id,club,rating\n\
+         Eagles,Ed Go,PH-5,Makati,1500\n\
+         tigers,Bo Tan,,,1600\n\
+         Eagles,Fe Uy,,,1450\n",
+    )
+    .expect("read");
+    assert!(s.check_teams_import(t, &good).expect("checked").is_empty());
+    assert_eq!(s.import_teams(t, &good, &director()).ok(), Some(3));
+    let e = s.team_event(t).expect("read").expect("team");
+    let rosters: Vec<(String, Vec<String>)> = e
+        .teams
+        .iter()
+        .map(|t| {
+            (
+                t.name.clone(),
+                t.roster
+                    .iter()
+                    .filter_map(|p| e.player(*p).map(|p| p.name.clone()))
+                    .collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rosters,
+        [
+            (
+                "Tigers".to_string(),
+                vec!["Reyes, Ana".to_string(), "Bo Tan".to_string()]
+            ),
+            (
+                "Eagles".to_string(),
+                vec!["Ed Go".to_string(), "Fe Uy".to_string()]
+            ),
+        ]
+    );
+    assert_eq!(s.players().expect("registry").len(), players + 3);
+    let last = s.audit_log(AuditFilter::Tournament(t)).expect("audit");
+    assert_eq!(
+        last.last().map(|a| (a.action.as_str(), a.details.as_str())),
+        Some((
+            "teams imported",
+            "3 players into teams from CSV (1 new teams)"
+        ))
+    );
+}
+
+fn nothing_changes_once_a_round_is_published(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/teams/team-swiss-with-bye.json");
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
+    let t = s.import_tournament(&file, &director()).expect("imported");
+    let words = "the event has started: teams and rosters change before its first round only";
+    assert_eq!(refusal(s.add_team(t, "Late", &director())), words);
+    assert_eq!(
+        refusal(s.move_team_player(t, PlayerId(1), 2, &director())),
+        words
+    );
+    let rows = import_team_players_csv("team,name,federation_id,club,rating\nLate,Al,,,1\n")
+        .expect("read");
+    assert_eq!(refusal(s.check_teams_import(t, &rows)), words);
+}
