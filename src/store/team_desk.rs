@@ -205,6 +205,21 @@ impl Store {
         })
     }
 
+    /// The registry players in a team event's teams.
+    pub fn team_members(&self, tid: TournamentId) -> Result<Vec<RegistryId>> {
+        self.read(|q| {
+            let rows: Vec<i64> = q.query_map(
+                "SELECT r.player_id FROM team_players tp
+                 JOIN registrations r
+                   ON r.tournament_id = tp.tournament_id AND r.player_no = tp.player_no
+                 WHERE tp.tournament_id = ?1 ORDER BY r.player_id",
+                [tid],
+                |r| r.get(0),
+            )?;
+            Ok(rows.into_iter().map(RegistryId).collect())
+        })
+    }
+
     /// Loads the team event, lets `decide` change it (the core's refusal refuses), writes
     /// the teams it leaves and audits `action` with the details `decide` gives.
     fn change_teams<T>(

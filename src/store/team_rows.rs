@@ -670,6 +670,12 @@ pub(crate) fn file(q: &mut Tx<'_>, tid: TournamentId) -> Result<Value> {
     })?;
     let mut value = event.to_value();
     if let Err(e) = TeamEvent::from_value(&value) {
+        // Teams being built at the desk (a roster short of B players) are no file yet.
+        if !event.has_started() {
+            return Err(StoreError::Rejected(format!(
+                "tournament {tid} has no file yet: its teams are not ready ({e})"
+            )));
+        }
         return Err(StoreError::Corrupt {
             path: format!("tournament {tid}"),
             detail: format!("its rows do not make a team event: {e}"),

@@ -51,13 +51,15 @@ pub enum Page {
     Stations,
     Ratings,
     Bracket,
+    Teams,
 }
 
 impl Page {
-    pub const ALL: [Page; 10] = [
+    pub const ALL: [Page; 11] = [
         Page::Players,
         Page::Tournaments,
         Page::Registration,
+        Page::Teams,
         Page::Rounds,
         Page::Tables,
         Page::Standings,
@@ -79,6 +81,7 @@ impl Page {
             Page::Stations => "Stations",
             Page::Ratings => "Ratings",
             Page::Bracket => "Bracket",
+            Page::Teams => "Teams",
         }
     }
 
@@ -98,7 +101,7 @@ impl Page {
         matches!(self, Page::Tables | Page::Settings)
     }
 
-    /// The function key that opens the page (F1–F7, F9–F11; F8 pauses a table's clocks).
+    /// The function key that opens the page (F1–F7, F9–F12; F8 pauses a table's clocks).
     pub fn key(self) -> Key {
         match self {
             Page::Players => Key::F1,
@@ -111,6 +114,7 @@ impl Page {
             Page::Stations => Key::F9,
             Page::Ratings => Key::F10,
             Page::Bracket => Key::F11,
+            Page::Teams => Key::F12,
         }
     }
 }
@@ -225,6 +229,7 @@ pub struct DeskApp {
     pub standings: director::standings::StandingsPage,
     pub ratings: ratings::RatingsPage,
     pub bracket: director::bracket::BracketPage,
+    pub teams: director::teams::TeamsPage,
     status: director::StatusCache,
     pacer: input::InputPacer,
     /// A text field had the keyboard at the end of the last frame.
@@ -296,6 +301,7 @@ impl DeskApp {
             standings: Default::default(),
             ratings: Default::default(),
             bracket: Default::default(),
+            teams: Default::default(),
             status: Default::default(),
             live: live::Live::default(),
             stations: Default::default(),
@@ -595,6 +601,7 @@ impl DeskApp {
             Page::Stations => self.stations.ui(ui, &mut frame),
             Page::Ratings => self.ratings.ui(ui, &mut frame),
             Page::Bracket => self.bracket.ui(ui, &mut frame),
+            Page::Teams => self.teams.ui(ui, &mut frame),
         });
         self.prefs.theme = theme;
         if let Some(hosted) = self.stations.hosted.take() {

@@ -3,10 +3,12 @@
 //! and applies them through the store after drawing (one transaction each).
 
 pub mod bracket;
+pub mod csv_preview;
 pub mod players;
 pub mod registration;
 pub mod rounds;
 pub mod standings;
+pub mod teams;
 pub mod tournaments;
 
 use super::PageCtx;
@@ -133,6 +135,10 @@ pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
                     .color(common::RED)
                     .strong(),
             );
+            return;
+        }
+        if let Some(team) = &cache.team {
+            team_status(ui, team);
             return;
         }
         round_status(
@@ -286,7 +292,16 @@ impl StatusCache {
         self.staged = false;
         self.over = false;
         self.place = None;
+        self.team = None;
+        if let Some(t) = *cx.tournament {
+            self.team = load
+                .check("the event", cx.store.team_event(t))
+                .flatten()
+                .map(|e| TeamStatus::of(&e));
+        }
         if let Some(t) = *cx.tournament
+            && self.team.is_none()
+            && load.is_empty()
             && let Some(event) = load.check("the event", cx.store.event(t))
         {
             self.staged = event.in_stages();
@@ -319,9 +334,63 @@ impl StatusCache {
     }
 }
 
+/// Where a team event stands, in the status line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamStatus {
+    teams: usize,
+    players: usize,
+    /// Teams with fewer players than the event's boards.
+    short: usize,
+    /// Rounds published (and playoff rounds).
+    rounds: usize,
+}
+
+impl TeamStatus {
+    fn of(e: &ggdesk_core::teams::TeamEvent) -> TeamStatus {
+        TeamStatus {
+            teams: e.teams.len(),
+            players: e.players.len(),
+            short: e
+                .teams
+                .iter()
+                .filter(|t| t.roster.len() < e.settings.boards)
+                .count(),
+            rounds: e
+                .stages
+                .iter()
+                .map(|s| s.rounds.len() + usize::from(!s.playoffs.is_empty()))
+                .sum(),
+        }
+    }
+}
+
+/// The status line of a team event.
+fn team_status(ui: &mut Ui, s: &TeamStatus) {
+    if s.rounds > 0 {
+        ui.label(format!(
+            "Team event, {} round{} published: its teams are on the Teams page (F12)",
+            s.rounds,
+            if s.rounds == 1 { "" } else { "s" }
+        ));
+        return;
+    }
+    let short = match s.short {
+        0 => String::new(),
+        1 => ", 1 team short of players".to_string(),
+        n => format!(", {n} teams short of players"),
+    };
+    ui.label(format!(
+        "Team event, no round yet: {} teams, {} players{short}; build the teams on the Teams \
+         page (F12)",
+        s.teams, s.players
+    ));
+}
+
 /// What the status line keeps between frames.
 #[derive(Debug, Default)]
 pub struct StatusCache {
+    /// The chosen tournament is a team event.
+    team: Option<TeamStatus>,
     watch: Watch,
     started: bool,
     names: Vec<(TournamentId, String)>,

@@ -1,0 +1,329 @@
+//! The Teams page (F12, issue 33 item 3): a team event's teams and rosters in board order,
+//! built at the desk before the first round (teams added, renamed and removed; registry
+//! players put in, moved a board up, made captain, taken out), a team players CSV checked
+//! row by row before anything is saved, and the page's refusals in the core's words.
+
+mod common;
+
+use common::{START_MS, all_text, click, desk, has_text, store, type_into};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use ggdesk::store::{Actor, AuditFilter, PlayerInput, Store, TournamentId};
+use ggdesk::ui::{DeskApp, Page};
+use ggdesk_core::rules::RuleSettings;
+use ggdesk_core::teams::{TeamEvent, TeamId, TeamShape};
+use ggdesk_core::tournament::{PlayerId, PointsScale};
+use std::cell::Cell;
+use std::path::Path;
+use std::rc::Rc;
+
+fn clock() -> Rc<Cell<i64>> {
+    Rc::new(Cell::new(START_MS))
+}
+
+/// A team Swiss of two boards and four registry players.
+fn team_swiss(s: &mut Store) -> TournamentId {
+    for (name, rating) in [
+        ("Reyes, Ana", 1710),
+        ("Cruz, Ben", 1600),
+        ("Lim, Cid", 1500),
+        ("Tan, Dee", 1400),
+    ] {
+        s.add_player(
+            &PlayerInput {
+                name: name.into(),
+                federation_id: String::new(),
+                club: "Tondo".into(),
+                rating,
+            },
+            &Actor::director(),
+        )
+        .expect("added");
+    }
+    let e = TeamEvent::preset(
+        TeamShape::Swiss,
+        "Inter-Club Cup",
+        PointsScale::default(),
+        2,
+        5,
+    );
+    s.create_team_event(&e, &RuleSettings::default(), &Actor::director())
+        .expect("created")
+}
+
+fn roster(h: &Harness<'_, DeskApp>, tid: TournamentId, team: u32) -> Vec<String> {
+    let e = store(h)
+        .team_event(tid)
+        .expect("read")
+        .expect("a team event");
+    e.team(TeamId(team))
+        .expect("team")
+        .roster
+        .iter()
+        .filter_map(|p| e.player(*p).map(|p| p.name.clone()))
+        .collect()
+}
+
+fn pick_file(h: &mut Harness<'_, DeskApp>, path: &Path) {
+    click(h, "Choose a CSV file…");
+    type_into(
+        h,
+        "File (a name here, or a whole path):",
+        path.to_str().expect("path"),
+    );
+    click(h, "Open");
+}
+
+#[test]
+fn a_team_is_built_in_board_order_with_its_captain() {
+    let mut s = Store::open_in_memory().expect("store");
+    let tid = team_swiss(&mut s);
+    let clock = clock();
+    let mut h = desk(s, Page::Teams, Some(tid), &clock);
+    assert!(
+        has_text(
+            &h,
+            "Next: add the teams on the right, or import a CSV file of the teams' players"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    type_into(&mut h, "Team name:", "Tondo Tigers");
+    click(&mut h, "Add team");
+    assert!(
+        has_text(&h, "Team Tondo Tigers added"),
+        "{:?}",
+        all_text(&h)
+    );
+    // The team added is the one chosen: its players come from the registry.
+    click(&mut h, "Add Lim, Cid");
+    click(&mut h, "Add Reyes, Ana");
+    click(&mut h, "Add Tan, Dee");
+    assert_eq!(roster(&h, tid, 1), ["Lim, Cid", "Reyes, Ana", "Tan, Dee"]);
+    assert!(has_text(&h, "Board 1: Lim, Cid · 1500 · Tondo"));
+    assert!(has_text(&h, "Reserve 1: Tan, Dee · 1400 · Tondo"));
+    click(&mut h, "Board 2: Reyes, Ana · 1710 · Tondo");
+    click(&mut h, "Move up a board");
+    click(&mut h, "Make captain");
+    assert_eq!(roster(&h, tid, 1), ["Reyes, Ana", "Lim, Cid", "Tan, Dee"]);
+    assert!(
+        has_text(&h, "Board 1: Reyes, Ana · 1710 · Tondo · captain"),
+        "{:?}",
+        all_text(&h)
+    );
+    // A second team with the same name is refused in the core's words, and nothing changes.
+    type_into(&mut h, "Team name:", "tondo tigers");
+    click(&mut h, "Add team");
+    assert!(
+        has_text(&h, "there is already a team named tondo tigers"),
+        "{:?}",
+        all_text(&h)
+    );
+    let e = store(&h).team_event(tid).expect("read").expect("team");
+    assert_eq!(e.teams.len(), 1);
+    assert_eq!(e.teams[0].captain, Some(PlayerId(2)));
+    // Taking a player out asks first.
+    click(&mut h, "Reserve 1: Tan, Dee · 1400 · Tondo");
+    click(&mut h, "Take out of the team");
+    click(&mut h, "Take out");
+    assert_eq!(roster(&h, tid, 1), ["Reyes, Ana", "Lim, Cid"]);
+    let actions: Vec<String> = store(&h)
+        .audit_log(AuditFilter::Tournament(tid))
+        .expect("audit")
+        .into_iter()
+        .map(|a| a.action)
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            "tournament created",
+            "team added",
+            "team player added",
+            "team player added",
+            "team player added",
+            "roster reordered",
+            "team captain set",
+            "team player removed",
+        ]
+    );
+}
+
+#[test]
+fn a_team_is_renamed_and_removed() {
+    let mut s = Store::open_in_memory().expect("store");
+    let tid = team_swiss(&mut s);
+    s.add_team(tid, "Tigers", &Actor::director()).expect("team");
+    let clock = clock();
+    let mut h = desk(s, Page::Teams, Some(tid), &clock);
+    click(&mut h, "Tigers");
+    assert!(
+        has_text(&h, "Next: Tigers has 0 of the 2 players a team fields"),
+        "{:?}",
+        all_text(&h)
+    );
+    type_into(&mut h, "Name:", " Eagles");
+    click(&mut h, "Rename the team");
+    assert!(
+        has_text(&h, "Team renamed Tigers Eagles"),
+        "{:?}",
+        all_text(&h)
+    );
+    click(&mut h, "Tigers Eagles");
+    click(&mut h, "Remove the team");
+    assert!(has_text(
+        &h,
+        "Tigers Eagles and its 0 player(s) leave the event"
+    ));
+    click(&mut h, "Remove");
+    let e = store(&h).team_event(tid).expect("read").expect("team");
+    assert!(e.teams.is_empty(), "{:?}", all_text(&h));
+}
+
+#[test]
+fn a_teams_csv_is_shown_row_by_row_and_saved_only_when_every_row_is_right() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut s = Store::open(&dir.path().join("event.sqlite3")).expect("store");
+    let tid = team_swiss(&mut s);
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(
+        &bad,
+        "team,name,federation_id,club,rating\n,Ed Go,,,1500\nEagles,Fe Uy,,,x\n",
+    )
+    .expect("write");
+    let good = dir.path().join("teams.csv");
+    std::fs::write(
+        &good,
+        "team,name,federation_id,club,rating\n\
+         Eagles,Ed Go,PH-5,Makati,1500\n\
+         Eagles,Fe Uy,,,1450\n\
+         Sharks,Gil Ong,,,1300\n",
+    )
+    .expect("write");
+    let clock = clock();
+    let mut h = desk(s, Page::Teams, Some(tid), &clock);
+    pick_file(&mut h, &bad);
+    assert!(
+        has_text(
+            &h,
+            "2 bad rows: fix the file and preview again. Nothing was saved."
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "line 2: the team is empty"));
+    assert!(has_text(
+        &h,
+        "line 3: the rating \"x\" is not a whole number"
+    ));
+    pick_file(&mut h, &good);
+    assert!(
+        has_text(&h, "3 players ready to import"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(
+        has_text(
+            &h,
+            "line 2: Eagles · Ed Go · club Makati · id PH-5 · rating 1500"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    let before = store(&h).players().expect("registry").len();
+    click(&mut h, "Import 3 players");
+    let e = store(&h).team_event(tid).expect("read").expect("team");
+    let names: Vec<&str> = e.teams.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["Eagles", "Sharks"]);
+    assert_eq!(roster(&h, tid, 1), ["Ed Go", "Fe Uy"]);
+    assert_eq!(store(&h).players().expect("registry").len(), before + 3);
+    assert!(
+        has_text(&h, "Board 1: Gil Ong · 1300 · -"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "1 short"));
+}
+
+#[test]
+fn a_started_event_shows_its_teams_and_changes_none() {
+    let mut s = Store::open_in_memory().expect("store");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/teams/team-swiss-with-bye.json");
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
+    let tid = s
+        .import_tournament(&file, &Actor::director())
+        .expect("imported");
+    let clock = clock();
+    let h = desk(s, Page::Teams, Some(tid), &clock);
+    assert!(
+        has_text(
+            &h,
+            "The event has started: teams and rosters change before its first round only."
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(h.query_by_label("Add team").is_none());
+    // The page bar with the Teams page still fits a 1366-pixel laptop screen.
+    let keys = h.get_by_label("Keys").rect();
+    assert!(keys.right() <= 1366.0, "{keys:?}");
+    assert!(h.query_by_label("Choose a CSV file…").is_none());
+    assert!(
+        has_text(
+            &h,
+            "9 teams, 36 players · 3 boards: each team fields its first 3, the others are reserves"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "Reserve 2: Dela Cruz, Ivy 9 · 2180 · -"));
+    // The status line says what the desk does with a team event, not that it cannot read it.
+    assert!(!has_text(&h, "Could not read"), "{:?}", all_text(&h));
+    assert!(
+        has_text(
+            &h,
+            "Team event, 4 rounds published: its teams are on the Teams page (F12)"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+}
+
+#[test]
+fn an_event_of_players_has_no_teams_and_a_team_events_registration_leads_to_them() {
+    let mut s = Store::open_in_memory().expect("store");
+    let solo = s
+        .create_tournament(
+            &ggdesk_core::event::TournamentSetup {
+                name: "Open".into(),
+                ..Default::default()
+            },
+            &Actor::director(),
+        )
+        .expect("created");
+    let tid = team_swiss(&mut s);
+    let clock = clock();
+    let mut h = desk(s, Page::Teams, Some(solo), &clock);
+    assert!(
+        has_text(
+            &h,
+            "The chosen tournament is not a team event: its players are registered one by one \
+             on the Registration page (F3). A team event is created on the Tournaments page (F2)."
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    h.state_mut().prefs.tournament = Some(tid);
+    common::go(&mut h, Page::Registration);
+    assert!(
+        has_text(
+            &h,
+            "Inter-Club Cup is a team event: its players are registered by team, on the Teams page (F12)."
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    click(&mut h, "Open the Teams page (F12)");
+    assert_eq!(h.state().prefs.page, Page::Teams);
+}
