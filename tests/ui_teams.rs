@@ -327,3 +327,130 @@ fn an_event_of_players_has_no_teams_and_a_team_events_registration_leads_to_them
     click(&mut h, "Open the Teams page (F12)");
     assert_eq!(h.state().prefs.page, Page::Teams);
 }
+
+#[test]
+fn a_team_event_is_created_from_each_preset() {
+    let clock = clock();
+    let mut h = desk(
+        Store::open_in_memory().expect("store"),
+        Page::Tournaments,
+        None,
+        &clock,
+    );
+    type_into(&mut h, "Tournament name:", "Generals League");
+    click(&mut h, "By teams");
+    click(&mut h, "Generals League (board groups + final)");
+    // The boards as typed say what is wrong beside them, and nothing is created.
+    type_into(&mut h, "Boards per team:", "x");
+    assert!(
+        has_text(&h, "Not a whole number (\"3x\")"),
+        "{:?}",
+        all_text(&h)
+    );
+    click(&mut h, "Create tournament");
+    assert!(
+        has_text(&h, "Boards per team: Not a whole number (\"3x\")"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(store(&h).tournaments().expect("list").is_empty());
+    if let Some(team) = &mut h.state_mut().tournaments.form.team {
+        team.boards = "3".into();
+    }
+    click(&mut h, "Create tournament");
+    assert!(
+        has_text(
+            &h,
+            "Generals League created: now build its teams on the Teams page (F12)"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    let list = store(&h).tournaments().expect("list");
+    let league = list.first().map(|t| t.id).expect("created");
+    let e = store(&h)
+        .team_event(league)
+        .expect("read")
+        .expect("a team event");
+    assert_eq!(
+        e,
+        TeamEvent::preset(
+            TeamShape::GeneralsLeague,
+            "Generals League",
+            PointsScale::default(),
+            3,
+            5
+        )
+    );
+    assert!(
+        has_text(
+            &h,
+            "Stages: Board groups (board groups, 2 teams go on) > Final (final, every player \
+             against every opponent)"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(
+        has_text(
+            &h,
+            "Team event, no round yet: 0 teams, 0 players; build the teams on the Teams page (F12)"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(
+        &h,
+        "Generals League\nteam event; 0 players; 0 rounds started"
+    ));
+
+    // A team Swiss of four boards and seven rounds.
+    click(&mut h, "New tournament");
+    type_into(&mut h, "Tournament name:", "Club Cup");
+    click(&mut h, "By teams");
+    if let Some(team) = &mut h.state_mut().tournaments.form.team {
+        team.boards = "4".into();
+        team.rounds = "7".into();
+    }
+    h.run();
+    click(&mut h, "Create tournament");
+    let cup = store(&h).tournaments().expect("list")[0].id;
+    let e = store(&h).team_event(cup).expect("read").expect("team");
+    assert_eq!(
+        e,
+        TeamEvent::preset(TeamShape::Swiss, "Club Cup", PointsScale::default(), 4, 7)
+    );
+    click(&mut h, "Open the Teams page (F12)");
+    assert_eq!(h.state().prefs.page, Page::Teams);
+
+    // A team round robin.
+    common::go(&mut h, Page::Tournaments);
+    click(&mut h, "New tournament");
+    type_into(&mut h, "Tournament name:", "League");
+    click(&mut h, "By teams");
+    click(&mut h, "Team round robin");
+    assert!(h.query_by_label("Rounds:").is_none(), "one full cycle");
+    click(&mut h, "Create tournament");
+    let rr = store(&h).tournaments().expect("list")[0].id;
+    let e = store(&h).team_event(rr).expect("read").expect("team");
+    assert_eq!(
+        e,
+        TeamEvent::preset(
+            TeamShape::RoundRobin,
+            "League",
+            PointsScale::default(),
+            3,
+            5
+        )
+    );
+    let actions: Vec<String> = store(&h)
+        .audit_log(AuditFilter::Tournament(rr))
+        .expect("audit")
+        .into_iter()
+        .map(|a| format!("{}: {}", a.action, a.details))
+        .collect();
+    assert_eq!(
+        actions,
+        ["tournament created: League: team event, 3 boards, stages round_robin"]
+    );
+}
