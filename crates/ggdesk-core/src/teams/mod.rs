@@ -29,6 +29,7 @@ mod write;
 pub use boards::{BoardPrizeRow, BoardPrizes, board_prizes_json};
 pub use edit::{TeamRefusal, TeamShape};
 pub use fault::{TeamFault, TeamFileError};
+pub use lineup::check_lineup;
 pub use model::{
     BoardGame, GroupGame, MatchPoints, Primary, Team, TeamBye, TeamEvent, TeamId, TeamMatch,
     TeamRound, TeamSettings, TeamStage, TeamSystem, TeamTieBreak,
