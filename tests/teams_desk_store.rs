@@ -22,6 +22,7 @@ crate::on_both_engines!(
     every_refusal_says_why_and_writes_nothing,
     a_team_csv_is_checked_then_imported_whole,
     nothing_changes_once_a_round_is_published,
+    round_paired_published_lined_up_started_and_played,
 );
 
 fn director() -> Actor {
@@ -288,4 +289,137 @@ fn nothing_changes_once_a_round_is_published(engine: Engine) {
     let rows = import_team_players_csv("team,name,federation_id,club,rating\nLate,Al,,,1\n")
         .expect("read");
     assert_eq!(refusal(s.check_teams_import(t, &rows)), words);
+}
+
+/// Three teams of two boards (the first with a reserve), by CSV.
+fn three_teams(s: &mut Store) -> TournamentId {
+    let e = TeamEvent::preset(TeamShape::Swiss, "Cup", PointsScale::default(), 2, 3);
+    let t = s
+        .create_team_event(&e, &RuleSettings::default(), &director())
+        .expect("created");
+    let rows = import_team_players_csv(
+        "team,name,federation_id,club,rating\n\
+         Tigers,Ana,,,1900\nTigers,Ben,,,1800\nTigers,Cid,,,1700\n\
+         Eagles,Dee,,,1600\nEagles,Eve,,,1500\n\
+         Sharks,Fay,,,1400\nSharks,Gil,,,1300\n",
+    )
+    .expect("read");
+    s.import_teams(t, &rows, &director()).expect("imported");
+    t
+}
+
+fn round_paired_published_lined_up_started_and_played(engine: Engine) {
+    use ggdesk_core::event::RoundState;
+    use ggdesk_core::tournament::{GameResult, RoundNo, TableNo};
+    let mut s = engines::fresh_store(engine);
+    let t = three_teams(&mut s);
+    let n = s.pair_team_round(t, &director()).expect("paired");
+    assert_eq!(n, RoundNo(1));
+    // A draft is the desk's: the event as the core reads it has no round yet, and the
+    // next pairing waits for it.
+    let e = s.team_event(t).expect("read").expect("team");
+    assert!(e.stages[0].rounds.is_empty());
+    assert_eq!(
+        refusal(s.pair_team_round(t, &director())),
+        "round 1 is a draft: publish it or discard it first"
+    );
+    let rounds = s.team_rounds(t).expect("rounds");
+    let r = &rounds[0];
+    assert_eq!(r.state, RoundState::Draft);
+    // By seed: Tigers (1850) against Eagles (1550) on table 1, Sharks' bye.
+    assert_eq!(r.round.matches.len(), 1);
+    let m = &r.round.matches[0];
+    assert_eq!((m.home, m.away), (TeamId(1), TeamId(2)));
+    assert_eq!(r.round.byes, [TeamId(3)]);
+    // Board 1: home white; board 2: home black. The default line-ups are the first two.
+    let p = |n| Some(PlayerId(n));
+    let sides: Vec<_> = m.boards.iter().map(|b| (b.white, b.black)).collect();
+    assert_eq!(sides, [(p(1), p(4)), (p(5), p(2))]);
+    s.discard_team_draft(t, n, &director()).expect("discarded");
+    assert!(s.team_rounds(t).expect("rounds").is_empty());
+    let n = s.pair_team_round(t, &director()).expect("paired again");
+    s.publish_team_round(t, n, &director()).expect("published");
+
+    // The captain's line-up, checked by the core's rule in its words.
+    assert_eq!(
+        refusal(s.set_team_lineup(t, (n, 1), TeamId(1), &[p(3), p(1)], "", &director())),
+        "board 2: player 1 plays board 2 but comes after player 3 (board 1) in the roster of \
+         team 1: boards follow the roster order"
+    );
+    assert_eq!(
+        refusal(s.set_team_lineup(t, (n, 1), TeamId(1), &[p(1), p(4)], "", &director())),
+        "board 2: player 4 is not in team 1"
+    );
+    s.set_team_lineup(t, (n, 1), TeamId(1), &[p(1), p(3)], "", &director())
+        .expect("the reserve plays board 2");
+    s.start_team_round(t, n, &director()).expect("started");
+    // After the start a change is a correction with its reason.
+    assert_eq!(
+        refusal(s.set_team_lineup(t, (n, 1), TeamId(1), &[p(2), p(3)], "", &director())),
+        "the round has started: a line-up changed now is a correction, give its reason"
+    );
+    s.set_team_lineup(
+        t,
+        (n, 1),
+        TeamId(1),
+        &[p(1), p(2)],
+        "Cid fell ill before the clocks started",
+        &director(),
+    )
+    .expect("corrected");
+    let m = &s.team_rounds(t).expect("rounds")[0].round.matches[0];
+    let sides: Vec<_> = m.boards.iter().map(|b| (b.white, b.black)).collect();
+    assert_eq!(sides, [(p(1), p(4)), (p(5), p(2))]);
+    // Results per board, at tables 1 and 2 (match table 1, B = 2).
+    s.set_team_board_result(t, n, TableNo(1), GameResult::WhiteWins, &director())
+        .expect("result");
+    assert_eq!(
+        s.team_rounds(t).expect("rounds")[0].state,
+        RoundState::Published
+    );
+    // A board with a result keeps its players.
+    assert_eq!(
+        refusal(s.set_team_lineup(t, (n, 1), TeamId(1), &[p(2), p(3)], "swap", &director())),
+        "board 1 has a result (White wins): take it back before its players change"
+    );
+    s.set_team_board_result(t, n, TableNo(2), GameResult::Draw, &director())
+        .expect("result");
+    assert_eq!(
+        s.team_rounds(t).expect("rounds")[0].state,
+        RoundState::Complete
+    );
+    let e = s.team_event(t).expect("read").expect("team");
+    let standings = e.team_standings(None).expect("standings");
+    let top: Vec<(u32, String)> = standings
+        .rows
+        .iter()
+        .map(|r| (r.team.0, r.match_points.to_string()))
+        .collect();
+    assert_eq!(
+        top,
+        [
+            (1, "2".to_string()),
+            (3, "1".to_string()),
+            (2, "0".to_string())
+        ]
+    );
+    let audit: Vec<(String, String)> = s
+        .audit_log(AuditFilter::Tournament(t))
+        .expect("audit")
+        .into_iter()
+        .filter(|a| a.action.starts_with("line-up"))
+        .map(|a| (a.action, a.reason))
+        .collect();
+    assert_eq!(
+        audit,
+        [
+            ("line-up set".to_string(), String::new()),
+            (
+                "line-up corrected".to_string(),
+                "Cid fell ill before the clocks started".to_string()
+            )
+        ]
+    );
+    // The next round is paired from the published ones.
+    assert_eq!(s.pair_team_round(t, &director()).ok(), Some(RoundNo(2)));
 }

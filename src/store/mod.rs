@@ -36,6 +36,7 @@ mod sqlite;
 mod stations;
 mod tables;
 mod team_desk;
+mod team_rounds;
 mod team_rows;
 mod time;
 
@@ -64,6 +65,7 @@ pub use stations::{
     tables_text,
 };
 pub use tables::TableTimers;
+pub use team_rounds::TeamRoundView;
 
 pub use error::{Result, StoreError, TRACE_ENV, TRACE_PAUSE};
 

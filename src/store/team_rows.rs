@@ -41,7 +41,7 @@ const FILE_KEYS: [&str; 8] = [
     "teams",
 ];
 
-fn system_code(s: TeamSystem) -> &'static str {
+pub(super) fn system_code(s: TeamSystem) -> &'static str {
     match s {
         TeamSystem::Swiss => "swiss",
         TeamSystem::RoundRobin => "round_robin",
@@ -86,7 +86,7 @@ fn empty_board_result(white: Option<PlayerId>, black: Option<PlayerId>) -> GameR
 }
 
 /// The table of board `b` (from 0) of the match at table `t`: (t−1)×B + b + 1.
-fn board_table(t: u32, boards: usize, b: usize) -> i64 {
+pub(super) fn board_table(t: u32, boards: usize, b: usize) -> i64 {
     let boards = i64::try_from(boards).unwrap_or(i64::MAX);
     let b = i64::try_from(b).unwrap_or(i64::MAX);
     (i64::from(t) - 1)
@@ -95,17 +95,22 @@ fn board_table(t: u32, boards: usize, b: usize) -> i64 {
 }
 
 /// A game over the board as a `pairings` row.
-struct Board {
-    board_no: usize,
-    table: i64,
-    table_given: bool,
-    white: PlayerId,
-    black: PlayerId,
-    result: GameResult,
-    board_group: Option<usize>,
+pub(super) struct Board {
+    pub(super) board_no: usize,
+    pub(super) table: i64,
+    pub(super) table_given: bool,
+    pub(super) white: PlayerId,
+    pub(super) black: PlayerId,
+    pub(super) result: GameResult,
+    pub(super) board_group: Option<usize>,
 }
 
-fn insert_board(tx: &mut Tx<'_>, tid: TournamentId, round: RoundNo, b: &Board) -> Result<()> {
+pub(super) fn insert_board(
+    tx: &mut Tx<'_>,
+    tid: TournamentId,
+    round: RoundNo,
+    b: &Board,
+) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO pairings (tournament_id, round, board_no, table_no, table_given, white,
              black, result, explanation, board_group)
@@ -465,7 +470,7 @@ fn read_teams(q: &mut Tx<'_>, tid: TournamentId) -> Result<Vec<Team>> {
 }
 
 /// A `pairings` row of a team event.
-struct Paired {
+pub(super) struct Paired {
     board_no: u32,
     table: u32,
     table_given: bool,
@@ -476,7 +481,10 @@ struct Paired {
 }
 
 /// Every game over the board, by round, in board order.
-fn read_pairings(q: &mut Tx<'_>, tid: TournamentId) -> Result<HashMap<RoundNo, Vec<Paired>>> {
+pub(super) fn read_pairings(
+    q: &mut Tx<'_>,
+    tid: TournamentId,
+) -> Result<HashMap<RoundNo, Vec<Paired>>> {
     let rows = q.query_map(
         "SELECT round, board_no, table_no, table_given, white, black, result, board_group
          FROM pairings WHERE tournament_id = ?1 ORDER BY round, board_no",
@@ -511,7 +519,7 @@ fn read_pairings(q: &mut Tx<'_>, tid: TournamentId) -> Result<HashMap<RoundNo, V
 }
 
 /// The matches of every round with their line-ups, the games' results from `pairings`.
-fn read_matches(
+pub(super) fn read_matches(
     q: &mut Tx<'_>,
     tid: TournamentId,
     games: &HashMap<RoundNo, Vec<Paired>>,
