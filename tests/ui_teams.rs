@@ -7,7 +7,7 @@ mod common;
 
 use common::{START_MS, all_text, click, desk, has_text, store, type_into};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use ggdesk::store::{Actor, AuditFilter, PlayerInput, Store, TournamentId};
 use ggdesk::ui::{DeskApp, Page};
 use ggdesk_core::rules::RuleSettings;
@@ -281,10 +281,7 @@ fn a_started_event_shows_its_teams_and_changes_none() {
     // The status line says what the desk does with a team event, not that it cannot read it.
     assert!(!has_text(&h, "Could not read"), "{:?}", all_text(&h));
     assert!(
-        has_text(
-            &h,
-            "Team event, 4 rounds published: its teams are on the Teams page (F12)"
-        ),
+        has_text(&h, "all results in: pair the next round (F4)"),
         "{:?}",
         all_text(&h)
     );
@@ -453,4 +450,119 @@ fn a_team_event_is_created_from_each_preset() {
         actions,
         ["tournament created: League: team event, 3 boards, stages round_robin"]
     );
+}
+
+/// A team Swiss of two boards with three teams (Tigers with a reserve), by CSV.
+fn three_teams(s: &mut Store) -> TournamentId {
+    let e = TeamEvent::preset(TeamShape::Swiss, "Cup", PointsScale::default(), 2, 3);
+    let t = s
+        .create_team_event(&e, &RuleSettings::default(), &Actor::director())
+        .expect("created");
+    let rows = ggdesk_core::export::import_team_players_csv(
+        "team,name,federation_id,club,rating\n\
+         Tigers,Ana,,,1900\nTigers,Ben,,,1800\nTigers,Cid,,,1700\n\
+         Eagles,Dee,,,1600\nEagles,Eve,,,1500\n\
+         Sharks,Fay,,,1400\nSharks,Gil,,,1300\n",
+    )
+    .expect("read");
+    s.import_teams(t, &rows, &Actor::director())
+        .expect("imported");
+    t
+}
+
+#[test]
+fn a_team_round_is_paired_lined_up_started_and_played_match_by_match() {
+    use ggdesk_core::event::RoundState;
+    let mut s = Store::open_in_memory().expect("store");
+    let tid = three_teams(&mut s);
+    let clock = clock();
+    let mut h = desk(s, Page::Rounds, Some(tid), &clock);
+    click(&mut h, "Pair round 1");
+    assert!(
+        has_text(&h, "Round 1 paired as a draft: check it and publish it"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(
+        has_text(&h, "Match 1 · Tigers 0 – 0 Eagles"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "Bye: Sharks"));
+    // Board 2 of the match at table 1 is table 2, the home team's player black.
+    assert!(has_text(&h, "Board 2 · table 2"));
+    assert!(has_text(&h, "White: Eve"));
+    assert!(has_text(&h, "Black: Ben"));
+    assert!(has_text(&h, "check and publish it on the Rounds page (F4)"));
+    click(&mut h, "Publish round 1");
+    assert!(has_text(
+        &h,
+        "line-ups open: start the round on the Rounds page (F4)"
+    ));
+    // The reserve plays board 2; a line-up out of roster order shows the core's words.
+    click(&mut h, "Line-up of Tigers");
+    click(&mut h, "Tigers, board 1:");
+    click(&mut h, "Cid (Reserve 1)");
+    assert!(
+        has_text(
+            &h,
+            "board 2: player 2 plays board 2 but comes after player 3 (board 1) in the roster \
+             of team 1: boards follow the roster order"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    click(&mut h, "Tigers, board 1:");
+    click(&mut h, "Ana (Board 1)");
+    click(&mut h, "Tigers, board 2:");
+    click(&mut h, "Cid (Reserve 1)");
+    assert!(has_text(&h, "The line-up follows the roster order"));
+    click(&mut h, "Save the line-up of Tigers");
+    assert!(has_text(&h, "Black: Cid"), "{:?}", all_text(&h));
+    click(&mut h, "Start the round");
+    assert!(
+        has_text(&h, "2 boards awaiting a result"),
+        "{:?}",
+        all_text(&h)
+    );
+    // After the start a change needs its reason.
+    click(&mut h, "Line-up of Tigers");
+    click(&mut h, "Tigers, board 2:");
+    click(&mut h, "Ben (Board 2)");
+    assert!(
+        h.get_by_label("Save the line-up of Tigers")
+            .accesskit_node()
+            .is_disabled(),
+        "a reason is needed first"
+    );
+    type_into(&mut h, "Reason for the correction:", "Cid is unwell");
+    click(&mut h, "Save the line-up of Tigers");
+    assert!(has_text(&h, "Black: Ben"), "{:?}", all_text(&h));
+    let corrected = store(&h)
+        .audit_log(AuditFilter::Tournament(tid))
+        .expect("audit")
+        .into_iter()
+        .find(|a| a.action == "line-up corrected")
+        .map(|a| a.reason);
+    assert_eq!(corrected.as_deref(), Some("Cid is unwell"));
+    // Results board by board, the match score running.
+    click(&mut h, "Result of table 1");
+    click(&mut h, "White wins");
+    assert!(
+        has_text(&h, "Match 1 · Tigers 2 – 0 Eagles"),
+        "{:?}",
+        all_text(&h)
+    );
+    click(&mut h, "Result of table 2");
+    click(&mut h, "Draw");
+    assert!(
+        has_text(&h, "Match 1 · Tigers 3 – 1 Eagles"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "Tigers win the match"));
+    let rounds = store(&h).team_rounds(tid).expect("rounds");
+    assert_eq!(rounds[0].state, RoundState::Complete);
+    assert!(has_text(&h, "Pair round 2"), "{:?}", all_text(&h));
+    assert!(has_text(&h, "Team event · Round 1"));
 }

@@ -8,6 +8,7 @@ pub mod players;
 pub mod registration;
 pub mod rounds;
 pub mod standings;
+pub mod team_rounds;
 pub mod teams;
 pub mod tournaments;
 
@@ -293,11 +294,13 @@ impl StatusCache {
         self.over = false;
         self.place = None;
         self.team = None;
-        if let Some(t) = *cx.tournament {
-            self.team = load
-                .check("the event", cx.store.team_event(t))
-                .flatten()
-                .map(|e| TeamStatus::of(&e));
+        if let Some(t) = *cx.tournament
+            && let Some(e) = load.check("the event", cx.store.team_event(t)).flatten()
+        {
+            let rounds = load
+                .check("the rounds", cx.store.team_rounds(t))
+                .unwrap_or_default();
+            self.team = Some(TeamStatus::of(&e, &rounds));
         }
         if let Some(t) = *cx.tournament
             && self.team.is_none()
@@ -341,12 +344,12 @@ pub struct TeamStatus {
     players: usize,
     /// Teams with fewer players than the event's boards.
     short: usize,
-    /// Rounds published (and playoff rounds).
-    rounds: usize,
+    /// The last round: its number, state, whether it started, its games without a result.
+    last: Option<(ggdesk_core::tournament::RoundNo, RoundState, bool, usize)>,
 }
 
 impl TeamStatus {
-    fn of(e: &ggdesk_core::teams::TeamEvent) -> TeamStatus {
+    fn of(e: &ggdesk_core::teams::TeamEvent, rounds: &[crate::store::TeamRoundView]) -> TeamStatus {
         TeamStatus {
             teams: e.teams.len(),
             players: e.players.len(),
@@ -355,35 +358,47 @@ impl TeamStatus {
                 .iter()
                 .filter(|t| t.roster.len() < e.settings.boards)
                 .count(),
-            rounds: e
-                .stages
-                .iter()
-                .map(|s| s.rounds.len() + usize::from(!s.playoffs.is_empty()))
-                .sum(),
+            last: rounds.last().map(|r| {
+                let pending = r
+                    .round
+                    .matches
+                    .iter()
+                    .flat_map(|m| &m.boards)
+                    .filter(|b| b.result == ggdesk_core::tournament::GameResult::Pending)
+                    .count();
+                (r.number, r.state, r.starts_at.is_some(), pending)
+            }),
         }
     }
 }
 
 /// The status line of a team event.
 fn team_status(ui: &mut Ui, s: &TeamStatus) {
-    if s.rounds > 0 {
+    let Some((n, state, started, pending)) = s.last else {
+        let short = match s.short {
+            0 => String::new(),
+            1 => ", 1 team short of players".to_string(),
+            n => format!(", {n} teams short of players"),
+        };
         ui.label(format!(
-            "Team event, {} round{} published: its teams are on the Teams page (F12)",
-            s.rounds,
-            if s.rounds == 1 { "" } else { "s" }
+            "Team event, no round yet: {} teams, {} players{short}; build the teams on the \
+             Teams page (F12)",
+            s.teams, s.players
         ));
         return;
-    }
-    let short = match s.short {
-        0 => String::new(),
-        1 => ", 1 team short of players".to_string(),
-        n => format!(", {n} teams short of players"),
     };
-    ui.label(format!(
-        "Team event, no round yet: {} teams, {} players{short}; build the teams on the Teams \
-         page (F12)",
-        s.teams, s.players
-    ));
+    ui.label(RichText::new(format!("Team event · Round {n}")).strong());
+    let (word, color) = state_badge(state);
+    badge(ui, word, color);
+    let next = match state {
+        RoundState::Draft => "check and publish it on the Rounds page (F4)".to_string(),
+        RoundState::Published if !started => {
+            "line-ups open: start the round on the Rounds page (F4)".to_string()
+        }
+        RoundState::Published => format!("{pending} boards awaiting a result"),
+        RoundState::Complete => "all results in: pair the next round (F4)".to_string(),
+    };
+    ui.label(RichText::new(next).weak());
 }
 
 /// What the status line keeps between frames.
