@@ -566,3 +566,71 @@ fn a_team_round_is_paired_lined_up_started_and_played_match_by_match() {
     assert!(has_text(&h, "Pair round 2"), "{:?}", all_text(&h));
     assert!(has_text(&h, "Team event · Round 1"));
 }
+
+/// Whether the texts on screen hold `row` in a run (a text the screen reader reads twice,
+/// as a label and a value, counted once).
+fn has_row(h: &Harness<'_, DeskApp>, row: &[&str]) -> bool {
+    let mut texts = all_text(h);
+    texts.dedup();
+    texts
+        .windows(row.len())
+        .any(|w| w.iter().zip(row).all(|(a, b)| a == b))
+}
+
+#[test]
+fn team_standings_and_board_prizes_are_the_cores_and_export_as_it_writes_them() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut s = Store::open(&dir.path().join("event.sqlite3")).expect("store");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/teams/team-swiss-with-bye.json");
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
+    let tid = s
+        .import_tournament(&file, &Actor::director())
+        .expect("imported");
+    let clock = clock();
+    let mut h = desk(s, Page::Standings, Some(tid), &clock);
+    // The shared example's first line: rank, team, match points, game points, direct
+    // encounter, Buchholz.
+    assert!(
+        has_row(&h, &["1", "Iloilo Eagles", "9", "16", "3", "29"]),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(
+        &h,
+        "Ranked by match points, then Direct encounter, then Buchholz, then team rating. A \
+         match with a board still pending counts nothing yet."
+    ));
+    click(&mut h, "Export CSV");
+    let e = store(&h).team_event(tid).expect("read").expect("team");
+    let written = dir.path().join(format!(
+        "exports/team-event-0-{tid}-team-standings-stage-1.csv"
+    ));
+    assert_eq!(
+        std::fs::read_to_string(&written).ok(),
+        Some(ggdesk_core::export::team_standings_csv(
+            &e.team_standings(None).expect("standings")
+        )),
+        "{:?}",
+        all_text(&h)
+    );
+    click(&mut h, "Board prizes");
+    assert!(
+        has_row(
+            &h,
+            &["1", "Cruz, Ely 14", "Iloilo Eagles", "3", "6", "100%"]
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "66.67%"));
+    click(&mut h, "Export CSV");
+    let written = dir
+        .path()
+        .join(format!("exports/team-event-0-{tid}-board-prizes.csv"));
+    assert_eq!(
+        std::fs::read_to_string(&written).ok(),
+        Some(ggdesk_core::export::board_prizes_csv(&e.board_prizes()))
+    );
+}

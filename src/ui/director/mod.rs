@@ -9,6 +9,7 @@ pub mod registration;
 pub mod rounds;
 pub mod standings;
 pub mod team_rounds;
+pub mod team_standings;
 pub mod teams;
 pub mod tournaments;
 
