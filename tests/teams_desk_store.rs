@@ -23,6 +23,7 @@ crate::on_both_engines!(
     a_team_csv_is_checked_then_imported_whole,
     nothing_changes_once_a_round_is_published,
     round_paired_published_lined_up_started_and_played,
+    the_generals_league_example_played_at_the_desk_answers_as_expected,
 );
 
 fn director() -> Actor {
@@ -422,4 +423,118 @@ fn round_paired_published_lined_up_started_and_played(engine: Engine) {
     );
     // The next round is paired from the published ones.
     assert_eq!(s.pair_team_round(t, &director()).ok(), Some(RoundNo(2)));
+}
+
+/// A result seen from the other side of the board.
+fn mirrored(r: ggdesk_core::tournament::GameResult) -> ggdesk_core::tournament::GameResult {
+    use ggdesk_core::tournament::GameResult as G;
+    match r {
+        G::WhiteWins => G::BlackWins,
+        G::BlackWins => G::WhiteWins,
+        G::WhiteWinsByForfeit => G::BlackWinsByForfeit,
+        G::BlackWinsByForfeit => G::WhiteWinsByForfeit,
+        other => other,
+    }
+}
+
+/// Every number as a float, so that `1` and `1.0` compare equal.
+fn norm(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) => serde_json::json!(n.as_f64()),
+        Value::Array(a) => Value::Array(a.iter().map(norm).collect()),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), norm(v))).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The shared Generals League example played at the desk: its teams imported without
+/// rounds, every round paired by the desk and given the example's results (the desk's
+/// colours may differ from the file's in the board groups, which only the pairs bind), and
+/// the event then answers as the example expects: the final's standings, the board prizes
+/// and the next pairing.
+fn the_generals_league_example_played_at_the_desk_answers_as_expected(engine: Engine) {
+    use ggdesk_core::tournament::{GameResult, TableNo};
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/teams");
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(name)).expect("reads"))
+            .expect("JSON")
+    };
+    let file = read("board-groups-then-final.json");
+    let expected = read("board-groups-then-final.expected.json");
+    let mut empty = file.clone();
+    for st in empty["stages"].as_array_mut().expect("stages") {
+        st["rounds"] = serde_json::json!([]);
+    }
+    let mut s = engines::fresh_store(engine);
+    let t = s.import_tournament(&empty, &director()).expect("imported");
+    // (stage, round within it) of every round the file played.
+    let played: Vec<(usize, usize)> = file["stages"]
+        .as_array()
+        .expect("stages")
+        .iter()
+        .enumerate()
+        .flat_map(|(k, st)| (0..st["rounds"].as_array().map_or(0, Vec::len)).map(move |r| (k, r)))
+        .collect();
+    for (k, r) in played {
+        let n = s.pair_team_round(t, &director()).expect("paired");
+        s.publish_team_round(t, n, &director()).expect("published");
+        let view = s.team_rounds(t).expect("rounds").pop().expect("the round");
+        assert_eq!(view.stage, k + 1);
+        let games = file["stages"][k]["rounds"][r]["games"]
+            .as_array()
+            .expect("games");
+        assert_eq!(view.round.games.len(), games.len());
+        for g in &view.round.games {
+            let (w, b) = (u64::from(g.white.0), u64::from(g.black.0));
+            let theirs = games
+                .iter()
+                .find(|x| {
+                    let (xw, xb) = (x["white"].as_u64(), x["black"].as_u64());
+                    (xw, xb) == (Some(w), Some(b)) || (xw, xb) == (Some(b), Some(w))
+                })
+                .unwrap_or_else(|| panic!("stage {k} round {r}: the file has no {w}-{b}"));
+            let result = GameResult::from_name(theirs["result"].as_str().expect("result"))
+                .expect("a result");
+            let result = if theirs["white"].as_u64() == Some(w) {
+                result
+            } else {
+                mirrored(result)
+            };
+            let table = TableNo(g.table.expect("a table"));
+            s.set_team_board_result(t, n, table, result, &director())
+                .expect("result");
+        }
+    }
+    let e = s.team_event(t).expect("read").expect("team");
+    let standings = e.team_standings(None).expect("standings").to_json();
+    let rows: Vec<serde_json::Value> = standings
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| serde_json::json!([r["rank"], r["team"], r["match_points"], r["game_points"]]))
+        .collect();
+    assert_eq!(
+        norm(&serde_json::json!(rows)),
+        norm(&expected["standings_teams"])
+    );
+    let boards: Vec<serde_json::Value> = ggdesk_core::teams::board_prizes_json(&e.board_prizes())
+        .as_array()
+        .expect("boards")
+        .iter()
+        .map(|b| {
+            let players: Vec<serde_json::Value> = b["players"]
+                .as_array()
+                .expect("players")
+                .iter()
+                .map(|p| serde_json::json!([p["id"], p["games"], p["points"], p["percentage"]]))
+                .collect();
+            serde_json::json!([b["board"], players])
+        })
+        .collect();
+    assert_eq!(norm(&serde_json::json!(boards)), norm(&expected["boards"]));
+    assert_eq!(
+        norm(&e.next_step().expect("the next round").to_json()),
+        norm(&expected["pair"])
+    );
 }

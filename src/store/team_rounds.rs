@@ -1,6 +1,7 @@
 //! A team event's rounds at the desk (spec/teams.md, "Line-ups" and "Rounds"): the next
-//! round of matches paired by the core ([`TeamEvent::next_step`], the team image through
-//! the `/1` engine) and kept as a draft with each team's default line-up; published; each
+//! round paired by the core ([`TeamEvent::next_step`]: matches through the team image and
+//! the `/1` engine, or the games of a board groups round or of the final) and kept as a
+//! draft, each match's teams on their default line-ups; published; each
 //! team's line-up set before the round starts (checked by the core's line-up rule) and
 //! corrected after it only with a reason; the official start; a result per board. Every
 //! game over a board is a `pairings` row at table (t−1)×B + b, so the Tables page and the
@@ -16,7 +17,7 @@ use super::error::{Context, Result, StoreError};
 use super::team_rows::{self, Board, board_table, insert_board, read_matches, read_pairings};
 use ggdesk_core::event::words::result_long;
 use ggdesk_core::event::{RoundKind, RoundState};
-use ggdesk_core::teams::{TeamId, TeamMatch, TeamRound, TeamStep, check_lineup};
+use ggdesk_core::teams::{GroupGame, TeamId, TeamMatch, TeamRound, TeamStep, check_lineup};
 use ggdesk_core::tournament::{GameResult, PlayerId, RoundNo, TableNo, TournamentId};
 
 /// A round of a team event as the desk shows it: its state, whether it has started, and
@@ -65,20 +66,42 @@ fn read_rounds(q: &mut Tx<'_>, tid: TournamentId) -> Result<Vec<TeamRoundView>> 
     )?;
     Ok(rows
         .into_iter()
-        .map(|(number, state, stage, starts_at)| TeamRoundView {
-            number,
-            stage,
-            state,
-            starts_at,
-            round: TeamRound {
-                matches: matches.remove(&number).unwrap_or_default(),
-                byes: byes
-                    .iter()
-                    .filter(|(r, _)| *r == number)
-                    .map(|(_, t)| TeamId(*t))
-                    .collect(),
-                games: Vec::new(),
-            },
+        .map(|(number, state, stage, starts_at)| {
+            let matches = matches.remove(&number).unwrap_or_default();
+            // A round of board groups or of the final holds games, no matches.
+            let games = if matches.is_empty() {
+                games
+                    .get(&number)
+                    .map(|list| {
+                        list.iter()
+                            .map(|g| GroupGame {
+                                board: g.board_group,
+                                table: g.table_given.then_some(g.table),
+                                white: g.white,
+                                black: g.black,
+                                result: g.result,
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            TeamRoundView {
+                number,
+                stage,
+                state,
+                starts_at,
+                round: TeamRound {
+                    matches,
+                    byes: byes
+                        .iter()
+                        .filter(|(r, _)| *r == number)
+                        .map(|(_, t)| TeamId(*t))
+                        .collect(),
+                    games,
+                },
+            }
         })
         .collect())
 }
@@ -185,24 +208,42 @@ impl Store {
                 )));
             }
             let step = event.next_step().map_err(refused)?;
-            let TeamStep::Matches {
-                stage,
-                matches,
-                byes,
-                ..
-            } = step
-            else {
-                return Err(StoreError::Rejected(format!(
-                    "the desk pairs rounds of team matches; this event's next step is {} \
-                     (`ggdesk pair` on its file says it)",
-                    step_words(&step)
-                )));
-            };
             let n: RoundNo = tx.query_one(
                 "SELECT COALESCE(MAX(number), 0) + 1 FROM rounds WHERE tournament_id = ?1",
                 [tid],
                 |r| r.get(0),
             )?;
+            let (stage, matches, byes, games) = match step {
+                TeamStep::Matches {
+                    stage,
+                    matches,
+                    byes,
+                    ..
+                } => (stage, matches, byes, Vec::new()),
+                TeamStep::BoardGroups { stage, games, .. } => (
+                    stage,
+                    Vec::new(),
+                    Vec::new(),
+                    games
+                        .into_iter()
+                        .map(|(b, t, w, k)| (Some(b), t, w, k))
+                        .collect(),
+                ),
+                TeamStep::Final { stage, games, .. } => (
+                    stage,
+                    Vec::new(),
+                    Vec::new(),
+                    games.into_iter().map(|(t, w, k)| (None, t, w, k)).collect(),
+                ),
+                TeamStep::Playoff { .. } => {
+                    return Err(StoreError::Rejected(
+                        "the next step is a playoff at the cut between tied teams, whose \
+                         captains name the players: the desk does not pair it yet (`ggdesk \
+                         pair` on the event's file says it)"
+                            .into(),
+                    ));
+                }
+            };
             tx.execute(
                 "INSERT INTO rounds (tournament_id, number, state, stage, kind)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -224,6 +265,22 @@ impl Store {
                 )?;
                 let sides = boards_of(&event.default_lineup(*home), &event.default_lineup(*away));
                 write_boards(tx, tid, (n, i + 1, *t, boards), &sides, &[])?;
+            }
+            for (i, (group, t, w, k)) in games.iter().enumerate() {
+                insert_board(
+                    tx,
+                    tid,
+                    n,
+                    &Board {
+                        board_no: i + 1,
+                        table: i64::from(*t),
+                        table_given: true,
+                        white: *w,
+                        black: *k,
+                        result: GameResult::Pending,
+                        board_group: *group,
+                    },
+                )?;
             }
             for (i, t) in byes.iter().enumerate() {
                 tx.execute(
@@ -253,7 +310,11 @@ impl Store {
                 Some(tid),
                 None,
                 "",
-                &format!("round {n} (stage {stage}): {} matches{bye}", matches.len()),
+                &if games.is_empty() {
+                    format!("round {n} (stage {stage}): {} matches{bye}", matches.len())
+                } else {
+                    format!("round {n} (stage {stage}): {} games", games.len())
+                },
             )?;
             Ok(n)
         })
@@ -497,10 +558,7 @@ impl Store {
             }
             let changed = tx.execute(
                 "UPDATE pairings SET result = ?1
-                 WHERE tournament_id = ?2 AND round = ?3 AND table_no = ?4
-                   AND board_no IN (SELECT board_no FROM team_boards
-                                    WHERE tournament_id = ?2 AND round = ?3
-                                      AND board_no IS NOT NULL)",
+                 WHERE tournament_id = ?2 AND round = ?3 AND table_no = ?4",
                 args![result.name(), tid, n, table],
             )?;
             if changed == 0 {
@@ -543,14 +601,4 @@ fn settle(tx: &mut Tx<'_>, tid: TournamentId, n: RoundNo) -> Result<()> {
         )?;
     }
     Ok(())
-}
-
-/// The next step in words, when it is not a round of matches.
-fn step_words(step: &TeamStep) -> &'static str {
-    match step {
-        TeamStep::Matches { .. } => "a round of matches",
-        TeamStep::BoardGroups { .. } => "a round of the board groups",
-        TeamStep::Playoff { .. } => "a playoff at the cut",
-        TeamStep::Final { .. } => "a round of the final",
-    }
 }

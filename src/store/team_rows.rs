@@ -471,13 +471,13 @@ fn read_teams(q: &mut Tx<'_>, tid: TournamentId) -> Result<Vec<Team>> {
 
 /// A `pairings` row of a team event.
 pub(super) struct Paired {
-    board_no: u32,
-    table: u32,
-    table_given: bool,
-    white: PlayerId,
-    black: PlayerId,
-    result: GameResult,
-    board_group: Option<usize>,
+    pub(super) board_no: u32,
+    pub(super) table: u32,
+    pub(super) table_given: bool,
+    pub(super) white: PlayerId,
+    pub(super) black: PlayerId,
+    pub(super) result: GameResult,
+    pub(super) board_group: Option<usize>,
 }
 
 /// Every game over the board, by round, in board order.

@@ -5,7 +5,7 @@
 //! line-up rule (its words shown), open until the round starts and a correction with a
 //! reason after.
 
-use super::{Watch, hint, next_step, result_long, result_short, state_badge};
+use super::{Watch, next_step, result_long, result_short, state_badge};
 use crate::store::{TeamRoundView, TournamentId};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, LoadErrors, badge, fmt_local_time, labelled_text};
@@ -154,13 +154,35 @@ impl TeamRoundsPage {
             );
             return;
         }
-        match e.next_step() {
+        let what = match e.next_step() {
             Ok(TeamStep::Matches {
                 stage,
                 matches,
                 byes,
                 ..
-            }) => {
+            }) => Ok((
+                stage,
+                format!(
+                    "{} matches{}",
+                    matches.len(),
+                    if byes.is_empty() { "" } else { " and a bye" }
+                ),
+            )),
+            Ok(TeamStep::BoardGroups { stage, games, .. }) => {
+                Ok((stage, format!("{} games in the board groups", games.len())))
+            }
+            Ok(TeamStep::Final { stage, games, .. }) => {
+                Ok((stage, format!("{} games of the final", games.len())))
+            }
+            Ok(TeamStep::Playoff { .. }) => Err(
+                "the next step is a playoff at the cut between tied teams, whose captains name \
+                 the players: `ggdesk pair` on the event's file says it"
+                    .to_string(),
+            ),
+            Err(why) => Err(why.to_string()),
+        };
+        match what {
+            Ok((stage, words)) => {
                 let name = e.stages.get(stage - 1).map_or("", |s| s.name.as_str());
                 ui.horizontal(|ui| {
                     if ui
@@ -175,23 +197,8 @@ impl TeamRoundsPage {
                     {
                         self.queued.push(Cmd::Pair);
                     }
-                    ui.label(
-                        RichText::new(format!(
-                            "{name}: {} matches{}",
-                            matches.len(),
-                            if byes.is_empty() { "" } else { " and a bye" }
-                        ))
-                        .weak(),
-                    );
+                    ui.label(RichText::new(format!("{name}: {words}")).weak());
                 });
-            }
-            Ok(_) => {
-                hint(
-                    ui,
-                    "The next step of this event is not a round of team matches: `ggdesk \
-                     pair` on its file says it (the desk pairs board groups and the final \
-                     later).",
-                );
             }
             Err(why) => {
                 ui.label(RichText::new(format!("No round to pair: {why}")).weak());
@@ -257,6 +264,61 @@ impl TeamRoundsPage {
             self.match_card(ui, e, r, (i, m));
             ui.add_space(4.0);
         }
+        if !r.round.games.is_empty() {
+            self.games_ui(ui, e, r);
+        }
+    }
+
+    /// A round of board groups or of the final: its games, each at its table.
+    fn games_ui(&mut self, ui: &mut Ui, e: &TeamEvent, r: &TeamRoundView) {
+        let with_team = |p: PlayerId| {
+            let team = e
+                .team_of(p)
+                .map_or_else(String::new, |t| format!(" ({})", Self::team_name(e, t)));
+            format!("{}{team}", Self::player_name(e, Some(p)))
+        };
+        egui::Grid::new(("team-games", r.number))
+            .striped(true)
+            .num_columns(4)
+            .spacing([14.0, 4.0])
+            .show(ui, |ui| {
+                for (i, g) in r.round.games.iter().enumerate() {
+                    let table = TableNo(
+                        g.table
+                            .unwrap_or_else(|| u32::try_from(i + 1).unwrap_or(u32::MAX)),
+                    );
+                    match g.board {
+                        Some(b) => ui.label(format!("Group B{b} · table {table}")),
+                        None => ui.label(format!("Table {table}")),
+                    };
+                    ui.label(format!("White: {}", with_team(g.white)));
+                    ui.label(format!("Black: {}", with_team(g.black)));
+                    if r.state == RoundState::Draft {
+                        ui.label(result_short(g.result));
+                    } else {
+                        self.result_menu(ui, r.number, table, g.result);
+                    }
+                    ui.end_row();
+                }
+            });
+    }
+
+    /// The result of the game at `table`, as a menu named for its table.
+    fn result_menu(&mut self, ui: &mut Ui, n: RoundNo, table: TableNo, result: GameResult) {
+        let mut value = result;
+        egui::ComboBox::from_id_salt(("team-result", n, table.0))
+            .selected_text(result_short(result))
+            .width(150.0)
+            .show_ui(ui, |ui| {
+                for res in GameResult::ALL {
+                    ui.selectable_value(&mut value, res, result_long(res));
+                }
+            })
+            .response
+            .accessible_name(format!("Result of table {table}"));
+        if value != result {
+            self.queued.push(Cmd::Result(n, table, value));
+        }
     }
 
     fn team_name(e: &TeamEvent, t: TeamId) -> String {
@@ -318,20 +380,7 @@ impl TeamRoundsPage {
                         ui.label(format!("White: {}", Self::player_name(e, g.white)));
                         ui.label(format!("Black: {}", Self::player_name(e, g.black)));
                         if g.white.is_some() && g.black.is_some() && r.state != RoundState::Draft {
-                            let mut value = g.result;
-                            egui::ComboBox::from_id_salt(("team-result", r.number, table.0))
-                                .selected_text(result_short(g.result))
-                                .width(150.0)
-                                .show_ui(ui, |ui| {
-                                    for res in GameResult::ALL {
-                                        ui.selectable_value(&mut value, res, result_long(res));
-                                    }
-                                })
-                                .response
-                                .accessible_name(format!("Result of table {table}"));
-                            if value != g.result {
-                                self.queued.push(Cmd::Result(r.number, table, value));
-                            }
+                            self.result_menu(ui, r.number, table, g.result);
                         } else {
                             ui.label(result_short(g.result));
                         }
