@@ -656,6 +656,10 @@ fn station_tournament(
     }
     let mut published = None;
     for (id, _) in store.tournament_names()? {
+        // A team event's boards are not run at the tables yet.
+        if store.team_event(id)?.is_some() {
+            continue;
+        }
         let event = store.event(id)?;
         for round in event.rounds().iter().rev() {
             match round.state {
