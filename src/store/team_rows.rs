@@ -67,12 +67,13 @@ pub(crate) fn is_team_event(q: &mut Tx<'_>, tid: TournamentId) -> Result<bool> {
     .is_some())
 }
 
-/// The words for a team event opened where the desk runs events of players.
+/// The words for a team event opened where the desk runs events of players (the Tables
+/// page's games, `ggdesk round`).
 pub(crate) fn not_at_the_desk(tid: TournamentId) -> StoreError {
     StoreError::Rejected(format!(
-        "tournament {tid} is a team event: the desk does not run team events yet \
-         (`ggdesk export tournament {tid} FILE` writes its file, which `ggdesk pair` and \
-         `ggdesk standings --teams` read)"
+        "tournament {tid} is a team event: the desk runs it on its team pages (Teams F12, \
+         Rounds F4, Standings F6), not as an event of players (`ggdesk export tournament \
+         {tid} FILE` writes its file, which `ggdesk pair` and `ggdesk standings --teams` read)"
     ))
 }
 
