@@ -237,7 +237,7 @@ fn a_teams_csv_is_shown_row_by_row_and_saved_only_when_every_row_is_right() {
     assert_eq!(roster(&h, tid, 1), ["Ed Go", "Fe Uy"]);
     assert_eq!(store(&h).players().expect("registry").len(), before + 3);
     assert!(
-        has_text(&h, "Board 1: Gil Ong · 1300 · -"),
+        has_text(&h, "Board 1: Gil Ong · 1300"),
         "{:?}",
         all_text(&h)
     );
@@ -277,7 +277,8 @@ fn a_started_event_shows_its_teams_and_changes_none() {
         "{:?}",
         all_text(&h)
     );
-    assert!(has_text(&h, "Reserve 2: Dela Cruz, Ivy 9 · 2180 · -"));
+    assert!(has_text(&h, "Reserve 2: Dela Cruz, Ivy 9 · 2180"));
+    assert!(has_text(&h, "Board 1: Torres, Nina 1 · 1460 · captain"));
     // The status line says what the desk does with a team event, not that it cannot read it.
     assert!(!has_text(&h, "Could not read"), "{:?}", all_text(&h));
     assert!(
@@ -633,6 +634,19 @@ fn team_standings_and_board_prizes_are_the_cores_and_export_as_it_writes_them() 
         std::fs::read_to_string(&written).ok(),
         Some(ggdesk_core::export::board_prizes_csv(&e.board_prizes()))
     );
+    // Its rounds, imported complete, are over: nothing to start, nothing to pair.
+    common::go(&mut h, Page::Rounds);
+    assert!(
+        has_text(
+            &h,
+            "No round to pair: the event is over: every stage has been played"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(h.query_by_label("Start the round").is_none());
+    assert!(has_text(&h, "Match 2 · Iloilo Eagles 4 – 2 Bacolod Spies"));
+    assert!(has_text(&h, "Iloilo Eagles win the match"));
 }
 
 #[test]

@@ -230,6 +230,8 @@ impl TeamRoundsPage {
                         self.queued.push(Cmd::Discard(n));
                     }
                 }
+                // A round complete without an official start (an imported one) is over.
+                (RoundState::Complete, None) => {}
                 (_, None) => {
                     if ui
                         .button(RichText::new("Start the round").strong())

@@ -265,12 +265,16 @@ impl TeamsPage {
                 } else {
                     ""
                 };
+                let club = player
+                    .club
+                    .as_deref()
+                    .filter(|c| !c.trim().is_empty())
+                    .map_or_else(String::new, |c| format!(" · {c}"));
                 let text = format!(
-                    "{}: {} · {} · {}{captain}",
+                    "{}: {} · {}{club}{captain}",
                     place_words(boards, i),
                     player.name,
                     player.rating,
-                    player.club.as_deref().unwrap_or("-"),
                 );
                 let mut text = RichText::new(text);
                 if i >= boards {
