@@ -478,7 +478,16 @@ fn a_team_round_is_paired_lined_up_started_and_played_match_by_match() {
     let tid = three_teams(&mut s);
     let clock = clock();
     let mut h = desk(s, Page::Rounds, Some(tid), &clock);
+    assert!(
+        has_text(
+            &h,
+            "Team event, no round yet: 3 teams, 7 players; pair round 1 on the Rounds page (F4)"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
     click(&mut h, "Pair round 1");
+    assert!(!has_text(&h, "in play"), "a draft is not in play");
     assert!(
         has_text(&h, "Round 1 paired as a draft: check it and publish it"),
         "{:?}",

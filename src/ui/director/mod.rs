@@ -381,9 +381,14 @@ fn team_status(ui: &mut Ui, s: &TeamStatus) {
             1 => ", 1 team short of players".to_string(),
             n => format!(", {n} teams short of players"),
         };
+        // Two teams or more, none short of players: round 1 can be paired.
+        let next = if s.teams >= 2 && s.short == 0 {
+            "pair round 1 on the Rounds page (F4)"
+        } else {
+            "build the teams on the Teams page (F12)"
+        };
         ui.label(format!(
-            "Team event, no round yet: {} teams, {} players{short}; build the teams on the \
-             Teams page (F12)",
+            "Team event, no round yet: {} teams, {} players{short}; {next}",
             s.teams, s.players
         ));
         return;

@@ -368,9 +368,15 @@ impl TeamRoundsPage {
                     MatchResult::Drawn => Some("match drawn".to_string()),
                 };
                 match verdict {
-                    Some(v) => badge(ui, &v, common::BLUE),
-                    None => badge(ui, "in play", common::GREEN),
-                };
+                    Some(v) => {
+                        badge(ui, &v, common::BLUE);
+                    }
+                    // A draft is not played yet.
+                    None if r.state != RoundState::Draft => {
+                        badge(ui, "in play", common::GREEN);
+                    }
+                    None => {}
+                }
             });
             egui::Grid::new(("team-match", r.number, i))
                 .num_columns(4)
