@@ -337,6 +337,11 @@ fn round_paired_published_lined_up_started_and_played(engine: Engine) {
     let p = |n| Some(PlayerId(n));
     let sides: Vec<_> = m.boards.iter().map(|b| (b.white, b.black)).collect();
     assert_eq!(sides, [(p(1), p(4)), (p(5), p(2))]);
+    // While the draft stands the teams stay as they are.
+    assert_eq!(
+        refusal(s.add_team(t, "Late", &director())),
+        "round 1 is paired as a draft: discard it on the Rounds page before the teams change"
+    );
     s.discard_team_draft(t, n, &director()).expect("discarded");
     assert!(s.team_rounds(t).expect("rounds").is_empty());
     let n = s.pair_team_round(t, &director()).expect("paired again");

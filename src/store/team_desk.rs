@@ -102,6 +102,24 @@ fn load_team_event(q: &mut Tx<'_>, tid: TournamentId) -> Result<TeamEvent> {
     Ok(team_rows::load(q, tid)?.0)
 }
 
+/// Refuses a change of the teams while round 1 is paired as a draft (its matches name the
+/// teams; the core's event, which holds the published rounds, does not see it).
+fn no_draft(q: &mut Tx<'_>, tid: TournamentId) -> Result<()> {
+    let draft: Option<RoundNo> = q.query_opt(
+        "SELECT number FROM rounds WHERE tournament_id = ?1 AND state = 'draft'
+         ORDER BY number LIMIT 1",
+        [tid],
+        |r| r.get(0),
+    )?;
+    match draft {
+        Some(n) => Err(StoreError::Rejected(format!(
+            "round {n} is paired as a draft: discard it on the Rounds page before the teams \
+             change"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// A registry player as a player of the event, numbered `id`.
 fn player_of(id: PlayerId, p: &PlayerInput) -> Player {
     let optional = |s: &str| (!s.trim().is_empty()).then(|| s.trim().to_string());
@@ -235,6 +253,7 @@ impl Store {
     ) -> Result<T> {
         self.write(|tx| {
             let before = load_team_event(tx, tid)?;
+            no_draft(tx, tid)?;
             let mut after = before.clone();
             let mut registry = HashMap::new();
             let (out, details) = decide(tx, &mut after, &mut registry)?;
@@ -389,6 +408,7 @@ impl Store {
     ) -> Result<usize> {
         self.write(|tx| {
             let before = load_team_event(tx, tid)?;
+            no_draft(tx, tid)?;
             let (after, registry, bad) = plan_import(tx, tid, &before, rows, Pass::Write)?;
             if !bad.is_empty() {
                 return Err(StoreError::Refused(RegistryRefusal::BadRows(bad).into()));
