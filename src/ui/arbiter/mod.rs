@@ -236,14 +236,17 @@ impl TablesPage {
             Some(t) => {
                 self.load.clear();
                 // A team event's boards are played over the board, their results entered
-                // on the Rounds page: the tables do not run them yet, and say so.
-                match self.load.check("the tournament", cx.store.team_event(t)) {
-                    Some(Some(_)) => {
-                        self.team_event = true;
-                        return;
+                // on the Rounds page: the tables do not run them yet, and say so. (A
+                // station on the event server's API has the server's round in play.)
+                if !cx.store.is_on_station_api() {
+                    match self.load.check("the tournament", cx.store.team_event(t)) {
+                        Some(Some(_)) => {
+                            self.team_event = true;
+                            return;
+                        }
+                        Some(None) => {}
+                        None => return,
                     }
-                    Some(None) => {}
-                    None => return,
                 }
                 let what = format!("the rounds of tournament {t}");
                 match self.load.check(&what, cx.store.playing_boards(t)) {
