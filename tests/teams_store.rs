@@ -359,9 +359,10 @@ fn the_desk_the_pages_and_the_ratings_say_what_a_team_event_is_to_them(engine: E
         Err(StoreError::Rejected(m)) => assert_eq!(
             m,
             format!(
-                "tournament {id} is a team event: the desk does not run team events yet \
-                 (`ggdesk export tournament {id} FILE` writes its file, which `ggdesk pair` \
-                 and `ggdesk standings --teams` read)"
+                "tournament {id} is a team event: the desk runs it on its team pages (Teams \
+                 F12, Rounds F4, Standings F6), not as an event of players (`ggdesk export \
+                 tournament {id} FILE` writes its file, which `ggdesk pair` and `ggdesk \
+                 standings --teams` read)"
             )
         ),
         other => panic!("the desk must say it does not run it, got {other:?}"),

@@ -35,6 +35,8 @@ mod seen;
 mod sqlite;
 mod stations;
 mod tables;
+mod team_desk;
+mod team_rounds;
 mod team_rows;
 mod time;
 
@@ -60,6 +62,7 @@ pub use replication::{ServerState, StandbyState, server_status};
 pub use sqlite::SqliteSettings;
 pub use stations::{EventServer, Keeper, Station, parse_tables, tables_text};
 pub use tables::TableTimers;
+pub use team_rounds::TeamRoundView;
 
 pub use error::{Result, StoreError, TRACE_ENV, TRACE_PAUSE};
 

@@ -41,7 +41,7 @@ const FILE_KEYS: [&str; 8] = [
     "teams",
 ];
 
-fn system_code(s: TeamSystem) -> &'static str {
+pub(super) fn system_code(s: TeamSystem) -> &'static str {
     match s {
         TeamSystem::Swiss => "swiss",
         TeamSystem::RoundRobin => "round_robin",
@@ -67,12 +67,13 @@ pub(crate) fn is_team_event(q: &mut Tx<'_>, tid: TournamentId) -> Result<bool> {
     .is_some())
 }
 
-/// The words for a team event opened where the desk runs events of players.
+/// The words for a team event opened where the desk runs events of players (the Tables
+/// page's games, `ggdesk round`).
 pub(crate) fn not_at_the_desk(tid: TournamentId) -> StoreError {
     StoreError::Rejected(format!(
-        "tournament {tid} is a team event: the desk does not run team events yet \
-         (`ggdesk export tournament {tid} FILE` writes its file, which `ggdesk pair` and \
-         `ggdesk standings --teams` read)"
+        "tournament {tid} is a team event: the desk runs it on its team pages (Teams F12, \
+         Rounds F4, Standings F6), not as an event of players (`ggdesk export tournament \
+         {tid} FILE` writes its file, which `ggdesk pair` and `ggdesk standings --teams` read)"
     ))
 }
 
@@ -86,7 +87,7 @@ fn empty_board_result(white: Option<PlayerId>, black: Option<PlayerId>) -> GameR
 }
 
 /// The table of board `b` (from 0) of the match at table `t`: (t−1)×B + b + 1.
-fn board_table(t: u32, boards: usize, b: usize) -> i64 {
+pub(super) fn board_table(t: u32, boards: usize, b: usize) -> i64 {
     let boards = i64::try_from(boards).unwrap_or(i64::MAX);
     let b = i64::try_from(b).unwrap_or(i64::MAX);
     (i64::from(t) - 1)
@@ -95,17 +96,22 @@ fn board_table(t: u32, boards: usize, b: usize) -> i64 {
 }
 
 /// A game over the board as a `pairings` row.
-struct Board {
-    board_no: usize,
-    table: i64,
-    table_given: bool,
-    white: PlayerId,
-    black: PlayerId,
-    result: GameResult,
-    board_group: Option<usize>,
+pub(super) struct Board {
+    pub(super) board_no: usize,
+    pub(super) table: i64,
+    pub(super) table_given: bool,
+    pub(super) white: PlayerId,
+    pub(super) black: PlayerId,
+    pub(super) result: GameResult,
+    pub(super) board_group: Option<usize>,
 }
 
-fn insert_board(tx: &mut Tx<'_>, tid: TournamentId, round: RoundNo, b: &Board) -> Result<()> {
+pub(super) fn insert_board(
+    tx: &mut Tx<'_>,
+    tid: TournamentId,
+    round: RoundNo,
+    b: &Board,
+) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO pairings (tournament_id, round, board_no, table_no, table_given, white,
              black, result, explanation, board_group)
@@ -465,18 +471,21 @@ fn read_teams(q: &mut Tx<'_>, tid: TournamentId) -> Result<Vec<Team>> {
 }
 
 /// A `pairings` row of a team event.
-struct Paired {
-    board_no: u32,
-    table: u32,
-    table_given: bool,
-    white: PlayerId,
-    black: PlayerId,
-    result: GameResult,
-    board_group: Option<usize>,
+pub(super) struct Paired {
+    pub(super) board_no: u32,
+    pub(super) table: u32,
+    pub(super) table_given: bool,
+    pub(super) white: PlayerId,
+    pub(super) black: PlayerId,
+    pub(super) result: GameResult,
+    pub(super) board_group: Option<usize>,
 }
 
 /// Every game over the board, by round, in board order.
-fn read_pairings(q: &mut Tx<'_>, tid: TournamentId) -> Result<HashMap<RoundNo, Vec<Paired>>> {
+pub(super) fn read_pairings(
+    q: &mut Tx<'_>,
+    tid: TournamentId,
+) -> Result<HashMap<RoundNo, Vec<Paired>>> {
     let rows = q.query_map(
         "SELECT round, board_no, table_no, table_given, white, black, result, board_group
          FROM pairings WHERE tournament_id = ?1 ORDER BY round, board_no",
@@ -511,7 +520,7 @@ fn read_pairings(q: &mut Tx<'_>, tid: TournamentId) -> Result<HashMap<RoundNo, V
 }
 
 /// The matches of every round with their line-ups, the games' results from `pairings`.
-fn read_matches(
+pub(super) fn read_matches(
     q: &mut Tx<'_>,
     tid: TournamentId,
     games: &HashMap<RoundNo, Vec<Paired>>,
@@ -670,6 +679,12 @@ pub(crate) fn file(q: &mut Tx<'_>, tid: TournamentId) -> Result<Value> {
     })?;
     let mut value = event.to_value();
     if let Err(e) = TeamEvent::from_value(&value) {
+        // Teams being built at the desk (a roster short of B players) are no file yet.
+        if !event.has_started() {
+            return Err(StoreError::Rejected(format!(
+                "tournament {tid} has no file yet: its teams are not ready ({e})"
+            )));
+        }
         return Err(StoreError::Corrupt {
             path: format!("tournament {tid}"),
             detail: format!("its rows do not make a team event: {e}"),
@@ -702,6 +717,48 @@ fn file_rules(file: &Value) -> Result<RuleSettings> {
 }
 
 impl Store {
+    /// Creates a team event at the desk: `event` gives its name, points, `team` settings and
+    /// stages (no teams, players or rounds yet: the Teams page adds them), `rules` its
+    /// games' rules.
+    pub fn create_team_event(
+        &mut self,
+        event: &TeamEvent,
+        rules: &RuleSettings,
+        actor: &Actor,
+    ) -> Result<TournamentId> {
+        // The core reads the event as its file: what the desk creates is a file it reads.
+        TeamEvent::from_value(&event.to_value())
+            .map_err(|e| StoreError::Rejected(e.to_string()))?;
+        let setup = TournamentSetup {
+            name: event.name.clone(),
+            points: event.points,
+            rules: *rules,
+            ..TournamentSetup::default()
+        }
+        .for_stages()
+        .checked()
+        .map_err(|r| StoreError::Refused(r.into()))?;
+        self.write(|tx| {
+            let id = insert(tx, event, &setup, &Map::new())?;
+            let systems: Vec<&str> = event.stages.iter().map(|s| system_code(s.system)).collect();
+            audit(
+                tx,
+                actor,
+                "tournament created",
+                Some(id),
+                None,
+                "",
+                &format!(
+                    "{}: team event, {} boards, stages {}",
+                    event.name,
+                    event.settings.boards,
+                    systems.join(", ")
+                ),
+            )?;
+            Ok(id)
+        })
+    }
+
     /// Imports a team event (a `ggdesk-tournament/2` file with `teams`, spec/teams.md) in
     /// one transaction: the whole event or nothing. The core reads the file with every
     /// check (a bad line-up is refused naming its match and board); players are linked to

@@ -8,8 +8,9 @@ use egui::{RichText, Ui};
 pub const SHORTCUTS: &[(&str, &str, &str)] = &[
     (
         "Every page",
-        "F1 … F7, F9",
-        "Players, Tournaments, Registration, Rounds, Tables, Standings, Settings, Stations",
+        "F1 … F7, F9 … F12",
+        "Players, Tournaments, Registration, Rounds, Tables, Standings, Settings, Stations, \
+         Ratings, Bracket, Teams",
     ),
     ("Every page", "Shift+F1 or ?", "This list of keys"),
     (

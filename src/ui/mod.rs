@@ -52,13 +52,15 @@ pub enum Page {
     Stations,
     Ratings,
     Bracket,
+    Teams,
 }
 
 impl Page {
-    pub const ALL: [Page; 10] = [
+    pub const ALL: [Page; 11] = [
         Page::Players,
         Page::Tournaments,
         Page::Registration,
+        Page::Teams,
         Page::Rounds,
         Page::Tables,
         Page::Standings,
@@ -80,6 +82,7 @@ impl Page {
             Page::Stations => "Stations",
             Page::Ratings => "Ratings",
             Page::Bracket => "Bracket",
+            Page::Teams => "Teams",
         }
     }
 
@@ -99,7 +102,7 @@ impl Page {
         matches!(self, Page::Tables | Page::Settings)
     }
 
-    /// The function key that opens the page (F1–F7, F9–F11; F8 pauses a table's clocks).
+    /// The function key that opens the page (F1–F7, F9–F12; F8 pauses a table's clocks).
     pub fn key(self) -> Key {
         match self {
             Page::Players => Key::F1,
@@ -112,6 +115,7 @@ impl Page {
             Page::Stations => Key::F9,
             Page::Ratings => Key::F10,
             Page::Bracket => Key::F11,
+            Page::Teams => Key::F12,
         }
     }
 }
@@ -226,6 +230,7 @@ pub struct DeskApp {
     pub standings: director::standings::StandingsPage,
     pub ratings: ratings::RatingsPage,
     pub bracket: director::bracket::BracketPage,
+    pub teams: director::teams::TeamsPage,
     status: director::StatusCache,
     pacer: input::InputPacer,
     /// A text field had the keyboard at the end of the last frame.
@@ -297,6 +302,7 @@ impl DeskApp {
             standings: Default::default(),
             ratings: Default::default(),
             bracket: Default::default(),
+            teams: Default::default(),
             status: Default::default(),
             live: live::Live::default(),
             stations: Default::default(),
@@ -633,6 +639,7 @@ impl DeskApp {
             Page::Stations => self.stations.ui(ui, &mut frame),
             Page::Ratings => self.ratings.ui(ui, &mut frame),
             Page::Bracket => self.bracket.ui(ui, &mut frame),
+            Page::Teams => self.teams.ui(ui, &mut frame),
         });
         self.prefs.theme = theme;
         if let Some(hosted) = self.stations.hosted.take() {
@@ -692,6 +699,10 @@ fn station_tournament(
     }
     let mut published = None;
     for (id, _) in store.tournament_names()? {
+        // A team event's boards are not run at the tables yet.
+        if store.team_event(id)?.is_some() {
+            continue;
+        }
         let event = store.event(id)?;
         for round in event.rounds().iter().rev() {
             match round.state {

@@ -16,4 +16,10 @@ pub enum Refusal {
     /// A change of which events the rating list rates.
     #[error("{0}")]
     Rating(#[from] crate::rating::RatingRefusal),
+    /// A change of a team event's teams.
+    #[error("{0}")]
+    Team(#[from] crate::teams::TeamRefusal),
+    /// A step of a team event's rounds (its pairing, a line-up), in the file's words.
+    #[error("{0}")]
+    TeamEvent(#[from] crate::teams::TeamFileError),
 }

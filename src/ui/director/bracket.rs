@@ -31,6 +31,8 @@ enum Cmd {
 pub struct BracketPage {
     /// The tournament's event (an event of stages has a bracket).
     pub event: Option<ggdesk_core::event::Event>,
+    /// The tournament's team event, when it is one (no bracket: its placement).
+    pub team: Option<ggdesk_core::teams::TeamEvent>,
     watch: Watch,
     load: LoadErrors,
     tid: Option<TournamentId>,
@@ -53,7 +55,16 @@ impl BracketPage {
             return;
         }
         let mut load = LoadErrors::default();
-        self.event = super::event_of(&mut load, cx.store, tid, "the bracket");
+        // A team event has no bracket: its placement is the core's (the final's winner
+        // first, then by the stages' team standings).
+        self.team = load
+            .check("the bracket", cx.store.team_event(tid))
+            .flatten();
+        self.event = if self.team.is_some() {
+            None
+        } else {
+            super::event_of(&mut load, cx.store, tid, "the bracket")
+        };
         self.load = load;
     }
 
@@ -63,6 +74,10 @@ impl BracketPage {
         };
         self.reload(cx, tid);
         if self.load.banner(ui) {
+            return;
+        }
+        if let Some(e) = &self.team {
+            team_placement_ui(ui, e);
             return;
         }
         let Some(whole) = self.event.clone() else {
@@ -353,6 +368,36 @@ fn placement_ui(ui: &mut Ui, event: &Event) {
                         ui.end_row();
                     }
                 });
+        }
+    }
+}
+
+/// A team event's final placement, or why there is none yet (the core's words).
+fn team_placement_ui(ui: &mut Ui, e: &ggdesk_core::teams::TeamEvent) {
+    ui.heading("Bracket");
+    hint(
+        ui,
+        "A team event has no bracket: its placement is the final's winner, then the other \
+         teams by their stages' team standings (the Standings page, F6, has them).",
+    );
+    match e.final_placement() {
+        Ok(rows) => {
+            ui.label(RichText::new("Final placement").strong());
+            egui::Grid::new("team-placement")
+                .striped(true)
+                .num_columns(3)
+                .show(ui, |ui| {
+                    for r in &rows {
+                        ui.label(r.place.to_string());
+                        ui.label(&r.name);
+                        let stage = e.stages.get(r.stage - 1).map_or("", |s| s.name.as_str());
+                        ui.label(RichText::new(format!("placed by: {stage}")).weak());
+                        ui.end_row();
+                    }
+                });
+        }
+        Err(why) => {
+            ui.label(RichText::new(format!("No final placement yet: {why}")).weak());
         }
     }
 }

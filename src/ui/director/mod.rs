@@ -3,10 +3,14 @@
 //! and applies them through the store after drawing (one transaction each).
 
 pub mod bracket;
+pub mod csv_preview;
 pub mod players;
 pub mod registration;
 pub mod rounds;
 pub mod standings;
+pub mod team_rounds;
+pub mod team_standings;
+pub mod teams;
 pub mod tournaments;
 
 use super::PageCtx;
@@ -133,6 +137,10 @@ pub fn status_line(ui: &mut Ui, cx: &mut PageCtx<'_>, cache: &mut StatusCache) {
                     .color(common::RED)
                     .strong(),
             );
+            return;
+        }
+        if let Some(team) = &cache.team {
+            team_status(ui, team);
             return;
         }
         round_status(
@@ -286,7 +294,18 @@ impl StatusCache {
         self.staged = false;
         self.over = false;
         self.place = None;
+        self.team = None;
         if let Some(t) = *cx.tournament
+            && let Some(e) = load.check("the event", cx.store.team_event(t)).flatten()
+        {
+            let rounds = load
+                .check("the rounds", cx.store.team_rounds(t))
+                .unwrap_or_default();
+            self.team = Some(TeamStatus::of(&e, &rounds));
+        }
+        if let Some(t) = *cx.tournament
+            && self.team.is_none()
+            && load.is_empty()
             && let Some(event) = load.check("the event", cx.store.event(t))
         {
             self.staged = event.in_stages();
@@ -319,9 +338,80 @@ impl StatusCache {
     }
 }
 
+/// Where a team event stands, in the status line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TeamStatus {
+    teams: usize,
+    players: usize,
+    /// Teams with fewer players than the event's boards.
+    short: usize,
+    /// The last round: its number, state, whether it started, its games without a result.
+    last: Option<(ggdesk_core::tournament::RoundNo, RoundState, bool, usize)>,
+}
+
+impl TeamStatus {
+    fn of(e: &ggdesk_core::teams::TeamEvent, rounds: &[crate::store::TeamRoundView]) -> TeamStatus {
+        TeamStatus {
+            teams: e.teams.len(),
+            players: e.players.len(),
+            short: e
+                .teams
+                .iter()
+                .filter(|t| t.roster.len() < e.settings.boards)
+                .count(),
+            last: rounds.last().map(|r| {
+                let pending = r
+                    .round
+                    .matches
+                    .iter()
+                    .flat_map(|m| &m.boards)
+                    .filter(|b| b.result == ggdesk_core::tournament::GameResult::Pending)
+                    .count();
+                (r.number, r.state, r.starts_at.is_some(), pending)
+            }),
+        }
+    }
+}
+
+/// The status line of a team event.
+fn team_status(ui: &mut Ui, s: &TeamStatus) {
+    let Some((n, state, started, pending)) = s.last else {
+        let short = match s.short {
+            0 => String::new(),
+            1 => ", 1 team short of players".to_string(),
+            n => format!(", {n} teams short of players"),
+        };
+        // Two teams or more, none short of players: round 1 can be paired.
+        let next = if s.teams >= 2 && s.short == 0 {
+            "pair round 1 on the Rounds page (F4)"
+        } else {
+            "build the teams on the Teams page (F12)"
+        };
+        ui.label(format!(
+            "Team event, no round yet: {} teams, {} players{short}; {next}",
+            s.teams, s.players
+        ));
+        return;
+    };
+    ui.label(RichText::new(format!("Team event · Round {n}")).strong());
+    let (word, color) = state_badge(state);
+    badge(ui, word, color);
+    let next = match state {
+        RoundState::Draft => "check and publish it on the Rounds page (F4)".to_string(),
+        RoundState::Published if !started => {
+            "line-ups open: start the round on the Rounds page (F4)".to_string()
+        }
+        RoundState::Published => format!("{pending} boards awaiting a result"),
+        RoundState::Complete => "all results in: pair the next round (F4)".to_string(),
+    };
+    ui.label(RichText::new(next).weak());
+}
+
 /// What the status line keeps between frames.
 #[derive(Debug, Default)]
 pub struct StatusCache {
+    /// The chosen tournament is a team event.
+    team: Option<TeamStatus>,
     watch: Watch,
     started: bool,
     names: Vec<(TournamentId, String)>,

@@ -2,6 +2,7 @@
 //! add, edit, ban (collusion) and lift a ban; a players CSV previewed row by row before
 //! anything is saved; and registration into the chosen tournament.
 
+use super::csv_preview::player_words;
 use super::{Watch, hint};
 use crate::store::{PlayerInput, RegistryId, RegistryPlayer};
 use crate::ui::PageCtx;
@@ -10,7 +11,7 @@ use crate::ui::files::{FilePicker, poll_picker};
 use egui::{Key, Modifiers, RichText, Ui};
 use egui_extras::Column;
 use ggdesk_core::export::print::sort_key;
-use ggdesk_core::export::{ImportedPlayer, RowError, import_players_csv};
+use ggdesk_core::export::{ImportedPlayer, import_players_csv};
 use std::path::PathBuf;
 
 /// The column the table is sorted by.
@@ -63,12 +64,7 @@ impl PlayerForm {
 }
 
 /// A players CSV read and checked, waiting for the director's go.
-#[derive(Debug, Clone)]
-pub struct CsvPreview {
-    pub path: PathBuf,
-    pub rows: Vec<ImportedPlayer>,
-    pub bad: Vec<RowError>,
-}
+pub type CsvPreview = super::csv_preview::CsvPreview<ImportedPlayer>;
 
 #[derive(Debug, Clone)]
 enum Cmd {
@@ -436,65 +432,15 @@ impl PlayersPage {
                 &["csv"],
             ));
         }
-        if let Some(p) = &self.preview {
-            ui.label(RichText::new(format!("File: {}", p.path.display())).weak());
-        }
-        if let Some(preview) = &self.preview {
-            if preview.bad.is_empty() {
-                let n = preview.rows.len();
-                let players = if n == 1 { "player" } else { "players" };
-                ui.label(
-                    RichText::new(format!("{n} {players} ready to import"))
-                        .color(common::GREEN)
-                        .strong(),
-                );
-                egui::ScrollArea::vertical()
-                    .id_salt("csv-good")
-                    .max_height(160.0)
-                    .show(ui, |ui| {
-                        for r in &preview.rows {
-                            // Every column of the file: name, club, federation id, rating.
-                            common::cut_label(
-                                ui,
-                                format!(
-                                    "line {}: {} · club {} · id {} · rating {}",
-                                    r.line,
-                                    r.name,
-                                    r.club.as_deref().filter(|c| !c.is_empty()).unwrap_or("-"),
-                                    r.federation_id
-                                        .as_deref()
-                                        .filter(|f| !f.is_empty())
-                                        .unwrap_or("-"),
-                                    r.rating
-                                ),
-                            );
-                        }
-                    });
-                if ui
-                    .button(RichText::new(format!("Import {n} {players}")).strong())
-                    .clicked()
-                {
-                    self.queued.push(Cmd::Import);
-                }
-            } else {
-                ui.label(
-                    RichText::new(format!(
-                        "{} bad row{}: fix the file and preview again. Nothing was saved.",
-                        preview.bad.len(),
-                        if preview.bad.len() == 1 { "" } else { "s" }
-                    ))
-                    .color(common::RED)
-                    .strong(),
-                );
-                egui::ScrollArea::vertical()
-                    .id_salt("csv-bad")
-                    .max_height(200.0)
-                    .show(ui, |ui| {
-                        for r in &preview.bad {
-                            ui.label(RichText::new(r.to_string()).color(common::RED));
-                        }
-                    });
-            }
+        if let Some(preview) = &self.preview
+            && super::csv_preview::preview_ui(
+                ui,
+                preview,
+                |r| (r.line, player_words(r)),
+                ("player", "players"),
+            )
+        {
+            self.queued.push(Cmd::Import);
         }
     }
 

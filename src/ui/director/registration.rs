@@ -61,6 +61,9 @@ pub struct RegistrationPage {
     load: LoadErrors,
     /// The tournament shown: a player picked (and what was typed for them) belongs to it.
     tid: Option<TournamentId>,
+    /// The name of the chosen tournament when it is a team event (registered by team, on
+    /// the Teams page).
+    team_event: Option<String>,
 }
 
 impl RegistrationPage {
@@ -81,6 +84,15 @@ impl RegistrationPage {
             return;
         }
         let mut load = LoadErrors::default();
+        self.team_event = load
+            .check("the registrations", cx.store.team_event(tid))
+            .flatten()
+            .map(|e| e.name);
+        if self.team_event.is_some() {
+            self.event = None;
+            self.load = load;
+            return;
+        }
         self.event = super::event_of(&mut load, cx.store, tid, "the registrations");
         self.registry = load
             .check("the players registry", cx.store.players())
@@ -121,6 +133,19 @@ impl RegistrationPage {
             self.queued.push(cmd);
         }
         if self.load.banner(ui) {
+            return;
+        }
+        if let Some(name) = &self.team_event {
+            ui.heading("Registration");
+            ui.add_space(8.0);
+            ui.label(format!(
+                "{} is a team event: its players are registered by team, on the Teams page \
+                 (F12).",
+                super::display_name(tid, name)
+            ));
+            if ui.button("Open the Teams page (F12)").clicked() {
+                *cx.goto = Some(crate::ui::Page::Teams);
+            }
             return;
         }
         egui::Panel::left("registration-registry")

@@ -83,6 +83,8 @@ impl Reasoned for Cmd {
 /// The Rounds page's own state.
 #[derive(Default)]
 pub struct RoundsPage {
+    /// A team event's rounds (drawn instead of these when the tournament is one).
+    pub team: super::team_rounds::TeamRoundsPage,
     pub view: Option<RoundView>,
     /// When the grace period of the round shown ends (its start plus the tournament's
     /// grace period), as the event says.
@@ -164,6 +166,11 @@ impl RoundsPage {
         let Some(tid) = need_tournament(ui, cx, "Rounds") else {
             return;
         };
+        // A team event's rounds are matches on boards: their own page.
+        if self.team.is_team_event(cx, tid) {
+            self.team.ui(ui, cx, tid);
+            return;
+        }
         let station = cx.my_tables.is_some();
         if station != self.station {
             self.station = station;

@@ -45,6 +45,8 @@ pub enum StagedView {
 /// The Standings page's own state.
 #[derive(Default)]
 pub struct StandingsPage {
+    /// A team event's standings (drawn instead of these when the tournament is one).
+    pub team: super::team_standings::TeamStandingsPage,
     pub tournament: Option<Tournament>,
     pub standings: Option<Standings>,
     /// The rounds counted; `None` follows the last complete round.
@@ -152,6 +154,11 @@ impl StandingsPage {
         let Some(tid) = need_tournament(ui, cx, "Standings") else {
             return;
         };
+        // A team event's standings are its teams' and its boards': their own page.
+        if self.team.is_team_event(cx, tid) {
+            self.team.ui(ui, cx, tid);
+            return;
+        }
         self.reload(cx, tid);
         if self.load.banner(ui) {
             return;

@@ -4,8 +4,10 @@
 //! defaults), forbidden pairs, and tournament files in and out.
 
 mod stage_form;
+mod team_form;
 
 pub use stage_form::{PRESETS, StageFault, StageField, StageForm};
+pub use team_form::TeamForm;
 
 use super::{Watch, display_name, file_stem, hint, next_step, write_export};
 use crate::store::TournamentId;
@@ -18,6 +20,7 @@ use ggdesk_core::event::{Registration, TournamentSetup};
 use ggdesk_core::export::print::{Details, tiebreak_title};
 use ggdesk_core::rules::RuleSettings;
 use ggdesk_core::stages::StageSpec;
+use ggdesk_core::teams::{Primary, TeamEvent, TeamSystem};
 use ggdesk_core::tournament::{PlayerId, PointsScale, Score, System, TieBreak};
 
 const NS: i64 = 1_000_000_000;
@@ -51,6 +54,8 @@ pub struct SetupForm {
     pub stages: Vec<StageForm>,
     /// How many stages, from the first, have a round paired: they are fixed.
     pub fixed: usize,
+    /// A new team event, as typed (else an event of players).
+    pub team: Option<TeamForm>,
 }
 
 fn minutes(ns: i64) -> String {
@@ -88,6 +93,7 @@ impl SetupForm {
             staged: false,
             stages: Vec::new(),
             fixed: 0,
+            team: None,
         };
         form.set_rules(&s.rules);
         form
@@ -306,6 +312,8 @@ enum Cmd {
     Allow(PlayerId, PlayerId),
     Import(std::path::PathBuf),
     Export(TournamentId),
+    /// Create a team event from the core's preset, with its games' rules.
+    CreateTeams(Box<TeamEvent>, RuleSettings),
     /// The tie-breaks back to the default order (asked first).
     DefaultTiebreaks,
 }
@@ -342,6 +350,8 @@ pub struct TournamentsPage {
     confirm: Option<Confirm<Cmd>>,
     queued: Vec<Cmd>,
     load: LoadErrors,
+    /// The chosen tournament when it is a team event (shown, not edited, here).
+    team_event: Option<TeamEvent>,
 }
 
 impl TournamentsPage {
@@ -353,10 +363,17 @@ impl TournamentsPage {
             return;
         }
         let mut load = LoadErrors::default();
+        // A team event keeps its settings beside an event's: shown from its own rows.
+        self.team_event = match *cx.tournament {
+            Some(t) => load.check("the settings", cx.store.team_event(t)).flatten(),
+            None => None,
+        };
         // The chosen tournament's event, read once for the form and its registrations.
         let event = match *cx.tournament {
-            Some(t) => load.check("the settings", cx.store.event(t)),
-            None => None,
+            Some(t) if self.team_event.is_none() && load.is_empty() => {
+                load.check("the settings", cx.store.event(t))
+            }
+            _ => None,
         };
         if self.loaded_for != *cx.tournament {
             // The players picked for a forbidden pair are numbers of the last tournament.
@@ -469,6 +486,7 @@ impl TournamentsPage {
                 for t in &self.list {
                     let chosen = *cx.tournament == Some(t.id);
                     let planned = match (t.system, t.rounds) {
+                        _ if t.team => "team event".to_string(),
                         _ if !t.stages.is_empty() => format!("in stages: {}", t.stages.join(" > ")),
                         (System::RoundRobin, None) => "round robin".to_string(),
                         (System::RoundRobin, Some(n)) => format!("round robin, {n} rounds"),
@@ -527,6 +545,10 @@ impl TournamentsPage {
     }
 
     fn form_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        if let Some(e) = &self.team_event {
+            team_event_ui(ui, cx, e);
+            return;
+        }
         let started = self.started();
         self.form_heading(ui, started);
         ui.add_space(4.0);
@@ -535,19 +557,42 @@ impl TournamentsPage {
             ui.label("Played:");
             // Between one system and stages only before any round is paired.
             ui.add_enabled_ui(started == 0 && self.form.fixed == 0, |ui| {
-                if ui.radio(!self.form.staged, "One system").clicked() {
+                let teams = self.form.team.is_some();
+                if ui
+                    .radio(!self.form.staged && !teams, "One system")
+                    .clicked()
+                {
                     self.form.staged = false;
+                    self.form.team = None;
                 }
-                if ui.radio(self.form.staged, "In stages").clicked() && !self.form.staged {
+                if ui.radio(self.form.staged && !teams, "In stages").clicked()
+                    && (!self.form.staged || teams)
+                {
+                    self.form.team = None;
                     self.form.staged = true;
                     if self.form.stages.is_empty() {
                         self.form.stages =
                             (PRESETS[0].stages)().iter().map(StageForm::of).collect();
                     }
                 }
+                // A team event is created as one; an event of players stays one.
+                if self.form.editing.is_none()
+                    && ui
+                        .radio(teams, "By teams")
+                        .on_hover_text("Teams play matches on boards (the Teams page, F12)")
+                        .clicked()
+                    && !teams
+                {
+                    self.form.team = Some(TeamForm::default());
+                }
             });
         });
-        if self.form.staged {
+        if let Some(team) = &mut self.form.team {
+            ui.add_space(4.0);
+            team.ui(ui);
+            ui.add_space(6.0);
+            self.points_ui(ui);
+        } else if self.form.staged {
             ui.add_space(4.0);
             ui.label(RichText::new("Stages").strong());
             hint(
@@ -815,6 +860,20 @@ impl TournamentsPage {
         if !ui.button(RichText::new(label).strong()).clicked() {
             return;
         }
+        if let Some(team) = &self.form.team {
+            // The points and the games' rules as any event's (a team event has no
+            // system or rounds of its own: its stages hold them).
+            let mut form = self.form.clone();
+            form.staged = true;
+            match form
+                .setup()
+                .and_then(|s| Ok((team.event(&s.name, s.points)?, s.rules)))
+            {
+                Err(e) => cx.notices.error(e),
+                Ok((event, rules)) => self.queued.push(Cmd::CreateTeams(Box::new(event), rules)),
+            }
+            return;
+        }
         // Nothing is saved while a field or a stage is wrong (each says so beside it).
         let checked = self
             .form
@@ -949,6 +1008,17 @@ impl TournamentsPage {
                 self.details = Details::default();
             }
             Cmd::Save(setup, stages, reason) => self.save(*setup, stages, &reason, cx),
+            Cmd::CreateTeams(event, rules) => {
+                let r = cx.store.create_team_event(&event, &rules, &actor);
+                if let Some(id) = cx.notices.report(r, "") {
+                    cx.notices.info(format!(
+                        "{} created: now build its teams on the Teams page (F12)",
+                        event.name
+                    ));
+                    *cx.tournament = Some(id);
+                    self.form.team = None;
+                }
+            }
             Cmd::DefaultTiebreaks => {
                 self.form.tiebreaks = TieBreak::default_order();
                 return;
@@ -1054,4 +1124,56 @@ impl TournamentsPage {
 /// A tie-break in words.
 pub fn tiebreak_words(t: TieBreak) -> &'static str {
     tiebreak_title(t)
+}
+
+/// A team event's settings, as the core holds them: boards, match points, the score that
+/// orders the teams, the stages; and where its teams are built.
+fn team_event_ui(ui: &mut Ui, cx: &mut PageCtx<'_>, e: &TeamEvent) {
+    ui.heading(format!("{} (team event)", e.name));
+    let s = &e.settings;
+    ui.label(format!(
+        "{} boards a team; a match won {}, drawn {}, lost {}; a bye {} match points and {} \
+         game points; teams ordered by {}",
+        s.boards,
+        s.match_points.win,
+        s.match_points.draw,
+        s.match_points.loss,
+        s.bye.match_points,
+        s.bye.game_points,
+        match s.primary {
+            Primary::MatchPoints => "match points",
+            Primary::GamePoints => "game points",
+        }
+    ));
+    let stages: Vec<String> = e
+        .stages
+        .iter()
+        .map(|st| {
+            let system = match st.system {
+                TeamSystem::Swiss => format!("team Swiss, {} rounds", st.round_count.unwrap_or(0)),
+                TeamSystem::RoundRobin => "team round robin".to_string(),
+                TeamSystem::BoardGroups => "board groups".to_string(),
+                TeamSystem::Scheveningen => {
+                    "final, every player against every opponent".to_string()
+                }
+            };
+            let advance = st
+                .advance
+                .map_or_else(String::new, |n| format!(", {n} teams go on"));
+            format!("{} ({system}{advance})", st.name)
+        })
+        .collect();
+    ui.label(format!("Stages: {}", stages.join(" > ")));
+    ui.label(format!(
+        "{} teams, {} players",
+        e.teams.len(),
+        e.players.len()
+    ));
+    hint(
+        ui,
+        "A team event's settings are fixed when it is created (its file carries them).",
+    );
+    if ui.button("Open the Teams page (F12)").clicked() {
+        *cx.goto = Some(crate::ui::Page::Teams);
+    }
 }

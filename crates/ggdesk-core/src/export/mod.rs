@@ -14,7 +14,10 @@ mod players;
 pub mod print;
 
 pub use crate::csv_text::{csv_record, defuse};
-pub use players::{ImportedPlayer, PlayersCsvError, RowError, import_players_csv};
+pub use players::{
+    ImportedPlayer, ImportedTeamPlayer, PlayersCsvError, RowError, import_players_csv,
+    import_team_players_csv,
+};
 
 use crate::csv_text::csv_record as record;
 

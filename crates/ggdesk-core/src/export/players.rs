@@ -69,14 +69,46 @@ fn bad(line: u64, reason: impl Into<String>) -> RowError {
 /// rating is an integer or empty (0); a federation id may appear only once in the file.
 /// Returns every player, or every bad row and nothing else.
 pub fn import_players_csv(text: &str) -> Result<Vec<ImportedPlayer>, PlayersCsvError> {
+    Ok(read_rows(text, &COLUMNS)?
+        .into_iter()
+        .map(|(_, player)| player)
+        .collect())
+}
+
+/// A player of a team event's CSV, with the name of their team.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportedTeamPlayer {
+    pub team: String,
+    pub player: ImportedPlayer,
+}
+
+/// The columns of a team event's players list.
+const TEAM_COLUMNS: [&str; 5] = ["team", "name", "federation_id", "club", "rating"];
+
+/// Reads a team event's players list (spec/teams.md, "Teams page"): the columns of a
+/// players list and `team`, one row per player, each team's roster in the file's order.
+/// A row needs a team as it needs a name; otherwise as [`import_players_csv`].
+pub fn import_team_players_csv(text: &str) -> Result<Vec<ImportedTeamPlayer>, PlayersCsvError> {
+    Ok(read_rows(text, &TEAM_COLUMNS)?
+        .into_iter()
+        .map(|(team, player)| ImportedTeamPlayer { team, player })
+        .collect())
+}
+
+/// Every row of a list with the columns `required`: its `team` cell (empty when the list
+/// has none) and its player.
+fn read_rows(
+    text: &str,
+    required: &[&'static str],
+) -> Result<Vec<(String, ImportedPlayer)>, PlayersCsvError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .from_reader(text.as_bytes());
     let mut records = reader.records();
-    let column = read_header(text, records.next())?;
-    let needed = COLUMNS
+    let column = read_header(text, records.next(), required)?;
+    let needed = required
         .iter()
         .map(|c| column.get(c).copied().unwrap_or(0))
         .max()
@@ -106,9 +138,22 @@ pub fn import_players_csv(text: &str) -> Result<Vec<ImportedPlayer>, PlayersCsvE
             ));
             continue;
         }
-        match read_player(&rec, line, &column, &mut federation_ids) {
-            Ok(player) => players.push(player),
-            Err(reasons) => errors.push(bad(line, reasons.join(", "))),
+        let team = column
+            .get("team")
+            .and_then(|&i| rec.get(i))
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        let player = read_player(&rec, line, &column, &mut federation_ids);
+        match (player, required.contains(&"team") && team.is_empty()) {
+            (Ok(player), false) => players.push((team, player)),
+            (Ok(_), true) => errors.push(bad(line, "the team is empty")),
+            (Err(mut reasons), no_team) => {
+                if no_team {
+                    reasons.insert(0, "the team is empty".to_string());
+                }
+                errors.push(bad(line, reasons.join(", ")));
+            }
         }
     }
     if errors.is_empty() {
@@ -135,13 +180,17 @@ fn line_at(text: &str, byte: u64) -> u64 {
 fn read_header(
     text: &str,
     header: Option<csv::Result<csv::StringRecord>>,
+    required: &[&'static str],
 ) -> Result<HashMap<&'static str, usize>, PlayersCsvError> {
     let header = match header {
         None => {
             return Err(PlayersCsvError {
                 rows: vec![bad(
                     1,
-                    "the file is empty: expected the header name,federation_id,club,rating",
+                    format!(
+                        "the file is empty: expected the header {}",
+                        required.join(",")
+                    ),
                 )],
             });
         }
@@ -156,11 +205,15 @@ fn read_header(
     let mut column: HashMap<&'static str, usize> = HashMap::new();
     for (i, h) in header.iter().enumerate() {
         let h = h.trim().to_ascii_lowercase();
-        if let Some(c) = COLUMNS.iter().chain(&INITIAL_COLUMNS).find(|c| **c == h) {
+        if let Some(c) = TEAM_COLUMNS
+            .iter()
+            .chain(&INITIAL_COLUMNS)
+            .find(|c| **c == h)
+        {
             column.entry(c).or_insert(i);
         }
     }
-    let missing: Vec<&str> = COLUMNS
+    let missing: Vec<&str> = required
         .iter()
         .copied()
         .filter(|c| !column.contains_key(c))
@@ -263,5 +316,52 @@ fn initial_rating(
             }
         }
         _ => Err("an initial rating needs both a deviation and a volatility".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod team_tests {
+    use super::*;
+
+    #[test]
+    fn a_team_list_keeps_each_row_with_its_team_in_file_order() {
+        let text = "team,name,federation_id,club,rating\n\
+                    Tigers,\"Reyes, Ana\",PH-1,Tondo,1710\n\
+                    Tigers,Bo Cruz,,,1600\n\
+                    Eagles,Cy Lim,PH-3,,\n";
+        let rows = import_team_players_csv(text).expect("read");
+        let seen: Vec<(&str, &str, u64, i64)> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r.team.as_str(),
+                    r.player.name.as_str(),
+                    r.player.line,
+                    r.player.rating,
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("Tigers", "Reyes, Ana", 2, 1710),
+                ("Tigers", "Bo Cruz", 3, 1600),
+                ("Eagles", "Cy Lim", 4, 0)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_team_list_names_every_bad_row() {
+        let text = "team,name,federation_id,club,rating\n,Ana,,,1\nT,,,,x\n";
+        let e = import_team_players_csv(text).expect_err("refused");
+        assert_eq!(
+            e.to_string(),
+            "line 2: the team is empty; line 3: the name is empty, the rating \"x\" is not a whole number"
+        );
+        let e = import_team_players_csv("name,federation_id,club,rating\n").expect_err("refused");
+        assert_eq!(e.to_string(), "line 1: the header lacks the column(s) team");
+        // A players list still reads without the team column.
+        assert!(import_players_csv("name,federation_id,club,rating\nAna,,,1\n").is_ok());
     }
 }

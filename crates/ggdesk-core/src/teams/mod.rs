@@ -16,6 +16,7 @@
 //! tournament, so the `/1` pairing engine pairs them), or a round of the final.
 
 mod boards;
+mod edit;
 mod fault;
 mod file;
 mod lineup;
@@ -26,7 +27,9 @@ mod standings;
 mod write;
 
 pub use boards::{BoardPrizeRow, BoardPrizes, board_prizes_json};
+pub use edit::{TeamRefusal, TeamShape};
 pub use fault::{TeamFault, TeamFileError};
+pub use lineup::check_lineup;
 pub use model::{
     BoardGame, GroupGame, MatchPoints, Primary, Team, TeamBye, TeamEvent, TeamId, TeamMatch,
     TeamRound, TeamSettings, TeamStage, TeamSystem, TeamTieBreak,

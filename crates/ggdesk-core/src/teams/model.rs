@@ -65,6 +65,29 @@ pub struct TeamSettings {
     pub primary: Primary,
 }
 
+impl TeamSettings {
+    /// The settings of an event of `boards` boards with the spec's defaults: match points
+    /// 2/1/0, a bye scoring a drawn match and B drawn games (`points.draw` each), match
+    /// points first.
+    pub fn new(boards: usize, scale: &PointsScale) -> TeamSettings {
+        let match_points = MatchPoints::default();
+        TeamSettings {
+            boards,
+            match_points,
+            bye: TeamBye {
+                match_points: match_points.draw,
+                game_points: Score::from_halves(
+                    scale
+                        .draw
+                        .halves()
+                        .saturating_mul(i64::try_from(boards).unwrap_or(i64::MAX)),
+                ),
+            },
+            primary: Primary::MatchPoints,
+        }
+    }
+}
+
 /// A team stage's system.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TeamSystem {

@@ -1,0 +1,552 @@
+//! The Rounds page (F4) of a team event: the next round of matches paired by the core and
+//! published; one card per match with its boards (each a table of its own, numbered as the
+//! spec says), the running match score and a result per board; each team's line-up, its
+//! default the first B roster players still in, checked as it is typed by the core's
+//! line-up rule (its words shown), open until the round starts and a correction with a
+//! reason after.
+
+use super::{Watch, next_step, result_long, result_short, state_badge};
+use crate::store::{TeamRoundView, TournamentId};
+use crate::ui::PageCtx;
+use crate::ui::common::{self, LoadErrors, badge, fmt_local_time, labelled_text};
+use egui::{RichText, Ui};
+use ggdesk_core::event::RoundState;
+use ggdesk_core::teams::{
+    MatchResult, MatchScore, TeamEvent, TeamId, TeamMatch, TeamStep, check_lineup,
+};
+use ggdesk_core::tournament::{GameResult, PlayerId, RoundNo, TableNo};
+
+#[derive(Debug, Clone)]
+enum Cmd {
+    Pair,
+    Publish(RoundNo),
+    Discard(RoundNo),
+    Start(RoundNo),
+    Result(RoundNo, TableNo, GameResult),
+    Lineup {
+        round: RoundNo,
+        match_no: usize,
+        team: TeamId,
+        lineup: Vec<Option<PlayerId>>,
+        reason: String,
+    },
+}
+
+/// A line-up being typed: the match (from 1), the team and its boards.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineupEdit {
+    pub round: RoundNo,
+    pub match_no: usize,
+    pub team: TeamId,
+    pub lineup: Vec<Option<PlayerId>>,
+    pub reason: String,
+}
+
+/// The team event's rounds, as the Rounds page shows them.
+#[derive(Default)]
+pub struct TeamRoundsPage {
+    /// The chosen tournament's team event (`None`: an event of players).
+    pub event: Option<TeamEvent>,
+    pub rounds: Vec<TeamRoundView>,
+    /// The round shown (default: the last).
+    pub shown: Option<RoundNo>,
+    pub edit: Option<LineupEdit>,
+    watch: Watch,
+    load: LoadErrors,
+    tid: Option<TournamentId>,
+    queued: Vec<Cmd>,
+}
+
+/// The table of board `b` (from 0) of the match at table `t`: (t−1)×B + b + 1.
+pub fn board_table(t: u32, boards: usize, b: usize) -> TableNo {
+    let boards = u32::try_from(boards).unwrap_or(u32::MAX);
+    let b = u32::try_from(b).unwrap_or(u32::MAX);
+    TableNo(
+        t.saturating_sub(1)
+            .saturating_mul(boards)
+            .saturating_add(b + 1),
+    )
+}
+
+fn match_table(m: &TeamMatch, i: usize) -> u32 {
+    m.table
+        .unwrap_or_else(|| u32::try_from(i + 1).unwrap_or(u32::MAX))
+}
+
+impl TeamRoundsPage {
+    /// Reads the chosen tournament; true when it is a team event (this page draws it).
+    pub fn is_team_event(&mut self, cx: &mut PageCtx<'_>, tid: TournamentId) -> bool {
+        if self.tid != Some(tid) {
+            self.tid = Some(tid);
+            self.shown = None;
+            self.edit = None;
+            self.watch.force();
+        }
+        if self.watch.stale(cx, Some(tid)) {
+            let mut load = LoadErrors::default();
+            self.event = load.check("the event", cx.store.team_event(tid)).flatten();
+            self.rounds = if self.event.is_some() {
+                load.check("the rounds", cx.store.team_rounds(tid))
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            if self
+                .shown
+                .is_some_and(|n| !self.rounds.iter().any(|r| r.number == n))
+            {
+                self.shown = None;
+            }
+            self.load = load;
+        }
+        self.event.is_some() || !self.load.is_empty()
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>, tid: TournamentId) {
+        if self.load.banner(ui) {
+            return;
+        }
+        let Some(event) = self.event.clone() else {
+            return;
+        };
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                self.header(ui, &event);
+                let shown = self.shown.or_else(|| self.rounds.last().map(|r| r.number));
+                if let Some(r) = shown.and_then(|n| self.rounds.iter().find(|r| r.number == n)) {
+                    let r = r.clone();
+                    self.round_ui(ui, &event, &r);
+                }
+            });
+        for cmd in std::mem::take(&mut self.queued) {
+            self.apply(cmd, cx, tid);
+        }
+    }
+
+    /// The rounds to choose from and what comes next.
+    fn header(&mut self, ui: &mut Ui, e: &TeamEvent) {
+        ui.horizontal(|ui| {
+            ui.heading("Rounds");
+            ui.label(RichText::new(format!("{} (team event)", e.name)).weak());
+            ui.separator();
+            for r in &self.rounds {
+                let chosen = self
+                    .shown
+                    .unwrap_or_else(|| self.rounds.last().map_or(r.number, |l| l.number))
+                    == r.number;
+                if ui
+                    .selectable_label(chosen, format!("Round {}", r.number))
+                    .clicked()
+                {
+                    self.shown = Some(r.number);
+                    self.edit = None;
+                }
+            }
+        });
+        if let Some(d) = self.rounds.iter().find(|r| r.state == RoundState::Draft) {
+            next_step(
+                ui,
+                &format!(
+                    "check round {} and publish it (or discard the draft)",
+                    d.number
+                ),
+            );
+            return;
+        }
+        let what = match e.next_step() {
+            Ok(TeamStep::Matches {
+                stage,
+                matches,
+                byes,
+                ..
+            }) => Ok((
+                stage,
+                format!(
+                    "{} matches{}",
+                    matches.len(),
+                    if byes.is_empty() { "" } else { " and a bye" }
+                ),
+            )),
+            Ok(TeamStep::BoardGroups { stage, games, .. }) => {
+                Ok((stage, format!("{} games in the board groups", games.len())))
+            }
+            Ok(TeamStep::Final { stage, games, .. }) => {
+                Ok((stage, format!("{} games of the final", games.len())))
+            }
+            Ok(TeamStep::Playoff { .. }) => Err(
+                "the next step is a playoff at the cut between tied teams, whose captains name \
+                 the players: `ggdesk pair` on the event's file says it"
+                    .to_string(),
+            ),
+            Err(why) => Err(why.to_string()),
+        };
+        match what {
+            Ok((stage, words)) => {
+                let name = e.stages.get(stage - 1).map_or("", |s| s.name.as_str());
+                ui.horizontal(|ui| {
+                    if ui
+                        .button(
+                            RichText::new(format!(
+                                "Pair round {}",
+                                self.rounds.last().map_or(1, |r| r.number.0 + 1)
+                            ))
+                            .strong(),
+                        )
+                        .clicked()
+                    {
+                        self.queued.push(Cmd::Pair);
+                    }
+                    ui.label(RichText::new(format!("{name}: {words}")).weak());
+                });
+            }
+            Err(why) => {
+                ui.label(RichText::new(format!("No round to pair: {why}")).weak());
+            }
+        }
+    }
+
+    fn round_ui(&mut self, ui: &mut Ui, e: &TeamEvent, r: &TeamRoundView) {
+        let n = r.number;
+        ui.add_space(4.0);
+        ui.horizontal(|ui| {
+            let stage = e.stages.get(r.stage - 1).map_or("", |s| s.name.as_str());
+            ui.label(
+                RichText::new(format!("Round {n} · {stage}"))
+                    .strong()
+                    .size(16.0),
+            );
+            let (word, color) = state_badge(r.state);
+            badge(ui, word, color);
+            match (r.state, r.starts_at) {
+                (RoundState::Draft, _) => {
+                    if ui
+                        .button(RichText::new(format!("Publish round {n}")).strong())
+                        .clicked()
+                    {
+                        self.queued.push(Cmd::Publish(n));
+                    }
+                    if ui.button("Discard the draft").clicked() {
+                        self.queued.push(Cmd::Discard(n));
+                    }
+                }
+                // A round complete without an official start (an imported one) is over.
+                (RoundState::Complete, None) => {}
+                (_, None) => {
+                    if ui
+                        .button(RichText::new("Start the round").strong())
+                        .on_hover_text("The line-ups are fixed from now: a change is a correction")
+                        .clicked()
+                    {
+                        self.queued.push(Cmd::Start(n));
+                    }
+                    ui.label(RichText::new("line-ups are open until the round starts").weak());
+                }
+                (_, Some(at)) => {
+                    ui.label(
+                        RichText::new(format!(
+                            "started {}: a line-up changed now is a correction with its reason",
+                            fmt_local_time(at)
+                        ))
+                        .weak(),
+                    );
+                }
+            }
+        });
+        if !r.round.byes.is_empty() {
+            let names: Vec<String> = r
+                .round
+                .byes
+                .iter()
+                .map(|t| e.team(*t).map_or_else(|| t.to_string(), |x| x.name.clone()))
+                .collect();
+            ui.label(format!("Bye: {}", names.join(", ")));
+        }
+        for (i, m) in r.round.matches.iter().enumerate() {
+            self.match_card(ui, e, r, (i, m));
+            ui.add_space(4.0);
+        }
+        if !r.round.games.is_empty() {
+            self.games_ui(ui, e, r);
+        }
+    }
+
+    /// A round of board groups or of the final: its games, each at its table.
+    fn games_ui(&mut self, ui: &mut Ui, e: &TeamEvent, r: &TeamRoundView) {
+        let with_team = |p: PlayerId| {
+            let team = e
+                .team_of(p)
+                .map_or_else(String::new, |t| format!(" ({})", Self::team_name(e, t)));
+            format!("{}{team}", Self::player_name(e, Some(p)))
+        };
+        egui::Grid::new(("team-games", r.number))
+            .striped(true)
+            .num_columns(4)
+            .spacing([14.0, 4.0])
+            .show(ui, |ui| {
+                for (i, g) in r.round.games.iter().enumerate() {
+                    let table = TableNo(
+                        g.table
+                            .unwrap_or_else(|| u32::try_from(i + 1).unwrap_or(u32::MAX)),
+                    );
+                    match g.board {
+                        Some(b) => ui.label(format!("Group B{b} · table {table}")),
+                        None => ui.label(format!("Table {table}")),
+                    };
+                    ui.label(format!("White: {}", with_team(g.white)));
+                    ui.label(format!("Black: {}", with_team(g.black)));
+                    if r.state == RoundState::Draft {
+                        ui.label(result_short(g.result));
+                    } else {
+                        self.result_menu(ui, r.number, table, g.result);
+                    }
+                    ui.end_row();
+                }
+            });
+    }
+
+    /// The result of the game at `table`, as a menu named for its table.
+    fn result_menu(&mut self, ui: &mut Ui, n: RoundNo, table: TableNo, result: GameResult) {
+        let mut value = result;
+        egui::ComboBox::from_id_salt(("team-result", n, table.0))
+            .selected_text(result_short(result))
+            .width(150.0)
+            .show_ui(ui, |ui| {
+                for res in GameResult::ALL {
+                    ui.selectable_value(&mut value, res, result_long(res));
+                }
+            })
+            .response
+            .accessible_name(format!("Result of table {table}"));
+        if value != result {
+            self.queued.push(Cmd::Result(n, table, value));
+        }
+    }
+
+    fn team_name(e: &TeamEvent, t: TeamId) -> String {
+        e.team(t).map_or_else(|| t.to_string(), |x| x.name.clone())
+    }
+
+    fn player_name(e: &TeamEvent, p: Option<PlayerId>) -> String {
+        p.map_or_else(
+            || "(empty)".to_string(),
+            |p| {
+                e.player(p)
+                    .map_or_else(|| p.to_string(), |x| x.name.clone())
+            },
+        )
+    }
+
+    /// One match: its score so far, its boards with their results, its line-ups.
+    fn match_card(
+        &mut self,
+        ui: &mut Ui,
+        e: &TeamEvent,
+        r: &TeamRoundView,
+        (i, m): (usize, &TeamMatch),
+    ) {
+        let boards = e.settings.boards;
+        let t = match_table(m, i);
+        let score = MatchScore::of(m, &e.points, &e.settings.match_points);
+        let (home, away) = (Self::team_name(e, m.home), Self::team_name(e, m.away));
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.horizontal(|ui| {
+                ui.label(
+                    RichText::new(format!(
+                        "Match {} · {home} {} – {} {away}",
+                        i + 1,
+                        score.game_points.0,
+                        score.game_points.1
+                    ))
+                    .strong(),
+                );
+                let verdict = match score.result {
+                    MatchResult::Pending => None,
+                    MatchResult::HomeWins => Some(format!("{home} win the match")),
+                    MatchResult::AwayWins => Some(format!("{away} win the match")),
+                    MatchResult::Drawn => Some("match drawn".to_string()),
+                };
+                match verdict {
+                    Some(v) => {
+                        badge(ui, &v, common::BLUE);
+                    }
+                    // A draft is not played yet.
+                    None if r.state != RoundState::Draft => {
+                        badge(ui, "in play", common::GREEN);
+                    }
+                    None => {}
+                }
+            });
+            egui::Grid::new(("team-match", r.number, i))
+                .num_columns(4)
+                .spacing([14.0, 4.0])
+                .show(ui, |ui| {
+                    for (b, g) in m.boards.iter().enumerate() {
+                        let table = board_table(t, boards, b);
+                        ui.label(format!("Board {} · table {table}", b + 1));
+                        ui.label(format!("White: {}", Self::player_name(e, g.white)));
+                        ui.label(format!("Black: {}", Self::player_name(e, g.black)));
+                        if g.white.is_some() && g.black.is_some() && r.state != RoundState::Draft {
+                            self.result_menu(ui, r.number, table, g.result);
+                        } else {
+                            ui.label(result_short(g.result));
+                        }
+                        ui.end_row();
+                    }
+                });
+            if r.state == RoundState::Complete && r.starts_at.is_none() {
+                return;
+            }
+            ui.horizontal(|ui| {
+                for team in [m.home, m.away] {
+                    let label = format!("Line-up of {}", Self::team_name(e, team));
+                    if ui.button(label).clicked() {
+                        let (h, a): (Vec<_>, Vec<_>) = (0..boards)
+                            .map(|b| m.sides(b).unwrap_or((None, None)))
+                            .unzip();
+                        self.edit = Some(LineupEdit {
+                            round: r.number,
+                            match_no: i + 1,
+                            team,
+                            lineup: if team == m.home { h } else { a },
+                            reason: String::new(),
+                        });
+                    }
+                }
+            });
+            if let Some(edit) = &mut self.edit
+                && edit.round == r.number
+                && edit.match_no == i + 1
+                && let Some(cmd) = lineup_ui(ui, e, edit, r.starts_at.is_some())
+            {
+                self.queued.push(cmd);
+            }
+        });
+    }
+
+    fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
+        let actor = cx.actor();
+        match cmd {
+            Cmd::Pair => {
+                let r = cx.store.pair_team_round(tid, &actor);
+                if let Some(n) = cx.notices.report(r, "") {
+                    cx.notices.info(format!(
+                        "Round {n} paired as a draft: check it and publish it"
+                    ));
+                    self.shown = Some(n);
+                }
+            }
+            Cmd::Publish(n) => {
+                let r = cx.store.publish_team_round(tid, n, &actor);
+                cx.notices.report(
+                    r,
+                    &format!("Round {n} published: line-ups are open until it starts"),
+                );
+            }
+            Cmd::Discard(n) => {
+                let r = cx.store.discard_team_draft(tid, n, &actor);
+                if cx
+                    .notices
+                    .report(r, &format!("Draft of round {n} discarded"))
+                    .is_some()
+                {
+                    self.shown = None;
+                }
+            }
+            Cmd::Start(n) => {
+                let r = cx.store.start_team_round(tid, n, &actor);
+                cx.notices.report(r, &format!("Round {n} started"));
+            }
+            Cmd::Result(n, table, result) => {
+                let r = cx
+                    .store
+                    .set_team_board_result(tid, n, table, result, &actor);
+                cx.notices.report(r, "");
+            }
+            Cmd::Lineup {
+                round,
+                match_no,
+                team,
+                lineup,
+                reason,
+            } => {
+                let r = cx.store.set_team_lineup(
+                    tid,
+                    (round, match_no),
+                    team,
+                    &lineup,
+                    &reason,
+                    &actor,
+                );
+                if cx.notices.report(r, "Line-up saved").is_some() {
+                    self.edit = None;
+                }
+            }
+        }
+        self.watch.force();
+    }
+}
+
+/// A team's line-up being typed: one choice per board, checked as typed by the core's
+/// rule; after the start, the reason of the correction. Returns the command to save it.
+fn lineup_ui(ui: &mut Ui, e: &TeamEvent, edit: &mut LineupEdit, started: bool) -> Option<Cmd> {
+    let team = e.team(edit.team)?;
+    let boards = e.settings.boards;
+    ui.separator();
+    ui.label(RichText::new(format!("Line-up of {}", team.name)).strong());
+    egui::Grid::new(("lineup", edit.round, edit.match_no, edit.team.0))
+        .num_columns(2)
+        .show(ui, |ui| {
+            for b in 0..boards {
+                let label = ui.label(format!("{}, board {}:", team.name, b + 1));
+                let chosen = edit.lineup.get(b).copied().flatten();
+                let mut value = chosen;
+                egui::ComboBox::from_id_salt(("lineup-board", edit.match_no, edit.team.0, b))
+                    .selected_text(TeamRoundsPage::player_name(e, chosen))
+                    .width(220.0)
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut value, None, "(empty)");
+                        for (k, p) in team.roster.iter().enumerate() {
+                            let place = super::teams::place_words(boards, k);
+                            let name = TeamRoundsPage::player_name(e, Some(*p));
+                            ui.selectable_value(&mut value, Some(*p), format!("{name} ({place})"));
+                        }
+                    })
+                    .response
+                    .labelled_by(label.id);
+                if value != chosen
+                    && let Some(slot) = edit.lineup.get_mut(b)
+                {
+                    *slot = value;
+                }
+                ui.end_row();
+            }
+        });
+    let check = check_lineup(e, edit.team, &edit.lineup);
+    match &check {
+        Ok(()) => {
+            ui.label(RichText::new("The line-up follows the roster order").color(common::GREEN));
+        }
+        Err(why) => {
+            ui.label(RichText::new(why.to_string()).color(common::RED));
+        }
+    }
+    if started {
+        labelled_text(ui, "Reason for the correction:", &mut edit.reason, 300.0);
+    }
+    let ready = check.is_ok() && (!started || !edit.reason.trim().is_empty());
+    let save = ui
+        .add_enabled(
+            ready,
+            egui::Button::new(RichText::new(format!("Save the line-up of {}", team.name)).strong()),
+        )
+        .clicked();
+    save.then(|| Cmd::Lineup {
+        round: edit.round,
+        match_no: edit.match_no,
+        team: edit.team,
+        lineup: edit.lineup.clone(),
+        reason: edit.reason.clone(),
+    })
+}

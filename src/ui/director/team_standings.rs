@@ -1,0 +1,261 @@
+//! The Standings page (F6) of a team event: the core's team standings of a stage (primary
+//! score, the other score, the stage's team tie-breaks, exact) and its board prizes (each
+//! board's players by percentage), each exported as the core writes its CSV
+//! (`team_standings_csv`, `board_prizes_csv`).
+
+use super::{Watch, file_stem, hint, write_export};
+use crate::store::TournamentId;
+use crate::ui::PageCtx;
+use crate::ui::common::LoadErrors;
+use crate::ui::files;
+use egui::{Key, Modifiers, RichText, Ui};
+use ggdesk_core::export::{board_prizes_csv, team_standings_csv};
+use ggdesk_core::teams::{Primary, TeamEvent, TeamTieBreak};
+
+/// What the page shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TeamView {
+    /// The team standings of a stage (`None`: the current stage).
+    #[default]
+    Teams,
+    Boards,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cmd {
+    Export,
+}
+
+/// A team tie-break's title in a column head.
+pub fn team_tiebreak_title(t: TeamTieBreak) -> &'static str {
+    match t {
+        TeamTieBreak::GamePoints => "Game points",
+        TeamTieBreak::MatchPoints => "Match points",
+        TeamTieBreak::DirectEncounter => "Direct encounter",
+        TeamTieBreak::Buchholz => "Buchholz",
+        TeamTieBreak::SonnebornBerger => "Sonneborn-Berger",
+        TeamTieBreak::BoardCount => "Board count",
+        TeamTieBreak::Wins => "Wins",
+    }
+}
+
+/// A percentage in hundredths (`8000`) in words (`80%`, `66.67%`).
+fn percentage(cents: i64) -> String {
+    if cents % 100 == 0 {
+        format!("{}%", cents / 100)
+    } else {
+        format!("{}.{:02}%", cents / 100, cents % 100)
+    }
+}
+
+/// The team event's standings, as the Standings page shows them.
+#[derive(Default)]
+pub struct TeamStandingsPage {
+    pub event: Option<TeamEvent>,
+    pub view: TeamView,
+    /// The stage shown (from 1; `None`: the current one).
+    pub stage: Option<u32>,
+    watch: Watch,
+    load: LoadErrors,
+    tid: Option<TournamentId>,
+    queued: Vec<Cmd>,
+}
+
+impl TeamStandingsPage {
+    /// Reads the chosen tournament; true when it is a team event (this page draws it).
+    pub fn is_team_event(&mut self, cx: &mut PageCtx<'_>, tid: TournamentId) -> bool {
+        if self.tid != Some(tid) {
+            self.tid = Some(tid);
+            self.stage = None;
+            self.watch.force();
+        }
+        if self.watch.stale(cx, Some(tid)) {
+            let mut load = LoadErrors::default();
+            self.event = load
+                .check("the standings", cx.store.team_event(tid))
+                .flatten();
+            self.load = load;
+        }
+        self.event.is_some() || !self.load.is_empty()
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>, tid: TournamentId) {
+        if self.load.banner(ui) {
+            return;
+        }
+        let Some(e) = self.event.clone() else {
+            return;
+        };
+        if !cx.typing && ui.input_mut(|i| i.consume_key(Modifiers::COMMAND, Key::E)) {
+            self.queued.push(Cmd::Export);
+        }
+        ui.horizontal(|ui| {
+            ui.heading("Standings");
+            ui.label(RichText::new(format!("{} (team event)", e.name)).weak());
+            ui.separator();
+            if ui
+                .selectable_label(self.view == TeamView::Teams, "Team standings")
+                .clicked()
+            {
+                self.view = TeamView::Teams;
+            }
+            if ui
+                .selectable_label(self.view == TeamView::Boards, "Board prizes")
+                .clicked()
+            {
+                self.view = TeamView::Boards;
+            }
+            ui.separator();
+            if ui
+                .button("Export CSV")
+                .on_hover_text("Ctrl+E; the view shown into the exports folder")
+                .clicked()
+            {
+                self.queued.push(Cmd::Export);
+            }
+        });
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| match self.view {
+                TeamView::Teams => self.teams_ui(ui, &e),
+                TeamView::Boards => boards_ui(ui, &e),
+            });
+        for cmd in std::mem::take(&mut self.queued) {
+            match cmd {
+                Cmd::Export => self.export(cx, &e, tid),
+            }
+        }
+    }
+
+    fn teams_ui(&mut self, ui: &mut Ui, e: &TeamEvent) {
+        if e.stages.len() > 1 {
+            ui.horizontal(|ui| {
+                ui.label("Stage:");
+                let current = u32::try_from(e.current_stage() + 1).unwrap_or(1);
+                for (k, st) in e.stages.iter().enumerate() {
+                    let no = u32::try_from(k + 1).unwrap_or(u32::MAX);
+                    let chosen = self.stage.unwrap_or(current) == no;
+                    if ui
+                        .selectable_label(chosen, format!("Stage {no}: {}", st.name))
+                        .clicked()
+                    {
+                        self.stage = Some(no);
+                    }
+                }
+            });
+        }
+        let s = match e.team_standings(self.stage) {
+            Ok(s) => s,
+            Err(why) => {
+                ui.label(RichText::new(format!("No standings for this stage yet: {why}")).weak());
+                return;
+            }
+        };
+        let primary = match e.settings.primary {
+            Primary::MatchPoints => "match points",
+            Primary::GamePoints => "game points",
+        };
+        let names: Vec<&str> = s
+            .tiebreaks
+            .iter()
+            .map(|t| team_tiebreak_title(*t))
+            .collect();
+        hint(
+            ui,
+            &format!(
+                "Ranked by {primary}{}{}, then team rating. A match with a board still pending \
+                 counts nothing yet.",
+                if names.is_empty() { "" } else { ", then " },
+                names.join(", then ")
+            ),
+        );
+        egui::Grid::new(("team-standings", s.stage))
+            .striped(true)
+            .num_columns(4 + s.tiebreaks.len())
+            .spacing([16.0, 4.0])
+            .show(ui, |ui| {
+                for title in ["Rank", "Team", "Match points", "Game points"]
+                    .into_iter()
+                    .chain(names.iter().copied())
+                {
+                    ui.label(RichText::new(title).strong());
+                }
+                ui.end_row();
+                for r in &s.rows {
+                    ui.label(r.rank.to_string());
+                    ui.label(&r.name);
+                    ui.label(r.match_points.to_string());
+                    ui.label(r.game_points.to_string());
+                    for v in &r.tiebreaks {
+                        ui.label(v.to_string());
+                    }
+                    ui.end_row();
+                }
+            });
+    }
+
+    fn export(&mut self, cx: &mut PageCtx<'_>, e: &TeamEvent, tid: TournamentId) {
+        let stem = format!("{}-{tid}", file_stem(&e.name));
+        let (what, name, text) = match self.view {
+            TeamView::Teams => match e.team_standings(self.stage) {
+                Ok(s) => (
+                    format!("Team standings of stage {}", s.stage),
+                    format!("team-standings-stage-{}", s.stage),
+                    Ok(team_standings_csv(&s)),
+                ),
+                Err(why) => (String::new(), String::new(), Err(why.to_string())),
+            },
+            TeamView::Boards => (
+                "Board prizes".to_string(),
+                "board-prizes".to_string(),
+                Ok(board_prizes_csv(&e.board_prizes())),
+            ),
+        };
+        let r = text.and_then(|t| write_export(cx.store, &format!("{stem}-{name}.csv"), &t));
+        if let Some(file) = cx.notices.report(r, "") {
+            files::written(cx.notices, &format!("{what} (CSV)"), &file);
+        }
+    }
+}
+
+/// Each board's players in prize order (the team-match and board-group stages, not the
+/// final): games, points, percentage.
+fn boards_ui(ui: &mut Ui, e: &TeamEvent) {
+    hint(
+        ui,
+        "Each board's players by percentage of the points they could score (forfeits count \
+         as games, byes do not), then games, rating, lowest id.",
+    );
+    let prizes = e.board_prizes();
+    if prizes.iter().all(|(_, rows)| rows.is_empty()) {
+        ui.label(RichText::new("No board has been played yet.").weak());
+        return;
+    }
+    for (board, rows) in &prizes {
+        ui.add_space(6.0);
+        ui.label(RichText::new(format!("Board {board}")).strong());
+        egui::Grid::new(("board-prizes", *board))
+            .striped(true)
+            .num_columns(6)
+            .spacing([16.0, 4.0])
+            .show(ui, |ui| {
+                for title in ["Place", "Player", "Team", "Games", "Points", "Percentage"] {
+                    ui.label(RichText::new(title).weak());
+                }
+                ui.end_row();
+                for (i, r) in rows.iter().enumerate() {
+                    ui.label((i + 1).to_string());
+                    ui.label(&r.name);
+                    let team = r
+                        .team
+                        .and_then(|t| e.team(t))
+                        .map_or_else(|| "-".to_string(), |t| t.name.clone());
+                    ui.label(team);
+                    ui.label(r.games.to_string());
+                    ui.label(r.points.to_string());
+                    ui.label(percentage(r.percentage_cents));
+                    ui.end_row();
+                }
+            });
+    }
+}

@@ -1,0 +1,562 @@
+//! Teams (F12): a team event's teams, each roster in board order (the first B play, the
+//! others are reserves) with its captain. Before the first round: add, rename and remove a
+//! team; put registry players into a team, move them up or down a board, name the captain,
+//! take a player out; and a team players CSV (`team,name,federation_id,club,rating`)
+//! previewed row by row before anything is saved, as the Players page's list is. Every
+//! change is one store method (one audited transaction); the core's refusals are shown in
+//! its words.
+
+use super::csv_preview::{CsvPreview, player_words, preview_ui};
+use super::{Watch, hint, need_tournament, next_step};
+use crate::store::{RegistryId, RegistryPlayer, TournamentId};
+use crate::ui::PageCtx;
+use crate::ui::common::{self, Confirm, LoadErrors, Reasoned, labelled_text, poll_confirm};
+use crate::ui::files::{FilePicker, poll_picker};
+use egui::{RichText, Ui};
+use ggdesk_core::export::print::sort_key;
+use ggdesk_core::export::{ImportedTeamPlayer, import_team_players_csv};
+use ggdesk_core::teams::{Team, TeamEvent, TeamId};
+use ggdesk_core::tournament::PlayerId;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone)]
+enum Cmd {
+    AddTeam(String),
+    Rename(TeamId, String),
+    RemoveTeam(TeamId),
+    AddPlayer(TeamId, RegistryId),
+    RemovePlayer(PlayerId),
+    Move(PlayerId, usize),
+    Captain(TeamId, Option<PlayerId>),
+    Preview(PathBuf),
+    Import,
+}
+
+impl Reasoned for Cmd {
+    fn with_reason(self, _reason: String) -> Self {
+        self
+    }
+}
+
+/// The Teams page's own state.
+#[derive(Default)]
+pub struct TeamsPage {
+    /// The chosen tournament's team event (`None`: not read, or not a team event).
+    pub event: Option<TeamEvent>,
+    /// The chosen tournament is an event of players.
+    not_teams: bool,
+    registry: Vec<RegistryPlayer>,
+    /// The registry players in the event's teams.
+    members: Vec<RegistryId>,
+    watch: Watch,
+    pub team: Option<TeamId>,
+    pub player: Option<PlayerId>,
+    pub new_name: String,
+    pub rename: String,
+    pub search: String,
+    pub preview: Option<CsvPreview<ImportedTeamPlayer>>,
+    picker: Option<FilePicker>,
+    confirm: Option<Confirm<Cmd>>,
+    queued: Vec<Cmd>,
+    load: LoadErrors,
+    tid: Option<TournamentId>,
+}
+
+/// A roster place in words: `Board 2`, or `Reserve 1` after the first B.
+pub fn place_words(boards: usize, index: usize) -> String {
+    if index < boards {
+        format!("Board {}", index + 1)
+    } else {
+        format!("Reserve {}", index + 1 - boards)
+    }
+}
+
+impl TeamsPage {
+    fn reload(&mut self, cx: &mut PageCtx<'_>, tid: TournamentId) {
+        if self.tid != Some(tid) {
+            // Team and player numbers start at 1 in every event.
+            self.tid = Some(tid);
+            self.team = None;
+            self.player = None;
+            self.preview = None;
+            self.confirm = None;
+            self.watch.force();
+        }
+        if !self.watch.stale(cx, Some(tid)) {
+            return;
+        }
+        let mut load = LoadErrors::default();
+        let event = load.check("the teams", cx.store.team_event(tid));
+        self.not_teams = matches!(event, Some(None));
+        self.event = event.flatten();
+        self.registry = load
+            .check("the players registry", cx.store.players())
+            .unwrap_or_default();
+        self.registry.sort_by(|a, b| {
+            sort_key(&a.name)
+                .cmp(&sort_key(&b.name))
+                .then(a.id.cmp(&b.id))
+        });
+        self.members = load
+            .check("the teams' players", cx.store.team_members(tid))
+            .unwrap_or_default();
+        self.load = load;
+        let event = self.event.as_ref();
+        // What was chosen and is gone (removed here or at another desk) is no longer chosen.
+        if self
+            .team
+            .is_some_and(|t| event.and_then(|e| e.team(t)).is_none())
+        {
+            self.team = None;
+        }
+        if self
+            .player
+            .is_some_and(|p| event.and_then(|e| e.team_of(p)).is_none())
+        {
+            self.player = None;
+        }
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        let Some(tid) = need_tournament(ui, cx, "Teams") else {
+            return;
+        };
+        self.reload(cx, tid);
+        if let Some(cmd) = poll_confirm(&mut self.confirm, ui.ctx()) {
+            self.queued.push(cmd);
+        }
+        if let Some(path) = poll_picker(&mut self.picker, ui.ctx(), cx.last_folder) {
+            self.queued.push(Cmd::Preview(path));
+        }
+        if self.load.banner(ui) {
+            return;
+        }
+        if self.not_teams {
+            ui.heading("Teams");
+            ui.add_space(8.0);
+            ui.label(
+                "The chosen tournament is not a team event: its players are registered one \
+                 by one on the Registration page (F3). A team event is created on the \
+                 Tournaments page (F2).",
+            );
+            return;
+        }
+        let Some(event) = self.event.clone() else {
+            return;
+        };
+        egui::Panel::right("teams-side")
+            .resizable(false)
+            .exact_size(420.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| self.side(ui, cx, &event));
+            });
+        egui::CentralPanel::default().show(ui, |ui| self.teams_ui(ui, &event));
+        for cmd in std::mem::take(&mut self.queued) {
+            self.apply(cmd, cx, tid);
+        }
+    }
+
+    /// Every team with its roster in board order; a click chooses a team or a player.
+    fn teams_ui(&mut self, ui: &mut Ui, e: &TeamEvent) {
+        let boards = e.settings.boards;
+        ui.horizontal(|ui| {
+            ui.heading("Teams");
+            ui.label(format!(
+                "{} teams, {} players · {boards} boards: each team fields its first {boards}, \
+                 the others are reserves",
+                e.teams.len(),
+                e.players.len()
+            ));
+        });
+        if e.has_started() {
+            hint(
+                ui,
+                "The event has started: teams and rosters are fixed (a reserve plays through \
+                 a round's line-up).",
+            );
+        } else {
+            hint(
+                ui,
+                "Click a team to add players to it, a player to move them or name the captain. \
+                 The roster's order is the board order.",
+            );
+        }
+        if e.teams.is_empty() {
+            ui.add_space(8.0);
+            next_step(
+                ui,
+                "add the teams on the right, or import a CSV file of the teams' players",
+            );
+            return;
+        }
+        let short: Vec<&Team> = e.teams.iter().filter(|t| t.roster.len() < boards).collect();
+        if let Some(t) = short.first()
+            && !e.has_started()
+        {
+            next_step(
+                ui,
+                &format!(
+                    "{} has {} of the {boards} players a team fields{}",
+                    t.name,
+                    t.roster.len(),
+                    if short.len() > 1 {
+                        format!(" ({} teams are short)", short.len())
+                    } else {
+                        String::new()
+                    }
+                ),
+            );
+        }
+        ui.add_space(4.0);
+        egui::ScrollArea::vertical()
+            .id_salt("teams-list")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for t in &e.teams {
+                    self.team_card(ui, e, t);
+                    ui.add_space(6.0);
+                }
+            });
+    }
+
+    fn team_card(&mut self, ui: &mut Ui, e: &TeamEvent, t: &Team) {
+        let boards = e.settings.boards;
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.horizontal(|ui| {
+                let chosen = self.team == Some(t.id);
+                if ui
+                    .selectable_label(chosen, RichText::new(&t.name).strong().size(16.0))
+                    .on_hover_text("Choose the team")
+                    .clicked()
+                {
+                    self.team = Some(t.id);
+                    self.rename = t.name.clone();
+                    self.player = None;
+                }
+                // The team's rating (the exact mean of its first B) to the nearest point.
+                let r = e.team_rating(t.id);
+                let rating = (2 * r.numerator() + r.denominator()) / (2 * r.denominator());
+                ui.label(
+                    RichText::new(format!(
+                        "team {} · {} player{} · rating {}",
+                        t.id,
+                        t.roster.len(),
+                        if t.roster.len() == 1 { "" } else { "s" },
+                        rating
+                    ))
+                    .weak(),
+                );
+                if t.roster.len() < boards {
+                    common::badge(
+                        ui,
+                        &format!("{} short", boards - t.roster.len()),
+                        common::AMBER,
+                    );
+                }
+            });
+            if t.roster.is_empty() {
+                ui.label(RichText::new("No players yet").weak());
+            }
+            for (i, p) in t.roster.iter().enumerate() {
+                let Some(player) = e.player(*p) else { continue };
+                let captain = if t.captain == Some(*p) {
+                    " · captain"
+                } else {
+                    ""
+                };
+                let club = player
+                    .club
+                    .as_deref()
+                    .filter(|c| !c.trim().is_empty())
+                    .map_or_else(String::new, |c| format!(" · {c}"));
+                let text = format!(
+                    "{}: {} · {}{club}{captain}",
+                    place_words(boards, i),
+                    player.name,
+                    player.rating,
+                );
+                let mut text = RichText::new(text);
+                if i >= boards {
+                    text = text.weak();
+                }
+                if ui.selectable_label(self.player == Some(*p), text).clicked() {
+                    self.player = Some(*p);
+                    self.team = Some(t.id);
+                    self.rename = t.name.clone();
+                }
+            }
+        });
+    }
+
+    fn side(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>, e: &TeamEvent) {
+        if e.has_started() {
+            ui.heading("Teams are fixed");
+            ui.label(
+                "The event has started: teams and rosters change before its first round only.",
+            );
+            return;
+        }
+        ui.heading("New team");
+        let name = labelled_text(ui, "Team name:", &mut self.new_name, 240.0);
+        let entered = name.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if ui.button(RichText::new("Add team").strong()).clicked() || entered {
+            self.queued.push(Cmd::AddTeam(self.new_name.clone()));
+        }
+        if let Some(t) = self.team.and_then(|t| e.team(t)).cloned() {
+            ui.add_space(8.0);
+            ui.separator();
+            self.team_side(ui, &t);
+        }
+        if let Some(p) = self.player
+            && let Some(t) = e.team_of(p).and_then(|t| e.team(t)).cloned()
+        {
+            ui.add_space(8.0);
+            ui.separator();
+            self.player_side(ui, e, &t, p);
+        }
+        ui.add_space(8.0);
+        ui.separator();
+        self.import_ui(ui, cx);
+    }
+
+    /// The chosen team: rename, remove, and registry players to put into it.
+    fn team_side(&mut self, ui: &mut Ui, t: &Team) {
+        ui.heading(format!("Team: {}", t.name));
+        ui.horizontal(|ui| {
+            let field = labelled_text(ui, "Name:", &mut self.rename, 200.0);
+            let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if ui.button("Rename the team").clicked() || entered {
+                self.queued.push(Cmd::Rename(t.id, self.rename.clone()));
+            }
+        });
+        if ui.button("Remove the team").clicked() {
+            self.confirm = Some(Confirm::new(
+                "Remove a team",
+                format!(
+                    "{} and its {} player(s) leave the event (they stay in the players \
+                     registry).",
+                    t.name,
+                    t.roster.len()
+                ),
+                "Remove",
+                Cmd::RemoveTeam(t.id),
+            ));
+        }
+        ui.add_space(6.0);
+        ui.label(RichText::new(format!("Put a registry player into {}", t.name)).strong());
+        labelled_text(ui, "Search the registry:", &mut self.search, 220.0);
+        let needle = self.search.trim().to_lowercase();
+        // Registry players in no team of this event, the search's first ten.
+        let free: Vec<&RegistryPlayer> = self
+            .registry
+            .iter()
+            .filter(|p| !p.is_banned() && !self.members.contains(&p.id))
+            .filter(|p| {
+                needle.is_empty()
+                    || p.name.to_lowercase().contains(&needle)
+                    || p.club.to_lowercase().contains(&needle)
+                    || p.federation_id.to_lowercase().contains(&needle)
+            })
+            .collect();
+        if free.is_empty() {
+            ui.label(
+                RichText::new("No registry player to put in: add players on the Players page (F1)")
+                    .weak(),
+            );
+        }
+        for p in free.iter().take(10) {
+            ui.horizontal(|ui| {
+                if ui.button(format!("Add {}", p.name)).clicked() {
+                    self.queued.push(Cmd::AddPlayer(t.id, p.id));
+                }
+                ui.label(RichText::new(format!("{} · {}", p.rating, p.club)).weak());
+            });
+        }
+        if free.len() > 10 {
+            ui.label(
+                RichText::new(format!("{} more: search to find them", free.len() - 10)).weak(),
+            );
+        }
+    }
+
+    /// The chosen player: their board, captaincy, or out of the team.
+    fn player_side(&mut self, ui: &mut Ui, e: &TeamEvent, t: &Team, p: PlayerId) {
+        let Some(at) = t.roster.iter().position(|x| *x == p) else {
+            return;
+        };
+        let name = e.player(p).map(|x| x.name.clone()).unwrap_or_default();
+        ui.heading(format!("{name} ({})", place_words(e.settings.boards, at)));
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(at > 0, egui::Button::new("Move up a board"))
+                .clicked()
+            {
+                self.queued.push(Cmd::Move(p, at - 1));
+            }
+            if ui
+                .add_enabled(
+                    at + 1 < t.roster.len(),
+                    egui::Button::new("Move down a board"),
+                )
+                .clicked()
+            {
+                self.queued.push(Cmd::Move(p, at + 1));
+            }
+        });
+        ui.horizontal(|ui| {
+            if t.captain == Some(p) {
+                if ui.button("No captain").clicked() {
+                    self.queued.push(Cmd::Captain(t.id, None));
+                }
+            } else if ui.button("Make captain").clicked() {
+                self.queued.push(Cmd::Captain(t.id, Some(p)));
+            }
+            if ui.button("Take out of the team").clicked() {
+                self.confirm = Some(Confirm::new(
+                    "Take a player out",
+                    format!(
+                        "{name} leaves {} and the event (they stay in the players registry).",
+                        t.name
+                    ),
+                    "Take out",
+                    Cmd::RemovePlayer(p),
+                ));
+            }
+        });
+    }
+
+    /// A team players CSV chosen in the file picker, previewed before anything is saved.
+    fn import_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
+        ui.heading("Import teams from CSV");
+        hint(
+            ui,
+            "Columns team, name, federation_id, club, rating (a header line first), one row \
+             per player, each team's players in board order. Nothing is saved until every row \
+             is right.",
+        );
+        if ui
+            .button("Choose a CSV file…")
+            .on_hover_text("Every row is checked and shown before anything is saved")
+            .clicked()
+        {
+            self.picker = Some(FilePicker::new(
+                "Import teams from a CSV file",
+                cx.last_folder.as_deref(),
+                &["csv"],
+            ));
+        }
+        if let Some(preview) = &self.preview
+            && preview_ui(
+                ui,
+                preview,
+                |r| {
+                    (
+                        r.player.line,
+                        format!("{} · {}", r.team, player_words(&r.player)),
+                    )
+                },
+                ("player", "players"),
+            )
+        {
+            self.queued.push(Cmd::Import);
+        }
+    }
+
+    fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
+        let actor = cx.actor();
+        match cmd {
+            Cmd::AddTeam(name) => {
+                let r = cx.store.add_team(tid, &name, &actor);
+                if let Some(id) = cx.notices.report(r, &format!("Team {} added", name.trim())) {
+                    self.new_name.clear();
+                    self.team = Some(id);
+                    self.rename = name.trim().to_string();
+                    self.player = None;
+                }
+            }
+            Cmd::Rename(team, name) => {
+                let r = cx.store.rename_team(tid, team, &name, &actor);
+                cx.notices
+                    .report(r, &format!("Team renamed {}", name.trim()));
+            }
+            Cmd::RemoveTeam(team) => {
+                let r = cx.store.remove_team(tid, team, &actor);
+                if cx.notices.report(r, "Team removed").is_some() {
+                    self.team = None;
+                    self.player = None;
+                }
+            }
+            Cmd::AddPlayer(team, reg) => {
+                let r = cx.store.add_team_player(tid, team, reg, &actor);
+                if let Some(no) = cx.notices.report(r, "") {
+                    cx.notices.info(format!("Put into the team as player {no}"));
+                }
+            }
+            Cmd::RemovePlayer(p) => {
+                let r = cx.store.remove_team_player(tid, p, &actor);
+                if cx
+                    .notices
+                    .report(r, "Player taken out of the team")
+                    .is_some()
+                {
+                    self.player = None;
+                }
+            }
+            Cmd::Move(p, to) => {
+                let r = cx.store.move_team_player(tid, p, to, &actor);
+                cx.notices.report(r, "");
+            }
+            Cmd::Captain(team, captain) => {
+                let r = cx.store.set_team_captain(tid, team, captain, &actor);
+                cx.notices.report(
+                    r,
+                    if captain.is_some() {
+                        "Captain named"
+                    } else {
+                        "The team has no captain now"
+                    },
+                );
+            }
+            Cmd::Preview(path) => match std::fs::read_to_string(&path) {
+                Err(e) => cx
+                    .notices
+                    .error(format!("cannot read {}: {e}", path.display())),
+                Ok(text) => {
+                    let (rows, mut bad) = match import_team_players_csv(&text) {
+                        Ok(rows) => (rows, Vec::new()),
+                        Err(e) => (Vec::new(), e.rows),
+                    };
+                    if bad.is_empty() {
+                        match cx.store.check_teams_import(tid, &rows) {
+                            Ok(b) => bad = b,
+                            Err(e) => cx.notices.error(e.to_string()),
+                        }
+                    }
+                    self.preview = Some(CsvPreview { path, rows, bad });
+                }
+            },
+            Cmd::Import => {
+                let Some(preview) = self.preview.take() else {
+                    return;
+                };
+                let r = cx.store.import_teams(tid, &preview.rows, &actor);
+                if cx
+                    .notices
+                    .report(
+                        r,
+                        &format!(
+                            "{} players put into teams from {}",
+                            preview.rows.len(),
+                            preview.path.display()
+                        ),
+                    )
+                    .is_none()
+                {
+                    self.preview = Some(preview);
+                }
+            }
+        }
+        self.watch.force();
+    }
+}

@@ -1,0 +1,735 @@
+//! The Teams page (F12, issue 33 item 3): a team event's teams and rosters in board order,
+//! built at the desk before the first round (teams added, renamed and removed; registry
+//! players put in, moved a board up, made captain, taken out), a team players CSV checked
+//! row by row before anything is saved, and the page's refusals in the core's words.
+
+mod common;
+
+use common::{START_MS, all_text, click, desk, has_text, store, type_into};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use ggdesk::store::{Actor, AuditFilter, PlayerInput, Store, TournamentId};
+use ggdesk::ui::{DeskApp, Page};
+use ggdesk_core::rules::RuleSettings;
+use ggdesk_core::teams::{TeamEvent, TeamId, TeamShape};
+use ggdesk_core::tournament::{PlayerId, PointsScale};
+use std::cell::Cell;
+use std::path::Path;
+use std::rc::Rc;
+
+fn clock() -> Rc<Cell<i64>> {
+    Rc::new(Cell::new(START_MS))
+}
+
+/// A team Swiss of two boards and four registry players.
+fn team_swiss(s: &mut Store) -> TournamentId {
+    for (name, rating) in [
+        ("Reyes, Ana", 1710),
+        ("Cruz, Ben", 1600),
+        ("Lim, Cid", 1500),
+        ("Tan, Dee", 1400),
+    ] {
+        s.add_player(
+            &PlayerInput {
+                name: name.into(),
+                federation_id: String::new(),
+                club: "Tondo".into(),
+                rating,
+            },
+            &Actor::director(),
+        )
+        .expect("added");
+    }
+    let e = TeamEvent::preset(
+        TeamShape::Swiss,
+        "Inter-Club Cup",
+        PointsScale::default(),
+        2,
+        5,
+    );
+    s.create_team_event(&e, &RuleSettings::default(), &Actor::director())
+        .expect("created")
+}
+
+fn roster(h: &Harness<'_, DeskApp>, tid: TournamentId, team: u32) -> Vec<String> {
+    let e = store(h)
+        .team_event(tid)
+        .expect("read")
+        .expect("a team event");
+    e.team(TeamId(team))
+        .expect("team")
+        .roster
+        .iter()
+        .filter_map(|p| e.player(*p).map(|p| p.name.clone()))
+        .collect()
+}
+
+fn pick_file(h: &mut Harness<'_, DeskApp>, path: &Path) {
+    click(h, "Choose a CSV file…");
+    type_into(
+        h,
+        "File (a name here, or a whole path):",
+        path.to_str().expect("path"),
+    );
+    click(h, "Open");
+}
+
+#[test]
+fn a_team_is_built_in_board_order_with_its_captain() {
+    let mut s = Store::open_in_memory().expect("store");
+    let tid = team_swiss(&mut s);
+    let clock = clock();
+    let mut h = desk(s, Page::Teams, Some(tid), &clock);
+    assert!(
+        has_text(
+            &h,
+            "Next: add the teams on the right, or import a CSV file of the teams' players"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    type_into(&mut h, "Team name:", "Tondo Tigers");
+    click(&mut h, "Add team");
+    assert!(
+        has_text(&h, "Team Tondo Tigers added"),
+        "{:?}",
+        all_text(&h)
+    );
+    // The team added is the one chosen: its players come from the registry.
+    click(&mut h, "Add Lim, Cid");
+    click(&mut h, "Add Reyes, Ana");
+    click(&mut h, "Add Tan, Dee");
+    assert_eq!(roster(&h, tid, 1), ["Lim, Cid", "Reyes, Ana", "Tan, Dee"]);
+    assert!(has_text(&h, "Board 1: Lim, Cid · 1500 · Tondo"));
+    assert!(has_text(&h, "Reserve 1: Tan, Dee · 1400 · Tondo"));
+    click(&mut h, "Board 2: Reyes, Ana · 1710 · Tondo");
+    click(&mut h, "Move up a board");
+    click(&mut h, "Make captain");
+    assert_eq!(roster(&h, tid, 1), ["Reyes, Ana", "Lim, Cid", "Tan, Dee"]);
+    assert!(
+        has_text(&h, "Board 1: Reyes, Ana · 1710 · Tondo · captain"),
+        "{:?}",
+        all_text(&h)
+    );
+    // A second team with the same name is refused in the core's words, and nothing changes.
+    type_into(&mut h, "Team name:", "tondo tigers");
+    click(&mut h, "Add team");
+    assert!(
+        has_text(&h, "there is already a team named tondo tigers"),
+        "{:?}",
+        all_text(&h)
+    );
+    let e = store(&h).team_event(tid).expect("read").expect("team");
+    assert_eq!(e.teams.len(), 1);
+    assert_eq!(e.teams[0].captain, Some(PlayerId(2)));
+    // Taking a player out asks first.
+    click(&mut h, "Reserve 1: Tan, Dee · 1400 · Tondo");
+    click(&mut h, "Take out of the team");
+    click(&mut h, "Take out");
+    assert_eq!(roster(&h, tid, 1), ["Reyes, Ana", "Lim, Cid"]);
+    let actions: Vec<String> = store(&h)
+        .audit_log(AuditFilter::Tournament(tid))
+        .expect("audit")
+        .into_iter()
+        .map(|a| a.action)
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            "tournament created",
+            "team added",
+            "team player added",
+            "team player added",
+            "team player added",
+            "roster reordered",
+            "team captain set",
+            "team player removed",
+        ]
+    );
+}
+
+#[test]
+fn a_team_is_renamed_and_removed() {
+    let mut s = Store::open_in_memory().expect("store");
+    let tid = team_swiss(&mut s);
+    s.add_team(tid, "Tigers", &Actor::director()).expect("team");
+    let clock = clock();
+    let mut h = desk(s, Page::Teams, Some(tid), &clock);
+    click(&mut h, "Tigers");
+    assert!(
+        has_text(&h, "Next: Tigers has 0 of the 2 players a team fields"),
+        "{:?}",
+        all_text(&h)
+    );
+    type_into(&mut h, "Name:", " Eagles");
+    click(&mut h, "Rename the team");
+    assert!(
+        has_text(&h, "Team renamed Tigers Eagles"),
+        "{:?}",
+        all_text(&h)
+    );
+    click(&mut h, "Tigers Eagles");
+    click(&mut h, "Remove the team");
+    assert!(has_text(
+        &h,
+        "Tigers Eagles and its 0 player(s) leave the event"
+    ));
+    click(&mut h, "Remove");
+    let e = store(&h).team_event(tid).expect("read").expect("team");
+    assert!(e.teams.is_empty(), "{:?}", all_text(&h));
+}
+
+#[test]
+fn a_teams_csv_is_shown_row_by_row_and_saved_only_when_every_row_is_right() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut s = Store::open(&dir.path().join("event.sqlite3")).expect("store");
+    let tid = team_swiss(&mut s);
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(
+        &bad,
+        "team,name,federation_id,club,rating\n,Ed Go,,,1500\nEagles,Fe Uy,,,x\n",
+    )
+    .expect("write");
+    let good = dir.path().join("teams.csv");
+    std::fs::write(
+        &good,
+        "team,name,federation_id,club,rating\n\
+         Eagles,Ed Go,PH-5,Makati,1500\n\
+         Eagles,Fe Uy,,,1450\n\
+         Sharks,Gil Ong,,,1300\n",
+    )
+    .expect("write");
+    let clock = clock();
+    let mut h = desk(s, Page::Teams, Some(tid), &clock);
+    pick_file(&mut h, &bad);
+    assert!(
+        has_text(
+            &h,
+            "2 bad rows: fix the file and preview again. Nothing was saved."
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "line 2: the team is empty"));
+    assert!(has_text(
+        &h,
+        "line 3: the rating \"x\" is not a whole number"
+    ));
+    pick_file(&mut h, &good);
+    assert!(
+        has_text(&h, "3 players ready to import"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(
+        has_text(
+            &h,
+            "line 2: Eagles · Ed Go · club Makati · id PH-5 · rating 1500"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    let before = store(&h).players().expect("registry").len();
+    click(&mut h, "Import 3 players");
+    let e = store(&h).team_event(tid).expect("read").expect("team");
+    let names: Vec<&str> = e.teams.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["Eagles", "Sharks"]);
+    assert_eq!(roster(&h, tid, 1), ["Ed Go", "Fe Uy"]);
+    assert_eq!(store(&h).players().expect("registry").len(), before + 3);
+    assert!(
+        has_text(&h, "Board 1: Gil Ong · 1300"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "1 short"));
+}
+
+#[test]
+fn a_started_event_shows_its_teams_and_changes_none() {
+    let mut s = Store::open_in_memory().expect("store");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/teams/team-swiss-with-bye.json");
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
+    let tid = s
+        .import_tournament(&file, &Actor::director())
+        .expect("imported");
+    let clock = clock();
+    let h = desk(s, Page::Teams, Some(tid), &clock);
+    assert!(
+        has_text(
+            &h,
+            "The event has started: teams and rosters change before its first round only."
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(h.query_by_label("Add team").is_none());
+    // The page bar with the Teams page still fits a 1366-pixel laptop screen.
+    let keys = h.get_by_label("Keys").rect();
+    assert!(keys.right() <= 1366.0, "{keys:?}");
+    assert!(h.query_by_label("Choose a CSV file…").is_none());
+    assert!(
+        has_text(
+            &h,
+            "9 teams, 36 players · 3 boards: each team fields its first 3, the others are reserves"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "Reserve 2: Dela Cruz, Ivy 9 · 2180"));
+    assert!(has_text(&h, "Board 1: Torres, Nina 1 · 1460 · captain"));
+    // The status line says what the desk does with a team event, not that it cannot read it.
+    assert!(!has_text(&h, "Could not read"), "{:?}", all_text(&h));
+    assert!(
+        has_text(&h, "all results in: pair the next round (F4)"),
+        "{:?}",
+        all_text(&h)
+    );
+}
+
+#[test]
+fn an_event_of_players_has_no_teams_and_a_team_events_registration_leads_to_them() {
+    let mut s = Store::open_in_memory().expect("store");
+    let solo = s
+        .create_tournament(
+            &ggdesk_core::event::TournamentSetup {
+                name: "Open".into(),
+                ..Default::default()
+            },
+            &Actor::director(),
+        )
+        .expect("created");
+    let tid = team_swiss(&mut s);
+    let clock = clock();
+    let mut h = desk(s, Page::Teams, Some(solo), &clock);
+    assert!(
+        has_text(
+            &h,
+            "The chosen tournament is not a team event: its players are registered one by one \
+             on the Registration page (F3). A team event is created on the Tournaments page (F2)."
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    h.state_mut().prefs.tournament = Some(tid);
+    common::go(&mut h, Page::Registration);
+    assert!(
+        has_text(
+            &h,
+            "Inter-Club Cup is a team event: its players are registered by team, on the Teams page (F12)."
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    click(&mut h, "Open the Teams page (F12)");
+    assert_eq!(h.state().prefs.page, Page::Teams);
+}
+
+#[test]
+fn a_team_event_is_created_from_each_preset() {
+    let clock = clock();
+    let mut h = desk(
+        Store::open_in_memory().expect("store"),
+        Page::Tournaments,
+        None,
+        &clock,
+    );
+    type_into(&mut h, "Tournament name:", "Generals League");
+    click(&mut h, "By teams");
+    click(&mut h, "Generals League (board groups + final)");
+    // The boards as typed say what is wrong beside them, and nothing is created.
+    type_into(&mut h, "Boards per team:", "x");
+    assert!(
+        has_text(&h, "Not a whole number (\"3x\")"),
+        "{:?}",
+        all_text(&h)
+    );
+    click(&mut h, "Create tournament");
+    assert!(
+        has_text(&h, "Boards per team: Not a whole number (\"3x\")"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(store(&h).tournaments().expect("list").is_empty());
+    if let Some(team) = &mut h.state_mut().tournaments.form.team {
+        team.boards = "3".into();
+    }
+    click(&mut h, "Create tournament");
+    assert!(
+        has_text(
+            &h,
+            "Generals League created: now build its teams on the Teams page (F12)"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    let list = store(&h).tournaments().expect("list");
+    let league = list.first().map(|t| t.id).expect("created");
+    let e = store(&h)
+        .team_event(league)
+        .expect("read")
+        .expect("a team event");
+    assert_eq!(
+        e,
+        TeamEvent::preset(
+            TeamShape::GeneralsLeague,
+            "Generals League",
+            PointsScale::default(),
+            3,
+            5
+        )
+    );
+    assert!(
+        has_text(
+            &h,
+            "Stages: Board groups (board groups, 2 teams go on) > Final (final, every player \
+             against every opponent)"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(
+        has_text(
+            &h,
+            "Team event, no round yet: 0 teams, 0 players; build the teams on the Teams page (F12)"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(
+        &h,
+        "Generals League\nteam event; 0 players; 0 rounds started"
+    ));
+
+    // A team Swiss of four boards and seven rounds.
+    click(&mut h, "New tournament");
+    type_into(&mut h, "Tournament name:", "Club Cup");
+    click(&mut h, "By teams");
+    if let Some(team) = &mut h.state_mut().tournaments.form.team {
+        team.boards = "4".into();
+        team.rounds = "7".into();
+    }
+    h.run();
+    click(&mut h, "Create tournament");
+    let cup = store(&h).tournaments().expect("list")[0].id;
+    let e = store(&h).team_event(cup).expect("read").expect("team");
+    assert_eq!(
+        e,
+        TeamEvent::preset(TeamShape::Swiss, "Club Cup", PointsScale::default(), 4, 7)
+    );
+    click(&mut h, "Open the Teams page (F12)");
+    assert_eq!(h.state().prefs.page, Page::Teams);
+
+    // A team round robin.
+    common::go(&mut h, Page::Tournaments);
+    click(&mut h, "New tournament");
+    type_into(&mut h, "Tournament name:", "League");
+    click(&mut h, "By teams");
+    click(&mut h, "Team round robin");
+    assert!(h.query_by_label("Rounds:").is_none(), "one full cycle");
+    click(&mut h, "Create tournament");
+    let rr = store(&h).tournaments().expect("list")[0].id;
+    let e = store(&h).team_event(rr).expect("read").expect("team");
+    assert_eq!(
+        e,
+        TeamEvent::preset(
+            TeamShape::RoundRobin,
+            "League",
+            PointsScale::default(),
+            3,
+            5
+        )
+    );
+    let actions: Vec<String> = store(&h)
+        .audit_log(AuditFilter::Tournament(rr))
+        .expect("audit")
+        .into_iter()
+        .map(|a| format!("{}: {}", a.action, a.details))
+        .collect();
+    assert_eq!(
+        actions,
+        ["tournament created: League: team event, 3 boards, stages round_robin"]
+    );
+}
+
+/// A team Swiss of two boards with three teams (Tigers with a reserve), by CSV.
+fn three_teams(s: &mut Store) -> TournamentId {
+    let e = TeamEvent::preset(TeamShape::Swiss, "Cup", PointsScale::default(), 2, 3);
+    let t = s
+        .create_team_event(&e, &RuleSettings::default(), &Actor::director())
+        .expect("created");
+    let rows = ggdesk_core::export::import_team_players_csv(
+        "team,name,federation_id,club,rating\n\
+         Tigers,Ana,,,1900\nTigers,Ben,,,1800\nTigers,Cid,,,1700\n\
+         Eagles,Dee,,,1600\nEagles,Eve,,,1500\n\
+         Sharks,Fay,,,1400\nSharks,Gil,,,1300\n",
+    )
+    .expect("read");
+    s.import_teams(t, &rows, &Actor::director())
+        .expect("imported");
+    t
+}
+
+#[test]
+fn a_team_round_is_paired_lined_up_started_and_played_match_by_match() {
+    use ggdesk_core::event::RoundState;
+    let mut s = Store::open_in_memory().expect("store");
+    let tid = three_teams(&mut s);
+    let clock = clock();
+    let mut h = desk(s, Page::Rounds, Some(tid), &clock);
+    assert!(
+        has_text(
+            &h,
+            "Team event, no round yet: 3 teams, 7 players; pair round 1 on the Rounds page (F4)"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    click(&mut h, "Pair round 1");
+    assert!(!has_text(&h, "in play"), "a draft is not in play");
+    assert!(
+        has_text(&h, "Round 1 paired as a draft: check it and publish it"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(
+        has_text(&h, "Match 1 · Tigers 0 – 0 Eagles"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "Bye: Sharks"));
+    // Board 2 of the match at table 1 is table 2, the home team's player black.
+    assert!(has_text(&h, "Board 2 · table 2"));
+    assert!(has_text(&h, "White: Eve"));
+    assert!(has_text(&h, "Black: Ben"));
+    assert!(has_text(&h, "check and publish it on the Rounds page (F4)"));
+    click(&mut h, "Publish round 1");
+    assert!(has_text(
+        &h,
+        "line-ups open: start the round on the Rounds page (F4)"
+    ));
+    // The reserve plays board 2; a line-up out of roster order shows the core's words.
+    click(&mut h, "Line-up of Tigers");
+    click(&mut h, "Tigers, board 1:");
+    click(&mut h, "Cid (Reserve 1)");
+    assert!(
+        has_text(
+            &h,
+            "board 2: player 2 plays board 2 but comes after player 3 (board 1) in the roster \
+             of team 1: boards follow the roster order"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    click(&mut h, "Tigers, board 1:");
+    click(&mut h, "Ana (Board 1)");
+    click(&mut h, "Tigers, board 2:");
+    click(&mut h, "Cid (Reserve 1)");
+    assert!(has_text(&h, "The line-up follows the roster order"));
+    click(&mut h, "Save the line-up of Tigers");
+    assert!(has_text(&h, "Black: Cid"), "{:?}", all_text(&h));
+    click(&mut h, "Start the round");
+    assert!(
+        has_text(&h, "2 boards awaiting a result"),
+        "{:?}",
+        all_text(&h)
+    );
+    // After the start a change needs its reason.
+    click(&mut h, "Line-up of Tigers");
+    click(&mut h, "Tigers, board 2:");
+    click(&mut h, "Ben (Board 2)");
+    assert!(
+        h.get_by_label("Save the line-up of Tigers")
+            .accesskit_node()
+            .is_disabled(),
+        "a reason is needed first"
+    );
+    type_into(&mut h, "Reason for the correction:", "Cid is unwell");
+    click(&mut h, "Save the line-up of Tigers");
+    assert!(has_text(&h, "Black: Ben"), "{:?}", all_text(&h));
+    let corrected = store(&h)
+        .audit_log(AuditFilter::Tournament(tid))
+        .expect("audit")
+        .into_iter()
+        .find(|a| a.action == "line-up corrected")
+        .map(|a| a.reason);
+    assert_eq!(corrected.as_deref(), Some("Cid is unwell"));
+    // Results board by board, the match score running.
+    click(&mut h, "Result of table 1");
+    click(&mut h, "White wins");
+    assert!(
+        has_text(&h, "Match 1 · Tigers 2 – 0 Eagles"),
+        "{:?}",
+        all_text(&h)
+    );
+    click(&mut h, "Result of table 2");
+    click(&mut h, "Draw");
+    assert!(
+        has_text(&h, "Match 1 · Tigers 3 – 1 Eagles"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "Tigers win the match"));
+    let rounds = store(&h).team_rounds(tid).expect("rounds");
+    assert_eq!(rounds[0].state, RoundState::Complete);
+    assert!(has_text(&h, "Pair round 2"), "{:?}", all_text(&h));
+    assert!(has_text(&h, "Team event · Round 1"));
+}
+
+/// Whether the texts on screen hold `row` in a run (a text the screen reader reads twice,
+/// as a label and a value, counted once).
+fn has_row(h: &Harness<'_, DeskApp>, row: &[&str]) -> bool {
+    let mut texts = all_text(h);
+    texts.dedup();
+    texts
+        .windows(row.len())
+        .any(|w| w.iter().zip(row).all(|(a, b)| a == b))
+}
+
+#[test]
+fn team_standings_and_board_prizes_are_the_cores_and_export_as_it_writes_them() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut s = Store::open(&dir.path().join("event.sqlite3")).expect("store");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/teams/team-swiss-with-bye.json");
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
+    let tid = s
+        .import_tournament(&file, &Actor::director())
+        .expect("imported");
+    let clock = clock();
+    let mut h = desk(s, Page::Standings, Some(tid), &clock);
+    // The shared example's first line: rank, team, match points, game points, direct
+    // encounter, Buchholz.
+    assert!(
+        has_row(&h, &["1", "Iloilo Eagles", "9", "16", "3", "29"]),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(
+        &h,
+        "Ranked by match points, then Direct encounter, then Buchholz, then team rating. A \
+         match with a board still pending counts nothing yet."
+    ));
+    click(&mut h, "Export CSV");
+    let e = store(&h).team_event(tid).expect("read").expect("team");
+    let written = dir.path().join(format!(
+        "exports/team-event-0-{tid}-team-standings-stage-1.csv"
+    ));
+    assert_eq!(
+        std::fs::read_to_string(&written).ok(),
+        Some(ggdesk_core::export::team_standings_csv(
+            &e.team_standings(None).expect("standings")
+        )),
+        "{:?}",
+        all_text(&h)
+    );
+    click(&mut h, "Board prizes");
+    assert!(
+        has_row(
+            &h,
+            &["1", "Cruz, Ely 14", "Iloilo Eagles", "3", "6", "100%"]
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "66.67%"));
+    click(&mut h, "Export CSV");
+    let written = dir
+        .path()
+        .join(format!("exports/team-event-0-{tid}-board-prizes.csv"));
+    assert_eq!(
+        std::fs::read_to_string(&written).ok(),
+        Some(ggdesk_core::export::board_prizes_csv(&e.board_prizes()))
+    );
+    // Its rounds, imported complete, are over: nothing to start, nothing to pair.
+    common::go(&mut h, Page::Rounds);
+    assert!(
+        has_text(
+            &h,
+            "No round to pair: the event is over: every stage has been played"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(h.query_by_label("Start the round").is_none());
+    assert!(has_text(&h, "Match 2 · Iloilo Eagles 4 – 2 Bacolod Spies"));
+    assert!(has_text(&h, "Iloilo Eagles win the match"));
+}
+
+#[test]
+fn a_board_groups_round_is_paired_and_played_game_by_game() {
+    let mut s = Store::open_in_memory().expect("store");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/teams/board-groups-then-final.json");
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
+    for st in file["stages"].as_array_mut().expect("stages") {
+        st["rounds"] = serde_json::json!([]);
+    }
+    let tid = s
+        .import_tournament(&file, &Actor::director())
+        .expect("imported");
+    let clock = clock();
+    let mut h = desk(s, Page::Rounds, Some(tid), &clock);
+    assert!(
+        has_text(&h, "Board groups: 6 games in the board groups"),
+        "{:?}",
+        all_text(&h)
+    );
+    click(&mut h, "Pair round 1");
+    assert!(has_text(&h, "Group B1 · table 1"), "{:?}", all_text(&h));
+    assert!(has_text(&h, "Group B3 · table 6"));
+    click(&mut h, "Publish round 1");
+    for table in 1..=6 {
+        click(&mut h, &format!("Result of table {table}"));
+        click(&mut h, "Draw");
+    }
+    let rounds = store(&h).team_rounds(tid).expect("rounds");
+    assert_eq!(rounds[0].state, ggdesk_core::event::RoundState::Complete);
+    assert!(has_text(&h, "Pair round 2"), "{:?}", all_text(&h));
+    // The Tables page says what it does with a team event, not that the database is damaged.
+    common::go(&mut h, Page::Tables);
+    assert!(
+        !has_text(&h, "The database could not be read"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(
+        has_text(
+            &h,
+            "The chosen tournament is a team event: its boards are played over the board and \
+             their results entered on the Rounds page (F4), match by match. The tables of this \
+             desk do not run team boards yet."
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+}
+
+#[test]
+fn a_team_events_bracket_page_shows_its_placement() {
+    let mut s = Store::open_in_memory().expect("store");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/teams/board-groups-then-final.json");
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
+    let tid = s
+        .import_tournament(&file, &Actor::director())
+        .expect("imported");
+    let clock = clock();
+    let h = desk(s, Page::Bracket, Some(tid), &clock);
+    // The example's final has one round of three played: no placement yet, in the core's
+    // words, and no banner of a damaged database.
+    assert!(
+        !has_text(&h, "The database could not be read"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(
+        has_text(&h, "No final placement yet: "),
+        "{:?}",
+        all_text(&h)
+    );
+}
