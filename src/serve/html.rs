@@ -115,6 +115,7 @@ tr.on td{font-weight:600}
 .tm .ms .sc{flex:none;font-weight:700;font-variant-numeric:tabular-nums}
 .tm table{margin-top:6px}
 .tm td.name{min-width:0}
+.tm th{white-space:normal}
 .tm td.r{text-align:right;white-space:nowrap}
 .tm td.r small{display:block;color:var(--mut)}
 "#;
