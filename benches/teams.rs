@@ -48,10 +48,7 @@ fn empty_event() -> Value {
 /// the team's first four players, White on odd boards the home team's.
 fn play_round(file: &mut Value, rng: &mut SmallRng) {
     let event = TeamEvent::from_value(file).expect("the event reads");
-    let TeamStep::Matches {
-        matches, byes, ..
-    } = event.next_step().expect("the next round")
-    else {
+    let TeamStep::Matches { matches, byes, .. } = event.next_step().expect("the next round") else {
         panic!("a round of matches")
     };
     let per_team = BOARDS + 1;

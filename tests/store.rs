@@ -1326,7 +1326,7 @@ fn a_version_1_database_is_migrated_with_its_rows_and_opening_it_again_changes_n
     }
     let store = Store::open(&old).expect("migrated");
     assert_eq!(store.schema_version().expect("version"), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 11);
+    assert_eq!(SCHEMA_VERSION, 12);
     assert_eq!(snapshot(&store, tid), expected, "every row intact");
     drop(store);
     {

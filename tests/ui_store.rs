@@ -66,7 +66,7 @@ fn a_version_1_database_migrates_and_keeps_its_data() {
     }
     let store = Store::open(&path).expect("migrates");
     assert_eq!(store.schema_version().expect("v"), SCHEMA_VERSION);
-    assert_eq!(SCHEMA_VERSION, 11);
+    assert_eq!(SCHEMA_VERSION, 12);
     let d = store.tournament_details(TournamentId(1)).expect("details");
     assert_eq!(d.event, "Old open");
     assert_eq!(d.venue, "");

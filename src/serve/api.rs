@@ -5,10 +5,12 @@ use super::public::{
     EventIndex, PlayerRatings, PlayerRound, PublicBoard, PublicPlayer, PublicRatingEvent,
     PublicRatingRow, PublicRound, RatingList, StageData, StagedData, TournamentData,
 };
+use super::teams::{GameLine, MatchLine, TeamData, TeamRoundData};
 use ggdesk_core::rating::PROVISIONAL_DEVIATION;
 use ggdesk_core::rating::list::{fmt2, fmt6};
 use ggdesk_core::rules::Side;
 use ggdesk_core::stages::GroupId;
+use ggdesk_core::teams::{MatchResult, TeamId};
 use ggdesk_core::tournament::{Entry, GameOutcome, Score};
 use serde_json::{Map, Value, json};
 
@@ -56,6 +58,7 @@ pub fn index(ev: &EventIndex) -> Value {
                     "players": t.players,
                     "round_in_play": t.round_in_play,
                     "stages": t.stages,
+                    "team_event": t.team,
                 })
             })
             .collect(),
@@ -89,6 +92,7 @@ pub fn tournament(t: &TournamentData) -> Value {
         "rounds_published": t.rounds.iter().map(|r| r.number).collect::<Vec<_>>(),
         "players": t.players.iter().map(player).collect::<Vec<_>>(),
         "stages": t.staged.as_ref().map(|sd| sd.stages.iter().map(stage_line).collect::<Vec<_>>()),
+        "team_event": t.teams.is_some(),
     })
 }
 
@@ -446,4 +450,135 @@ pub fn rated_player(p: &PlayerRatings) -> Value {
         Value::Array(p.history.iter().map(rated_event).collect()),
     );
     Value::Object(m)
+}
+
+fn team_ref(td: &TeamData, id: TeamId) -> Value {
+    json!({"id": id.0, "name": td.team_name(id)})
+}
+
+fn seat_ref(t: &TournamentData, no: Option<u32>) -> Value {
+    no.map_or(Value::Null, |no| player_ref(t, no))
+}
+
+/// A match with its boards (`null` for a side left empty) and its running score: game
+/// points of the boards finished so far, match points once none is pending.
+fn team_match(t: &TournamentData, td: &TeamData, m: &MatchLine) -> Value {
+    let pending = m.score.result == MatchResult::Pending;
+    json!({
+        "match": m.table,
+        "home": team_ref(td, m.home),
+        "away": team_ref(td, m.away),
+        "boards": m.boards.iter().map(|b| json!({
+            "board": b.board,
+            "table": b.table,
+            "white": seat_ref(t, b.white),
+            "black": seat_ref(t, b.black),
+            "result": b.result.name(),
+        })).collect::<Vec<_>>(),
+        "game_points": [score(m.score.game_points.0), score(m.score.game_points.1)],
+        "match_points": if pending {
+            Value::Null
+        } else {
+            json!([score(m.score.match_points.0), score(m.score.match_points.1)])
+        },
+        "complete": !pending,
+    })
+}
+
+fn team_game(t: &TournamentData, g: &GameLine) -> Value {
+    json!({
+        "table": g.table,
+        "board_group": g.board_group,
+        "white": player_ref(t, g.white),
+        "black": player_ref(t, g.black),
+        "result": g.result.name(),
+    })
+}
+
+/// `GET /api/t/ID/round[/N]` of a team event: the round's matches board by board, its
+/// team byes, or its games.
+pub fn team_round(t: &TournamentData, td: &TeamData, r: &TeamRoundData) -> Value {
+    json!({
+        "round": r.number,
+        "stage": r.stage,
+        "system": r.system.name(),
+        "playoff": r.playoff,
+        "complete": r.complete(),
+        "matches": r.matches.iter().map(|m| team_match(t, td, m)).collect::<Vec<_>>(),
+        "byes": r.byes.iter().map(|id| team_ref(td, *id)).collect::<Vec<_>>(),
+        "games": r.games.iter().map(|g| team_game(t, g)).collect::<Vec<_>>(),
+    })
+}
+
+/// `GET /api/t/ID/standings` of a team event: the current stage's team standings, rows as
+/// `ggdesk standings --teams` writes them.
+pub fn team_standings(t: &TournamentData, td: &TeamData) -> Value {
+    let current = td.current_standings();
+    json!({
+        "tournament": t.id,
+        "stage": td.current,
+        "primary": td.primary.name(),
+        "tiebreaks": current.map_or(Vec::new(), |(_, s)| s.tiebreaks.iter().map(|tb| tb.name()).collect()),
+        "rows": current.map_or(Value::Array(Vec::new()), |(_, s)| s.to_json()),
+    })
+}
+
+/// `GET /api/t/ID/teams`: the stages with their standings, the teams with their rosters.
+pub fn teams(t: &TournamentData, td: &TeamData) -> Value {
+    json!({
+        "tournament": t.id,
+        "boards": td.boards,
+        "primary": td.primary.name(),
+        "current_stage": td.current,
+        "stages": td.stages.iter().map(|st| json!({
+            "stage": st.number,
+            "name": st.name,
+            "system": st.system.name(),
+            "advance": st.advance,
+            "tiebreaks": st.tiebreaks.iter().map(|tb| tb.name()).collect::<Vec<_>>(),
+            "standings": st.standings.as_ref().map(|s| s.to_json()),
+        })).collect::<Vec<_>>(),
+        "teams": td.teams.iter().map(|team| json!({
+            "id": team.id.0,
+            "name": team.name,
+            "captain": team.captain,
+            "roster": team.roster.iter().map(|&no| player_ref(t, no)).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "placement": core_json(td.placement_json.as_deref()),
+    })
+}
+
+/// `GET /api/t/ID/team/NO`: a team's roster in board order, its matches and byes.
+pub fn team(t: &TournamentData, td: &TeamData, no: u32) -> Option<Value> {
+    let id = TeamId(no);
+    let team = td.team(id)?;
+    let row = td
+        .current_standings()
+        .and_then(|(_, s)| s.rows.iter().find(|r| r.team == id));
+    Some(json!({
+        "id": team.id.0,
+        "name": team.name,
+        "captain": team.captain,
+        "roster": team.roster.iter().enumerate().map(|(i, &no)| json!({
+            "board": (i < td.boards).then_some(i + 1),
+            "no": no,
+            "name": t.name(no),
+        })).collect::<Vec<_>>(),
+        "rank": row.map(|r| r.rank),
+        "match_points": row.map(|r| score(r.match_points)),
+        "game_points": row.map(|r| score(r.game_points)),
+        "matches": td.matches_of(id).iter().map(|(r, m)| {
+            let mut v = team_match(t, td, m);
+            if let Value::Object(o) = &mut v {
+                o.insert("round".into(), json!(r.number));
+            }
+            v
+        }).collect::<Vec<_>>(),
+        "byes": td.byes_of(id),
+    }))
+}
+
+/// `GET /api/t/ID/boards`: the board prizes as `ggdesk standings --boards` writes them.
+pub fn board_prizes(td: &TeamData) -> Value {
+    core_json(Some(&td.prizes_json))
 }

@@ -107,11 +107,22 @@ tr.on td{font-weight:600}
 .match .mp.win .sc{color:var(--ok)}
 .match ol{margin:6px 0 0;padding-left:22px;color:var(--mut);font-size:14px}
 .match ol a{color:var(--mut)}
+.tm{padding:10px 12px;margin:12px 0;border-radius:12px;background:var(--card)}
+.tm .mh{color:var(--mut);font-size:14px}
+.tm .ms{display:flex;gap:8px;align-items:baseline;padding:2px 0;font-size:18px}
+.tm .ms .nm{flex:1;min-width:0;overflow-wrap:anywhere;font-weight:600}
+.tm .ms .nm a{color:var(--fg)}
+.tm .ms .sc{flex:none;font-weight:700;font-variant-numeric:tabular-nums}
+.tm table{margin-top:6px}
+.tm td.name{min-width:0}
+.tm th{white-space:normal}
+.tm td.r{text-align:right;white-space:nowrap}
+.tm td.r small{display:block;color:var(--mut)}
 "#;
 
 /// Which tab of a tournament's pages is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tab {
+pub(super) enum Tab {
     Round,
     Names,
     Standings,
@@ -119,6 +130,8 @@ enum Tab {
     /// A stage of an event of stages (the bracket is its knockout stage's).
     Stage(u32),
     Final,
+    /// A team event's board prizes.
+    Boards,
     None,
 }
 
@@ -153,7 +166,7 @@ fn page(title: &str, header: &str, nav: &str, main: &str) -> String {
     )
 }
 
-fn tournament_page(t: &TournamentData, tab: Tab, title: &str, main: &str) -> String {
+pub(super) fn tournament_page(t: &TournamentData, tab: Tab, title: &str, main: &str) -> String {
     let header = format!(
         "<a class=\"up\" href=\"/\">&#8249; All tournaments</a><h1>{}</h1><p class=\"sub\">{}</p>",
         esc(&t.name),
@@ -173,6 +186,19 @@ fn tournament_page(t: &TournamentData, tab: Tab, title: &str, main: &str) -> Str
         ),
     ];
     match &t.staged {
+        // A team event: its team standings (with its teams) and its board prizes.
+        None if t.teams.is_some() => {
+            tabs.push((
+                Tab::Standings,
+                format!("/t/{}/standings", t.id),
+                "Standings".into(),
+            ));
+            tabs.push((
+                Tab::Boards,
+                format!("/t/{}/boards", t.id),
+                "Board prizes".into(),
+            ));
+        }
         // An event of stages: its stages, one tab each once seeded, and the final placement
         // once it is over; the flat rounds' standings and cross-table mean nothing there.
         Some(sd) => {
@@ -238,6 +264,19 @@ fn system_name(system: System) -> &'static str {
 }
 
 fn tournament_line(t: &TournamentData) -> String {
+    if let Some(td) = &t.teams {
+        let names: Vec<String> = td.stages.iter().map(|s| s.title()).collect();
+        let now = match t.round_in_play() {
+            Some(r) => format!("round {}", r.number),
+            None => "not started".into(),
+        };
+        return format!(
+            "{} · {} teams of {} · {now}",
+            names.join(" \u{2192} "),
+            td.teams.len(),
+            td.boards
+        );
+    }
     if let Some(sd) = &t.staged {
         let names: Vec<String> = sd.stages.iter().map(StageData::title).collect();
         let now = match sd.stage(sd.current) {
@@ -296,7 +335,9 @@ pub fn index(ev: &EventIndex) -> String {
             (Some(r), None) => format!("round {r}"),
             (None, _) => "not started".into(),
         };
-        let system = if t.stages.is_empty() {
+        let system = if t.team {
+            "Team event".to_string()
+        } else if t.stages.is_empty() {
             system_name(t.system).to_string()
         } else {
             t.stages.join(" \u{2192} ")
@@ -336,7 +377,7 @@ fn players_count(n: u32) -> String {
     }
 }
 
-fn player_link(t: &TournamentData, no: u32) -> String {
+pub(super) fn player_link(t: &TournamentData, no: u32) -> String {
     format!(
         "<a href=\"/t/{}/player/{no}\">{}</a> <span class=\"no\">{no}</span>",
         t.id,
@@ -346,7 +387,7 @@ fn player_link(t: &TournamentData, no: u32) -> String {
 
 /// The result of a board as the hall reads it: "1–0", with "forfeit" under it when no game
 /// was played.
-fn board_result(result: GameResult) -> (&'static str, Option<&'static str>) {
+pub(super) fn board_result(result: GameResult) -> (&'static str, Option<&'static str>) {
     match result {
         GameResult::WhiteWins => ("1–0", None),
         GameResult::BlackWins => ("0–1", None),
@@ -380,7 +421,7 @@ fn state_cell(b: &PublicBoard) -> String {
     format!("<span class=\"{}\">{short}</span>", b.state.code())
 }
 
-fn find_form(t: &TournamentData, query: &str) -> String {
+pub(super) fn find_form(t: &TournamentData, query: &str) -> String {
     format!(
         "<form class=\"find\" action=\"/t/{}/names\" method=\"get\" role=\"search\">\
          <input type=\"search\" name=\"q\" value=\"{}\" placeholder=\"Your name or number\" \
@@ -390,7 +431,7 @@ fn find_form(t: &TournamentData, query: &str) -> String {
     )
 }
 
-fn counts_line(r: &PublicRound) -> String {
+pub(super) fn counts_line(r: &PublicRound) -> String {
     let [waiting, playing, adjudication, finished] = r.counts();
     let mut parts = Vec::new();
     if playing > 0 {
@@ -406,7 +447,7 @@ fn counts_line(r: &PublicRound) -> String {
     parts.join(" · ")
 }
 
-fn rounds_links(t: &TournamentData, shown: u32) -> String {
+pub(super) fn rounds_links(t: &TournamentData, shown: u32) -> String {
     if t.rounds.len() < 2 {
         return String::new();
     }

@@ -41,6 +41,8 @@ pub mod qr;
 mod routes;
 mod site;
 mod source;
+mod team_html;
+mod teams;
 mod watch;
 
 pub use net::{Counters, Limits};

@@ -7,8 +7,9 @@
 //! The rating list is the public views' rows as they are ([`PublicRatingRow`],
 //! [`PublicRatingEvent`]): a rank, a federation id, names, numbers, events' names and dates.
 
-use crate::store::TournamentSummary;
+use super::teams::TeamData;
 pub use crate::store::{PublicRatingEvent, PublicRatingRow};
+use crate::store::{PublicTeamEvent, TournamentSummary};
 use ggdesk_core::event::words::{series_words, stage_format_after_name};
 use ggdesk_core::event::{BoardStatus, RoundState, RoundView};
 use ggdesk_core::export::print::sort_key;
@@ -42,6 +43,8 @@ pub struct TournamentLine {
     pub round_in_play: Option<u32>,
     /// An event of stages: its stages' names in order; empty for one system.
     pub stages: Vec<String>,
+    /// A team event (spec/teams.md).
+    pub team: bool,
 }
 
 impl EventIndex {
@@ -50,8 +53,6 @@ impl EventIndex {
             rated_players,
             tournaments: list
                 .iter()
-                // Team events have no public pages yet.
-                .filter(|s| !s.team)
                 .map(|s| TournamentLine {
                     id: s.id.0,
                     name: s.name.clone(),
@@ -60,6 +61,7 @@ impl EventIndex {
                     players: s.players,
                     round_in_play: (s.rounds_started > 0).then_some(s.rounds_started),
                     stages: s.stages.clone(),
+                    team: s.team,
                 })
                 .collect(),
         }
@@ -90,6 +92,15 @@ impl TableState {
             TableState::Playing => "playing",
             TableState::Adjudication => "adjudication",
             TableState::Finished => "finished",
+        }
+    }
+
+    /// A board no desk runs (a team event's, today): its result is in, or it is awaited.
+    fn of_result(result: GameResult) -> TableState {
+        if result == GameResult::Pending {
+            TableState::AwaitingResult
+        } else {
+            TableState::Finished
         }
     }
 
@@ -216,6 +227,10 @@ pub struct TournamentData {
     /// An event of stages: its stages, groups, bracket and final placement (`None` for a
     /// tournament of one system, whose pages are the flat rounds' alone).
     pub staged: Option<StagedData>,
+    /// A team event: its teams, matches, team standings and board prizes (`None` for an
+    /// event of players). Its `rounds` are then every game over a board, by table, and it
+    /// has no standings, cross-table or scores of players.
+    pub teams: Option<TeamData>,
     index: HashMap<u32, usize>,
 }
 
@@ -246,6 +261,89 @@ impl TournamentData {
             history,
             scores,
             staged: None,
+            teams: None,
+            index,
+        }
+    }
+
+    /// Builds the public view of a team event from its public read: its players, every
+    /// published round's games by table (as the pages of an event of players show a round),
+    /// and its team pages' data. Only names, numbers and results are copied.
+    pub fn team_event(id: i64, read: &PublicTeamEvent) -> TournamentData {
+        let e = &read.event;
+        let mut players: Vec<PublicPlayer> = e
+            .players
+            .iter()
+            .map(|p| PublicPlayer {
+                no: p.id.0,
+                name: p.name.clone(),
+                rating: p.rating,
+                club: p.club.clone().filter(|c| !c.trim().is_empty()),
+                withdrawn: p.withdrawn,
+            })
+            .collect();
+        players.sort_by_key(|p| p.no);
+        let index: HashMap<u32, usize> =
+            players.iter().enumerate().map(|(i, p)| (p.no, i)).collect();
+        let teams = TeamData::build(read);
+        let rounds = teams
+            .rounds
+            .iter()
+            .map(|r| {
+                let mut boards: Vec<PublicBoard> = r
+                    .matches
+                    .iter()
+                    .flat_map(|m| &m.boards)
+                    .filter_map(|b| {
+                        Some(PublicBoard {
+                            table: b.table?,
+                            white: b.white?,
+                            black: b.black?,
+                            result: b.result,
+                            state: TableState::of_result(b.result),
+                            group: None,
+                            series: None,
+                        })
+                    })
+                    .chain(r.games.iter().map(|g| PublicBoard {
+                        table: g.table,
+                        white: g.white,
+                        black: g.black,
+                        result: g.result,
+                        state: TableState::of_result(g.result),
+                        group: None,
+                        series: None,
+                    }))
+                    .collect();
+                boards.sort_by_key(|b| b.table);
+                PublicRound {
+                    number: r.number,
+                    complete: r.complete(),
+                    boards,
+                    byes: Vec::new(),
+                    absent: Vec::new(),
+                }
+            })
+            .collect();
+        let n = players.len();
+        TournamentData {
+            id,
+            name: e.name.clone(),
+            system: System::RoundRobin,
+            rounds_planned: None,
+            tiebreaks: Vec::new(),
+            players,
+            rounds,
+            standings: Standings {
+                after_round: 0,
+                tiebreaks: Vec::new(),
+                rows: Vec::new(),
+            },
+            crosstable: Vec::new(),
+            history: vec![Vec::new(); n],
+            scores: vec![Score::ZERO; n],
+            staged: None,
+            teams: Some(teams),
             index,
         }
     }

@@ -84,6 +84,13 @@ pub enum Route {
     Bracket(i64),
     /// The event's final placement.
     Final(i64),
+    /// A team of a team event: roster, matches, points.
+    Team {
+        t: i64,
+        no: u32,
+    },
+    /// A team event's board prizes.
+    Boards(i64),
     /// The rating list, or the players whose name or federation id matches `q`.
     Ratings {
         q: Option<String>,
@@ -124,6 +131,12 @@ pub enum Route {
     },
     ApiBracket(i64),
     ApiFinal(i64),
+    ApiTeams(i64),
+    ApiTeam {
+        t: i64,
+        no: u32,
+    },
+    ApiBoards(i64),
 }
 
 /// The API's endpoints and what each answers, as `/api/` lists them.
@@ -173,6 +186,21 @@ pub const ENDPOINTS: &[(&str, &str)] = &[
     (
         "/api/t/ID/final",
         "the event's final placement (as `ggdesk standings --final`), once it is over",
+    ),
+    (
+        "/api/t/ID/teams",
+        "a team event: its stages with their team standings (as `ggdesk standings --teams \
+         --stage N`), its teams with their rosters in board order, and the final placement \
+         once it is over",
+    ),
+    (
+        "/api/t/ID/team/NO",
+        "team NO of a team event: roster in board order, matches with game and match points, \
+         byes",
+    ),
+    (
+        "/api/t/ID/boards",
+        "a team event's board prizes (as `ggdesk standings --boards`)",
     ),
     (
         "/api/ratings?q=TEXT",
@@ -323,6 +351,17 @@ impl Route {
             },
             ["t", t, "bracket"] => Route::Bracket(number(t)?),
             ["t", t, "final"] => Route::Final(number(t)?),
+            ["t", t, "team", no] => Route::Team {
+                t: number(t)?,
+                no: number(no)?,
+            },
+            ["t", t, "boards"] => Route::Boards(number(t)?),
+            ["api", "t", t, "teams"] => Route::ApiTeams(number(t)?),
+            ["api", "t", t, "team", no] => Route::ApiTeam {
+                t: number(t)?,
+                no: number(no)?,
+            },
+            ["api", "t", t, "boards"] => Route::ApiBoards(number(t)?),
             ["api", "t", t, "stages"] => Route::ApiStages(number(t)?),
             ["api", "t", t, "stage", n] => Route::ApiStage {
                 t: number(t)?,
@@ -383,6 +422,11 @@ impl Route {
             | Route::Group { t, .. }
             | Route::Bracket(t)
             | Route::Final(t)
+            | Route::Team { t, .. }
+            | Route::Boards(t)
+            | Route::ApiTeams(t)
+            | Route::ApiTeam { t, .. }
+            | Route::ApiBoards(t)
             | Route::ApiStages(t)
             | Route::ApiStage { t, .. }
             | Route::ApiGroup { t, .. }
@@ -426,6 +470,9 @@ impl Route {
                 | Route::ApiGroup { .. }
                 | Route::ApiBracket(_)
                 | Route::ApiFinal(_)
+                | Route::ApiTeams(_)
+                | Route::ApiTeam { .. }
+                | Route::ApiBoards(_)
         )
     }
 

@@ -20,6 +20,8 @@ use super::net::Counters;
 use super::public::{EventIndex, PlayerRatings, RatingList, TournamentData};
 use super::qr::QrMatrix;
 use super::routes::{ENDPOINTS, Route, View};
+use super::team_html;
+use super::teams::TeamData;
 use super::watch::{Unavailable, Version, Views, lock};
 use axum::body::Body;
 use axum::http::header::{
@@ -609,6 +611,11 @@ fn render(route: &Route, rendered: &Rendered, stale: Option<&str>, reuse: Reuse)
         };
         (HTML, text.into_bytes())
     };
+    if let Rendered::Tournament(t) = rendered
+        && let Some(td) = &t.teams
+    {
+        return render_team_event(route, t, td, html_page).map(|(c, b)| Page::new(c, b, reuse));
+    }
     let (content_type, body) = match (route, rendered) {
         (Route::Index, Rendered::Index(ev)) => html_page(html::index(ev)),
         (Route::ApiIndex, Rendered::Index(ev)) => (JSON, json_bytes(&api::index(ev))),
@@ -671,6 +678,39 @@ fn render(route: &Route, rendered: &Rendered, stale: Option<&str>, reuse: Reuse)
         _ => return None,
     };
     Some(Page::new(content_type, body, reuse))
+}
+
+/// A team event's page or answer: its own pages for its rounds, standings, teams, players
+/// and board prizes, the pages every tournament has for the rest (its players by name, its
+/// tournament line), and `None` for the pages of an event of players or of stages.
+fn render_team_event(
+    route: &Route,
+    t: &TournamentData,
+    td: &TeamData,
+    html_page: impl Fn(String) -> (&'static str, Vec<u8>),
+) -> Option<(&'static str, Vec<u8>)> {
+    Some(match route {
+        Route::Round { n, .. } => html_page(team_html::round(t, td, *n)?),
+        Route::Names { q, .. } => html_page(html::names(t, q.as_deref())),
+        Route::Standings(_) => html_page(team_html::standings(t, td)),
+        Route::Team { no, .. } => html_page(team_html::team(t, td, *no)?),
+        Route::Player { no, .. } => html_page(team_html::player(t, td, *no)?),
+        Route::Boards(_) => html_page(team_html::boards(t, td)),
+        Route::ApiTournament(_) => (JSON, json_bytes(&api::tournament(t))),
+        Route::ApiPlayers { q, .. } => (JSON, json_bytes(&api::players(t, q.as_deref()))),
+        Route::ApiRound { n, .. } => {
+            let r = match n {
+                Some(n) => td.round(*n)?,
+                None => td.round_in_play()?,
+            };
+            (JSON, json_bytes(&api::team_round(t, td, r)))
+        }
+        Route::ApiStandings(_) => (JSON, json_bytes(&api::team_standings(t, td))),
+        Route::ApiTeams(_) => (JSON, json_bytes(&api::teams(t, td))),
+        Route::ApiTeam { no, .. } => (JSON, json_bytes(&api::team(t, td, *no)?)),
+        Route::ApiBoards(_) => (JSON, json_bytes(&api::board_prizes(td))),
+        _ => return None,
+    })
 }
 
 /// The 404 of a path the server does not answer: a page, or JSON under `/api/`.

@@ -43,6 +43,10 @@ impl Source {
     pub fn tournament(&self, id: i64) -> Result<Option<(i64, TournamentData)>> {
         self.store.read_consistent(|s| {
             let stamp = s.change_stamp()?;
+            // A team event: its teams, matches and games (migration 12's views on a server).
+            if let Some(read) = s.public_team_event(TournamentId(id))? {
+                return Ok(Some((stamp, TournamentData::team_event(id, &read))));
+            }
             // Only what the pages show is read (on a server, the public role's views).
             let Some(event) = s.public_event(TournamentId(id))? else {
                 return Ok(None);

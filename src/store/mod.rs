@@ -63,6 +63,7 @@ pub use sqlite::SqliteSettings;
 pub use stations::{EventServer, Keeper, Station, parse_tables, tables_text};
 pub use tables::TableTimers;
 pub use team_rounds::TeamRoundView;
+pub use team_rows::{PublicTeamEvent, TeamRoundNo, team_board_table};
 
 pub use error::{Result, StoreError, TRACE_ENV, TRACE_PAUSE};
 

@@ -29,6 +29,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/009-standby-addresses.postgres.sql"),
     include_str!("../../migrations/010-teams.postgres.sql"),
     include_str!("../../migrations/011-no-station-logins.postgres.sql"),
+    include_str!("../../migrations/012-public-teams.postgres.sql"),
 ];
 
 /// The channel the database notifies changes on (`LISTEN ggdesk`).

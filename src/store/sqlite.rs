@@ -28,6 +28,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/009-standby-addresses.sql"),
     include_str!("../../migrations/010-teams.sql"),
     include_str!("../../migrations/011-no-station-logins.sql"),
+    include_str!("../../migrations/012-public-teams.sql"),
 ];
 
 /// Opens (or creates) the database file at `path` and migrates it.

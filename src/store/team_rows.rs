@@ -41,22 +41,6 @@ const FILE_KEYS: [&str; 8] = [
     "teams",
 ];
 
-pub(super) fn system_code(s: TeamSystem) -> &'static str {
-    match s {
-        TeamSystem::Swiss => "swiss",
-        TeamSystem::RoundRobin => "round_robin",
-        TeamSystem::BoardGroups => "board_groups",
-        TeamSystem::Scheveningen => "scheveningen",
-    }
-}
-
-fn primary_code(p: Primary) -> &'static str {
-    match p {
-        Primary::MatchPoints => "match_points",
-        Primary::GamePoints => "game_points",
-    }
-}
-
 /// Whether tournament `tid` is a team event.
 pub(crate) fn is_team_event(q: &mut Tx<'_>, tid: TournamentId) -> Result<bool> {
     Ok(q.query_opt(
@@ -287,7 +271,7 @@ fn insert(
             s.match_points.loss.halves(),
             s.bye.match_points.halves(),
             s.bye.game_points.halves(),
-            primary_code(s.primary)
+            s.primary.name()
         ],
     )?;
     for (k, st) in e.stages.iter().enumerate() {
@@ -300,7 +284,7 @@ fn insert(
                 id,
                 k + 1,
                 st.name,
-                system_code(st.system),
+                st.system.name(),
                 st.round_count,
                 st.advance,
                 tiebreaks.join(",")
@@ -590,10 +574,49 @@ pub(super) fn read_matches(
 
 /// The team event of tournament `tid` as the core reads it, and its games' rules.
 pub(crate) fn load(q: &mut Tx<'_>, tid: TournamentId) -> Result<(TeamEvent, RuleSettings)> {
+    let (event, rules, _) = load_as(q, tid, Reader::Desk)?;
+    Ok((event, rules))
+}
+
+/// A round of a team event as the tournament numbers it (numbered on across the stages).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TeamRoundNo {
+    pub number: RoundNo,
+    /// From 1.
+    pub stage: usize,
+    pub kind: RoundKind,
+}
+
+/// A team event as the public pages may see it (migration 12's views on a server): the
+/// core's event of its published and complete rounds, without federation ids or
+/// registration extras, and the tournament's number of each of those rounds in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PublicTeamEvent {
+    pub event: TeamEvent,
+    pub rounds: Vec<TeamRoundNo>,
+}
+
+/// The table of board `b` (from 0) of the `index`-th match (from 0) of a round: the match's
+/// table, or its place in the round when it has none, as the store numbers its games
+/// (spec/teams.md: tables (t−1)×B + 1 … t×B).
+pub fn team_board_table(m: &TeamMatch, index: usize, boards: usize, b: usize) -> u32 {
+    let t = m
+        .table
+        .unwrap_or_else(|| u32::try_from(index + 1).unwrap_or(u32::MAX));
+    u32::try_from(board_table(t, boards, b)).unwrap_or(u32::MAX)
+}
+
+/// The team event of tournament `tid` as `reader` may read it, its games' rules, and the
+/// tournament's number of each round read.
+fn load_as(
+    q: &mut Tx<'_>,
+    tid: TournamentId,
+    reader: Reader,
+) -> Result<(TeamEvent, RuleSettings, Vec<TeamRoundNo>)> {
     let (setup, _) = event_rows::read_setup(q, tid)?;
     let settings = read_settings(q, tid)?;
     let mut stages = read_stages(q, tid)?;
-    let players = event_rows::read_entrants(q, tid, Reader::Desk)?
+    let players = event_rows::read_entrants(q, tid, reader)?
         .into_iter()
         .map(|e| e.player)
         .collect();
@@ -616,6 +639,14 @@ pub(crate) fn load(q: &mut Tx<'_>, tid: TournamentId) -> Result<(TeamEvent, Rule
                 .at("rounds", format!("tournament {tid}, round {n}"))
         },
     )?;
+    let numbers = rounds
+        .iter()
+        .map(|&(number, stage, kind)| TeamRoundNo {
+            number,
+            stage,
+            kind,
+        })
+        .collect();
     for (n, stage, kind) in rounds {
         let st = stage
             .checked_sub(1)
@@ -666,7 +697,7 @@ pub(crate) fn load(q: &mut Tx<'_>, tid: TournamentId) -> Result<(TeamEvent, Rule
         teams,
         stages,
     };
-    Ok((event, setup.rules))
+    Ok((event, setup.rules, numbers))
 }
 
 /// The team event of tournament `tid` as its file: the core's writing of the event, the
@@ -740,7 +771,7 @@ impl Store {
         .map_err(|r| StoreError::Refused(r.into()))?;
         self.write(|tx| {
             let id = insert(tx, event, &setup, &Map::new())?;
-            let systems: Vec<&str> = event.stages.iter().map(|s| system_code(s.system)).collect();
+            let systems: Vec<&str> = event.stages.iter().map(|s| s.system.name()).collect();
             audit(
                 tx,
                 actor,
@@ -757,6 +788,23 @@ impl Store {
             )?;
             Ok(id)
         })
+    }
+
+    /// Tournament `tid` as the public pages show a team event; `None` when there is no such
+    /// tournament or it is not a team event. Reads only what the public may see (on a
+    /// server, the public role's views of migrations 4, 10 and 12).
+    pub fn public_team_event(&self, tid: TournamentId) -> Result<Option<PublicTeamEvent>> {
+        let read = self.read(|q| {
+            if !is_team_event(q, tid)? {
+                return Ok(None);
+            }
+            let (event, _, rounds) = load_as(q, tid, Reader::Public)?;
+            Ok(Some(PublicTeamEvent { event, rounds }))
+        });
+        match read {
+            Err(StoreError::NotFound(_)) => Ok(None),
+            other => other,
+        }
     }
 
     /// Imports a team event (a `ggdesk-tournament/2` file with `teams`, spec/teams.md) in

@@ -55,6 +55,16 @@ pub enum Primary {
     GamePoints,
 }
 
+impl Primary {
+    /// Its name in the file (`match_points`, `game_points`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Primary::MatchPoints => "match_points",
+            Primary::GamePoints => "game_points",
+        }
+    }
+}
+
 /// The file's `team` settings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TeamSettings {
@@ -98,6 +108,17 @@ pub enum TeamSystem {
 }
 
 impl TeamSystem {
+    /// The system's name in the file (`swiss`, `round_robin`, `board_groups`,
+    /// `scheveningen`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TeamSystem::Swiss => "swiss",
+            TeamSystem::RoundRobin => "round_robin",
+            TeamSystem::BoardGroups => "board_groups",
+            TeamSystem::Scheveningen => "scheveningen",
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<TeamSystem> {
         Some(match name {
             "swiss" => TeamSystem::Swiss,

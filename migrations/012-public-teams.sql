@@ -1,0 +1,7 @@
+-- ggdesk migration 12 (SQLite): nothing changes in a database file.
+--
+-- PostgreSQL's migration 12 (012-public-teams.postgres.sql) gives the public pages' role
+-- views of a team event's stages, teams, rosters and published matches. A SQLite file has no
+-- roles: the public pages read its tables with a read-only connection, the same columns the
+-- views hold. This migration only keeps the two engines' schema versions equal, so that
+-- `copy` can check that both ends agree.
