@@ -140,6 +140,9 @@ fn the_api_answers_with_an_index_of_its_endpoints() {
             "/api/t/ID/stage/N/group/X",
             "/api/t/ID/bracket",
             "/api/t/ID/final",
+            "/api/t/ID/teams",
+            "/api/t/ID/team/NO",
+            "/api/t/ID/boards",
             "/api/ratings?q=TEXT",
             "/api/ratings/player/FEDERATION_ID",
         ]
