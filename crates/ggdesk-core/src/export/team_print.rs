@@ -135,11 +135,12 @@ pub fn team_pairings(d: &Details, e: &TeamEvent, number: u32, round: &TeamRound)
     let boards = e.settings.boards;
     let mut body = String::new();
     if !round.matches.is_empty() {
+        let count = round.matches.len();
         body.push_str(&format!(
-            "<p>{} matches of {boards} boards; every board a table of its own. On odd boards \
+            "<p>{count} {} of {boards} boards; every board a table of its own. On odd boards \
              the first-named team has white.</p>\n<table><tr><th>Table</th><th>Board</th>\
              <th>White</th><th>Black</th><th class=res>Result</th></tr>\n",
-            round.matches.len()
+            if count == 1 { "match" } else { "matches" }
         ));
         for (i, m) in round.matches.iter().enumerate() {
             let t = m.table_or(i);
@@ -573,6 +574,7 @@ mod tests {
              </span></td><td class=res>draw</td></tr>"
         ));
         assert!(html.contains("<b>Bye:</b> Sharks"));
+        assert!(html.contains("<p>1 match of 2 boards;"));
     }
 
     #[test]
@@ -680,6 +682,37 @@ mod tests {
         assert!(html.contains("<td>A&lt;B &amp; Co</td>"));
         assert!(!html.contains("A<B"));
         assert_eq!(percentage_words(6667), "66.67%");
+    }
+
+    #[test]
+    fn a_round_of_board_groups_prints_its_games_and_a_slip_per_game() {
+        use crate::teams::GroupGame;
+        let round = TeamRound {
+            games: vec![GroupGame {
+                board: Some(2),
+                table: Some(4),
+                white: PlayerId(2),
+                black: PlayerId(5),
+                result: GameResult::BlackWins,
+            }],
+            ..TeamRound::default()
+        };
+        let html = team_pairings(&details(), &event(), 3, &round);
+        assert!(
+            html.contains(
+                "<tr><td class=num><b>4</b></td><td>B2</td><td>Cruz, Ben<br><span class=team>\
+             Tigers</span></td><td>Go, Eve<br><span class=team>A&lt;B &amp; Co</span></td>\
+             <td class=res>0-1</td></tr>"
+            ),
+            "{html}"
+        );
+        let slips = match_slips(&details(), &event(), 3, &round);
+        assert!(
+            slips.contains("<h3>Round 3 · Group B2 · Table 4</h3>"),
+            "{slips}"
+        );
+        assert!(slips.contains("<div>White</div><div>Black</div><div>Arbiter</div>"));
+        assert!(!slips.contains("A<B"));
     }
 
     #[test]
