@@ -733,3 +733,91 @@ fn a_team_events_bracket_page_shows_its_placement() {
         all_text(&h)
     );
 }
+
+#[test]
+fn a_team_rounds_prints_are_written_and_opened_from_the_rounds_page() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut s = Store::open(&dir.path().join("cup.sqlite3")).expect("store");
+    let tid = three_teams(&mut s);
+    let d = Actor::director();
+    let n = s.pair_team_round(tid, &d).expect("paired");
+    s.publish_team_round(tid, n, &d).expect("published");
+    let clock = clock();
+    let (mut h, opened) = common::desk_recording(s, Page::Rounds, Some(tid), &clock);
+    let exports = dir.path().join("exports");
+    let read = |name: &str| std::fs::read_to_string(exports.join(name)).ok();
+    // Line-ups are open: the sheets are for round 1, for the two teams that play.
+    click(&mut h, "Print line-up sheets");
+    let sheets = read("cup-round-1-lineup-sheets.html").expect("line-up sheets written");
+    assert_eq!(sheets.matches("<div class=sheet>").count(), 2, "{sheets}");
+    assert!(sheets.contains("<h3>Tigers: line-up for round 1</h3>"));
+    assert!(sheets.contains("Match 1 against <b>Eagles</b>, tables 1–2"));
+    assert!(sheets.contains("Cid <span class=team>(reserve)</span>"));
+    click(&mut h, "Print match slips");
+    let slips = read("cup-round-1-match-slips.html").expect("match slips written");
+    assert_eq!(slips.matches("<div class=slip>").count(), 1);
+    assert!(
+        slips.contains("<div>Captain, Tigers</div><div>Captain, Eagles</div><div>Arbiter</div>")
+    );
+    // Ctrl+Shift+P prints the pairings, as on the Rounds page of an event of players.
+    common::one_frame(
+        &mut h,
+        vec![egui::Event::Key {
+            key: egui::Key::P,
+            physical_key: None,
+            pressed: true,
+            repeat: false,
+            modifiers: egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        }],
+    );
+    let pairings = read("cup-round-1-team-pairings.html").expect("pairings written");
+    assert!(
+        pairings.contains("Match 1 · Tigers – Eagles · tables 1–2"),
+        "{pairings}"
+    );
+    assert!(pairings.contains("<b>Bye:</b> Sharks"));
+    assert_eq!(opened.borrow().len(), 3, "each page opened to print");
+    assert!(has_text(&h, "Team pairings written:"), "{:?}", all_text(&h));
+    click(&mut h, "Print pairings");
+    assert_eq!(opened.borrow().len(), 4);
+    // Once the round starts, the sheets are for the round to pair: every team.
+    click(&mut h, "Start the round");
+    click(&mut h, "Print line-up sheets");
+    let next = read("cup-round-2-lineup-sheets.html").expect("next round's sheets written");
+    assert_eq!(next.matches("<div class=sheet>").count(), 3, "{next}");
+    assert!(next.contains("<h3>Sharks: line-up for round 2</h3>"));
+}
+
+#[test]
+fn team_standings_and_board_prizes_print_from_the_standings_page() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut s = Store::open(&dir.path().join("event.sqlite3")).expect("store");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/teams/team-swiss-with-bye.json");
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
+    let tid = s
+        .import_tournament(&file, &Actor::director())
+        .expect("imported");
+    let clock = clock();
+    let (mut h, opened) = common::desk_recording(s, Page::Standings, Some(tid), &clock);
+    let exports = dir.path().join("exports");
+    click(&mut h, "Print");
+    let standings = std::fs::read_to_string(
+        exports.join(format!("team-event-0-{tid}-team-standings-stage-1.html")),
+    )
+    .expect("standings written");
+    assert!(
+        standings.contains("<tr><td class=num>1</td><td><b>Iloilo Eagles</b></td><td class=num>9</td><td class=num>16</td><td class=num>3</td><td class=num>29</td></tr>"),
+        "{standings}"
+    );
+    assert!(!standings.contains("Provisional"));
+    click(&mut h, "Board prizes");
+    click(&mut h, "Print");
+    let prizes =
+        std::fs::read_to_string(exports.join(format!("team-event-0-{tid}-board-prizes.html")))
+            .expect("board prizes written");
+    assert!(prizes.contains("<h3>Board 1</h3>"), "{prizes}");
+    assert!(prizes.contains("<td><b>Cruz, Ely 14</b></td><td>Iloilo Eagles</td><td class=num>3</td><td class=num>6</td><td class=num>100%</td>"));
+    assert_eq!(opened.borrow().len(), 2, "each page opened to print");
+}

@@ -3,14 +3,17 @@
 //! spec says), the running match score and a result per board; each team's line-up, its
 //! default the first B roster players still in, checked as it is typed by the core's
 //! line-up rule (its words shown), open until the round starts and a correction with a
-//! reason after.
+//! reason after. The round's prints: its pairings by table (Ctrl+Shift+P, as for an event
+//! of players), a match slip per match, and the captains' line-up sheets for the next round.
 
-use super::{Watch, next_step, result_long, result_short, state_badge};
+use super::{Watch, file_stem, next_step, result_long, result_short, state_badge, write_export};
 use crate::store::{TeamRoundView, TournamentId};
 use crate::ui::PageCtx;
 use crate::ui::common::{self, LoadErrors, badge, fmt_local_time, labelled_text};
-use egui::{RichText, Ui};
+use crate::ui::files;
+use egui::{Key, Modifiers, RichText, Ui};
 use ggdesk_core::event::RoundState;
+use ggdesk_core::export::team_print;
 use ggdesk_core::teams::{
     MatchResult, MatchScore, TeamEvent, TeamId, TeamMatch, TeamStep, check_lineup,
 };
@@ -30,6 +33,32 @@ enum Cmd {
         lineup: Vec<Option<PlayerId>>,
         reason: String,
     },
+    Print(RoundNo, TeamPrint),
+    /// The line-up sheets of a round: its matches once published, else every team.
+    PrintLineups(RoundNo, Vec<TeamMatch>),
+}
+
+/// A print of a published round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TeamPrint {
+    Pairings,
+    Slips,
+}
+
+impl TeamPrint {
+    fn title(self) -> &'static str {
+        match self {
+            TeamPrint::Pairings => "Team pairings",
+            TeamPrint::Slips => "Match slips",
+        }
+    }
+
+    fn file_part(self) -> &'static str {
+        match self {
+            TeamPrint::Pairings => "team-pairings",
+            TeamPrint::Slips => "match-slips",
+        }
+    }
 }
 
 /// A line-up being typed: the match (from 1), the team and its boards.
@@ -57,20 +86,13 @@ pub struct TeamRoundsPage {
     queued: Vec<Cmd>,
 }
 
-/// The table of board `b` (from 0) of the match at table `t`: (t−1)×B + b + 1.
+/// The table of board `b` (from 0) of the match at table `t`: (t−1)×B + b + 1 (the core's).
 pub fn board_table(t: u32, boards: usize, b: usize) -> TableNo {
-    let boards = u32::try_from(boards).unwrap_or(u32::MAX);
-    let b = u32::try_from(b).unwrap_or(u32::MAX);
-    TableNo(
-        t.saturating_sub(1)
-            .saturating_mul(boards)
-            .saturating_add(b + 1),
-    )
+    TableNo(ggdesk_core::teams::board_table(t, boards, b))
 }
 
 fn match_table(m: &TeamMatch, i: usize) -> u32 {
-    m.table
-        .unwrap_or_else(|| u32::try_from(i + 1).unwrap_or(u32::MAX))
+    m.table_or(i)
 }
 
 impl TeamRoundsPage {
@@ -109,6 +131,17 @@ impl TeamRoundsPage {
         let Some(event) = self.event.clone() else {
             return;
         };
+        let shown = self.shown.or_else(|| self.rounds.last().map(|r| r.number));
+        if !cx.typing
+            && let Some(n) = shown
+            && self
+                .rounds
+                .iter()
+                .any(|r| r.number == n && r.state != RoundState::Draft)
+            && ui.input_mut(|i| i.consume_key(Modifiers::COMMAND | Modifiers::SHIFT, Key::P))
+        {
+            self.queued.push(Cmd::Print(n, TeamPrint::Pairings));
+        }
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
@@ -142,6 +175,20 @@ impl TeamRoundsPage {
                     self.shown = Some(r.number);
                     self.edit = None;
                 }
+            }
+            ui.separator();
+            let (n, matches) = self.lineup_round();
+            let words = if matches.is_empty() {
+                format!("Round {n}: a sheet for every team, its roster with a box per board")
+            } else {
+                format!("Round {n}: a sheet for each team that plays, naming its opponent")
+            };
+            if ui
+                .button("Print line-up sheets")
+                .on_hover_text(format!("{words}; opened in the browser"))
+                .clicked()
+            {
+                self.queued.push(Cmd::PrintLineups(n, matches));
             }
         });
         if let Some(d) = self.rounds.iter().find(|r| r.state == RoundState::Draft) {
@@ -206,6 +253,23 @@ impl TeamRoundsPage {
         }
     }
 
+    /// The round the captains' line-up sheets are for: a published round not started yet
+    /// (its matches known), else the next round to pair.
+    fn lineup_round(&self) -> (RoundNo, Vec<TeamMatch>) {
+        if let Some(r) = self
+            .rounds
+            .iter()
+            .find(|r| r.state == RoundState::Published && r.starts_at.is_none())
+        {
+            return (r.number, r.round.matches.clone());
+        }
+        match self.rounds.last() {
+            Some(r) if r.state == RoundState::Draft => (r.number, Vec::new()),
+            Some(r) => (RoundNo(r.number.0 + 1), Vec::new()),
+            None => (RoundNo(1), Vec::new()),
+        }
+    }
+
     fn round_ui(&mut self, ui: &mut Ui, e: &TeamEvent, r: &TeamRoundView) {
         let n = r.number;
         ui.add_space(4.0);
@@ -253,6 +317,27 @@ impl TeamRoundsPage {
                 }
             }
         });
+        if r.state != RoundState::Draft {
+            ui.horizontal(|ui| {
+                for (label, what, hover) in [
+                    (
+                        "Print pairings",
+                        TeamPrint::Pairings,
+                        "Ctrl+Shift+P: every match's boards by table; opened in the browser",
+                    ),
+                    (
+                        "Print match slips",
+                        TeamPrint::Slips,
+                        "One slip per match: its boards, result boxes, both captains' and the \
+                         arbiter's signatures",
+                    ),
+                ] {
+                    if ui.button(label).on_hover_text(hover).clicked() {
+                        self.queued.push(Cmd::Print(n, what));
+                    }
+                }
+            });
+        }
         if !r.round.byes.is_empty() {
             let names: Vec<String> = r
                 .round
@@ -425,9 +510,54 @@ impl TeamRoundsPage {
         });
     }
 
+    /// Writes a print of the event into the exports folder and opens it to print.
+    fn print(&self, cx: &mut PageCtx<'_>, tid: TournamentId, cmd: &Cmd) {
+        let Some(e) = &self.event else { return };
+        let r = cx
+            .store
+            .tournament_details(tid)
+            .map_err(|x| x.to_string())
+            .and_then(|d| {
+                let (n, part, html) = match cmd {
+                    Cmd::Print(n, what) => {
+                        let round = &self
+                            .rounds
+                            .iter()
+                            .find(|r| r.number == *n)
+                            .ok_or_else(|| format!("round {n} has not been paired"))?
+                            .round;
+                        let html = match what {
+                            TeamPrint::Pairings => team_print::team_pairings(&d, e, n.0, round),
+                            TeamPrint::Slips => team_print::match_slips(&d, e, n.0, round),
+                        };
+                        (*n, what.file_part(), html)
+                    }
+                    Cmd::PrintLineups(n, matches) => (
+                        *n,
+                        "lineup-sheets",
+                        team_print::lineup_sheets(&d, e, n.0, matches),
+                    ),
+                    _ => return Err("nothing to print".to_string()),
+                };
+                let name = format!("{}-round-{n}-{part}.html", file_stem(&e.name));
+                write_export(cx.store, &name, &html)
+            });
+        let what = match cmd {
+            Cmd::Print(_, what) => what.title(),
+            _ => "Line-up sheets",
+        };
+        if let Some(file) = cx.notices.report(r, "") {
+            files::print_page(cx.notices, cx.launcher, what, &file);
+        }
+    }
+
     fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {
         let actor = cx.actor();
         match cmd {
+            Cmd::Print(..) | Cmd::PrintLineups(..) => {
+                self.print(cx, tid, &cmd);
+                return;
+            }
             Cmd::Pair => {
                 let r = cx.store.pair_team_round(tid, &actor);
                 if let Some(n) = cx.notices.report(r, "") {

@@ -1,7 +1,8 @@
 //! The Standings page (F6) of a team event: the core's team standings of a stage (primary
 //! score, the other score, the stage's team tie-breaks, exact) and its board prizes (each
 //! board's players by percentage), each exported as the core writes its CSV
-//! (`team_standings_csv`, `board_prizes_csv`).
+//! (`team_standings_csv`, `board_prizes_csv`) and printed as the core makes its pages
+//! (`team_standings_page`, `board_prizes_page`).
 
 use super::{Watch, file_stem, hint, write_export};
 use crate::store::TournamentId;
@@ -9,8 +10,9 @@ use crate::ui::PageCtx;
 use crate::ui::common::LoadErrors;
 use crate::ui::files;
 use egui::{Key, Modifiers, RichText, Ui};
+use ggdesk_core::export::team_print::{self, percentage_words as percentage, team_tiebreak_title};
 use ggdesk_core::export::{board_prizes_csv, team_standings_csv};
-use ggdesk_core::teams::{Primary, TeamEvent, TeamTieBreak};
+use ggdesk_core::teams::{Primary, TeamEvent};
 
 /// What the page shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -24,28 +26,7 @@ pub enum TeamView {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cmd {
     Export,
-}
-
-/// A team tie-break's title in a column head.
-pub fn team_tiebreak_title(t: TeamTieBreak) -> &'static str {
-    match t {
-        TeamTieBreak::GamePoints => "Game points",
-        TeamTieBreak::MatchPoints => "Match points",
-        TeamTieBreak::DirectEncounter => "Direct encounter",
-        TeamTieBreak::Buchholz => "Buchholz",
-        TeamTieBreak::SonnebornBerger => "Sonneborn-Berger",
-        TeamTieBreak::BoardCount => "Board count",
-        TeamTieBreak::Wins => "Wins",
-    }
-}
-
-/// A percentage in hundredths (`8000`) in words (`80%`, `66.67%`).
-fn percentage(cents: i64) -> String {
-    if cents % 100 == 0 {
-        format!("{}%", cents / 100)
-    } else {
-        format!("{}.{:02}%", cents / 100, cents % 100)
-    }
+    Print,
 }
 
 /// The team event's standings, as the Standings page shows them.
@@ -113,6 +94,13 @@ impl TeamStandingsPage {
             {
                 self.queued.push(Cmd::Export);
             }
+            if ui
+                .button("Print")
+                .on_hover_text("The view shown as a page to print, opened in the browser")
+                .clicked()
+            {
+                self.queued.push(Cmd::Print);
+            }
         });
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
@@ -123,6 +111,7 @@ impl TeamStandingsPage {
         for cmd in std::mem::take(&mut self.queued) {
             match cmd {
                 Cmd::Export => self.export(cx, &e, tid),
+                Cmd::Print => self.print(cx, &e, tid),
             }
         }
     }
@@ -192,6 +181,41 @@ impl TeamStandingsPage {
                     ui.end_row();
                 }
             });
+    }
+
+    /// The view shown as a page to print: the stage's team standings (provisional while
+    /// one of its rounds is in play) or the board prizes.
+    fn print(&mut self, cx: &mut PageCtx<'_>, e: &TeamEvent, tid: TournamentId) {
+        let stem = format!("{}-{tid}", file_stem(&e.name));
+        let r = cx
+            .store
+            .tournament_details(tid)
+            .map_err(|x| x.to_string())
+            .and_then(|d| match self.view {
+                TeamView::Teams => {
+                    let s = e.team_standings(self.stage).map_err(|x| x.to_string())?;
+                    let provisional = e
+                        .stages
+                        .get(s.stage.saturating_sub(1))
+                        .is_some_and(|st| st.rounds.iter().any(|r| !r.is_complete()));
+                    Ok((
+                        "Team standings",
+                        format!("team-standings-stage-{}", s.stage),
+                        team_print::team_standings_page(&d, e, &s, provisional),
+                    ))
+                }
+                TeamView::Boards => Ok((
+                    "Board prizes",
+                    "board-prizes".to_string(),
+                    team_print::board_prizes_page(&d, e, &e.board_prizes()),
+                )),
+            })
+            .and_then(|(what, name, html)| {
+                write_export(cx.store, &format!("{stem}-{name}.html"), &html).map(|f| (what, f))
+            });
+        if let Some((what, file)) = cx.notices.report(r, "") {
+            files::print_page(cx.notices, cx.launcher, what, &file);
+        }
     }
 
     fn export(&mut self, cx: &mut PageCtx<'_>, e: &TeamEvent, tid: TournamentId) {

@@ -12,6 +12,7 @@ pub mod audit;
 pub mod forms;
 mod players;
 pub mod print;
+pub mod team_print;
 
 pub use crate::csv_text::{csv_record, defuse};
 pub use players::{

@@ -144,9 +144,14 @@ fn header(d: &Details) -> String {
 
 /// A whole page: the details header, a title, the body.
 fn page(d: &Details, title: &str, body: &str) -> String {
+    page_styled(d, title, body, "")
+}
+
+/// A whole page with more style rules after the common ones (the team prints' boxes).
+pub(super) fn page_styled(d: &Details, title: &str, body: &str, style: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{} - {}</title>\
-         <style>{STYLE}</style></head><body>\n{}<h2>{}</h2>\n{body}</body></html>\n",
+         <style>{STYLE}{style}</style></head><body>\n{}<h2>{}</h2>\n{body}</body></html>\n",
         html_escape(d.event.trim()),
         html_escape(title),
         header(d),

@@ -32,7 +32,7 @@ pub use fault::{TeamFault, TeamFileError};
 pub use lineup::check_lineup;
 pub use model::{
     BoardGame, GroupGame, MatchPoints, Primary, Team, TeamBye, TeamEvent, TeamId, TeamMatch,
-    TeamRound, TeamSettings, TeamStage, TeamSystem, TeamTieBreak,
+    TeamRound, TeamSettings, TeamStage, TeamSystem, TeamTieBreak, board_table,
 };
 pub use next::{TeamPlace, TeamStep, team_placement_json};
 pub use score::{MatchResult, MatchScore, board_points};

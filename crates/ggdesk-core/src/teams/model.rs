@@ -213,7 +213,23 @@ pub struct TeamMatch {
     pub boards: Vec<BoardGame>,
 }
 
+/// The table of board `b` (from 0) of the match at table `t`: (t−1)×B + b + 1
+/// (`spec/teams.md`: the match at table t plays at tables (t−1)×B + 1 … t×B).
+pub fn board_table(t: u32, boards: usize, b: usize) -> u32 {
+    let boards = u32::try_from(boards).unwrap_or(u32::MAX);
+    let b = u32::try_from(b).unwrap_or(u32::MAX);
+    t.saturating_sub(1)
+        .saturating_mul(boards)
+        .saturating_add(b.saturating_add(1))
+}
+
 impl TeamMatch {
+    /// The match's table: its own, else its place `i` (from 0) in the round plus one.
+    pub fn table_or(&self, i: usize) -> u32 {
+        self.table
+            .unwrap_or_else(|| u32::try_from(i + 1).unwrap_or(u32::MAX))
+    }
+
     /// The home team's player and the away team's player of board `b` (from 0).
     pub fn sides(&self, b: usize) -> Option<(Option<PlayerId>, Option<PlayerId>)> {
         let g = self.boards.get(b)?;
