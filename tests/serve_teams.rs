@@ -104,6 +104,7 @@ fn text_of(html: &str) -> String {
         .replace("&gt;", ">")
         .replace("&quot;", "\"")
         .replace("&#39;", "'")
+        .replace("&nbsp;", " ")
         .replace("&amp;", "&");
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }

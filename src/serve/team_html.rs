@@ -743,7 +743,7 @@ pub fn player(t: &TournamentData, td: &TeamData, no: u32) -> Option<String> {
                 let team = td
                     .team_of(o)
                     .map_or(String::new(), |(team, _)| esc(&team.name));
-                let table = table.map_or(String::new(), |n| format!(" · table {n}"));
+                let table = table.map_or(String::new(), |n| format!(" · table&nbsp;{n}"));
                 format!("<br><span class=\"no\">{team}{table}</span>")
             };
             let _ = writeln!(
