@@ -1956,6 +1956,10 @@ pub const LIVE_JS: &str = r#""use strict";
       .then(function (text) {
         if (text === null) return;
         var doc = new DOMParser().parseFromString(text, "text/html");
+        // The followed player's banner goes over with the page (decorate() brings it up
+        // to date), so that it never blinks out while the page is swapped.
+        var me = document.getElementById("me"), into = doc.querySelector("main");
+        if (me && into) into.insertBefore(me.cloneNode(true), into.firstChild);
         if (doc.body && doc.body.innerHTML !== document.body.innerHTML) {
           document.title = doc.title;
           document.body.replaceWith(doc.body);
@@ -2037,6 +2041,8 @@ pub const LIVE_JS: &str = r#""use strict";
       }
     }
     if (!f || !window.fetch || !window.DOMParser) return;
+    // The hall display is the whole hall's screen: no one's banner there.
+    if (/\/hall$/.test(location.pathname)) return;
     var parts = f.split("/");
     if (m && m[1] !== parts[0]) return;
     if (follow && follow.getAttribute("data-follow") === f) return;
