@@ -730,18 +730,15 @@ fn a_followed_team_players_page_shows_the_new_board_when_the_round_is_published(
     // The standings page: the followed player's board in the banner at the top.
     let standings = format!("http://{}/t/{}/standings", server.addr(), tid);
     browser.call(Some(&session), "Page.navigate", json!({"url": standings}));
+    let banner = format!("Dizon, Dan · {}", now.as_str().expect("the board's words"));
     browser.eval_until(
         &session,
         "the banner on the standings page",
-        "!!document.getElementById('me') && \
-         document.getElementById('me').textContent.indexOf('Round 2: Table') >= 0",
-    );
-    assert_eq!(
-        browser.eval(&session, "document.getElementById('me').textContent"),
-        json!(format!(
-            "Dizon, Dan · {}",
-            now.as_str().expect("the board's words")
-        ))
+        &format!(
+            "!!document.getElementById('me') && \
+             document.getElementById('me').textContent === {}",
+            json!(banner)
+        ),
     );
     // Scripts off: the page itself shows the same board after a reload.
     browser.call(
@@ -762,6 +759,51 @@ fn a_followed_team_players_page_shows_the_new_board_when_the_round_is_published(
         browser.eval(&session, "document.getElementById('follow').hidden"),
         json!(true),
         "without scripts there is nothing to follow with"
+    );
+    // The hall display of the team event at 1920×1080: the round's match first, in large
+    // type, then the team standings, by itself.
+    let hall = browser.page(1920, 1080, 1, false);
+    let url = format!("http://{}/t/{}/hall?every=2", server.addr(), tid);
+    browser.call(Some(&hall), "Page.navigate", json!({"url": url}));
+    browser.eval_until(
+        &hall,
+        "the first slide shown",
+        "document.documentElement.getAttribute('data-slide') === '0'",
+    );
+    assert_eq!(
+        browser.eval(&hall, "document.querySelector('.slide.on h2').textContent"),
+        json!("Round 2 · Swiss")
+    );
+    assert_eq!(
+        browser.eval(
+            &hall,
+            "Array.from(document.querySelectorAll('.slide.on li')).map(function (li) { \
+               return parseFloat(getComputedStyle(li).fontSize) >= 28 ? li.textContent : ''; })"
+        ),
+        json!([
+            "Match 1Tondo Tigers – Davao Sharks0–0",
+            "Table 11. Reyes, Ana – Uy, Fay…",
+            "Table 22. Go, Gil – Dizon, Dan…",
+            "ByeCebu Colonels"
+        ])
+    );
+    let file = browser.screenshot(&hall, "hall-team");
+    assert_eq!(png_size(&file), (1920, 1080), "{}", file.display());
+    browser.eval_until(
+        &hall,
+        "the next slide",
+        "document.documentElement.getAttribute('data-slide') === '1'",
+    );
+    assert_eq!(
+        browser.eval(&hall, "document.querySelector('.slide.on h2').textContent"),
+        json!("Team standings · Swiss")
+    );
+    // The browser follows a player (this profile's storage), but the hall's screen is
+    // everyone's: no banner there.
+    assert_eq!(
+        browser.eval(&hall, "!!document.getElementById('me')"),
+        json!(false),
+        "the hall's screen shows no followed player's banner"
     );
     browser.close();
 }

@@ -395,6 +395,26 @@ fn the_board_groups_and_the_final_show_their_games_and_standings(engine: Engine)
     assert_eq!(now["system"], json!("scheveningen"));
     let page = get(addr, &format!("/t/{tid}/standings"));
     assert!(ranks_on(html_of(&page), &file).is_empty());
+    // A player's page names their table in the final (the example's names hold numbers),
+    // or says their team is not in it.
+    let top = |no: u32| {
+        let html = html_of(&get(addr, &format!("/t/{tid}/player/{no}"))).to_string();
+        (div_text(&html, "now"), title_of(&html))
+    };
+    assert_eq!(
+        top(11),
+        (
+            "Round 4: Table 1 · White · vs Flores, Fe 14 (Iloilo Eagles) · 1–0".to_string(),
+            "Table 1 · White · vs Flores (Iloilo Eagles) · Team event 2".to_string()
+        )
+    );
+    assert_eq!(
+        top(1),
+        (
+            "Round 4: Not playing this round".to_string(),
+            "Flores, Kiko 1 · Team event 2".to_string()
+        )
+    );
     server.stop();
 }
 
