@@ -986,3 +986,35 @@ pub fn percentage(cents: i64) -> String {
         format!("{}.{:02}", cents / 100, cents % 100)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(tag: &str, n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("{tag}{i}")).collect()
+    }
+
+    #[test]
+    fn the_hall_pages_keep_a_match_whole_and_number_the_slides() {
+        // Seven matches of a heading and three boards: five fit a slide of 22 lines.
+        let blocks: Vec<Vec<String>> = (0..7).map(|m| block(&format!("m{m}."), 4)).collect();
+        let pages = hall_pages("Round 3 · Swiss", blocks);
+        let shape: Vec<(&str, usize)> = pages.iter().map(|(t, l)| (t.as_str(), l.len())).collect();
+        assert_eq!(
+            shape,
+            [("Round 3 · Swiss (1/2)", 20), ("Round 3 · Swiss (2/2)", 8)]
+        );
+        assert_eq!(
+            pages[1].1[0], "m5.0",
+            "the sixth match starts the next slide"
+        );
+        // One slide: no number. A block longer than a slide is cut where the slide ends.
+        let pages = hall_pages("Board prizes", vec![block("b", 3)]);
+        assert_eq!(pages, [("Board prizes".to_string(), block("b", 3))]);
+        let pages = hall_pages("Long", vec![block("x", HALL_LINES + 2)]);
+        let sizes: Vec<usize> = pages.iter().map(|(_, l)| l.len()).collect();
+        assert_eq!(sizes, [HALL_LINES, 2]);
+        assert!(hall_pages("None", Vec::new()).is_empty());
+    }
+}
