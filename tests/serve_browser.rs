@@ -12,7 +12,9 @@ mod debian;
 mod serve_support;
 
 use serde_json::{Value, json};
-use serve_support::{director, event_with, hall, play_round_by_hand, publish_next, serve};
+use serve_support::{
+    director, event_with, hall, play_round_by_hand, publish_next, serve, team_cup,
+};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -619,6 +621,189 @@ fn a_followed_players_page_shows_the_new_round_by_itself_and_the_banner_follows(
         browser.eval(&session, "document.getElementById('follow').hidden"),
         json!(true),
         "without scripts there is nothing to follow with"
+    );
+    browser.close();
+}
+
+/// The player's phone in a team event (issue 34, items 1-3 for team events): a followed
+/// team player's page, left open on a 390-pixel phone, shows their new table, board,
+/// colour and opponent by itself when the director publishes the next round of the team
+/// event in the database, with no reload, and its title says it; the standings page carries
+/// the same board in the banner; without scripts the page shows it after a reload.
+#[test]
+fn a_followed_team_players_page_shows_the_new_board_when_the_round_is_published() {
+    use ggdesk::store::Store;
+    use ggdesk::tournament::{GameResult, TableNo};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("teams.sqlite3");
+    let mut store = Store::open(&path).expect("store");
+    let tid = team_cup(&mut store);
+    // Round 1 played: the Tigers win both boards, the Sharks have the bye.
+    let first = store.pair_team_round(tid, &director()).expect("paired");
+    store
+        .publish_team_round(tid, first, &director())
+        .expect("published");
+    for (table, result) in [(1, GameResult::WhiteWins), (2, GameResult::BlackWins)] {
+        store
+            .set_team_board_result(tid, first, TableNo(table), result, &director())
+            .expect("result");
+    }
+    let server = serve(&path);
+    // Dizon, Dan: board 2 of the Tondo Tigers.
+    let page = format!("http://{}/t/{}/player/2", server.addr(), tid);
+    let mut browser = Browser::start();
+    let session = browser.page(390, 844, 2, true);
+    let shot = |browser: &mut Browser, name: &str| {
+        let file = browser.screenshot(&session, name);
+        assert_eq!(png_size(&file), (780, 1688), "{}", file.display());
+    };
+    browser.call(Some(&session), "Page.navigate", json!({"url": page}));
+    browser.eval_until(
+        &session,
+        "the follow button shown",
+        "!!document.getElementById('follow') && !document.getElementById('follow').hidden",
+    );
+    assert_eq!(
+        browser.eval(&session, "document.querySelector('.now').textContent"),
+        json!("Round 1: Table 2 · Board 2 · Black · vs Santos, Eve (Cebu Colonels) · 0–1")
+    );
+    assert_eq!(
+        browser.eval(&session, "document.title"),
+        json!("Table 2 · Board 2 · Black · vs Santos (Cebu Colonels) · Team Cup")
+    );
+    assert_eq!(
+        browser.eval(
+            &session,
+            "document.documentElement.scrollWidth <= window.innerWidth"
+        ),
+        json!(true),
+        "the team player's page scrolls sideways"
+    );
+    browser.eval(&session, "document.getElementById('follow').click()");
+    assert_eq!(
+        browser.eval(&session, "localStorage.getItem('ggdesk-follow')"),
+        json!(format!("{tid}/2"))
+    );
+    browser.eval_until(
+        &session,
+        "Alert me offered",
+        "!document.getElementById('alert').hidden",
+    );
+    shot(&mut browser, "phone-team-player-before");
+    browser.eval(&session, "window.keptSinceLoad = 'yes'");
+
+    // The director pairs and publishes round 2 at the desk.
+    let second = store.pair_team_round(tid, &director()).expect("paired");
+    store
+        .publish_team_round(tid, second, &director())
+        .expect("published");
+    drop(store);
+    browser.eval_until(
+        &session,
+        "round 2 on the followed team player's page",
+        "!!document.querySelector('.now[data-round=\"2\"]')",
+    );
+    assert_eq!(
+        browser.eval(&session, "window.keptSinceLoad"),
+        json!("yes"),
+        "the page was reloaded instead of updated"
+    );
+    let now = browser.eval(&session, "document.querySelector('.now').textContent");
+    assert_eq!(
+        now,
+        json!("Round 2: Table 2 · Board 2 · Black · vs Go, Gil (Davao Sharks) · Awaiting result")
+    );
+    assert_eq!(
+        browser.eval(&session, "document.title"),
+        json!("Table 2 · Board 2 · Black · vs Go (Davao Sharks) · Team Cup")
+    );
+    assert_eq!(
+        browser.eval(
+            &session,
+            "document.documentElement.scrollWidth <= window.innerWidth"
+        ),
+        json!(true),
+        "the team player's page scrolls sideways after the update"
+    );
+    shot(&mut browser, "phone-team-player-after");
+
+    // The standings page: the followed player's board in the banner at the top.
+    let standings = format!("http://{}/t/{}/standings", server.addr(), tid);
+    browser.call(Some(&session), "Page.navigate", json!({"url": standings}));
+    let banner = format!("Dizon, Dan · {}", now.as_str().expect("the board's words"));
+    browser.eval_until(
+        &session,
+        "the banner on the standings page",
+        &format!(
+            "!!document.getElementById('me') && \
+             document.getElementById('me').textContent === {}",
+            json!(banner)
+        ),
+    );
+    // Scripts off: the page itself shows the same board after a reload.
+    browser.call(
+        Some(&session),
+        "Emulation.setScriptExecutionDisabled",
+        json!({"value": true}),
+    );
+    browser.call(Some(&session), "Page.navigate", json!({"url": page}));
+    browser.eval_until(
+        &session,
+        "the board without scripts",
+        &format!(
+            "!!document.querySelector('.now') && \
+             document.querySelector('.now').textContent === {now}"
+        ),
+    );
+    assert_eq!(
+        browser.eval(&session, "document.getElementById('follow').hidden"),
+        json!(true),
+        "without scripts there is nothing to follow with"
+    );
+    // The hall display of the team event at 1920×1080: the round's match first, in large
+    // type, then the team standings, by itself.
+    let hall = browser.page(1920, 1080, 1, false);
+    let url = format!("http://{}/t/{}/hall?every=2", server.addr(), tid);
+    browser.call(Some(&hall), "Page.navigate", json!({"url": url}));
+    browser.eval_until(
+        &hall,
+        "the first slide shown",
+        "document.documentElement.getAttribute('data-slide') === '0'",
+    );
+    assert_eq!(
+        browser.eval(&hall, "document.querySelector('.slide.on h2').textContent"),
+        json!("Round 2 · Swiss")
+    );
+    assert_eq!(
+        browser.eval(
+            &hall,
+            "Array.from(document.querySelectorAll('.slide.on li')).map(function (li) { \
+               return parseFloat(getComputedStyle(li).fontSize) >= 28 ? li.textContent : ''; })"
+        ),
+        json!([
+            "Match 1Tondo Tigers – Davao Sharks0–0",
+            "Table 11. Reyes, Ana – Uy, Fay…",
+            "Table 22. Go, Gil – Dizon, Dan…",
+            "ByeCebu Colonels"
+        ])
+    );
+    let file = browser.screenshot(&hall, "hall-team");
+    assert_eq!(png_size(&file), (1920, 1080), "{}", file.display());
+    browser.eval_until(
+        &hall,
+        "the next slide",
+        "document.documentElement.getAttribute('data-slide') === '1'",
+    );
+    assert_eq!(
+        browser.eval(&hall, "document.querySelector('.slide.on h2').textContent"),
+        json!("Team standings · Swiss")
+    );
+    // The browser follows a player (this profile's storage), but the hall's screen is
+    // everyone's: no banner there.
+    assert_eq!(
+        browser.eval(&hall, "!!document.getElementById('me')"),
+        json!(false),
+        "the hall's screen shows no followed player's banner"
     );
     browser.close();
 }

@@ -16,11 +16,13 @@ use engines::Engine;
 use ggdesk::serve::{ServeConfig, Server};
 use ggdesk::store::{Actor, Address, Store, TournamentId};
 use serde_json::{Value, json};
-use serve_support::{Reply, get, ranks_in};
+use serve_support::{Reply, get, ranks_in, team_cup};
 
 crate::on_both_engines!(
     team_events_show_their_standings_matches_teams_and_board_prizes,
     the_board_groups_and_the_final_show_their_games_and_standings,
+    a_team_players_page_says_where_they_play_in_the_round_in_play,
+    the_hall_display_of_a_team_event_shows_matches_standings_and_board_prizes,
 );
 
 /// The worked examples of `shared/examples/teams/`, as the repository keeps them.
@@ -102,6 +104,7 @@ fn text_of(html: &str) -> String {
         .replace("&gt;", ">")
         .replace("&quot;", "\"")
         .replace("&#39;", "'")
+        .replace("&nbsp;", " ")
         .replace("&amp;", "&");
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
@@ -392,5 +395,250 @@ fn the_board_groups_and_the_final_show_their_games_and_standings(engine: Engine)
     assert_eq!(now["system"], json!("scheveningen"));
     let page = get(addr, &format!("/t/{tid}/standings"));
     assert!(ranks_on(html_of(&page), &file).is_empty());
+    // A player's page names their table in the final (the example's names hold numbers),
+    // or says their team is not in it.
+    let top = |no: u32| {
+        let html = html_of(&get(addr, &format!("/t/{tid}/player/{no}"))).to_string();
+        (div_text(&html, "now"), title_of(&html))
+    };
+    assert_eq!(
+        top(11),
+        (
+            "Round 4: Table 1 · White · vs Flores, Fe 14 (Iloilo Eagles) · 1–0".to_string(),
+            "Table 1 · White · vs Flores (Iloilo Eagles) · Team event 2".to_string()
+        )
+    );
+    assert_eq!(
+        top(1),
+        (
+            "Round 4: Not playing this round".to_string(),
+            "Flores, Kiko 1 · Team event 2".to_string()
+        )
+    );
+    server.stop();
+}
+
+/// The text of the first element of class `class` (a `div`) in `html`.
+fn div_text(html: &str, class: &str) -> String {
+    let open = format!("<div class=\"{class}\"");
+    let at = html
+        .find(&open)
+        .unwrap_or_else(|| panic!("no {open:?} in {html}"));
+    let rest = &html[at..];
+    text_of(&rest[..rest.find("</div>").unwrap_or(rest.len())])
+}
+
+/// The page's title, as the browser shows it.
+fn title_of(html: &str) -> String {
+    let from = html.find("<title>").expect("a title") + "<title>".len();
+    let to = html[from..].find("</title>").expect("the title's end") + from;
+    text_of(&html[from..to])
+}
+
+/// The player's page of a team event (issue 34, items 1, 2, 6): at the top, before anything
+/// is published, "Not paired yet"; once the round is published (a draft is not), their
+/// table, board, colour, opponent and the opponent's team, the match, or "Not in the
+/// line-up" / "Team bye"; the page title says the same in short; the follow and alert
+/// buttons are there for the script, hidden to a browser without it, which reads the board
+/// in the page itself; a result entered shows, with the player's points.
+fn a_team_players_page_says_where_they_play_in_the_round_in_play(engine: Engine) {
+    use ggdesk::tournament::{GameResult, TableNo};
+    let dir = tempfile::tempdir().expect("dir");
+    let address = engines::fresh_address(engine, dir.path());
+    let mut store = Store::connect(&address).expect("store");
+    let tid = team_cup(&mut store);
+    let server = serve(address);
+    let addr = server.addr();
+    let page = |no: u32| html_of(&get(addr, &format!("/t/{tid}/player/{no}"))).to_string();
+
+    let ana = page(1);
+    assert_eq!(div_text(&ana, "now"), "Not paired yet");
+    assert_eq!(title_of(&ana), "Reyes, Ana · Team Cup");
+    assert!(
+        ana.contains(&format!(
+            "<button id=\"follow\" type=\"button\" hidden data-follow=\"{tid}/1\">This is me\
+             </button> <button id=\"alert\" type=\"button\" hidden>Alert me</button>"
+        )),
+        "{ana}"
+    );
+    assert!(
+        text_of(&ana).contains("No. 1 · rating 1900 · Tondo Tigers · board 1"),
+        "{}",
+        text_of(&ana)
+    );
+
+    // A draft is not shown.
+    let n = store
+        .pair_team_round(tid, &Actor::director())
+        .expect("paired");
+    server.check_now();
+    assert_eq!(div_text(&page(1), "now"), "Not paired yet");
+
+    store
+        .publish_team_round(tid, n, &Actor::director())
+        .expect("published");
+    server.check_now();
+    let ana = page(1);
+    assert_eq!(
+        div_text(&ana, "now"),
+        "Round 1: Table 1 · Board 1 · White · vs Cruz, Ben (Cebu Colonels) · Awaiting result"
+    );
+    assert!(
+        ana.contains("<div class=\"now\" data-round=\"1\">"),
+        "the round the script remembers: {ana}"
+    );
+    assert_eq!(
+        title_of(&ana),
+        "Table 1 · Board 1 · White · vs Cruz (Cebu Colonels) · Team Cup"
+    );
+    let text = text_of(&ana);
+    assert!(
+        text.contains("Match 1 : Tondo Tigers vs Cebu Colonels · 0–0 after 0 of 2 boards"),
+        "{text}"
+    );
+    let dan = page(2);
+    assert_eq!(
+        div_text(&dan, "now"),
+        "Round 1: Table 2 · Board 2 · Black · vs Santos, Eve (Cebu Colonels) · Awaiting result"
+    );
+    assert_eq!(
+        title_of(&dan),
+        "Table 2 · Board 2 · Black · vs Santos (Cebu Colonels) · Team Cup"
+    );
+    let cid = page(3);
+    assert_eq!(
+        div_text(&cid, "now"),
+        "Round 1: Not in the line-up this round"
+    );
+    assert_eq!(title_of(&cid), "Not in the line-up · Lim, Cid · Team Cup");
+    let fay = page(6);
+    assert_eq!(div_text(&fay, "now"), "Round 1: Team bye");
+    assert_eq!(title_of(&fay), "Team bye · Uy, Fay · Team Cup");
+    assert!(text_of(&fay).contains("No game played yet."));
+
+    // A result entered: the board's result at the top, the player's points (a win is two)
+    // and games; the team's place waits for a complete round.
+    store
+        .set_team_board_result(
+            tid,
+            n,
+            TableNo(1),
+            GameResult::WhiteWins,
+            &Actor::director(),
+        )
+        .expect("result");
+    server.check_now();
+    let ana = page(1);
+    assert_eq!(
+        div_text(&ana, "now"),
+        "Round 1: Table 1 · Board 1 · White · vs Cruz, Ben (Cebu Colonels) · 1–0"
+    );
+    let text = text_of(&ana);
+    assert!(text.contains("Points 2 from 1 game"), "{text}");
+    assert_eq!(
+        rows_after(&ana, "<table class=\"mine\">"),
+        vec![vec![
+            "1".to_string(),
+            "1".into(),
+            "Cruz, Ben 4 Cebu Colonels · table 1".into(),
+            "2".into()
+        ]]
+    );
+    assert!(!text.contains("place"), "{text}");
+    let ben = text_of(&page(4));
+    assert!(ben.contains("Points 0 from 1 game"), "{ben}");
+    server.stop();
+}
+
+/// The slides' titles and lines of a hall display page.
+fn slides_of(html: &str) -> Vec<(String, Vec<String>)> {
+    html.split("<section class=\"slide\">")
+        .skip(1)
+        .map(|s| {
+            let s = &s[..s.find("</section>").unwrap_or(s.len())];
+            let h2 = s.find("</h2>").expect("a slide's title");
+            let lines = s[h2..]
+                .split("<li>")
+                .skip(1)
+                .map(|l| text_of(&l[..l.find("</li>").unwrap_or(l.len())]))
+                .collect();
+            (text_of(&s[..h2]), lines)
+        })
+        .collect()
+}
+
+/// The hall display of a team event (issue 34, item 4): the round in play's matches board by
+/// board with their running score and the team bye, the team standings and the board
+/// prizes' leaders, each a slide; before a round, the line that says the pairings come.
+fn the_hall_display_of_a_team_event_shows_matches_standings_and_board_prizes(engine: Engine) {
+    use ggdesk::tournament::{GameResult, TableNo};
+    let dir = tempfile::tempdir().expect("dir");
+    let address = engines::fresh_address(engine, dir.path());
+    let mut store = Store::connect(&address).expect("store");
+    let tid = team_cup(&mut store);
+    let server = serve(address);
+    let addr = server.addr();
+    let hall = || {
+        let html = html_of(&get(addr, &format!("/t/{tid}/hall"))).to_string();
+        assert!(html.contains("<script src=\"/hall.js\" defer></script>"));
+        slides_of(&html)
+    };
+    let s = |list: &[&str]| list.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        hall(),
+        vec![(
+            "Pairings".to_string(),
+            s(&["The pairings appear here as soon as a round is published."])
+        )]
+    );
+    let n = store
+        .pair_team_round(tid, &Actor::director())
+        .expect("paired");
+    store
+        .publish_team_round(tid, n, &Actor::director())
+        .expect("published");
+    store
+        .set_team_board_result(
+            tid,
+            n,
+            TableNo(1),
+            GameResult::WhiteWins,
+            &Actor::director(),
+        )
+        .expect("result");
+    server.check_now();
+    let slides = hall();
+    let titles: Vec<&str> = slides.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(
+        titles,
+        ["Round 1 · Swiss", "Team standings · Swiss", "Board prizes"]
+    );
+    assert_eq!(
+        slides[0].1,
+        s(&[
+            "Match 1 Tondo Tigers – Cebu Colonels 2–0",
+            "Table 1 1. Reyes, Ana – Cruz, Ben 1–0",
+            "Table 2 2. Santos, Eve – Dizon, Dan …",
+            "Bye Davao Sharks",
+        ])
+    );
+    // As the standings page has them: the bye scored, the match not yet.
+    assert_eq!(
+        slides[1].1,
+        s(&[
+            "# Team MP GP",
+            "1 Davao Sharks 1 2",
+            "2 Tondo Tigers 0 0",
+            "2 Cebu Colonels 0 0",
+        ])
+    );
+    assert_eq!(
+        slides[2].1,
+        s(&[
+            "Board 1 Pts G %",
+            "1 Reyes, Ana (Tondo Tigers) 2 1 100",
+            "2 Cruz, Ben (Cebu Colonels) 0 1 0",
+        ])
+    );
     server.stop();
 }

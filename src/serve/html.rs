@@ -1253,6 +1253,18 @@ fn player_heading(p: &PublicPlayer) -> String {
     facts.join(" · ")
 }
 
+/// "This is me" (follow) and "Alert me" on a player's page: shown by /live.js, which keeps
+/// the choice in the browser's own storage (no account); a page without scripts shows
+/// neither.
+pub(super) fn follow_buttons(t: &TournamentData, no: u32) -> String {
+    format!(
+        "<p class=\"follow\"><button id=\"follow\" type=\"button\" hidden \
+         data-follow=\"{}/{no}\">This is me</button> <button id=\"alert\" type=\"button\" \
+         hidden>Alert me</button> <span id=\"alert-note\" class=\"note\"></span></p>\n",
+        t.id
+    )
+}
+
 /// A player's page: where they play now, and every round with opponent, colour, result and
 /// score after it.
 pub fn player(t: &TournamentData, no: u32) -> Option<String> {
@@ -1265,15 +1277,7 @@ pub fn player(t: &TournamentData, no: u32) -> Option<String> {
         esc(&p.name),
         player_heading(p)
     );
-    // "This is me" (follow) and "Alert me": shown by /live.js, which keeps the choice in the
-    // browser's own storage (no account); a page without scripts shows neither.
-    let _ = writeln!(
-        main,
-        "<p class=\"follow\"><button id=\"follow\" type=\"button\" hidden \
-         data-follow=\"{}/{no}\">This is me</button> <button id=\"alert\" type=\"button\" \
-         hidden>Alert me</button> <span id=\"alert-note\" class=\"note\"></span></p>",
-        t.id
-    );
+    main.push_str(&follow_buttons(t, no));
     if let Some(r) = t.round_in_play() {
         let _ = writeln!(
             main,
@@ -1689,14 +1693,11 @@ pub fn wall(ev: &EventIndex, url: &str, qr_svg: &str) -> String {
 }
 
 /// Lines on one page of the hall display: at 1920×1080 they fit in type of 30 px.
-const HALL_LINES: usize = 22;
+pub(super) const HALL_LINES: usize = 22;
 
-/// The hall display (`/t/ID/hall`): a page for a projector or a TV, in large type, its
-/// slides shown one after the other by `/hall.js` (the pairings by name, paged; the
-/// standings, paged; in an event of stages the current stage's groups and the bracket), a
-/// QR code to the phone pages in a corner, kept up to date by `/live.js`. Without scripts
-/// every slide shows, one under the other.
-pub fn hall(t: &TournamentData, url: &str, qr_svg: &str) -> String {
+/// The hall display's slides of an event of players or of stages: each a title and its
+/// lines.
+fn hall_slides(t: &TournamentData) -> Vec<(String, Vec<String>)> {
     let mut slides: Vec<(String, Vec<String>)> = Vec::new();
     let name_of = |no: u32| {
         t.player(no)
@@ -1825,6 +1826,20 @@ pub fn hall(t: &TournamentData, url: &str, qr_svg: &str) -> String {
             }
         }
     }
+    slides
+}
+
+/// The hall display (`/t/ID/hall`): a page for a projector or a TV, in large type, its
+/// slides shown one after the other by `/hall.js` (the pairings by name, paged; the
+/// standings, paged; in an event of stages the current stage's groups and the bracket), a
+/// QR code to the phone pages in a corner, kept up to date by `/live.js`. Without scripts
+/// every slide shows, one under the other.
+pub fn hall(t: &TournamentData, url: &str, qr_svg: &str) -> String {
+    // A team event: its matches, team standings and board prizes.
+    let mut slides = match &t.teams {
+        Some(td) => super::team_html::hall_slides(t, td),
+        None => hall_slides(t),
+    };
     if slides.is_empty() {
         slides.push((
             "Pairings".to_string(),
@@ -1864,6 +1879,7 @@ ol{list-style:none;margin:0;padding:0}li{display:flex;gap:28px;border-bottom:1px
 .nm,.op{flex:1;min-width:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}\
 .tb{flex:none;width:170px;font-weight:700;color:#fdb022}\
 .rk{flex:none;width:70px;text-align:right}.sc{flex:none;width:110px;text-align:right;font-weight:700}\
+.hd{color:#7cb0ff;font-weight:700}\
 .slide{margin-bottom:28px}.cycling .slide{display:none;margin:0}.cycling .slide.on{display:block}";
 
 /// The hall display's script, `/hall.js`: shows its slides one after the other (every 12
@@ -1940,6 +1956,10 @@ pub const LIVE_JS: &str = r#""use strict";
       .then(function (text) {
         if (text === null) return;
         var doc = new DOMParser().parseFromString(text, "text/html");
+        // The followed player's banner goes over with the page (decorate() brings it up
+        // to date), so that it never blinks out while the page is swapped.
+        var me = document.getElementById("me"), into = doc.querySelector("main");
+        if (me && into) into.insertBefore(me.cloneNode(true), into.firstChild);
         if (doc.body && doc.body.innerHTML !== document.body.innerHTML) {
           document.title = doc.title;
           document.body.replaceWith(doc.body);
@@ -2021,6 +2041,8 @@ pub const LIVE_JS: &str = r#""use strict";
       }
     }
     if (!f || !window.fetch || !window.DOMParser) return;
+    // The hall display is the whole hall's screen: no one's banner there.
+    if (/\/hall$/.test(location.pathname)) return;
     var parts = f.split("/");
     if (m && m[1] !== parts[0]) return;
     if (follow && follow.getAttribute("data-follow") === f) return;

@@ -7,7 +7,8 @@
 //! or team's name wraps rather than widening a row.
 
 use super::html::{
-    Tab, board_result, counts_line, esc, find_form, player_link, rounds_links, tournament_page,
+    HALL_LINES, Tab, board_result, counts_line, esc, find_form, follow_buttons, player_link,
+    rounds_links, tournament_page,
 };
 use super::public::TournamentData;
 use super::teams::{GameLine, MatchBoard, MatchLine, TeamData, TeamRoundData, TeamStageData};
@@ -445,11 +446,209 @@ pub fn team(t: &TournamentData, td: &TeamData, id: u32) -> Option<String> {
     Some(tournament_page(t, Tab::None, &team.name, &main))
 }
 
-/// A player of a team event: their team and board, and every game they played.
+/// Where a player of a team event is in a round.
+enum Now<'a> {
+    /// On a board: of a match (with its board number), of a board group, or of the final.
+    Seat {
+        table: Option<u32>,
+        board: Option<usize>,
+        group: Option<usize>,
+        side: Side,
+        opponent: Option<u32>,
+        result: GameResult,
+        of: Option<&'a MatchLine>,
+    },
+    /// Their team plays (in this match, if it is one) without them.
+    NotInLineUp(Option<&'a MatchLine>),
+    /// Their team has the round's bye.
+    TeamBye,
+    /// Their team does not play this round.
+    NotPlaying,
+}
+
+fn now_of<'a>(td: &TeamData, r: &'a TeamRoundData, no: u32) -> Now<'a> {
+    let team = td.team_of(no).map(|(t, _)| t);
+    for m in &r.matches {
+        for b in &m.boards {
+            let (side, opponent) = if b.white == Some(no) {
+                (Side::White, b.black)
+            } else if b.black == Some(no) {
+                (Side::Black, b.white)
+            } else {
+                continue;
+            };
+            return Now::Seat {
+                table: b.table,
+                board: Some(b.board),
+                group: None,
+                side,
+                opponent,
+                result: b.result,
+                of: Some(m),
+            };
+        }
+    }
+    for g in &r.games {
+        let (side, opponent) = if g.white == no {
+            (Side::White, g.black)
+        } else if g.black == no {
+            (Side::Black, g.white)
+        } else {
+            continue;
+        };
+        return Now::Seat {
+            table: Some(g.table),
+            board: None,
+            group: g.board_group,
+            side,
+            opponent: Some(opponent),
+            result: g.result,
+            of: None,
+        };
+    }
+    let Some(team) = team else {
+        return Now::NotPlaying;
+    };
+    if let Some(m) = r
+        .matches
+        .iter()
+        .find(|m| m.home == team.id || m.away == team.id)
+    {
+        return Now::NotInLineUp(Some(m));
+    }
+    if r.byes.contains(&team.id) {
+        return Now::TeamBye;
+    }
+    let mate = |p: u32| team.roster.contains(&p);
+    if r.games.iter().any(|g| mate(g.white) || mate(g.black)) {
+        return Now::NotInLineUp(None);
+    }
+    Now::NotPlaying
+}
+
+fn colour_word(side: Side) -> (&'static str, &'static str) {
+    match side {
+        Side::White => ("White", "sw"),
+        Side::Black => ("Black", "sk"),
+    }
+}
+
+/// The name of a player's team, in brackets after their name; empty when they have none.
+fn team_in_brackets(td: &TeamData, no: u32) -> String {
+    td.team_of(no)
+        .map_or(String::new(), |(team, _)| format!(" ({})", esc(&team.name)))
+}
+
+/// Where the player is in the round in play, in a few words: "Table 7 · Board 2 · White ·
+/// vs Cruz, Ben (Cebu Colonels) · Awaiting result", "not in the line-up", "team bye".
+fn now_line(t: &TournamentData, td: &TeamData, now: &Now<'_>) -> String {
+    match now {
+        Now::Seat {
+            table,
+            board,
+            group,
+            side,
+            opponent,
+            result,
+            ..
+        } => {
+            let mut parts = Vec::new();
+            if let Some(n) = table {
+                parts.push(format!("<b>Table {n}</b>"));
+            }
+            if let Some(b) = board {
+                parts.push(format!("Board {b}"));
+            }
+            if let Some(g) = group {
+                parts.push(format!("Board group B{g}"));
+            }
+            let (colour, swatch) = colour_word(*side);
+            parts.push(format!("<span class=\"{swatch}\"></span>{colour}"));
+            parts.push(match opponent {
+                Some(o) => format!(
+                    "vs <a href=\"/t/{}/player/{o}\">{}</a>{}",
+                    t.id,
+                    esc(t.name(*o)),
+                    team_in_brackets(td, *o)
+                ),
+                None => "no opponent: the other team left the board empty".into(),
+            });
+            parts.push(if *result == GameResult::Pending {
+                "<span class=\"awaiting_result\">Awaiting result</span>".into()
+            } else {
+                let (text, note) = board_result(*result);
+                let note = note.map_or(String::new(), |n| format!(" <small>{n}</small>"));
+                format!("<span class=\"finished\"><b>{text}</b>{note}</span>")
+            });
+            parts.join(" · ")
+        }
+        Now::NotInLineUp(_) => "<b>Not in the line-up</b> this round".into(),
+        Now::TeamBye => "<b>Team bye</b>".into(),
+        Now::NotPlaying => "<span class=\"note\">Not playing this round</span>".into(),
+    }
+}
+
+/// The page title of a player of a team event: where they sit in the round in play,
+/// `Table 7 · Board 2 · White · vs Cruz (Cebu Colonels)` (the opponent's name up to its
+/// comma), `Team bye · NAME`, `Not in the line-up · NAME`, or their name.
+fn now_title(td: &TeamData, t: &TournamentData, now: &Now<'_>, name: &str) -> String {
+    match now {
+        Now::Seat {
+            table,
+            board,
+            group,
+            side,
+            opponent,
+            ..
+        } => {
+            let mut parts = Vec::new();
+            if let Some(n) = table {
+                parts.push(format!("Table {n}"));
+            }
+            if let Some(b) = board {
+                parts.push(format!("Board {b}"));
+            }
+            if let Some(g) = group {
+                parts.push(format!("B{g}"));
+            }
+            parts.push(colour_word(*side).0.to_string());
+            if let Some(o) = opponent {
+                let other = t.player(*o).map_or(String::new(), |p| p.name.clone());
+                let short = other.split(',').next().unwrap_or("").trim().to_string();
+                let team = td
+                    .team_of(*o)
+                    .map_or(String::new(), |(team, _)| format!(" ({})", team.name));
+                parts.push(format!("vs {short}{team}"));
+            }
+            parts.join(" · ")
+        }
+        Now::NotInLineUp(_) => format!("Not in the line-up · {name}"),
+        Now::TeamBye => format!("Team bye · {name}"),
+        Now::NotPlaying => name.to_string(),
+    }
+}
+
+/// A match in a line under the player's board: its number, its teams and its score.
+fn match_line(t: &TournamentData, td: &TeamData, r: &TeamRoundData, m: &MatchLine) -> String {
+    format!(
+        "<p class=\"sub\"><a href=\"/t/{}/round/{}\">Match {}</a>: {} vs {} · {}</p>\n",
+        t.id,
+        r.number,
+        m.table,
+        team_link(t, td, m.home),
+        team_link(t, td, m.away),
+        score_words(m)
+    )
+}
+
+/// A player of a team event: at the top where they play in the round in play (table,
+/// board, colour, opponent and their team, the match) with the follow and alert buttons,
+/// their team's place, then every game they played with their points.
 pub fn player(t: &TournamentData, td: &TeamData, no: u32) -> Option<String> {
     let p = t.player(no)?;
     let mut main = format!("<h2>{}</h2>", esc(&p.name));
-    if let Some((team, place)) = td.team_of(no) {
+    let team = td.team_of(no);
+    if let Some((team, place)) = team {
         let role = if place <= td.boards {
             format!("board {place}")
         } else {
@@ -462,9 +661,51 @@ pub fn player(t: &TournamentData, td: &TeamData, no: u32) -> Option<String> {
             team_link(t, td, team.id)
         );
     }
+    main.push_str(&follow_buttons(t, no));
+    let title = match td.round_in_play() {
+        Some(r) => {
+            let now = now_of(td, r, no);
+            let _ = writeln!(
+                main,
+                "<div class=\"now\" data-round=\"{}\">Round {}: {}</div>",
+                r.number,
+                r.number,
+                now_line(t, td, &now)
+            );
+            match &now {
+                Now::Seat { of: Some(m), .. } | Now::NotInLineUp(Some(m)) => {
+                    main.push_str(&match_line(t, td, r, m));
+                }
+                _ => {}
+            }
+            now_title(td, t, &now, &p.name)
+        }
+        None => {
+            main.push_str("<div class=\"now\">Not paired yet</div>\n");
+            p.name.clone()
+        }
+    };
+    if let Some((team, _)) = team
+        && let Some((st, s)) = td.current_standings()
+        && let Some(row) = s.rows.iter().find(|r| r.team == team.id)
+        && td.rounds.iter().any(TeamRoundData::complete)
+    {
+        let _ = writeln!(
+            main,
+            "<p>{}: place <b>{}</b> · match points <b>{}</b> · game points <b>{}</b> in the \
+             <a href=\"/t/{}/standings\">standings</a> of {}</p>",
+            esc(&team.name),
+            row.rank,
+            row.match_points,
+            row.game_points,
+            t.id,
+            esc(&st.title())
+        );
+    }
     let mut rows = String::new();
     let points = t_points(t);
     let mut total = Score::ZERO;
+    let mut games = 0;
     for r in &td.rounds {
         let boards = r
             .matches
@@ -472,14 +713,18 @@ pub fn player(t: &TournamentData, td: &TeamData, no: u32) -> Option<String> {
             .flat_map(|m| {
                 m.boards
                     .iter()
-                    .map(|b| (Some(b.board), b.white, b.black, b.result))
+                    .map(|b| (Some(b.board), b.table, b.white, b.black, b.result))
             })
-            .chain(
-                r.games
-                    .iter()
-                    .map(|g| (g.board_group, Some(g.white), Some(g.black), g.result)),
-            );
-        for (board, white, black, result) in boards {
+            .chain(r.games.iter().map(|g| {
+                (
+                    g.board_group,
+                    Some(g.table),
+                    Some(g.white),
+                    Some(g.black),
+                    g.result,
+                )
+            }));
+        for (board, table, white, black, result) in boards {
             let (side, opponent) = if white == Some(no) {
                 (Side::White, black)
             } else if black == Some(no) {
@@ -489,9 +734,17 @@ pub fn player(t: &TournamentData, td: &TeamData, no: u32) -> Option<String> {
             };
             let got = board_points(&points, result, side);
             total += got.unwrap_or(Score::ZERO);
+            games += usize::from(got.is_some());
             let text = match got {
                 None => "<span class=\"awaiting_result\">Awaiting result</span>".to_string(),
                 Some(s) => format!("<span class=\"finished\">{s}</span>"),
+            };
+            let under = |o: u32| {
+                let team = td
+                    .team_of(o)
+                    .map_or(String::new(), |(team, _)| esc(&team.name));
+                let table = table.map_or(String::new(), |n| format!(" · table&nbsp;{n}"));
+                format!("<br><span class=\"no\">{team}{table}</span>")
             };
             let _ = writeln!(
                 rows,
@@ -503,12 +756,11 @@ pub fn player(t: &TournamentData, td: &TeamData, no: u32) -> Option<String> {
                 board.map_or("–".to_string(), |b| b.to_string()),
                 match opponent {
                     Some(o) => format!(
-                        "{}{}",
-                        match side {
-                            Side::White => "<span class=\"sw\" title=\"White\"></span>",
-                            Side::Black => "<span class=\"sk\" title=\"Black\"></span>",
-                        },
-                        player_link(t, o)
+                        "<span class=\"{}\" title=\"{}\"></span>{}{}",
+                        colour_word(side).1,
+                        colour_word(side).0,
+                        player_link(t, o),
+                        under(o)
                     ),
                     None => "<span class=\"note\">(board left empty)</span>".into(),
                 }
@@ -520,12 +772,172 @@ pub fn player(t: &TournamentData, td: &TeamData, no: u32) -> Option<String> {
     } else {
         let _ = write!(
             main,
-            "<p>Points <b>{total}</b></p><table class=\"mine\"><thead><tr><th class=\"n\">Rd</th>\
-             <th class=\"n\">Bd</th><th>Opponent</th><th class=\"n\">Pts</th></tr></thead>\
-             <tbody>\n{rows}</tbody></table>\n"
+            "<p>Points <b>{total}</b> from {games} {}</p><table class=\"mine\"><thead><tr>\
+             <th class=\"n\">Rd</th><th class=\"n\">Bd</th><th>Opponent</th>\
+             <th class=\"n\">Pts</th></tr></thead><tbody>\n{rows}</tbody></table>\n",
+            if games == 1 { "game" } else { "games" }
         );
     }
-    Some(tournament_page(t, Tab::None, &p.name, &main))
+    Some(tournament_page(t, Tab::None, &title, &main))
+}
+
+/// Lines a board's players take on a slide of the hall's board prizes.
+const HALL_PRIZE_ROWS: usize = 5;
+
+/// Lines cut into slides of at most `HALL_LINES` lines, each block (a match with its boards,
+/// a board with its leaders) kept whole on one slide where it fits; the slides titled
+/// `title`, numbered when more than one.
+fn hall_pages(title: &str, blocks: Vec<Vec<String>>) -> Vec<(String, Vec<String>)> {
+    let mut pages: Vec<Vec<String>> = Vec::new();
+    let mut page: Vec<String> = Vec::new();
+    for block in blocks {
+        if !page.is_empty() && page.len() + block.len() > HALL_LINES {
+            pages.push(std::mem::take(&mut page));
+        }
+        for line in block {
+            if page.len() == HALL_LINES {
+                pages.push(std::mem::take(&mut page));
+            }
+            page.push(line);
+        }
+    }
+    if !page.is_empty() {
+        pages.push(page);
+    }
+    let n = pages.len();
+    pages
+        .into_iter()
+        .enumerate()
+        .map(|(k, lines)| {
+            let title = if n > 1 {
+                format!("{title} ({}/{n})", k + 1)
+            } else {
+                title.to_string()
+            };
+            (title, lines)
+        })
+        .collect()
+}
+
+/// A result for the hall: "1–0", or "…" while it is awaited.
+fn hall_result(result: GameResult) -> String {
+    if result == GameResult::Pending {
+        "…".into()
+    } else {
+        board_result(result).0.into()
+    }
+}
+
+/// The hall display's slides of a team event: the round in play's matches board by board
+/// (a board-group stage's or the final's games by table), paged, each match kept on one
+/// slide; the current stage's team standings; the board prizes' leaders.
+pub fn hall_slides(t: &TournamentData, td: &TeamData) -> Vec<(String, Vec<String>)> {
+    let mut slides = Vec::new();
+    let name_of = |no: Option<u32>| match no {
+        Some(no) => esc(t.name(no)),
+        None => "(empty)".to_string(),
+    };
+    if let Some(r) = td.round_in_play() {
+        let mut blocks: Vec<Vec<String>> = Vec::new();
+        for m in &r.matches {
+            let (h, a) = m.score.game_points;
+            let mut block = vec![format!(
+                "<span class=\"tb\">Match {}</span><span class=\"nm hd\">{} – {}</span>\
+                 <span class=\"sc\">{h}–{a}</span>",
+                m.table,
+                esc(td.team_name(m.home)),
+                esc(td.team_name(m.away))
+            )];
+            for b in &m.boards {
+                let table = b
+                    .table
+                    .map_or_else(|| format!("Bd {}", b.board), |n| format!("Table {n}"));
+                block.push(format!(
+                    "<span class=\"tb\">{table}</span><span class=\"nm\">{}. {} – {}</span>\
+                     <span class=\"sc\">{}</span>",
+                    b.board,
+                    name_of(b.white),
+                    name_of(b.black),
+                    hall_result(b.result)
+                ));
+            }
+            blocks.push(block);
+        }
+        if !r.byes.is_empty() {
+            let names: Vec<String> = r.byes.iter().map(|id| esc(td.team_name(*id))).collect();
+            blocks.push(vec![format!(
+                "<span class=\"tb\">Bye</span><span class=\"nm\">{}</span>",
+                names.join(", ")
+            )]);
+        }
+        blocks.extend(r.games.iter().map(|g| {
+            let group = g.board_group.map_or(String::new(), |b| format!("B{b} · "));
+            vec![format!(
+                "<span class=\"tb\">Table {}</span><span class=\"nm\">{group}{} – {}</span>\
+                 <span class=\"sc\">{}</span>",
+                g.table,
+                name_of(Some(g.white)),
+                name_of(Some(g.black)),
+                hall_result(g.result)
+            )]
+        }));
+        slides.extend(hall_pages(&round_heading(td, r), blocks));
+    }
+    if let Some((st, s)) = td.current_standings()
+        && !s.rows.is_empty()
+        && !td.rounds.is_empty()
+    {
+        let mut lines = vec![
+            "<span class=\"rk\">#</span><span class=\"nm hd\">Team</span>\
+             <span class=\"sc hd\">MP</span><span class=\"sc hd\">GP</span>"
+                .to_string(),
+        ];
+        lines.extend(s.rows.iter().map(|row| {
+            format!(
+                "<span class=\"rk\">{}</span><span class=\"nm\">{}</span>\
+                 <span class=\"sc\">{}</span><span class=\"sc\">{}</span>",
+                row.rank,
+                esc(td.team_name(row.team)),
+                row.match_points,
+                row.game_points
+            )
+        }));
+        let blocks = lines.into_iter().map(|l| vec![l]).collect();
+        slides.extend(hall_pages(
+            &format!("Team standings · {}", esc(&st.title())),
+            blocks,
+        ));
+    }
+    let blocks: Vec<Vec<String>> = td
+        .prizes
+        .iter()
+        .filter(|(_, rows)| !rows.is_empty())
+        .map(|(board, rows)| {
+            let mut block = vec![format!(
+                "<span class=\"tb\">Board {board}</span><span class=\"nm hd\"></span>\
+                 <span class=\"sc hd\">Pts</span><span class=\"rk hd\">G</span>\
+                 <span class=\"sc hd\">%</span>"
+            )];
+            block.extend(rows.iter().take(HALL_PRIZE_ROWS).enumerate().map(|(i, r)| {
+                let team = r
+                    .team
+                    .map_or(String::new(), |id| format!(" ({})", esc(td.team_name(id))));
+                format!(
+                    "<span class=\"tb\">{}</span><span class=\"nm\">{}{team}</span>\
+                     <span class=\"sc\">{}</span><span class=\"rk\">{}</span>\
+                     <span class=\"sc\">{}</span>",
+                    i + 1,
+                    esc(t.name(r.id.0)),
+                    r.points,
+                    r.games,
+                    percentage(r.percentage_cents)
+                )
+            }));
+            block
+        })
+        .collect();
+    slides.extend(hall_pages("Board prizes", blocks));
+    slides
 }
 
 /// The board prizes: for each board, its players by percentage, then games.
@@ -572,5 +984,37 @@ pub fn percentage(cents: i64) -> String {
         format!("{}", cents / 100)
     } else {
         format!("{}.{:02}", cents / 100, cents % 100)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(tag: &str, n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("{tag}{i}")).collect()
+    }
+
+    #[test]
+    fn the_hall_pages_keep_a_match_whole_and_number_the_slides() {
+        // Seven matches of a heading and three boards: five fit a slide of 22 lines.
+        let blocks: Vec<Vec<String>> = (0..7).map(|m| block(&format!("m{m}."), 4)).collect();
+        let pages = hall_pages("Round 3 · Swiss", blocks);
+        let shape: Vec<(&str, usize)> = pages.iter().map(|(t, l)| (t.as_str(), l.len())).collect();
+        assert_eq!(
+            shape,
+            [("Round 3 · Swiss (1/2)", 20), ("Round 3 · Swiss (2/2)", 8)]
+        );
+        assert_eq!(
+            pages[1].1[0], "m5.0",
+            "the sixth match starts the next slide"
+        );
+        // One slide: no number. A block longer than a slide is cut where the slide ends.
+        let pages = hall_pages("Board prizes", vec![block("b", 3)]);
+        assert_eq!(pages, [("Board prizes".to_string(), block("b", 3))]);
+        let pages = hall_pages("Long", vec![block("x", HALL_LINES + 2)]);
+        let sizes: Vec<usize> = pages.iter().map(|(_, l)| l.len()).collect();
+        assert_eq!(sizes, [HALL_LINES, 2]);
+        assert!(hall_pages("None", Vec::new()).is_empty());
     }
 }

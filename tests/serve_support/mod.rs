@@ -778,3 +778,28 @@ pub fn ranks_in(text: &str) -> Vec<String> {
     found.dedup();
     found
 }
+
+/// A team Swiss of two boards in the store: Tondo Tigers (Reyes, Ana; Dizon, Dan; Lim, Cid
+/// its reserve), Cebu Colonels (Cruz, Ben; Santos, Eve) and Davao Sharks (Uy, Fay; Go,
+/// Gil), players 1 to 7 in that order. Its first round pairs the Tigers against the
+/// Colonels on tables 1 and 2 (Reyes white on board 1, Dizon black on board 2) and gives
+/// the Sharks the bye.
+pub fn team_cup(store: &mut Store) -> TournamentId {
+    use ggdesk_core::export::import_team_players_csv;
+    use ggdesk_core::teams::{TeamEvent, TeamShape};
+    use ggdesk_core::tournament::PointsScale;
+    let e = TeamEvent::preset(TeamShape::Swiss, "Team Cup", PointsScale::default(), 2, 3);
+    let t = store
+        .create_team_event(&e, &RuleSettings::default(), &director())
+        .expect("created");
+    let rows = import_team_players_csv(
+        "team,name,federation_id,club,rating\n\
+         Tondo Tigers,\"Reyes, Ana\",,,1900\nTondo Tigers,\"Dizon, Dan\",,,1800\n\
+         Tondo Tigers,\"Lim, Cid\",,,1700\n\
+         Cebu Colonels,\"Cruz, Ben\",,,1600\nCebu Colonels,\"Santos, Eve\",,,1500\n\
+         Davao Sharks,\"Uy, Fay\",,,1400\nDavao Sharks,\"Go, Gil\",,,1300\n",
+    )
+    .expect("read");
+    store.import_teams(t, &rows, &director()).expect("imported");
+    t
+}
