@@ -92,15 +92,28 @@ impl StationsPage {
             ui.label(
                 "This desk runs on a database file: one laptop, no stations. For an arbiter \
                  station at every table, host the event on the network (below), or run it on a \
-                 server you keep (README: \"Running an event on a server\").",
+                 server you keep (README: \"Running an event on a server\"). An arbiter with a \
+                 station's card connects this laptop to the event instead.",
             );
             ui.separator();
+            // A laptop with no event of its own is most likely a station's: its form first.
+            let empty = cx
+                .store
+                .tournament_names()
+                .map(|names| names.is_empty())
+                .unwrap_or(false);
             let root = *self
                 .root
                 .get_or_insert_with(|| crate::host::cluster::whoami().0);
-            self.hosted = self.host_panel.ui(ui, cx.store.path(), root);
-            ui.separator();
-            self.connected = self.connect_panel.ui(ui);
+            if empty {
+                self.connected = self.connect_panel.ui(ui);
+                ui.separator();
+                self.hosted = self.host_panel.ui(ui, cx.store.path(), root);
+            } else {
+                self.hosted = self.host_panel.ui(ui, cx.store.path(), root);
+                ui.separator();
+                self.connected = self.connect_panel.ui(ui);
+            }
             return;
         }
         if let Some(tables) = cx.my_tables {
