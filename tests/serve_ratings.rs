@@ -11,12 +11,11 @@ mod pg;
 mod serve_support;
 
 use engines::Engine;
-use ggdesk::serve::{ServeConfig, Server};
 use ggdesk::store::{Actor, Address, RatingRow, Store, TournamentId};
 use ggdesk::tournament::{GameResult, RoundNo};
 use ggdesk_core::rating::Date;
 use serde_json::{Value, json};
-use serve_support::{Notices, Reply, get, until};
+use serve_support::{Notices, get, html_of, json_of, serve_at, until};
 use std::time::Duration;
 
 crate::on_both_engines!(
@@ -122,14 +121,6 @@ fn database(engine: Engine, dir: &std::path::Path) -> (Store, Address) {
     (store, address)
 }
 
-fn serve(address: Address) -> Server {
-    Server::start(&ServeConfig::new(
-        address,
-        "127.0.0.1:0".parse().expect("addr"),
-    ))
-    .expect("server starts")
-}
-
 /// A federation id as a path segment (every byte but letters, digits, `-`, `_`, `~`
 /// percent-encoded), written here independently of the server's own function.
 fn path_id(id: &str) -> String {
@@ -150,24 +141,6 @@ fn escaped(text: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
-}
-
-fn json_of(r: &Reply) -> Value {
-    assert_eq!(r.status, 200, "{}", r.head);
-    assert_eq!(
-        r.header("content-type").as_deref(),
-        Some("application/json")
-    );
-    serde_json::from_str(&r.body).expect("JSON")
-}
-
-fn html_of(r: &Reply) -> &str {
-    assert_eq!(r.status, 200, "{}", r.head);
-    assert_eq!(
-        r.header("content-type").as_deref(),
-        Some("text/html; charset=utf-8")
-    );
-    &r.body
 }
 
 /// A number as `ggdesk ratings` prints it (two decimals), as JSON has it.
@@ -234,7 +207,7 @@ fn the_rating_pages_show_the_list_and_histories_the_store_computed(engine: Engin
         provisional > 0 && provisional < list.len(),
         "the data has provisional ratings and others: {provisional}"
     );
-    let server = serve(address);
+    let server = serve_at(address);
     let addr = server.addr();
 
     // The API: the store's list, row for row.
@@ -400,7 +373,7 @@ fn a_changed_result_of_a_rated_event_reaches_the_open_rating_pages(engine: Engin
     let dir = tempfile::tempdir().expect("dir");
     let (mut store, address) = database(engine, dir.path());
     let events = rated_events(&mut store);
-    let server = serve(address);
+    let server = serve_at(address);
     let addr = server.addr();
     let before = json_of(&get(addr, "/api/ratings"));
     let player_page = format!("/ratings/player/{}", path_id(ODD_ID));
@@ -474,7 +447,7 @@ fn without_a_rated_event_the_list_says_so_and_the_index_has_no_link(engine: Engi
     store
         .import_tournament(&event_file("Unrated", &[1, 2, 3, 4], 2, 0), &director())
         .expect("import");
-    let server = serve(address);
+    let server = serve_at(address);
     let addr = server.addr();
     let index = get(addr, "/");
     let index = html_of(&index);
@@ -502,8 +475,8 @@ fn the_rating_pages_from_a_server_are_those_from_the_file() {
     let mut dst = Store::connect(&Address::Server(url.clone())).expect("server");
     file.copy_into(&mut dst).expect("copy onto the server");
     drop(dst);
-    let from_file = serve(Address::File(path.clone()));
-    let from_server = serve(Address::Server(url));
+    let from_file = serve_at(Address::File(path.clone()));
+    let from_server = serve_at(Address::Server(url));
     let mut paths = vec![
         "/".to_string(),
         "/ratings".into(),

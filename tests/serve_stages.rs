@@ -15,13 +15,12 @@ mod serve_support;
 use engines::Engine;
 use ggdesk::record::TimedEvent;
 use ggdesk::rules::{Event, Side};
-use ggdesk::serve::{ServeConfig, Server};
-use ggdesk::store::{Actor, Address, GameId, GameMode, NewGame, Store, TournamentId};
+use ggdesk::store::{Actor, GameId, GameMode, NewGame, Store, TournamentId};
 use ggdesk::tournament::{GameResult, PlayerId, RoundNo, TableNo};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
-use serve_support::{Notices, Reply, get, ranks_in, request};
+use serve_support::{Notices, get, html_of, json_of, ranks_in, request, serve_at, text_of};
 
 crate::on_both_engines!(
     an_event_in_stages_shows_its_groups_bracket_and_final_placement,
@@ -53,56 +52,6 @@ fn one_system(store: &mut Store) -> TournamentId {
         "rounds": [{"games": [{"table": 1, "white": 1, "black": 2, "result": "white"}]}],
     });
     store.import_tournament(&file, &director()).expect("import")
-}
-
-fn serve(address: Address) -> Server {
-    Server::start(&ServeConfig::new(
-        address,
-        "127.0.0.1:0".parse().expect("addr"),
-    ))
-    .expect("server starts")
-}
-
-fn html_of(r: &Reply) -> &str {
-    assert_eq!(r.status, 200, "{}", r.head);
-    assert_eq!(
-        r.header("content-type").as_deref(),
-        Some("text/html; charset=utf-8")
-    );
-    &r.body
-}
-
-fn json_of(r: &Reply) -> Value {
-    assert_eq!(r.status, 200, "{}", r.head);
-    assert_eq!(
-        r.header("content-type").as_deref(),
-        Some("application/json")
-    );
-    serde_json::from_str(&r.body).expect("JSON")
-}
-
-/// Text without its tags, entities of the pages' escaping undone, spaces collapsed.
-fn text_of(html: &str) -> String {
-    let mut out = String::new();
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => {
-                in_tag = true;
-                out.push(' ');
-            }
-            '>' => in_tag = false,
-            c if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    let out = out
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&amp;", "&");
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The rows of every table in `html` (within the part starting at `from`), each as its
@@ -145,7 +94,7 @@ fn an_event_in_stages_shows_its_groups_bracket_and_final_placement(engine: Engin
     let plain = one_system(&mut store);
     let tid = import(&mut store, GROUPS_THEN_KNOCKOUT);
     drop(store);
-    let server = serve(address);
+    let server = serve_at(address);
     let addr = server.addr();
 
     // The list says the event's stages.
@@ -615,7 +564,7 @@ fn a_series_game_in_progress_shows_no_rank_and_its_result_reaches_the_bracket(en
         assert!(!ranks_in(&record).is_empty(), "game {id:?}'s record");
     }
 
-    let server = serve(address);
+    let server = serve_at(address);
     let addr = server.addr();
     let mut paths = vec![
         "/".to_string(),

@@ -13,10 +13,9 @@ mod pg;
 mod serve_support;
 
 use engines::Engine;
-use ggdesk::serve::{ServeConfig, Server};
-use ggdesk::store::{Actor, Address, Store, TournamentId};
+use ggdesk::store::{Actor, Store, TournamentId};
 use serde_json::{Value, json};
-use serve_support::{Reply, get, ranks_in, team_cup};
+use serve_support::{get, html_of, json_of, ranks_in, serve_at, team_cup, text_of};
 
 crate::on_both_engines!(
     team_events_show_their_standings_matches_teams_and_board_prizes,
@@ -56,57 +55,6 @@ fn one_system(store: &mut Store) -> TournamentId {
     store
         .import_tournament(&file, &Actor::director())
         .expect("import")
-}
-
-fn serve(address: Address) -> Server {
-    Server::start(&ServeConfig::new(
-        address,
-        "127.0.0.1:0".parse().expect("addr"),
-    ))
-    .expect("server starts")
-}
-
-fn html_of(r: &Reply) -> &str {
-    assert_eq!(r.status, 200, "{}", r.head);
-    assert_eq!(
-        r.header("content-type").as_deref(),
-        Some("text/html; charset=utf-8")
-    );
-    &r.body
-}
-
-fn json_of(r: &Reply) -> Value {
-    assert_eq!(r.status, 200, "{}", r.head);
-    assert_eq!(
-        r.header("content-type").as_deref(),
-        Some("application/json")
-    );
-    serde_json::from_str(&r.body).expect("JSON")
-}
-
-/// Text without its tags, entities of the pages' escaping undone, spaces collapsed.
-fn text_of(html: &str) -> String {
-    let mut out = String::new();
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => {
-                in_tag = true;
-                out.push(' ');
-            }
-            '>' => in_tag = false,
-            c if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    let out = out
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&nbsp;", " ")
-        .replace("&amp;", "&");
-    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The body rows of the first table after `from` in `html`, each as its cells' text.
@@ -209,7 +157,7 @@ fn team_events_show_their_standings_matches_teams_and_board_prizes(engine: Engin
     let swiss_id = import(&mut store, &swiss);
     let robin_id = import(&mut store, &robin);
     drop(store);
-    let server = serve(address);
+    let server = serve_at(address);
     let addr = server.addr();
 
     // The list shows the team events, which have pages now.
@@ -367,7 +315,7 @@ fn the_board_groups_and_the_final_show_their_games_and_standings(engine: Engine)
     let (file, expected) = example("board-groups-then-final");
     let tid = import(&mut store, &file);
     drop(store);
-    let server = serve(address);
+    let server = serve_at(address);
     let addr = server.addr();
 
     let api = json_of(&get(addr, &format!("/api/t/{tid}/standings")));
@@ -447,7 +395,7 @@ fn a_team_players_page_says_where_they_play_in_the_round_in_play(engine: Engine)
     let address = engines::fresh_address(engine, dir.path());
     let mut store = Store::connect(&address).expect("store");
     let tid = team_cup(&mut store);
-    let server = serve(address);
+    let server = serve_at(address);
     let addr = server.addr();
     let page = |no: u32| html_of(&get(addr, &format!("/t/{tid}/player/{no}"))).to_string();
 
@@ -576,7 +524,7 @@ fn the_hall_display_of_a_team_event_shows_matches_standings_and_board_prizes(eng
     let address = engines::fresh_address(engine, dir.path());
     let mut store = Store::connect(&address).expect("store");
     let tid = team_cup(&mut store);
-    let server = serve(address);
+    let server = serve_at(address);
     let addr = server.addr();
     let hall = || {
         let html = html_of(&get(addr, &format!("/t/{tid}/hall"))).to_string();

@@ -803,3 +803,57 @@ pub fn team_cup(store: &mut Store) -> TournamentId {
     store.import_teams(t, &rows, &director()).expect("imported");
     t
 }
+
+/// The public pages served from `address` on a free loopback port.
+pub fn serve_at(address: ggdesk::store::Address) -> Server {
+    Server::start(&ServeConfig::new(
+        address,
+        "127.0.0.1:0".parse().expect("addr"),
+    ))
+    .expect("server starts")
+}
+
+/// The body of an HTML page answered 200.
+pub fn html_of(r: &Reply) -> &str {
+    assert_eq!(r.status, 200, "{}", r.head);
+    assert_eq!(
+        r.header("content-type").as_deref(),
+        Some("text/html; charset=utf-8")
+    );
+    &r.body
+}
+
+/// The JSON of an answer 200.
+pub fn json_of(r: &Reply) -> serde_json::Value {
+    assert_eq!(r.status, 200, "{}", r.head);
+    assert_eq!(
+        r.header("content-type").as_deref(),
+        Some("application/json")
+    );
+    serde_json::from_str(&r.body).expect("JSON")
+}
+
+/// Text without its tags, entities of the pages' escaping undone, spaces collapsed.
+pub fn text_of(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => {
+                in_tag = true;
+                out.push(' ');
+            }
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    let out = out
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&nbsp;", " ")
+        .replace("&amp;", "&");
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
