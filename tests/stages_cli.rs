@@ -4,6 +4,9 @@
 //! director would, `pair` → results → `pair` … → `standings --final`. A little oracle here,
 //! written from the spec, checks the colours of every series game and each race's end.
 
+#[path = "support/json.rs"]
+mod json_support;
+use json_support::norm;
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::PathBuf;
@@ -59,16 +62,6 @@ fn fixture(name: &str) -> Value {
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/stages/{name}"));
     serde_json::from_str(&std::fs::read_to_string(path).expect("fixture")).expect("JSON")
-}
-
-/// Every number as a float, so that `1` and `1.0` compare equal.
-fn norm(v: &Value) -> Value {
-    match v {
-        Value::Number(n) => json!(n.as_f64().expect("number")),
-        Value::Array(a) => Value::Array(a.iter().map(norm).collect()),
-        Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), norm(v))).collect()),
-        other => other.clone(),
-    }
 }
 
 fn unordered(games: &Value) -> Vec<(u64, u64)> {

@@ -7,6 +7,8 @@
 
 #[path = "support/engines.rs"]
 mod engines;
+#[path = "support/json.rs"]
+mod json_support;
 #[path = "support/pg.rs"]
 mod pg;
 
@@ -21,6 +23,7 @@ use ggdesk_core::stages::{MatchFormat, Seeding, StageFormat, StageSpec};
 use ggdesk_core::tournament::GameResult;
 use ggdesk_core::tournament::{PlayerId, RoundNo, Score, StageNo, TieBreak};
 use ggdesk_core::{Refusal, event};
+use json_support::{missing_from, norm, shared};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -47,56 +50,10 @@ fn director() -> Actor {
     Actor::director()
 }
 
-fn read(path: PathBuf) -> Value {
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"))
-}
-
-/// A worked example of the shared folder (the project's copies must be the same files).
-fn shared(name: &str) -> Value {
-    let shared = read(PathBuf::from(format!(
-        "/work/shared/examples/stages/{name}"
-    )));
-    let ours = read(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/stages/{name}")),
-    );
-    assert_eq!(shared, ours, "{name}: the fixture is the shared example");
-    ours
-}
-
-/// Every number as a float, so that `1` and `1.0` compare equal.
-fn norm(v: &Value) -> Value {
-    match v {
-        Value::Number(n) => json!(n.as_f64().expect("number")),
-        Value::Array(a) => Value::Array(a.iter().map(norm).collect()),
-        Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), norm(v))).collect()),
-        other => other.clone(),
-    }
-}
-
-/// The first place where `file` is not found unchanged in `out`: every key of an object
-/// with its value, every element of an array (of the same length), every other value equal.
-/// `out` may hold more keys (the defaults a reader takes, written out).
-fn missing_from(file: &Value, out: &Value, at: &str) -> Option<String> {
-    match (file, out) {
-        (Value::Object(x), Value::Object(y)) => x.iter().find_map(|(k, v)| match y.get(k) {
-            Some(w) => missing_from(v, w, &format!("{at}.{k}")),
-            None => Some(format!("{at}.{k} is missing")),
-        }),
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
-            .iter()
-            .zip(y)
-            .enumerate()
-            .find_map(|(i, (p, q))| missing_from(p, q, &format!("{at}[{i}]"))),
-        _ if file == out => None,
-        _ => Some(format!("{at}: the file has {file}, the export {out}")),
-    }
-}
-
 fn every_example_round_trips_equal_to_the_file(engine: Engine) {
     let mut s = engines::fresh_store(engine);
     for name in EXAMPLES {
-        let file = shared(&format!("{name}.json"));
+        let file = shared("stages", &format!("{name}.json"));
         let id = s.import_tournament(&file, &director()).expect(name);
         let out = s.export_tournament(id).expect("export");
         // Everything the file says comes back unchanged, ...
@@ -132,8 +89,8 @@ fn unordered(games: impl Iterator<Item = (u64, u64)>) -> Vec<(u64, u64)> {
 fn the_store_agrees_with_the_binary_on_the_shared_examples(engine: Engine) {
     let mut s = engines::fresh_store(engine);
     for name in EXAMPLES {
-        let file = shared(&format!("{name}.json"));
-        let expected = shared(&format!("{name}.expected.json"));
+        let file = shared("stages", &format!("{name}.json"));
+        let expected = shared("stages", &format!("{name}.expected.json"));
         let id = s.import_tournament(&file, &director()).expect(name);
         let event = s
             .event(id)
@@ -240,7 +197,7 @@ fn the_store_agrees_with_the_binary_on_the_shared_examples(engine: Engine) {
 
 fn a_bad_file_is_refused_naming_the_fault_and_changes_nothing(engine: Engine) {
     let mut s = engines::fresh_store(engine);
-    let mut file = shared("groups-then-cross-over-final.json");
+    let mut file = shared("stages", "groups-then-cross-over-final.json");
     // A game of the knockout between players who are not in that match.
     let games = file["stages"][1]["rounds"][0]["games"]
         .as_array_mut()
@@ -260,7 +217,7 @@ fn a_bad_file_is_refused_naming_the_fault_and_changes_nothing(engine: Engine) {
 
 fn a_file_whose_group_results_would_re_seed_its_knockout_is_refused_in_words(engine: Engine) {
     let mut s = engines::fresh_store(engine);
-    let mut file = shared("groups-then-cross-over-final.json");
+    let mut file = shared("stages", "groups-then-cross-over-final.json");
     // Group A's first game (4 beat 5) turned round: 5 goes on in 8's place, and the seeds
     // change, but the knockout was played with the file's first results.
     let game = &mut file["stages"][0]["rounds"][0]["games"][0];
@@ -718,7 +675,7 @@ fn the_command_line_imports_and_exports_an_event_in_stages() {
         String::from_utf8_lossy(&out.stderr)
     );
     let back: Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let file = shared("knockout-in-progress.json");
+    let file = shared("stages", "knockout-in-progress.json");
     assert_eq!(
         Event::from_value(&back).expect("reads").parts(),
         Event::from_value(&file).expect("reads").parts()

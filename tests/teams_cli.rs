@@ -3,6 +3,9 @@
 //! `tests/fixtures/teams/*.expected.json` holds) and refusals of bad line-ups (exit 2, one
 //! line naming the match and the board).
 
+#[path = "support/json.rs"]
+mod json_support;
+use json_support::board_prize_rows;
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -133,22 +136,9 @@ fn board_prizes_answer_as_the_examples_expect() {
             &["standings", "--boards"],
             &fixture(&format!("{name}.json")),
         );
-        let boards: Vec<Value> = got
-            .as_array()
-            .expect("boards")
-            .iter()
-            .map(|b| {
-                let players: Vec<Value> = b["players"]
-                    .as_array()
-                    .expect("players")
-                    .iter()
-                    .map(|p| json!([p["id"], p["games"], p["points"], p["percentage"]]))
-                    .collect();
-                json!([b["board"], players])
-            })
-            .collect();
+        let boards = board_prize_rows(&got);
         assert!(
-            same(&Value::Array(boards.clone()), &expected["boards"]),
+            same(&boards, &expected["boards"]),
             "{name}: standings --boards gave {boards:?}, expected {}",
             expected["boards"]
         );

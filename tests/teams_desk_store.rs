@@ -7,6 +7,8 @@
 
 #[path = "support/engines.rs"]
 mod engines;
+#[path = "support/json.rs"]
+mod json_support;
 #[path = "support/pg.rs"]
 mod pg;
 
@@ -16,6 +18,7 @@ use ggdesk_core::export::import_team_players_csv;
 use ggdesk_core::rules::RuleSettings;
 use ggdesk_core::teams::{TeamEvent, TeamId, TeamShape};
 use ggdesk_core::tournament::{PlayerId, PointsScale};
+use json_support::{board_prize_rows, norm};
 
 crate::on_both_engines!(
     teams_and_rosters_change_in_audited_steps,
@@ -443,17 +446,6 @@ fn mirrored(r: ggdesk_core::tournament::GameResult) -> ggdesk_core::tournament::
     }
 }
 
-/// Every number as a float, so that `1` and `1.0` compare equal.
-fn norm(v: &serde_json::Value) -> serde_json::Value {
-    use serde_json::Value;
-    match v {
-        Value::Number(n) => serde_json::json!(n.as_f64()),
-        Value::Array(a) => Value::Array(a.iter().map(norm).collect()),
-        Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), norm(v))).collect()),
-        other => other.clone(),
-    }
-}
-
 /// The shared Generals League example played at the desk: its teams imported without
 /// rounds, every round paired by the desk and given the example's results (the desk's
 /// colours may differ from the file's in the board groups, which only the pairs bind), and
@@ -524,21 +516,8 @@ fn the_generals_league_example_played_at_the_desk_answers_as_expected(engine: En
         norm(&serde_json::json!(rows)),
         norm(&expected["standings_teams"])
     );
-    let boards: Vec<serde_json::Value> = ggdesk_core::teams::board_prizes_json(&e.board_prizes())
-        .as_array()
-        .expect("boards")
-        .iter()
-        .map(|b| {
-            let players: Vec<serde_json::Value> = b["players"]
-                .as_array()
-                .expect("players")
-                .iter()
-                .map(|p| serde_json::json!([p["id"], p["games"], p["points"], p["percentage"]]))
-                .collect();
-            serde_json::json!([b["board"], players])
-        })
-        .collect();
-    assert_eq!(norm(&serde_json::json!(boards)), norm(&expected["boards"]));
+    let boards = board_prize_rows(&ggdesk_core::teams::board_prizes_json(&e.board_prizes()));
+    assert_eq!(norm(&boards), norm(&expected["boards"]));
     assert_eq!(
         norm(&e.next_step().expect("the next round").to_json()),
         norm(&expected["pair"])
@@ -669,21 +648,8 @@ fn the_team_round_robin_example_played_at_the_desk_answers_as_expected(engine: E
         norm(&serde_json::json!(rows)),
         norm(&expected["standings_teams"])
     );
-    let boards: Vec<serde_json::Value> = ggdesk_core::teams::board_prizes_json(&e.board_prizes())
-        .as_array()
-        .expect("boards")
-        .iter()
-        .map(|b| {
-            let players: Vec<serde_json::Value> = b["players"]
-                .as_array()
-                .expect("players")
-                .iter()
-                .map(|p| serde_json::json!([p["id"], p["games"], p["points"], p["percentage"]]))
-                .collect();
-            serde_json::json!([b["board"], players])
-        })
-        .collect();
-    assert_eq!(norm(&serde_json::json!(boards)), norm(&expected["boards"]));
+    let boards = board_prize_rows(&ggdesk_core::teams::board_prizes_json(&e.board_prizes()));
+    assert_eq!(norm(&boards), norm(&expected["boards"]));
     // The example expects no next round (`pair` exits 2): the desk refuses in the core's
     // words.
     assert_eq!(expected["pair"], serde_json::json!({"exit": 2}));

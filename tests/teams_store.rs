@@ -8,6 +8,8 @@
 
 #[path = "support/engines.rs"]
 mod engines;
+#[path = "support/json.rs"]
+mod json_support;
 #[path = "support/pg.rs"]
 mod pg;
 
@@ -16,8 +18,8 @@ use ggdesk::store::{Actor, PlayerInput, Store, StoreError};
 use ggdesk_core::rules::RuleSettings;
 use ggdesk_core::teams::{TeamEvent, board_prizes_json};
 use ggdesk_core::tournament::{GameResult, RoundNo, TableNo};
+use json_support::{board_prize_rows, missing_from, norm, shared};
 use serde_json::{Value, json};
-use std::path::PathBuf;
 
 crate::on_both_engines!(
     every_example_round_trips_as_the_core_writes_it,
@@ -41,53 +43,10 @@ fn director() -> Actor {
     Actor::director()
 }
 
-fn read(path: PathBuf) -> Value {
-    let text = std::fs::read_to_string(&path).expect("reads the example");
-    serde_json::from_str(&text).expect("JSON")
-}
-
-/// A worked example of the shared folder (the project's copies must be the same files).
-fn shared(name: &str) -> Value {
-    let shared = read(PathBuf::from(format!("/work/shared/examples/teams/{name}")));
-    let ours = read(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/teams/{name}")),
-    );
-    assert_eq!(shared, ours, "{name}: the fixture is the shared example");
-    ours
-}
-
-/// Every number as a float, so that `1` and `1.0` compare equal.
-fn norm(v: &Value) -> Value {
-    match v {
-        Value::Number(n) => json!(n.as_f64().expect("number")),
-        Value::Array(a) => Value::Array(a.iter().map(norm).collect()),
-        Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), norm(v))).collect()),
-        other => other.clone(),
-    }
-}
-
-/// The first place where `file` is not found unchanged in `out` (which may hold more keys:
-/// the defaults a reader takes, written out).
-fn missing_from(file: &Value, out: &Value, at: &str) -> Option<String> {
-    match (file, out) {
-        (Value::Object(x), Value::Object(y)) => x.iter().find_map(|(k, v)| match y.get(k) {
-            Some(w) => missing_from(v, w, &format!("{at}.{k}")),
-            None => Some(format!("{at}.{k} is missing")),
-        }),
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
-            .iter()
-            .zip(y)
-            .enumerate()
-            .find_map(|(i, (p, q))| missing_from(p, q, &format!("{at}[{i}]"))),
-        _ if file == out => None,
-        _ => Some(format!("{at}: the file has {file}, the export {out}")),
-    }
-}
-
 fn every_example_round_trips_as_the_core_writes_it(engine: Engine) {
     let mut s = engines::fresh_store(engine);
     for name in EXAMPLES {
-        let file = shared(&format!("{name}.json"));
+        let file = shared("teams", &format!("{name}.json"));
         let id = s.import_tournament(&file, &director()).expect(name);
         let out = s.export_tournament(id).expect("export");
         // Everything the file says comes back unchanged, ...
@@ -193,9 +152,9 @@ fn a_final_played_off_round_trips(engine: Engine) {
 fn the_exported_examples_answer_as_expected(engine: Engine) {
     let mut s = engines::fresh_store(engine);
     for name in EXAMPLES {
-        let expected = shared(&format!("{name}.expected.json"));
+        let expected = shared("teams", &format!("{name}.expected.json"));
         let id = s
-            .import_tournament(&shared(&format!("{name}.json")), &director())
+            .import_tournament(&shared("teams", &format!("{name}.json")), &director())
             .expect(name);
         let out = s.export_tournament(id).expect("export");
         let event = TeamEvent::from_value(&out).expect("the export reads");
@@ -224,32 +183,15 @@ fn the_exported_examples_answer_as_expected(engine: Engine) {
             norm(&expected["standings_teams"]),
             "{name}: --teams"
         );
-        let boards: Vec<Value> = board_prizes_json(&event.board_prizes())
-            .as_array()
-            .expect("boards")
-            .iter()
-            .map(|b| {
-                let players: Vec<Value> = b["players"]
-                    .as_array()
-                    .expect("players")
-                    .iter()
-                    .map(|p| json!([p["id"], p["games"], p["points"], p["percentage"]]))
-                    .collect();
-                json!([b["board"], players])
-            })
-            .collect();
-        assert_eq!(
-            norm(&Value::Array(boards)),
-            norm(&expected["boards"]),
-            "{name}: --boards"
-        );
+        let boards = board_prize_rows(&board_prizes_json(&event.board_prizes()));
+        assert_eq!(norm(&boards), norm(&expected["boards"]), "{name}: --boards");
     }
 }
 
 fn every_board_game_is_a_pairing_at_its_table(engine: Engine) {
     let mut s = engines::fresh_store(engine);
     let id = s
-        .import_tournament(&shared("team-round-robin.json"), &director())
+        .import_tournament(&shared("teams", "team-round-robin.json"), &director())
         .expect("imports");
     // Round 3, the match at table 2 (teams of 4 boards): its boards are tables 5 to 8.
     // Board 1 (5 against 9) black won; board 4 (13 against nobody) is no game at all.
@@ -271,7 +213,7 @@ fn copy_carries_a_team_event(engine: Engine) {
     let mut ids = Vec::new();
     for name in EXAMPLES {
         ids.push(
-            s.import_tournament(&shared(&format!("{name}.json")), &director())
+            s.import_tournament(&shared("teams", &format!("{name}.json")), &director())
                 .expect(name),
         );
     }
@@ -288,7 +230,7 @@ fn copy_carries_a_team_event(engine: Engine) {
 
 fn a_bad_line_up_is_refused_naming_the_match_and_board_and_writes_nothing(engine: Engine) {
     let mut s = engines::fresh_store(engine);
-    let mut file = shared("team-round-robin.json");
+    let mut file = shared("teams", "team-round-robin.json");
     // Team 1 (home) fields 3 on board 2 and 2 on board 3: out of roster order.
     let m = &mut file["stages"][0]["rounds"][1]["matches"][0];
     m["boards"][1] = json!({"white": 11, "black": 3, "result": "black"});
@@ -302,7 +244,7 @@ fn a_bad_line_up_is_refused_naming_the_match_and_board_and_writes_nothing(engine
         other => panic!("must be refused, got {other:?}"),
     }
     // A board left empty with a result that does not say so.
-    let mut file = shared("team-swiss-with-bye.json");
+    let mut file = shared("teams", "team-swiss-with-bye.json");
     file["stages"][0]["rounds"][2]["matches"][1]["boards"][2]["result"] = json!("white");
     match s.import_tournament(&file, &director()) {
         Err(StoreError::Rejected(m)) => assert_eq!(
@@ -330,7 +272,7 @@ fn a_file_refused_inside_the_transaction_leaves_nothing(engine: Engine) {
         .expect("adds");
     s.ban_player(banned, "collusion", None, &director())
         .expect("bans");
-    let mut file = shared("team-round-robin.json");
+    let mut file = shared("teams", "team-round-robin.json");
     file["players"][0]["federation_id"] = json!("PH-1");
     match s.import_tournament(&file, &director()) {
         Err(e @ StoreError::Refused(_)) => assert_eq!(
@@ -353,7 +295,10 @@ fn the_desk_the_pages_and_the_ratings_say_what_a_team_event_is_to_them(engine: E
     let address = engines::fresh_address(engine, dir.path());
     let mut s = Store::connect(&address).expect("the director's store");
     let id = s
-        .import_tournament(&shared("board-groups-then-final.json"), &director())
+        .import_tournament(
+            &shared("teams", "board-groups-then-final.json"),
+            &director(),
+        )
         .expect("imports");
     match s.event(id) {
         Err(StoreError::Rejected(m)) => assert_eq!(

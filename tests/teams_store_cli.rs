@@ -6,11 +6,14 @@
 
 #[path = "support/engines.rs"]
 mod engines;
+#[path = "support/json.rs"]
+mod json_support;
 #[path = "support/pg.rs"]
 mod pg;
 
 use engines::Engine;
 use ggdesk::store::Address;
+use json_support::{board_prize_rows, norm};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -67,16 +70,6 @@ fn answer(args: &[&str], file: &Path) -> Value {
     serde_json::from_slice(&o.stdout).expect("JSON on stdout")
 }
 
-/// Every number as a float, so that `100` and `100.0` compare equal.
-fn norm(v: &Value) -> Value {
-    match v {
-        Value::Number(n) => json!(n.as_f64().expect("number")),
-        Value::Array(a) => Value::Array(a.iter().map(norm).collect()),
-        Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), norm(v))).collect()),
-        other => other.clone(),
-    }
-}
-
 fn import(db: &str, file: &Path) -> String {
     let o = run(&["--db", db, "import", path_text(file)]);
     assert!(
@@ -126,22 +119,9 @@ fn import_then_export_answers_as_the_examples_expect(engine: Engine) {
             "{name}: standings --teams"
         );
 
-        let boards: Vec<Value> = answer(&["standings", "--boards"], &out)
-            .as_array()
-            .expect("boards")
-            .iter()
-            .map(|b| {
-                let players: Vec<Value> = b["players"]
-                    .as_array()
-                    .expect("players")
-                    .iter()
-                    .map(|p| json!([p["id"], p["games"], p["points"], p["percentage"]]))
-                    .collect();
-                json!([b["board"], players])
-            })
-            .collect();
+        let boards = board_prize_rows(&answer(&["standings", "--boards"], &out));
         assert_eq!(
-            norm(&Value::Array(boards)),
+            norm(&boards),
             norm(&expected["boards"]),
             "{name}: standings --boards"
         );
