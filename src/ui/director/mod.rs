@@ -347,6 +347,9 @@ pub struct TeamStatus {
     short: usize,
     /// The last round: its number, state, whether it started, its games without a result.
     last: Option<(ggdesk_core::tournament::RoundNo, RoundState, bool, usize)>,
+    /// Why no round can be paired next, in the core's words (the event is over, …), as the
+    /// Rounds page says it.
+    no_next: Option<String>,
 }
 
 impl TeamStatus {
@@ -369,6 +372,7 @@ impl TeamStatus {
                     .count();
                 (r.number, r.state, r.starts_at.is_some(), pending)
             }),
+            no_next: e.next_step().err().map(|why| why.to_string()),
         }
     }
 }
@@ -402,7 +406,10 @@ fn team_status(ui: &mut Ui, s: &TeamStatus) {
             "line-ups open: start the round on the Rounds page (F4)".to_string()
         }
         RoundState::Published => format!("{pending} boards awaiting a result"),
-        RoundState::Complete => "all results in: pair the next round (F4)".to_string(),
+        RoundState::Complete => match &s.no_next {
+            Some(why) => format!("all results in; no round to pair: {why}"),
+            None => "all results in: pair the next round (F4)".to_string(),
+        },
     };
     ui.label(RichText::new(next).weak());
 }
