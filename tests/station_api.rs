@@ -800,3 +800,94 @@ fn stations_need_no_connection_room_and_are_no_logins() {
     assert_eq!(api.director.stations().expect("stations").len(), 250);
     assert_eq!(roles(), before, "no station is a login");
 }
+
+/// A team event's match at table 1 (two boards: tables 1 and 2) is run by the station of
+/// tables 1-2 (spec/teams.md "Tables"): it sees the match's boards and their players, makes
+/// and plays the game of a board, and the board's result reaches the director's match; the
+/// other match's tables are not the station's.
+#[test]
+fn a_station_runs_the_boards_of_its_team_match() {
+    use ggdesk_core::export::import_team_players_csv;
+    use ggdesk_core::rules::RuleSettings;
+    use ggdesk_core::teams::{TeamEvent, TeamShape};
+    use ggdesk_core::tournament::PointsScale;
+    let mut api = api();
+    let d = Actor::director();
+    let e = TeamEvent::preset(TeamShape::Swiss, "League", PointsScale::default(), 2, 3);
+    let t = api
+        .director
+        .create_team_event(&e, &RuleSettings::default(), &d)
+        .expect("a team event");
+    let rows = import_team_players_csv(
+        "team,name,federation_id,club,rating\n\
+         Tigers,Ana,,,1900\nTigers,Ben,,,1800\n\
+         Eagles,Dee,,,1600\nEagles,Eve,,,1500\n\
+         Sharks,Fay,,,1400\nSharks,Gil,,,1300\n\
+         Bears,Hal,,,1200\nBears,Ivy,,,1100\n",
+    )
+    .expect("read");
+    api.director.import_teams(t, &rows, &d).expect("teams");
+    let n = api.director.pair_team_round(t, &d).expect("paired");
+    api.director
+        .publish_team_round(t, n, &d)
+        .expect("published");
+    let secret = api
+        .director
+        .add_station("team-a", t, &[TableNo(1), TableNo(2)], &d)
+        .expect("the station");
+    let c = &api.client;
+    let me = c.get("/team-a", &secret);
+    assert_eq!(me.status, 200, "{}", me.text);
+    assert_eq!(
+        (&me.json["tournament"], &me.json["round"]),
+        (
+            &json!({ "id": t.0, "name": "League" }),
+            &json!({ "number": 1, "state": "published" })
+        )
+    );
+    let boards = c.get("/team-a/boards", &secret);
+    assert_eq!(boards.status, 200, "{}", boards.text);
+    let seen: Vec<(i64, String, String)> = boards.json["boards"]
+        .as_array()
+        .expect("boards")
+        .iter()
+        .map(|b| {
+            (
+                b["table"].as_i64().expect("table"),
+                b["white"]["name"].as_str().expect("white").to_string(),
+                b["black"]["name"].as_str().expect("black").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (1, "Ana".to_string(), "Fay".to_string()),
+            (2, "Gil".to_string(), "Ben".to_string())
+        ]
+    );
+    let r = c.post("/team-a/games", &secret, &json!({ "table": 3 }));
+    refused(&r, 403, "table 3 is not a table of station team-a");
+    let id = api.started("team-a", &secret, 2);
+    let r = c.post(
+        &format!("/team-a/games/{id}/events"),
+        &secret,
+        &json!({ "resign": "white" }),
+    );
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["state"], "finished");
+    let rounds = api.director.team_rounds(t).expect("rounds");
+    let m = &rounds[0].round.matches[0];
+    assert_eq!(
+        (m.boards[0].result, m.boards[1].result),
+        (GameResult::Pending, GameResult::BlackWins)
+    );
+    let line = api
+        .director
+        .audit_log(AuditFilter::Game(id.0))
+        .expect("audit")
+        .into_iter()
+        .find(|l| l.action == "result from the arbiter desk")
+        .expect("the board's result line");
+    assert_eq!(line.actor, "station team-a");
+}

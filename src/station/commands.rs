@@ -11,10 +11,9 @@
 
 use super::wire::{self, ApiError};
 use crate::store::{
-    Actor, AnyEvent, GameId, GameMode, NewGame, RoundInPlay, RoundState, Station, Store, StoredGame,
+    Actor, AnyEvent, GameId, GameMode, NewGame, RoundInPlay, RoundState, Station, Store,
+    StoredGame, TablesRound,
 };
-use ggdesk_core::event::Event as TournamentEvent;
-use ggdesk_core::event::RoundRecord;
 use ggdesk_core::record::setup_value;
 use ggdesk_core::rules::{Event, GameState, Move, Side};
 use ggdesk_core::tournament::{GameResult, RoundNo, TableNo, TournamentId};
@@ -75,13 +74,12 @@ fn round_allows(
 }
 
 /// The round the station's tables play (the tournament's last published or complete round,
-/// as the core's `Event::playing_round` names it), from the whole event.
-fn playing_round<'e>(
-    event: &'e TournamentEvent,
-    caller: &Caller,
-    need: Need,
-) -> Result<&'e RoundRecord, ApiError> {
-    let round = event.playing_round().ok_or_else(|| no_round(caller))?;
+/// as the core's `Event::playing_round` names it, or a team event's), with its boards.
+fn playing_round(store: &Store, caller: &Caller, need: Need) -> Result<TablesRound, ApiError> {
+    let round = store
+        .tables_round(caller.tournament)?
+        .1
+        .ok_or_else(|| no_round(caller))?;
     round_allows(caller, round.number, round.state, need)?;
     Ok(round)
 }
@@ -163,15 +161,13 @@ fn side(text: &str, at: &str) -> Result<Side, ApiError> {
 
 /// `GET /NAME`.
 pub fn whoami(store: &Store, caller: &Caller) -> Result<Value, ApiError> {
-    let event = store.event(caller.tournament)?;
-    let round = event
-        .playing_round()
-        .map(|r| wire::round_value(r.number, r.state));
+    let (name, round) = store.tables_round(caller.tournament)?;
+    let round = round.map(|r| wire::round_value(r.number, r.state));
     let rules = store.tournament_rules(caller.tournament)?.to_value();
     Ok(wire::whoami(
         &caller.station,
         caller.tournament,
-        event.name(),
+        &name,
         round,
         rules,
         store.now(),
@@ -180,10 +176,9 @@ pub fn whoami(store: &Store, caller: &Caller) -> Result<Value, ApiError> {
 
 /// `GET /NAME/boards`.
 pub fn boards(store: &Store, caller: &Caller) -> Result<Value, ApiError> {
-    let event = store.event(caller.tournament)?;
-    let round = playing_round(&event, caller, Need::Read)?;
-    let boards: Vec<Value> = event
-        .boards_by_table(round.number)
+    let round = playing_round(store, caller, Need::Read)?;
+    let boards: Vec<Value> = round
+        .boards
         .iter()
         .filter(|b| caller.runs(Some(b.table)))
         .map(wire::board_value)
@@ -239,10 +234,10 @@ pub fn create(store: &mut Store, caller: &Caller, body: &[u8]) -> Result<Value, 
             caller.station.name
         )));
     }
-    let event = store.event(t)?;
-    let round = playing_round(&event, caller, Need::Write)?.number;
-    let board = event
-        .boards_by_table(round)
+    let playing = playing_round(store, caller, Need::Write)?;
+    let round = playing.number;
+    let board = playing
+        .boards
         .into_iter()
         .find(|b| b.table == table)
         .ok_or_else(|| {

@@ -442,7 +442,7 @@ fn read_beside(q: &mut Tx<'_>, tid: TournamentId, reader: Reader) -> Result<Besi
 }
 
 /// The live (not void) games at the tables of the tournament's rounds, oldest first.
-fn read_desk(q: &mut Tx<'_>, tid: TournamentId) -> Result<Vec<DeskGame>> {
+pub(super) fn read_desk(q: &mut Tx<'_>, tid: TournamentId) -> Result<Vec<DeskGame>> {
     let adjudication = ggdesk_core::record::Status::AdjudicationPending.code();
     q.query_map(
         "SELECT id, round, table_no, started_at IS NOT NULL, result FROM games

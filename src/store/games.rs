@@ -46,12 +46,24 @@ fn settle(tx: &mut Tx<'_>, game: &StoredGame, actor: &Actor) -> Result<Option<Ro
     else {
         return Ok(None);
     };
+    let result = decision.board_result().unwrap_or(GameResult::Pending);
+    let players = m.players.map(|p| (p.white, p.black));
+    if super::team_rows::is_team_event(tx, tid)? {
+        return super::team_tables::desk_result(
+            tx,
+            tid,
+            (Some(m.id), round, table),
+            players,
+            (result, ""),
+            actor,
+        );
+    }
     let command = Command::DeskResult {
         game: m.id,
         round,
         table,
-        players: m.players.map(|p| (p.white, p.black)),
-        result: decision.board_result().unwrap_or(GameResult::Pending),
+        players,
+        result,
     };
     let changes = super::events::desk_command(tx, tid, &command, actor)?;
     Ok(changes.completed.first().copied())
@@ -792,13 +804,24 @@ impl Store {
             let replay = insert_game(tx, &new, &Map::new(), actor)?;
             if let (Some(tid), Some(round), Some(table)) = (m.tournament_id, m.round, m.table_no) {
                 // The board is pending again: a complete round reopens.
-                let command = Command::DeskVoided {
-                    round,
-                    table,
-                    players: m.players.map(|p| (p.white, p.black)),
-                    reason: reason.to_string(),
-                };
-                super::events::desk_command(tx, tid, &command, actor)?;
+                if super::team_rows::is_team_event(tx, tid)? {
+                    super::team_tables::desk_result(
+                        tx,
+                        tid,
+                        (None, round, table),
+                        m.players.map(|p| (p.white, p.black)),
+                        (GameResult::Pending, reason),
+                        actor,
+                    )?;
+                } else {
+                    let command = Command::DeskVoided {
+                        round,
+                        table,
+                        players: m.players.map(|p| (p.white, p.black)),
+                        reason: reason.to_string(),
+                    };
+                    super::events::desk_command(tx, tid, &command, actor)?;
+                }
             }
             audit(
                 tx,

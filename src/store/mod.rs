@@ -38,6 +38,7 @@ mod tables;
 mod team_desk;
 mod team_rounds;
 mod team_rows;
+mod team_tables;
 mod time;
 
 pub use backup::{BACKUPS_KEPT, BackupNote, backup_dir};
@@ -64,6 +65,7 @@ pub use stations::{EventServer, Keeper, Station, parse_tables, tables_text};
 pub use tables::TableTimers;
 pub use team_rounds::TeamRoundView;
 pub use team_rows::{PublicTeamEvent, TeamRoundNo, team_board_table};
+pub use team_tables::TablesRound;
 
 pub use error::{Result, StoreError, TRACE_ENV, TRACE_PAUSE};
 

@@ -101,10 +101,7 @@ impl Store {
             let list = boards_of(&boards)?.into_iter().map(|(b, _)| b).collect();
             return Ok(Some((round, list)));
         }
-        let event = self.event(tid)?;
-        Ok(event
-            .playing_round()
-            .map(|r| (r.number, event.boards_by_table(r.number))))
+        Ok(self.tables_round(tid)?.1.map(|r| (r.number, r.boards)))
     }
 
     /// The board at `table` of `round` (the Tables page's label of a table).
@@ -125,8 +122,7 @@ impl Store {
                 .map(|(b, _)| b));
         }
         Ok(self
-            .event(tid)?
-            .boards_by_table(round)
+            .boards_of_round(tid, round)?
             .into_iter()
             .find(|b| b.table == table))
     }

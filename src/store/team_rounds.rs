@@ -38,7 +38,7 @@ fn refused(e: impl Into<ggdesk_core::Refusal>) -> StoreError {
 }
 
 /// The rounds of the event, drafts included, in order.
-fn read_rounds(q: &mut Tx<'_>, tid: TournamentId) -> Result<Vec<TeamRoundView>> {
+pub(super) fn read_rounds(q: &mut Tx<'_>, tid: TournamentId) -> Result<Vec<TeamRoundView>> {
     let rows: Vec<(RoundNo, RoundState, usize, Option<i64>)> = q.query_map(
         "SELECT number, state, stage, starts_at FROM rounds WHERE tournament_id = ?1
          AND kind = 'round' ORDER BY number",
@@ -487,6 +487,12 @@ impl Store {
                 }
             }
             let t = match_table(m, match_no - 1);
+            for (b, ((w, k), (ow, ok, _))) in sides.iter().zip(&old).enumerate() {
+                if (w, k) != (ow, ok) {
+                    let table = TableNo(ggdesk_core::teams::board_table(t, boards, b));
+                    set_aside_desk_game(tx, tid, (n, b + 1, table), reason, actor)?;
+                }
+            }
             tx.execute(
                 "DELETE FROM team_boards WHERE tournament_id = ?1 AND round = ?2 AND match_no = ?3",
                 args![tid, n, match_no],
@@ -580,9 +586,64 @@ impl Store {
     }
 }
 
+/// Before board `b` (from 1) at `table` of round `n` changes its players: a game at the desk
+/// there that has started refuses the change (its players are the ones who came); one
+/// whose clocks have not started is voided, with the line-up's reason.
+fn set_aside_desk_game(
+    tx: &mut Tx<'_>,
+    tid: TournamentId,
+    (n, b, table): (RoundNo, usize, TableNo),
+    reason: &str,
+    actor: &Actor,
+) -> Result<()> {
+    let games: Vec<(i64, bool)> = tx.query_map(
+        "SELECT id, started_at IS NOT NULL FROM games
+         WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3 AND void = 0
+         ORDER BY id",
+        args![tid, n, table],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    if let Some((id, _)) = games.iter().find(|(_, started)| *started) {
+        return Err(StoreError::Rejected(format!(
+            "board {b} is played at table {table} (game {id}): its players do not change \
+             once its clocks have started"
+        )));
+    }
+    let why = if reason.is_empty() {
+        "line-up changed before the game started"
+    } else {
+        reason
+    };
+    for (id, _) in games {
+        tx.execute(
+            "UPDATE games SET void = 1, void_reason = ?1 WHERE id = ?2",
+            args![why, id],
+        )?;
+        audit(
+            tx,
+            actor,
+            "game void",
+            Some(tid),
+            Some(id),
+            why,
+            &format!("round {n}, table {table}: board {b}'s line-up changed"),
+        )?;
+    }
+    Ok(())
+}
+
+/// The state of round `n` as kept.
+pub(super) fn round_state(tx: &mut Tx<'_>, tid: TournamentId, n: RoundNo) -> Result<RoundState> {
+    tx.query_one(
+        "SELECT state FROM rounds WHERE tournament_id = ?1 AND number = ?2",
+        args![tid, n],
+        |r| r.code("state", RoundState::from_code),
+    )
+}
+
 /// The round's state from its boards: complete once every game has a result (published
 /// again when one is taken back).
-fn settle(tx: &mut Tx<'_>, tid: TournamentId, n: RoundNo) -> Result<()> {
+pub(super) fn settle(tx: &mut Tx<'_>, tid: TournamentId, n: RoundNo) -> Result<()> {
     let r = round_of(tx, tid, n)?;
     if r.state == RoundState::Draft {
         return Ok(());

@@ -210,8 +210,6 @@ pub struct TablesPage {
     /// before the desk restored): it goes when the connection is back.
     move_error_offline: Option<String>,
     load: LoadErrors,
-    /// The chosen tournament is a team event, whose boards the tables do not run yet.
-    team_event: bool,
     /// A text field has the keyboard this frame (single keys are then the field's).
     typing: bool,
     picker: Option<super::files::FilePicker>,
@@ -231,23 +229,12 @@ impl TablesPage {
         if !force && !due && self.cards_key.map(|k| k.0) == Some(tournament) {
             return;
         }
-        self.team_event = false;
         let playing = match tournament {
             Some(t) => {
                 self.load.clear();
-                // A team event's boards are played over the board, their results entered
-                // on the Rounds page: the tables do not run them yet, and say so. (A
-                // station on the event server's API has the server's round in play.)
-                if !cx.store.is_on_station_api() {
-                    match self.load.check("the tournament", cx.store.team_event(t)) {
-                        Some(Some(_)) => {
-                            self.team_event = true;
-                            return;
-                        }
-                        Some(None) => {}
-                        None => return,
-                    }
-                }
+                // An event of players or a team event alike (every board of a match is a
+                // table of its own); a station on the event server's API has the server's
+                // round in play.
                 let what = format!("the rounds of tournament {t}");
                 match self.load.check(&what, cx.store.playing_boards(t)) {
                     Some(p) => p,
@@ -562,16 +549,6 @@ impl TablesPage {
             self.queued.push(TableCmd::ImportRecord(path));
         }
         if self.load.banner(ui) {
-            return;
-        }
-        if self.team_event {
-            ui.heading("Tables");
-            ui.add_space(8.0);
-            ui.label(
-                "The chosen tournament is a team event: its boards are played over the board \
-                 and their results entered on the Rounds page (F4), match by match. The tables \
-                 of this desk do not run team boards yet.",
-            );
             return;
         }
         match self.selected {

@@ -24,6 +24,7 @@ mod model;
 mod next;
 mod score;
 mod standings;
+mod tables;
 mod write;
 
 pub use boards::{BoardPrizeRow, BoardPrizes, board_prizes_json};
