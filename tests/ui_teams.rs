@@ -843,3 +843,119 @@ fn team_standings_and_board_prizes_print_from_the_standings_page() {
     assert!(prizes.contains("<td><b>Cruz, Ely 14</b></td><td>Iloilo Eagles</td><td class=num>3</td><td class=num>6</td><td class=num>100%</td>"));
     assert_eq!(opened.borrow().len(), 2, "each page opened to print");
 }
+
+/// A Generals League at the desk (trial by hand): board groups played, the final paired,
+/// started and played game by game. Its rounds have no line-ups and say so by saying
+/// nothing of them; the status line counts the games awaiting a result; the standings rank
+/// board groups and the final by game points, with no match points, and show the stage
+/// played rather than the final not yet begun; the Rounds page gives the final's score;
+/// the Standings page gives the final placement, exported and printed.
+#[test]
+fn a_generals_league_final_is_played_and_placed_at_the_desk() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut s = Store::open(&dir.path().join("league.sqlite3")).expect("store");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/teams/board-groups-then-final.json");
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
+    file["stages"][1]["rounds"] = serde_json::json!([]);
+    let tid = s
+        .import_tournament(&file, &Actor::director())
+        .expect("imported");
+    let clock = clock();
+    let (mut h, opened) = common::desk_recording(s, Page::Standings, Some(tid), &clock);
+    // The board groups are over and the final not paired: their standings are shown.
+    assert!(
+        has_text(
+            &h,
+            "Ranked by game points, then Board count, then team rating."
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(!has_text(&h, "Match points"), "{:?}", all_text(&h));
+    assert!(!has_text(&h, "No standings for this stage yet"));
+    let exports = dir.path().join("exports");
+    let stem = format!("team-event-2-{tid}");
+    click(&mut h, "Print");
+    let printed =
+        std::fs::read_to_string(exports.join(format!("{stem}-team-standings-stage-1.html")))
+            .expect("standings printed");
+    assert!(
+        printed.contains("<p>Ranked by game points, then Board count, then team rating.</p>"),
+        "{printed}"
+    );
+    assert!(!printed.contains("Match points"), "{printed}");
+    common::go(&mut h, Page::Rounds);
+    click(&mut h, "Pair round 4");
+    click(&mut h, "Publish round 4");
+    assert!(
+        has_text(&h, "Round 4 published: start it when its games begin"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(!has_text(&h, "line-ups are open until the round starts"));
+    assert!(has_text(&h, "start the round on the Rounds page (F4)"));
+    assert!(!has_text(
+        &h,
+        "line-ups open: start the round on the Rounds page (F4)"
+    ));
+    click(&mut h, "Start the round");
+    assert!(
+        has_text(&h, "3 games awaiting a result"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(!has_text(&h, "a line-up changed now is a correction"));
+    assert!(has_text(
+        &h,
+        "The final so far: Davao Dragons 0 – 0 Iloilo Eagles"
+    ));
+    for (round, result) in [(4, "White wins"), (5, "Draw"), (6, "Draw")] {
+        if round > 4 {
+            click(&mut h, &format!("Pair round {round}"));
+            click(&mut h, &format!("Publish round {round}"));
+            click(&mut h, "Start the round");
+        }
+        for table in 1..=3 {
+            click(&mut h, &format!("Result of table {table}"));
+            click(&mut h, result);
+        }
+    }
+    assert!(
+        has_text(
+            &h,
+            "The final is over, Davao Dragons 10 – 8 Iloilo Eagles: Davao Dragons win the event"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    common::go(&mut h, Page::Standings);
+    click(&mut h, "Final placement");
+    assert!(
+        has_row(&h, &["1", "Davao Dragons", "Final"]),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_row(&h, &["2", "Iloilo Eagles", "Final"]));
+    click(&mut h, "Export CSV");
+    let e = store(&h).team_event(tid).expect("read").expect("team");
+    let csv = std::fs::read_to_string(exports.join(format!("{stem}-final-placement.csv")));
+    assert_eq!(
+        csv.ok(),
+        Some(ggdesk_core::export::team_placement_csv(
+            &e.final_placement().expect("over")
+        )),
+        "{:?} {:?}",
+        std::fs::read_dir(&exports).map(|d| d.flatten().map(|f| f.file_name()).collect::<Vec<_>>()),
+        all_text(&h)
+    );
+    click(&mut h, "Print");
+    let page = std::fs::read_to_string(exports.join(format!("{stem}-final-placement.html")))
+        .expect("placement printed");
+    assert!(
+        page.contains("<tr><td class=num>1</td><td><b>Davao Dragons</b></td><td>Final</td></tr>"),
+        "{page}"
+    );
+    assert_eq!(opened.borrow().len(), 2, "each page opened to print");
+}

@@ -347,6 +347,9 @@ pub struct TeamStatus {
     short: usize,
     /// The last round: its number, state, whether it started, its games without a result.
     last: Option<(ggdesk_core::tournament::RoundNo, RoundState, bool, usize)>,
+    /// The last round is one of board groups or of the final: games, no matches, no
+    /// line-ups.
+    games: bool,
     /// Why no round can be paired next, in the core's words (the event is over, …), as the
     /// Rounds page says it.
     no_next: Option<String>,
@@ -363,15 +366,21 @@ impl TeamStatus {
                 .filter(|t| t.roster.len() < e.settings.boards)
                 .count(),
             last: rounds.last().map(|r| {
+                // A round of matches holds its games in the boards; one of board groups or
+                // of the final, as games.
                 let pending = r
                     .round
                     .matches
                     .iter()
-                    .flat_map(|m| &m.boards)
-                    .filter(|b| b.result == ggdesk_core::tournament::GameResult::Pending)
+                    .flat_map(|m| m.boards.iter().map(|b| b.result))
+                    .chain(r.round.games.iter().map(|g| g.result))
+                    .filter(|x| *x == ggdesk_core::tournament::GameResult::Pending)
                     .count();
                 (r.number, r.state, r.starts_at.is_some(), pending)
             }),
+            games: rounds
+                .last()
+                .is_some_and(|r| r.round.matches.is_empty() && !r.round.games.is_empty()),
             no_next: e.next_step().err().map(|why| why.to_string()),
         }
     }
@@ -402,10 +411,21 @@ fn team_status(ui: &mut Ui, s: &TeamStatus) {
     badge(ui, word, color);
     let next = match state {
         RoundState::Draft => "check and publish it on the Rounds page (F4)".to_string(),
+        RoundState::Published if !started && s.games => {
+            "start the round on the Rounds page (F4)".to_string()
+        }
         RoundState::Published if !started => {
             "line-ups open: start the round on the Rounds page (F4)".to_string()
         }
-        RoundState::Published => format!("{pending} boards awaiting a result"),
+        RoundState::Published => format!(
+            "{pending} {} awaiting a result",
+            match (s.games, pending) {
+                (true, 1) => "game",
+                (true, _) => "games",
+                (false, 1) => "board",
+                (false, _) => "boards",
+            }
+        ),
         RoundState::Complete => match &s.no_next {
             Some(why) => format!("all results in; no round to pair: {why}"),
             None => "all results in: pair the next round (F4)".to_string(),

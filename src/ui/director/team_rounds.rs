@@ -272,6 +272,8 @@ impl TeamRoundsPage {
 
     fn round_ui(&mut self, ui: &mut Ui, e: &TeamEvent, r: &TeamRoundView) {
         let n = r.number;
+        // Board groups and the final play games between players, with no line-ups.
+        let lineups = !r.round.matches.is_empty() || r.round.games.is_empty();
         ui.add_space(4.0);
         ui.horizontal(|ui| {
             let stage = e.stages.get(r.stage - 1).map_or("", |s| s.name.as_str());
@@ -297,23 +299,31 @@ impl TeamRoundsPage {
                 // A round complete without an official start (an imported one) is over.
                 (RoundState::Complete, None) => {}
                 (_, None) => {
-                    if ui
-                        .button(RichText::new("Start the round").strong())
-                        .on_hover_text("The line-ups are fixed from now: a change is a correction")
-                        .clicked()
-                    {
+                    let start = ui.button(RichText::new("Start the round").strong());
+                    let start = if lineups {
+                        start.on_hover_text(
+                            "The line-ups are fixed from now: a change is a correction",
+                        )
+                    } else {
+                        start.on_hover_text("Marks the official start of the round's games")
+                    };
+                    if start.clicked() {
                         self.queued.push(Cmd::Start(n));
                     }
-                    ui.label(RichText::new("line-ups are open until the round starts").weak());
+                    if lineups {
+                        ui.label(RichText::new("line-ups are open until the round starts").weak());
+                    }
                 }
                 (_, Some(at)) => {
-                    ui.label(
-                        RichText::new(format!(
+                    let words = if lineups {
+                        format!(
                             "started {}: a line-up changed now is a correction with its reason",
                             fmt_local_time(at)
-                        ))
-                        .weak(),
-                    );
+                        )
+                    } else {
+                        format!("started {}", fmt_local_time(at))
+                    };
+                    ui.label(RichText::new(words).weak());
                 }
             }
         });
@@ -356,8 +366,12 @@ impl TeamRoundsPage {
         }
     }
 
-    /// A round of board groups or of the final: its games, each at its table.
+    /// A round of board groups or of the final: its games, each at its table; in the final,
+    /// the two teams' game points so far.
     fn games_ui(&mut self, ui: &mut Ui, e: &TeamEvent, r: &TeamRoundView) {
+        if let Some(words) = final_score_words(e, r.stage) {
+            ui.label(RichText::new(words).strong());
+        }
         let with_team = |p: PlayerId| {
             let team = e
                 .team_of(p)
@@ -568,10 +582,19 @@ impl TeamRoundsPage {
                 }
             }
             Cmd::Publish(n) => {
+                let games = self
+                    .rounds
+                    .iter()
+                    .find(|r| r.number == n)
+                    .is_some_and(|r| r.round.matches.is_empty() && !r.round.games.is_empty());
                 let r = cx.store.publish_team_round(tid, n, &actor);
                 cx.notices.report(
                     r,
-                    &format!("Round {n} published: line-ups are open until it starts"),
+                    &if games {
+                        format!("Round {n} published: start it when its games begin")
+                    } else {
+                        format!("Round {n} published: line-ups are open until it starts")
+                    },
                 );
             }
             Cmd::Discard(n) => {
@@ -678,5 +701,33 @@ fn lineup_ui(ui: &mut Ui, e: &TeamEvent, edit: &mut LineupEdit, started: bool) -
         team: edit.team,
         lineup: edit.lineup.clone(),
         reason: edit.reason.clone(),
+    })
+}
+
+/// The final's score so far, `The final so far: Tigers 3 – 3 Eagles` (game points over its
+/// rounds, the home team first), or the winner once every round has its result. `None`
+/// outside a Scheveningen final.
+pub fn final_score_words(e: &TeamEvent, stage: usize) -> Option<String> {
+    let st = e.stages.get(stage.checked_sub(1)?)?;
+    if st.system != ggdesk_core::teams::TeamSystem::Scheveningen {
+        return None;
+    }
+    let s = e.team_standings(Some(u32::try_from(stage).ok()?)).ok()?;
+    // The home team has white at table 1 of the final's first round.
+    let home = e.team_of(st.rounds.first()?.games.first()?.white)?;
+    let h = s.rows.iter().find(|r| r.team == home)?;
+    let a = s.rows.iter().find(|r| r.team != home)?;
+    let played = st.rounds.len() == e.settings.boards && st.rounds.iter().all(|r| r.is_complete());
+    let score = format!(
+        "{} {} – {} {}",
+        h.name, h.game_points, a.game_points, a.name
+    );
+    Some(if !played {
+        format!("The final so far: {score}")
+    } else if h.game_points == a.game_points {
+        format!("The final ended level, {score}: the captains' playoff decides it")
+    } else {
+        let winner = if h.game_points > a.game_points { h } else { a };
+        format!("The final is over, {score}: {} win the event", winner.name)
     })
 }

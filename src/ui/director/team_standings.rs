@@ -11,7 +11,7 @@ use crate::ui::common::LoadErrors;
 use crate::ui::files;
 use egui::{Key, Modifiers, RichText, Ui};
 use ggdesk_core::export::team_print::{self, percentage_words as percentage, team_tiebreak_title};
-use ggdesk_core::export::{board_prizes_csv, team_standings_csv};
+use ggdesk_core::export::{board_prizes_csv, team_placement_csv, team_standings_csv};
 use ggdesk_core::teams::{Primary, TeamEvent};
 
 /// What the page shows.
@@ -21,6 +21,8 @@ pub enum TeamView {
     #[default]
     Teams,
     Boards,
+    /// The event's final placement, once it is over.
+    Final,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +88,13 @@ impl TeamStandingsPage {
             {
                 self.view = TeamView::Boards;
             }
+            if e.stages.len() > 1
+                && ui
+                    .selectable_label(self.view == TeamView::Final, "Final placement")
+                    .clicked()
+            {
+                self.view = TeamView::Final;
+            }
             ui.separator();
             if ui
                 .button("Export CSV")
@@ -107,6 +116,7 @@ impl TeamStandingsPage {
             .show(ui, |ui| match self.view {
                 TeamView::Teams => self.teams_ui(ui, &e),
                 TeamView::Boards => boards_ui(ui, &e),
+                TeamView::Final => placement_ui(ui, &e),
             });
         for cmd in std::mem::take(&mut self.queued) {
             match cmd {
@@ -120,7 +130,7 @@ impl TeamStandingsPage {
         if e.stages.len() > 1 {
             ui.horizontal(|ui| {
                 ui.label("Stage:");
-                let current = u32::try_from(e.current_stage() + 1).unwrap_or(1);
+                let current = shown_stage(e);
                 for (k, st) in e.stages.iter().enumerate() {
                     let no = u32::try_from(k + 1).unwrap_or(u32::MAX);
                     let chosen = self.stage.unwrap_or(current) == no;
@@ -133,14 +143,17 @@ impl TeamStandingsPage {
                 }
             });
         }
-        let s = match e.team_standings(self.stage) {
+        let s = match e.team_standings(self.stage.or(Some(shown_stage(e)))) {
             Ok(s) => s,
             Err(why) => {
                 ui.label(RichText::new(format!("No standings for this stage yet: {why}")).weak());
                 return;
             }
         };
-        let primary = match e.settings.primary {
+        // Board groups and the final play games, not matches: ranked by game points, with
+        // no match points to show.
+        let matches = e.stage_plays_matches(s.stage);
+        let primary = match e.stage_primary(s.stage) {
             Primary::MatchPoints => "match points",
             Primary::GamePoints => "game points",
         };
@@ -152,28 +165,36 @@ impl TeamStandingsPage {
         hint(
             ui,
             &format!(
-                "Ranked by {primary}{}{}, then team rating. A match with a board still pending \
-                 counts nothing yet.",
+                "Ranked by {primary}{}{}, then team rating.{}",
                 if names.is_empty() { "" } else { ", then " },
-                names.join(", then ")
+                names.join(", then "),
+                if matches {
+                    " A match with a board still pending counts nothing yet."
+                } else {
+                    ""
+                }
             ),
         );
+        let heads: &[&str] = if matches {
+            &["Rank", "Team", "Match points", "Game points"]
+        } else {
+            &["Rank", "Team", "Game points"]
+        };
         egui::Grid::new(("team-standings", s.stage))
             .striped(true)
-            .num_columns(4 + s.tiebreaks.len())
+            .num_columns(heads.len() + s.tiebreaks.len())
             .spacing([16.0, 4.0])
             .show(ui, |ui| {
-                for title in ["Rank", "Team", "Match points", "Game points"]
-                    .into_iter()
-                    .chain(names.iter().copied())
-                {
-                    ui.label(RichText::new(title).strong());
+                for title in heads.iter().chain(names.iter()) {
+                    ui.label(RichText::new(*title).strong());
                 }
                 ui.end_row();
                 for r in &s.rows {
                     ui.label(r.rank.to_string());
                     ui.label(&r.name);
-                    ui.label(r.match_points.to_string());
+                    if matches {
+                        ui.label(r.match_points.to_string());
+                    }
                     ui.label(r.game_points.to_string());
                     for v in &r.tiebreaks {
                         ui.label(v.to_string());
@@ -193,7 +214,9 @@ impl TeamStandingsPage {
             .map_err(|x| x.to_string())
             .and_then(|d| match self.view {
                 TeamView::Teams => {
-                    let s = e.team_standings(self.stage).map_err(|x| x.to_string())?;
+                    let s = e
+                        .team_standings(self.stage.or(Some(shown_stage(e))))
+                        .map_err(|x| x.to_string())?;
                     let provisional = e
                         .stages
                         .get(s.stage.saturating_sub(1))
@@ -209,6 +232,14 @@ impl TeamStandingsPage {
                     "board-prizes".to_string(),
                     team_print::board_prizes_page(&d, e, &e.board_prizes()),
                 )),
+                TeamView::Final => {
+                    let rows = e.final_placement().map_err(|x| x.to_string())?;
+                    Ok((
+                        "Final placement",
+                        "final-placement".to_string(),
+                        team_print::team_placement_page(&d, e, &rows),
+                    ))
+                }
             })
             .and_then(|(what, name, html)| {
                 write_export(cx.store, &format!("{stem}-{name}.html"), &html).map(|f| (what, f))
@@ -221,7 +252,7 @@ impl TeamStandingsPage {
     fn export(&mut self, cx: &mut PageCtx<'_>, e: &TeamEvent, tid: TournamentId) {
         let stem = format!("{}-{tid}", file_stem(&e.name));
         let (what, name, text) = match self.view {
-            TeamView::Teams => match e.team_standings(self.stage) {
+            TeamView::Teams => match e.team_standings(self.stage.or(Some(shown_stage(e)))) {
                 Ok(s) => (
                     format!("Team standings of stage {}", s.stage),
                     format!("team-standings-stage-{}", s.stage),
@@ -233,6 +264,13 @@ impl TeamStandingsPage {
                 "Board prizes".to_string(),
                 "board-prizes".to_string(),
                 Ok(board_prizes_csv(&e.board_prizes())),
+            ),
+            TeamView::Final => (
+                "Final placement".to_string(),
+                "final-placement".to_string(),
+                e.final_placement()
+                    .map(|rows| team_placement_csv(&rows))
+                    .map_err(|x| x.to_string()),
             ),
         };
         let r = text.and_then(|t| write_export(cx.store, &format!("{stem}-{name}.csv"), &t));
@@ -282,4 +320,52 @@ fn boards_ui(ui: &mut Ui, e: &TeamEvent) {
                 }
             });
     }
+}
+
+/// The stage the team standings show unless another is chosen: the last stage with a round
+/// paired (a stage that has not begun has nothing to rank yet), else the first.
+fn shown_stage(e: &TeamEvent) -> u32 {
+    let k = e
+        .stages
+        .iter()
+        .rposition(|s| !s.rounds.is_empty() || !s.playoffs.is_empty())
+        .unwrap_or(0);
+    u32::try_from(k + 1).unwrap_or(1)
+}
+
+/// The event's final placement: the final's winner 1 and loser 2, then the teams out in
+/// earlier stages; before the event is over, why not yet in the core's words.
+fn placement_ui(ui: &mut Ui, e: &TeamEvent) {
+    let rows = match e.final_placement() {
+        Ok(rows) => rows,
+        Err(why) => {
+            hint(ui, &format!("No final placement yet: {why}."));
+            return;
+        }
+    };
+    hint(
+        ui,
+        "The final's winner first, its loser second, then the teams out in earlier stages by \
+         those stages' team standings.",
+    );
+    egui::Grid::new("team-final-placement")
+        .striped(true)
+        .num_columns(3)
+        .spacing([16.0, 4.0])
+        .show(ui, |ui| {
+            for title in ["Place", "Team", "Placed in"] {
+                ui.label(RichText::new(title).strong());
+            }
+            ui.end_row();
+            for r in &rows {
+                ui.label(RichText::new(r.place.to_string()).strong());
+                ui.label(&r.name);
+                let stage = e
+                    .stages
+                    .get(r.stage.saturating_sub(1))
+                    .map_or_else(|| format!("Stage {}", r.stage), |s| s.name.clone());
+                ui.label(stage);
+                ui.end_row();
+            }
+        });
 }

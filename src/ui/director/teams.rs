@@ -169,10 +169,21 @@ impl TeamsPage {
             ));
         });
         if e.has_started() {
+            // Board groups and the final have no line-ups: the first B of a roster play.
+            let lineups = (1..=e.stages.len()).any(|k| e.stage_plays_matches(k));
             hint(
                 ui,
-                "The event has started: teams and rosters are fixed (a reserve plays through \
-                 a round's line-up).",
+                &if lineups {
+                    "The event has started: teams and rosters are fixed (a reserve plays through \
+                     a round's line-up)."
+                        .to_string()
+                } else {
+                    format!(
+                        "The event has started: teams and rosters are fixed. The board groups and \
+                         the final have no line-ups: each team's first {boards} play every round, \
+                         and a reserve cannot come in at the desk."
+                    )
+                },
             );
         } else {
             hint(

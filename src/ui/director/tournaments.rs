@@ -1131,20 +1131,31 @@ pub fn tiebreak_words(t: TieBreak) -> &'static str {
 fn team_event_ui(ui: &mut Ui, cx: &mut PageCtx<'_>, e: &TeamEvent) {
     ui.heading(format!("{} (team event)", e.name));
     let s = &e.settings;
-    ui.label(format!(
-        "{} boards a team; a match won {}, drawn {}, lost {}; a bye {} match points and {} \
-         game points; teams ordered by {}",
-        s.boards,
-        s.match_points.win,
-        s.match_points.draw,
-        s.match_points.loss,
-        s.bye.match_points,
-        s.bye.game_points,
-        match s.primary {
-            Primary::MatchPoints => "match points",
-            Primary::GamePoints => "game points",
-        }
-    ));
+    // Board groups and the final play games, not matches: in an event of those only (the
+    // Generals League) match points and a team's bye never count.
+    let matches = (1..=e.stages.len()).any(|k| e.stage_plays_matches(k));
+    if matches {
+        ui.label(format!(
+            "{} boards a team; a match won {}, drawn {}, lost {}; a bye {} match points and {} \
+             game points; teams ordered by {}",
+            s.boards,
+            s.match_points.win,
+            s.match_points.draw,
+            s.match_points.loss,
+            s.bye.match_points,
+            s.bye.game_points,
+            match s.primary {
+                Primary::MatchPoints => "match points",
+                Primary::GamePoints => "game points",
+            }
+        ));
+    } else {
+        ui.label(format!(
+            "{} boards a team; no team matches: teams ordered by game points, the sum of their \
+             players' points",
+            s.boards
+        ));
+    }
     let stages: Vec<String> = e
         .stages
         .iter()

@@ -380,13 +380,18 @@ pub fn team_standings_page(
     provisional: bool,
 ) -> String {
     let mut body = String::new();
+    // Board groups and the final play games, not matches: no match points, no match
+    // left pending.
+    let matches = e.stage_plays_matches(s.stage);
     if provisional {
-        body.push_str(
+        body.push_str(if matches {
             "<p class=prov>Provisional: a round counted here is still in play (a match with a \
-             board still pending counts nothing yet).</p>\n",
-        );
+             board still pending counts nothing yet).</p>\n"
+        } else {
+            "<p class=prov>Provisional: a round counted here is still in play.</p>\n"
+        });
     }
-    let primary = match e.settings.primary {
+    let primary = match e.stage_primary(s.stage) {
         Primary::MatchPoints => "match points",
         Primary::GamePoints => "game points",
     };
@@ -398,9 +403,14 @@ pub fn team_standings_page(
     );
     order.push("team rating".into());
     body.push_str(&format!(
-        "<p>Ranked by {}.</p>\n<table><tr><th class=num>Rank</th><th>Team</th>\
-         <th class=num>Match points</th><th class=num>Game points</th>",
-        html_escape(&order.join(", then "))
+        "<p>Ranked by {}.</p>\n<table><tr><th class=num>Rank</th><th>Team</th>{}\
+         <th class=num>Game points</th>",
+        html_escape(&order.join(", then ")),
+        if matches {
+            "<th class=num>Match points</th>"
+        } else {
+            ""
+        }
     ));
     for t in &s.tiebreaks {
         body.push_str(&format!("<th class=num>{}</th>", team_tiebreak_title(*t)));
@@ -408,12 +418,14 @@ pub fn team_standings_page(
     body.push_str("</tr>\n");
     for r in &s.rows {
         body.push_str(&format!(
-            "<tr><td class=num>{}</td><td><b>{}</b></td><td class=num>{}</td><td class=num>{}</td>",
+            "<tr><td class=num>{}</td><td><b>{}</b></td>",
             r.rank,
             html_escape(&r.name),
-            r.match_points,
-            r.game_points
         ));
+        if matches {
+            body.push_str(&format!("<td class=num>{}</td>", r.match_points));
+        }
+        body.push_str(&format!("<td class=num>{}</td>", r.game_points));
         for v in &r.tiebreaks {
             body.push_str(&format!("<td class=num>{v}</td>"));
         }
@@ -464,6 +476,27 @@ pub fn board_prizes_page(d: &Details, e: &TeamEvent, prizes: &BoardPrizes) -> St
         body.push_str("</table>\n");
     }
     page_styled(d, "Board prizes", &body, TEAM_STYLE)
+}
+
+/// The event's final placement: place, team and the stage each team was placed in (the
+/// final's winner 1 and loser 2, then the teams out in earlier stages).
+pub fn team_placement_page(d: &Details, e: &TeamEvent, rows: &[crate::teams::TeamPlace]) -> String {
+    let mut body =
+        String::from("<table><tr><th class=num>Place</th><th>Team</th><th>Placed in</th></tr>\n");
+    for r in rows {
+        let stage = e
+            .stages
+            .get(r.stage.saturating_sub(1))
+            .map_or_else(|| format!("Stage {}", r.stage), |s| s.name.clone());
+        body.push_str(&format!(
+            "<tr><td class=num>{}</td><td><b>{}</b></td><td>{}</td></tr>\n",
+            r.place,
+            html_escape(&r.name),
+            html_escape(&stage)
+        ));
+    }
+    body.push_str("</table>\n");
+    page_styled(d, "Final placement", &body, TEAM_STYLE)
 }
 
 #[cfg(test)]

@@ -191,6 +191,26 @@ impl TeamEvent {
         sheets
     }
 
+    /// The score that ranks stage `stage` (from 1): `team.primary` in a stage of team
+    /// matches; game points in board groups and the final, which play no matches (their
+    /// match points are 0).
+    pub fn stage_primary(&self, stage: usize) -> Primary {
+        if self.stage_plays_matches(stage) {
+            self.settings.primary
+        } else {
+            Primary::GamePoints
+        }
+    }
+
+    /// Whether stage `stage` (from 1) is played as team matches (a Swiss or a round robin),
+    /// not as board groups or the final's games.
+    pub fn stage_plays_matches(&self, stage: usize) -> bool {
+        !matches!(
+            self.stages.get(stage.wrapping_sub(1)).map(|s| s.system),
+            Some(TeamSystem::BoardGroups | TeamSystem::Scheveningen)
+        )
+    }
+
     /// A player's board: their place in the first B of the roster (from 1).
     pub(crate) fn board_of(&self, p: PlayerId) -> Option<usize> {
         let team = self.team(self.team_of(p)?)?;
@@ -215,12 +235,12 @@ impl TeamEvent {
             ),
             TeamSystem::BoardGroups => (
                 self.game_sheets(stage, teams),
-                Primary::GamePoints,
+                self.stage_primary(stage + 1),
                 s.tiebreaks.clone(),
             ),
             TeamSystem::Scheveningen => (
                 self.game_sheets(stage, teams),
-                Primary::GamePoints,
+                self.stage_primary(stage + 1),
                 Vec::new(),
             ),
         };
