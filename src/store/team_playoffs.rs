@@ -102,6 +102,18 @@ fn playoff_place(e: &TeamEvent, stage: usize) -> String {
 }
 
 impl Store {
+    /// The number the event's next round is paired as: one past every round, the playoff
+    /// rounds (which the rounds' list does not hold) included.
+    pub fn next_team_round_no(&self, tid: TournamentId) -> Result<RoundNo> {
+        self.read(|q| {
+            q.query_one(
+                "SELECT COALESCE(MAX(number), 0) + 1 FROM rounds WHERE tournament_id = ?1",
+                [tid],
+                |r| r.get(0),
+            )
+        })
+    }
+
     /// Pairs the next playoff games of a team event with the captains' nominees (a player
     /// of each team that plays off; a team that played off already keeps its nominee, and
     /// may be left out): the games the core's step gives, colours as it gives them, added

@@ -350,6 +350,8 @@ pub struct TeamStatus {
     /// Why no round can be paired next, in the core's words (the event is over, …), as the
     /// Rounds page says it.
     no_next: Option<String>,
+    /// What a playoff at hand asks of the director (its nominees, or a result).
+    playoff: Option<String>,
 }
 
 impl TeamStatus {
@@ -373,6 +375,16 @@ impl TeamStatus {
                 (r.number, r.state, r.starts_at.is_some(), pending)
             }),
             no_next: e.next_step().err().map(|why| why.to_string()),
+            playoff: match e.next_step() {
+                Ok(ggdesk_core::teams::TeamStep::Playoff { stage, .. }) => Some(format!(
+                    "{}: name the captains' nominees and pair it on the Rounds page (F4)",
+                    team_rounds::playoff_title(e, stage)
+                )),
+                Err(why) if why.fault == ggdesk_core::teams::TeamFault::PlayoffWaiting => {
+                    Some("a playoff game awaits its result on the Rounds page (F4)".to_string())
+                }
+                _ => None,
+            },
         }
     }
 }
@@ -406,6 +418,9 @@ fn team_status(ui: &mut Ui, s: &TeamStatus) {
             "line-ups open: start the round on the Rounds page (F4)".to_string()
         }
         RoundState::Published => format!("{pending} boards awaiting a result"),
+        RoundState::Complete if let Some(playoff) = &s.playoff => {
+            format!("all results in; {playoff}")
+        }
         RoundState::Complete => match &s.no_next {
             Some(why) => format!("all results in; no round to pair: {why}"),
             None => "all results in: pair the next round (F4)".to_string(),
