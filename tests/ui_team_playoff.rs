@@ -75,8 +75,8 @@ fn a_tie_at_the_cut_is_played_off_from_the_rounds_page() {
     assert!(
         has_text(
             &h,
-            "all results in; Playoff at the cut of stage 1: name the captains' nominees and pair \
-             it on the Rounds page (F4)"
+            "all results in; teams tie at the cut of stage 1: name the captains' nominees and \
+             pair the playoff on the Rounds page (F4)"
         ),
         "{:?}",
         all_text(&h)
@@ -153,4 +153,74 @@ fn a_tie_at_the_cut_is_played_off_from_the_rounds_page() {
     );
     assert!(has_text(&h, "White: P1 (A)"), "{:?}", all_text(&h));
     assert!(has_text(&h, "Black: P10 (D)"));
+}
+
+/// A final of A (1–3) and B (4–6) on two boards, both rounds played and every game drawn:
+/// level on game points.
+fn level_final() -> Value {
+    let players: Vec<Value> = (1..=6)
+        .map(|i| json!({"id": i, "name": format!("P{i}"), "rating": 2000 - 10 * i}))
+        .collect();
+    let game =
+        |t: u32, w: u32, b: u32| json!({"table": t, "white": w, "black": b, "result": "draw"});
+    json!({
+        "format": "ggdesk-tournament/2",
+        "name": "League final",
+        "settings": {"points": {"win": 2, "draw": 1, "loss": 0, "bye": 2, "forfeit_win": 2,
+                                "forfeit_loss": 0, "absent": 0}},
+        "team": {"boards": 2},
+        "players": players,
+        "teams": [
+            {"id": 1, "name": "A", "players": [1, 2, 3]},
+            {"id": 2, "name": "B", "players": [4, 5, 6]}
+        ],
+        "penalties": [],
+        "stages": [{"name": "Final", "system": "scheveningen", "rounds": [
+            {"games": [game(1, 1, 4), game(2, 5, 2)]},
+            {"games": [game(1, 5, 1), game(2, 2, 4)]}
+        ]}]
+    })
+}
+
+#[test]
+fn a_level_final_shows_its_playoff_card_and_pairs_the_nominees() {
+    let mut s = Store::open_in_memory().expect("store");
+    let tid = s
+        .import_tournament(&level_final(), &Actor::director())
+        .expect("imported");
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = desk(s, Page::Rounds, Some(tid), &clock);
+    assert!(has_text(&h, "Final tie: playoff"), "{:?}", all_text(&h));
+    assert!(
+        has_text(
+            &h,
+            "all results in; the final ended level: name the captains' nominees and pair the \
+             playoff on the Rounds page (F4)"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    click(&mut h, "Nominee of A:");
+    click(&mut h, "P3 (Reserve 1)");
+    click(&mut h, "Nominee of B:");
+    click(&mut h, "P4 (Board 1)");
+    click(&mut h, "Pair the playoff game");
+    click(&mut h, "Result of playoff game 1 of stage 1");
+    click(&mut h, "Black wins");
+    let e = store(&h).team_event(tid).expect("read").expect("team");
+    let places: Vec<(u32, u32)> = e
+        .final_placement()
+        .expect("over")
+        .iter()
+        .map(|p| (p.place, p.team.0))
+        .collect();
+    assert_eq!(places, [(1, 2), (2, 1)]);
+    assert!(
+        has_text(
+            &h,
+            "No round to pair: the event is over: every stage has been played"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
 }

@@ -377,8 +377,13 @@ impl TeamStatus {
             no_next: e.next_step().err().map(|why| why.to_string()),
             playoff: match e.next_step() {
                 Ok(ggdesk_core::teams::TeamStep::Playoff { stage, .. }) => Some(format!(
-                    "{}: name the captains' nominees and pair it on the Rounds page (F4)",
-                    team_rounds::playoff_title(e, stage)
+                    "{}: name the captains' nominees and pair the playoff on the Rounds page \
+                     (F4)",
+                    if e.is_final_playoff(stage) {
+                        "the final ended level".to_string()
+                    } else {
+                        format!("teams tie at the cut of stage {stage}")
+                    }
                 )),
                 Err(why) if why.fault == ggdesk_core::teams::TeamFault::PlayoffWaiting => {
                     Some("a playoff game awaits its result on the Rounds page (F4)".to_string())
