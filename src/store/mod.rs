@@ -36,6 +36,7 @@ mod sqlite;
 mod stations;
 mod tables;
 mod team_desk;
+mod team_playoffs;
 mod team_rounds;
 mod team_rows;
 mod team_tables;

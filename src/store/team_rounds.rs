@@ -237,9 +237,9 @@ impl Store {
                 ),
                 TeamStep::Playoff { .. } => {
                     return Err(StoreError::Rejected(
-                        "the next step is a playoff at the cut between tied teams, whose \
-                         captains name the players: the desk does not pair it yet (`ggdesk \
-                         pair` on the event's file says it)"
+                        "the next step is a playoff between tied teams, whose captains name \
+                         the players: pair it with their nominees (the Rounds page's playoff \
+                         card)"
                             .into(),
                     ));
                 }

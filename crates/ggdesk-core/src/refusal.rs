@@ -22,4 +22,7 @@ pub enum Refusal {
     /// A step of a team event's rounds (its pairing, a line-up), in the file's words.
     #[error("{0}")]
     TeamEvent(#[from] crate::teams::TeamFileError),
+    /// A step of a team playoff at the desk (the captains' nominees, a playoff result).
+    #[error("{0}")]
+    TeamPlayoff(#[from] crate::teams::PlayoffRefusal),
 }

@@ -729,3 +729,115 @@ fn the_away_team_is_black_on_odd_boards_and_white_on_even_ones() {
         "stages[0].rounds[0].matches[0].boards[1]: team 2 fills board 2 below its empty board 1"
     );
 }
+
+/// The desk's playoff: the captains' nominees for the core's next playoff games, each one
+/// of its team's players still in the event, fixed once the team has played off; a result
+/// of a playoff game, checked against the games after it and the stages it seeded.
+#[test]
+fn the_desk_pairs_a_playoff_with_the_captains_nominees_and_checks_its_results() {
+    use ggdesk_core::stages::PlayedOff;
+    use ggdesk_core::tournament::GameResult;
+    let mut file = swiss_then_final();
+    let event = TeamEvent::from_value(&file).expect("valid");
+    let words = |r: Result<(usize, Vec<PlayedOff>), ggdesk_core::teams::PlayoffRefusal>| {
+        r.expect_err("refused").to_string()
+    };
+    let (c, d) = (TeamId(3), TeamId(4));
+    assert!(!event.is_final_playoff(1));
+    assert!(event.is_final_playoff(2));
+    assert_eq!(
+        words(event.playoff_games(&[])),
+        "C has no nominee: its captain names one of its players for the playoff"
+    );
+    assert_eq!(
+        words(event.playoff_games(&[(c, PlayerId(10)), (d, PlayerId(10))])),
+        "P10 is not in the team C: a nominee is one of its players"
+    );
+    assert_eq!(
+        words(event.playoff_games(&[(TeamId(1), PlayerId(1))])),
+        "A does not play off now: it needs no nominee"
+    );
+    let mut gone = event.clone();
+    if let Some(p) = gone.players.iter_mut().find(|p| p.id == PlayerId(9)) {
+        p.withdrawn = true;
+    }
+    assert_eq!(
+        words(gone.playoff_games(&[(c, PlayerId(9)), (d, PlayerId(10))])),
+        "P9 of C has withdrawn from the event: a nominee is a player still in it"
+    );
+    // A reserve may be nominated; colours as the step gives them (C, the better seed,
+    // white first).
+    let (stage, games) = event
+        .playoff_games(&[(d, PlayerId(12)), (c, PlayerId(8))])
+        .expect("paired");
+    assert_eq!(stage, 1);
+    assert_eq!(
+        games,
+        [PlayedOff {
+            white: PlayerId(8),
+            black: PlayerId(12),
+            result: GameResult::Pending
+        }]
+    );
+    // Drawn: the next game swaps colours, both nominees fixed.
+    file["stages"][0]["playoffs"] = json!([{"white": 8, "black": 12, "result": "draw"}]);
+    let event = TeamEvent::from_value(&file).expect("valid");
+    assert_eq!(
+        event.playoff_games(&[]).expect("the nominees are known"),
+        (
+            1,
+            vec![PlayedOff {
+                white: PlayerId(12),
+                black: PlayerId(8),
+                result: GameResult::Pending
+            }]
+        )
+    );
+    assert_eq!(
+        words(event.playoff_games(&[(d, PlayerId(11))])),
+        "D nominated P12 in an earlier playoff game: P11 cannot play off for it (a team \
+         keeps its nominee until the playoff ends)"
+    );
+    assert_eq!(
+        event
+            .playoff_games(&[(d, PlayerId(12))])
+            .map(|(_, g)| g.len()),
+        Ok(1),
+        "the fixed nominee named again is no change"
+    );
+    // Results: a game that does not exist; a result deciding the playoff before a game
+    // played after it; the decisive game.
+    file["stages"][0]["playoffs"]
+        .as_array_mut()
+        .expect("playoffs")
+        .push(json!({"white": 12, "black": 8, "result": "pending"}));
+    let event = TeamEvent::from_value(&file).expect("valid");
+    let result_words = |r: Result<TeamEvent, ggdesk_core::teams::PlayoffRefusal>| {
+        r.expect_err("refused").to_string()
+    };
+    assert_eq!(
+        result_words(event.with_playoff_result(1, 3, GameResult::WhiteWins)),
+        "stage 1 has no playoff game 3"
+    );
+    assert_eq!(
+        result_words(event.with_playoff_result(1, 1, GameResult::WhiteWins)),
+        "stages[0].playoffs[1]: the playoff is over: the cut is clear"
+    );
+    let decided = event
+        .with_playoff_result(1, 2, GameResult::WhiteWins)
+        .expect("decided");
+    assert_eq!(decided.stages[0].playoffs[1].result, GameResult::WhiteWins);
+    let TeamStep::Final { games, .. } = decided.next_step().expect("the final") else {
+        panic!("the final is seeded");
+    };
+    // D won the playoff: the final is A against D.
+    assert_eq!(games[0].1, PlayerId(1));
+    assert_eq!(games[0].2, PlayerId(10));
+    // Once the final has a round, the playoff that seeded it keeps its results.
+    let mut started = decided.clone();
+    started.stages[1].rounds.push(Default::default());
+    assert_eq!(
+        result_words(started.with_playoff_result(1, 2, GameResult::BlackWins)),
+        "stage 2 has started: the playoff at the cut of stage 1 that seeded it keeps its results"
+    );
+}

@@ -353,6 +353,8 @@ pub struct TeamStatus {
     /// Why no round can be paired next, in the core's words (the event is over, …), as the
     /// Rounds page says it.
     no_next: Option<String>,
+    /// What a playoff at hand asks of the director (its nominees, or a result).
+    playoff: Option<String>,
 }
 
 impl TeamStatus {
@@ -382,6 +384,21 @@ impl TeamStatus {
                 .last()
                 .is_some_and(|r| r.round.matches.is_empty() && !r.round.games.is_empty()),
             no_next: e.next_step().err().map(|why| why.to_string()),
+            playoff: match e.next_step() {
+                Ok(ggdesk_core::teams::TeamStep::Playoff { stage, .. }) => Some(format!(
+                    "{}: name the captains' nominees and pair the playoff on the Rounds page \
+                     (F4)",
+                    if e.is_final_playoff(stage) {
+                        "the final ended level".to_string()
+                    } else {
+                        format!("teams tie at the cut of stage {stage}")
+                    }
+                )),
+                Err(why) if why.fault == ggdesk_core::teams::TeamFault::PlayoffWaiting => {
+                    Some("a playoff game awaits its result on the Rounds page (F4)".to_string())
+                }
+                _ => None,
+            },
         }
     }
 }
@@ -426,6 +443,9 @@ fn team_status(ui: &mut Ui, s: &TeamStatus) {
                 (false, _) => "boards",
             }
         ),
+        RoundState::Complete if let Some(playoff) = &s.playoff => {
+            format!("all results in; {playoff}")
+        }
         RoundState::Complete => match &s.no_next {
             Some(why) => format!("all results in; no round to pair: {why}"),
             None => "all results in: pair the next round (F4)".to_string(),

@@ -36,6 +36,10 @@ enum Cmd {
     Print(RoundNo, TeamPrint),
     /// The line-up sheets of a round: its matches once published, else every team.
     PrintLineups(RoundNo, Vec<TeamMatch>),
+    /// The next playoff game(s) with the captains' nominees named on the card.
+    PairPlayoff(Vec<(TeamId, PlayerId)>),
+    /// The result of playoff game (stage, game), both from 1.
+    PlayoffResult(usize, usize, GameResult),
 }
 
 /// A print of a published round.
@@ -80,6 +84,10 @@ pub struct TeamRoundsPage {
     /// The round shown (default: the last).
     pub shown: Option<RoundNo>,
     pub edit: Option<LineupEdit>,
+    /// The captains' nominees chosen on the playoff card, not paired yet.
+    pub nominees: Vec<(TeamId, PlayerId)>,
+    /// The number the next round pairs as (after the playoff rounds too).
+    next_no: Option<RoundNo>,
     watch: Watch,
     load: LoadErrors,
     tid: Option<TournamentId>,
@@ -102,6 +110,7 @@ impl TeamRoundsPage {
             self.tid = Some(tid);
             self.shown = None;
             self.edit = None;
+            self.nominees.clear();
             self.watch.force();
         }
         if self.watch.stale(cx, Some(tid)) {
@@ -112,6 +121,11 @@ impl TeamRoundsPage {
                     .unwrap_or_default()
             } else {
                 Vec::new()
+            };
+            self.next_no = if self.event.is_some() {
+                load.check("the rounds", cx.store.next_team_round_no(tid))
+            } else {
+                None
             };
             if self
                 .shown
@@ -146,6 +160,7 @@ impl TeamRoundsPage {
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 self.header(ui, &event);
+                self.playoffs_ui(ui, &event);
                 let shown = self.shown.or_else(|| self.rounds.last().map(|r| r.number));
                 if let Some(r) = shown.and_then(|n| self.rounds.iter().find(|r| r.number == n)) {
                     let r = r.clone();
@@ -221,11 +236,16 @@ impl TeamRoundsPage {
             Ok(TeamStep::Final { stage, games, .. }) => {
                 Ok((stage, format!("{} games of the final", games.len())))
             }
-            Ok(TeamStep::Playoff { .. }) => Err(
-                "the next step is a playoff at the cut between tied teams, whose captains name \
-                 the players: `ggdesk pair` on the event's file says it"
-                    .to_string(),
-            ),
+            Ok(TeamStep::Playoff { stage, .. }) => {
+                next_step(
+                    ui,
+                    &format!(
+                        "{}: name each captain's nominee and pair the game on the card below",
+                        playoff_title(e, stage)
+                    ),
+                );
+                return;
+            }
             Err(why) => Err(why.to_string()),
         };
         match what {
@@ -236,7 +256,10 @@ impl TeamRoundsPage {
                         .button(
                             RichText::new(format!(
                                 "Pair round {}",
-                                self.rounds.last().map_or(1, |r| r.number.0 + 1)
+                                self.next_no.map_or_else(
+                                    || self.rounds.last().map_or(1, |r| r.number.0 + 1),
+                                    |n| n.0
+                                )
                             ))
                             .strong(),
                         )
@@ -250,6 +273,174 @@ impl TeamRoundsPage {
             Err(why) => {
                 ui.label(RichText::new(format!("No round to pair: {why}")).weak());
             }
+        }
+    }
+
+    /// Each stage's playoff, while it is to be paired or once it has games: a card with its
+    /// games and their results, and for the next games a nominee picker per team (a team
+    /// that played off keeps its nominee) and the button that pairs them.
+    fn playoffs_ui(&mut self, ui: &mut Ui, e: &TeamEvent) {
+        let next = match e.next_step() {
+            Ok(TeamStep::Playoff { stage, games }) => Some((stage, games)),
+            _ => None,
+        };
+        for (k, st) in e.stages.iter().enumerate() {
+            let stage = k + 1;
+            let step = next.as_ref().filter(|(s, _)| *s == stage).map(|(_, g)| g);
+            if st.playoffs.is_empty() && step.is_none() {
+                continue;
+            }
+            ui.add_space(4.0);
+            egui::Frame::group(ui.style()).show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.label(RichText::new(playoff_title(e, stage)).strong().size(16.0));
+                super::hint(
+                    ui,
+                    "The teams level across the line play off: each captain names one player \
+                     of the team, who plays for it until the playoff ends (two teams: single \
+                     games, colours alternating, until one is won).",
+                );
+                self.playoff_games_ui(ui, e, stage);
+                if let Some(games) = step {
+                    self.nominees_ui(ui, e, stage, games);
+                }
+            });
+        }
+    }
+
+    /// The playoff games of stage `stage` played or in play, a result menu each.
+    fn playoff_games_ui(&mut self, ui: &mut Ui, e: &TeamEvent, stage: usize) {
+        let Some(st) = e.stages.get(stage - 1) else {
+            return;
+        };
+        let with_team = |p: PlayerId| {
+            let team = e
+                .team_of(p)
+                .map_or_else(String::new, |t| format!(" ({})", Self::team_name(e, t)));
+            format!("{}{team}", Self::player_name(e, Some(p)))
+        };
+        egui::Grid::new(("team-playoff", stage))
+            .striped(true)
+            .num_columns(4)
+            .spacing([14.0, 4.0])
+            .show(ui, |ui| {
+                for (i, g) in st.playoffs.iter().enumerate() {
+                    let game = i + 1;
+                    ui.label(format!("Playoff game {game}"));
+                    ui.label(format!("White: {}", with_team(g.white)));
+                    ui.label(format!("Black: {}", with_team(g.black)));
+                    let mut value = g.result;
+                    egui::ComboBox::from_id_salt(("team-playoff-result", stage, game))
+                        .selected_text(result_short(g.result))
+                        .width(150.0)
+                        .show_ui(ui, |ui| {
+                            for res in GameResult::ALL {
+                                ui.selectable_value(&mut value, res, result_long(res));
+                            }
+                        })
+                        .response
+                        .accessible_name(format!("Result of playoff game {game} of stage {stage}"));
+                    if value != g.result {
+                        self.queued.push(Cmd::PlayoffResult(stage, game, value));
+                    }
+                    ui.end_row();
+                }
+            });
+    }
+
+    /// The next playoff games: each team's nominee (chosen, or fixed by an earlier game)
+    /// and the button that pairs them once every team has one.
+    fn nominees_ui(
+        &mut self,
+        ui: &mut Ui,
+        e: &TeamEvent,
+        stage: usize,
+        games: &[(TeamId, TeamId, Option<PlayerId>, Option<PlayerId>)],
+    ) {
+        let boards = e.settings.boards;
+        let mut ready = true;
+        egui::Grid::new(("team-playoff-next", stage))
+            .num_columns(2)
+            .spacing([14.0, 4.0])
+            .show(ui, |ui| {
+                for (white, black, wn, bn) in games {
+                    ui.label(
+                        RichText::new(format!(
+                            "Next game: {} (white) – {} (black)",
+                            Self::team_name(e, *white),
+                            Self::team_name(e, *black)
+                        ))
+                        .strong(),
+                    );
+                    ui.end_row();
+                    for (team, known) in [(*white, *wn), (*black, *bn)] {
+                        let name = Self::team_name(e, team);
+                        let label = ui.label(format!("Nominee of {name}:"));
+                        if let Some(p) = known {
+                            ui.label(format!(
+                                "{} (named in an earlier playoff game)",
+                                Self::player_name(e, Some(p))
+                            ));
+                            ui.end_row();
+                            continue;
+                        }
+                        let chosen = self
+                            .nominees
+                            .iter()
+                            .find(|(t, _)| *t == team)
+                            .map(|(_, p)| *p);
+                        ready &= chosen.is_some();
+                        let mut value = chosen;
+                        let roster = e.team(team).map(|t| t.roster.clone()).unwrap_or_default();
+                        egui::ComboBox::from_id_salt(("team-playoff-nominee", stage, team.0))
+                            .selected_text(chosen.map_or_else(
+                                || "(choose a player)".to_string(),
+                                |p| Self::player_name(e, Some(p)),
+                            ))
+                            .width(220.0)
+                            .show_ui(ui, |ui| {
+                                for (k, p) in roster.iter().enumerate() {
+                                    if e.player(*p).is_some_and(|x| x.withdrawn) {
+                                        continue;
+                                    }
+                                    let place = super::teams::place_words(boards, k);
+                                    let player = Self::player_name(e, Some(*p));
+                                    ui.selectable_value(
+                                        &mut value,
+                                        Some(*p),
+                                        format!("{player} ({place})"),
+                                    );
+                                }
+                            })
+                            .response
+                            .labelled_by(label.id);
+                        if value != chosen
+                            && let Some(p) = value
+                        {
+                            self.nominees.retain(|(t, _)| *t != team);
+                            self.nominees.push((team, p));
+                        }
+                        ui.end_row();
+                    }
+                }
+            });
+        let words = if games.len() == 1 {
+            "Pair the playoff game"
+        } else {
+            "Pair the playoff games"
+        };
+        let pair = ui
+            .add_enabled(ready, egui::Button::new(RichText::new(words).strong()))
+            .on_disabled_hover_text("Name every team's nominee first");
+        if pair.clicked() {
+            // Only the nominees of the teams that play these games.
+            let nominees = self
+                .nominees
+                .iter()
+                .filter(|(t, _)| games.iter().any(|g| g.0 == *t || g.1 == *t))
+                .copied()
+                .collect();
+            self.queued.push(Cmd::PairPlayoff(nominees));
         }
     }
 
@@ -617,6 +808,22 @@ impl TeamRoundsPage {
                     .set_team_board_result(tid, n, table, result, &actor);
                 cx.notices.report(r, "");
             }
+            Cmd::PairPlayoff(nominees) => {
+                let r = cx.store.pair_team_playoff(tid, &nominees, &actor);
+                if cx
+                    .notices
+                    .report(r, "Playoff paired: enter its result")
+                    .is_some()
+                {
+                    self.nominees.clear();
+                }
+            }
+            Cmd::PlayoffResult(stage, game, result) => {
+                let r = cx
+                    .store
+                    .set_team_playoff_result(tid, (stage, game), result, &actor);
+                cx.notices.report(r, "");
+            }
             Cmd::Lineup {
                 round,
                 match_no,
@@ -638,6 +845,15 @@ impl TeamRoundsPage {
             }
         }
         self.watch.force();
+    }
+}
+
+/// A playoff card's title: the cut of a stage, or the final's tie.
+pub fn playoff_title(e: &TeamEvent, stage: usize) -> String {
+    if e.is_final_playoff(stage) {
+        "Final tie: playoff".to_string()
+    } else {
+        format!("Playoff at the cut of stage {stage}")
     }
 }
 

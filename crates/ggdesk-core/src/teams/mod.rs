@@ -22,6 +22,7 @@ mod file;
 mod lineup;
 mod model;
 mod next;
+mod playoff;
 mod score;
 mod standings;
 mod tables;
@@ -36,6 +37,7 @@ pub use model::{
     TeamRound, TeamSettings, TeamStage, TeamSystem, TeamTieBreak, board_table,
 };
 pub use next::{TeamPlace, TeamStep, team_placement_json};
+pub use playoff::PlayoffRefusal;
 pub use score::{MatchResult, MatchScore, board_points};
 pub use standings::{TeamRow, TeamStandings};
 
