@@ -959,3 +959,35 @@ fn a_generals_league_final_is_played_and_placed_at_the_desk() {
     );
     assert_eq!(opened.borrow().len(), 2, "each page opened to print");
 }
+
+/// Line-up sheets are for rounds of matches to come: not offered once a team Swiss is over,
+/// nor in a Generals League whose final (games of fixed boards, no line-ups) is being
+/// played.
+#[test]
+fn line_up_sheets_are_offered_only_while_rounds_of_matches_are_to_come() {
+    for (fixture, words) in [
+        (
+            "team-swiss-with-bye.json",
+            "No round to pair: the event is over: every stage has been played",
+        ),
+        ("board-groups-then-final.json", "Round 4 · Final"),
+    ] {
+        let mut s = Store::open_in_memory().expect("store");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/teams")
+            .join(fixture);
+        let file: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
+        let tid = s
+            .import_tournament(&file, &Actor::director())
+            .expect("imported");
+        let clock = clock();
+        let h = desk(s, Page::Rounds, Some(tid), &clock);
+        assert!(has_text(&h, words), "{fixture}: {:?}", all_text(&h));
+        assert!(
+            h.query_by_label("Print line-up sheets").is_none(),
+            "{fixture}: {:?}",
+            all_text(&h)
+        );
+    }
+}

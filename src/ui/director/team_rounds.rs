@@ -192,18 +192,21 @@ impl TeamRoundsPage {
                 }
             }
             ui.separator();
-            let (n, matches) = self.lineup_round();
-            let words = if matches.is_empty() {
-                format!("Round {n}: a sheet for every team, its roster with a box per board")
-            } else {
-                format!("Round {n}: a sheet for each team that plays, naming its opponent")
-            };
-            if ui
-                .button("Print line-up sheets")
-                .on_hover_text(format!("{words}; opened in the browser"))
-                .clicked()
-            {
-                self.queued.push(Cmd::PrintLineups(n, matches));
+            // Line-up sheets only for a round of matches to come (board groups, the final
+            // and a playoff have none, nor has an event that is over).
+            if let Some((n, matches)) = self.lineup_round(e) {
+                let words = if matches.is_empty() {
+                    format!("Round {n}: a sheet for every team, its roster with a box per board")
+                } else {
+                    format!("Round {n}: a sheet for each team that plays, naming its opponent")
+                };
+                if ui
+                    .button("Print line-up sheets")
+                    .on_hover_text(format!("{words}; opened in the browser"))
+                    .clicked()
+                {
+                    self.queued.push(Cmd::PrintLineups(n, matches));
+                }
             }
         });
         if let Some(d) = self.rounds.iter().find(|r| r.state == RoundState::Draft) {
@@ -446,18 +449,25 @@ impl TeamRoundsPage {
 
     /// The round the captains' line-up sheets are for: a published round not started yet
     /// (its matches known), else the next round to pair.
-    fn lineup_round(&self) -> (RoundNo, Vec<TeamMatch>) {
-        if let Some(r) = self
-            .rounds
-            .iter()
-            .find(|r| r.state == RoundState::Published && r.starts_at.is_none())
-        {
-            return (r.number, r.round.matches.clone());
+    /// `None` when no round of matches is to come (board groups, the final or a playoff
+    /// next, or the event over).
+    fn lineup_round(&self, e: &TeamEvent) -> Option<(RoundNo, Vec<TeamMatch>)> {
+        if let Some(r) = self.rounds.iter().find(|r| {
+            r.state == RoundState::Published && r.starts_at.is_none() && !r.round.matches.is_empty()
+        }) {
+            return Some((r.number, r.round.matches.clone()));
         }
         match self.rounds.last() {
-            Some(r) if r.state == RoundState::Draft => (r.number, Vec::new()),
-            Some(r) => (RoundNo(r.number.0 + 1), Vec::new()),
-            None => (RoundNo(1), Vec::new()),
+            Some(r) if r.state == RoundState::Draft => {
+                (!r.round.matches.is_empty()).then(|| (r.number, Vec::new()))
+            }
+            // While a round is in play, the sheets are for the one after it.
+            _ => e.matches_to_come().then(|| {
+                let next = self
+                    .next_no
+                    .unwrap_or_else(|| RoundNo(self.rounds.last().map_or(1, |r| r.number.0 + 1)));
+                (next, Vec::new())
+            }),
         }
     }
 
