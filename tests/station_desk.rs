@@ -636,3 +636,101 @@ fn a_removed_stations_desk_says_so_and_offers_nothing_it_could_not_save() {
         all_text(&d)
     );
 }
+
+/// When the director publishes the next round, the station's desk moves on to it: the
+/// tables it had loaded from the round before (games the server no longer lets it read) are
+/// let go, not reported as errors on every change (found by a trial by hand).
+#[test]
+fn the_next_round_at_a_station_lets_the_last_rounds_games_go_quietly() {
+    let mut h = hall();
+    let prefs = Prefs {
+        page: Page::Tables,
+        tournament: Some(h.tid),
+        ..Prefs::default()
+    };
+    let mut station = h.station();
+    let played = started_at_table_1(&mut station, h.tid);
+    station
+        .append_event(
+            played,
+            ggdesk_core::record::TimedEvent {
+                t: 1.0,
+                event: Event::Resign(Side::Black),
+            },
+            &Actor("hall-a".into()),
+            "",
+        )
+        .expect("resigned");
+    let app = DeskApp::new(Ok(station), prefs, TimeSource::System);
+    let mut d = Harness::builder()
+        .with_size(egui::vec2(1366.0, 768.0))
+        .with_max_steps(32)
+        .build_ui_state(|ui, app: &mut DeskApp| app.show(ui), app);
+    d.run();
+    assert!(
+        common::until(&mut d, |d| has_text(d, "WHITE WINS")),
+        "table 1's game loaded: {:?}",
+        all_text(&d)
+    );
+    // The director completes round 1 and publishes round 2.
+    let view = h
+        .director
+        .round_view(h.tid, RoundNo(1))
+        .expect("view")
+        .expect("round 1");
+    let dir = Actor::director();
+    for b in view.boards.iter().filter(|b| b.table != TableNo(1)) {
+        h.director
+            .set_result(
+                h.tid,
+                RoundNo(1),
+                b.board,
+                ggdesk_core::tournament::GameResult::Draw,
+                "",
+                &dir,
+            )
+            .expect("result");
+    }
+    h.director.pair_round(h.tid, &dir).expect("round 2 paired");
+    h.director
+        .publish_round(h.tid, RoundNo(2), &dir)
+        .expect("round 2 published");
+    assert!(
+        common::until(&mut d, |d| has_text(d, "Round 2 in play")
+            && !has_text(d, "WHITE WINS")),
+        "the desk moved on to round 2: {:?}",
+        all_text(&d)
+    );
+    // A few more changes from the server's stream: still no error about the old game.
+    let view = h
+        .director
+        .round_view(h.tid, RoundNo(2))
+        .expect("view")
+        .expect("round 2");
+    let far = view
+        .boards
+        .iter()
+        .find(|b| b.table == TableNo(3))
+        .expect("table 3");
+    h.director
+        .set_result(
+            h.tid,
+            RoundNo(2),
+            far.board,
+            ggdesk_core::tournament::GameResult::Draw,
+            "",
+            &dir,
+        )
+        .expect("result");
+    for _ in 0..20 {
+        d.run();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let said = all_text(&d);
+    assert!(
+        !said
+            .iter()
+            .any(|t| t.contains(&format!("game {played}")) || t.contains("not allowed")),
+        "{said:?}"
+    );
+}

@@ -257,6 +257,29 @@ pub struct DeskApp {
 
 const PREFS_KEY: &str = "ggdesk.prefs";
 
+/// Reads the loaded tables `ids` again, as the database (or the event server) has them now.
+/// At a station's desk, a table the server no longer lets it read (a game of a round no
+/// longer in play) has left the station's tables: it is let go quietly, not reported.
+fn reload_tables(
+    tables: &mut crate::desk::Tables,
+    notices: &mut Notices,
+    store: &Store,
+    ids: &[crate::store::GameId],
+) {
+    for id in ids {
+        let Some(table) = tables.tables.get_mut(id) else {
+            continue;
+        };
+        match table.reload(store) {
+            Ok(()) => {}
+            Err(crate::store::StoreError::Denied(_)) if store.is_on_station_api() => {
+                tables.tables.remove(id);
+            }
+            Err(e) => notices.error(format!("game {id}: {e}")),
+        }
+    }
+}
+
 impl DeskApp {
     /// The desk on an opened store (or the reason it could not be opened), restoring the
     /// games in progress.
@@ -495,21 +518,21 @@ impl DeskApp {
             // (what was typed stays in its box, to be played again).
             self.tables.connection_back();
             self.notices.clear_disconnected();
-            for table in self.tables.tables.tables.values_mut() {
-                if let Err(e) = table.reload(store) {
-                    self.notices.error(format!("game {}: {e}", table.id()));
-                }
-            }
+            let all: Vec<crate::store::GameId> =
+                self.tables.tables.tables.keys().copied().collect();
+            reload_tables(&mut self.tables.tables, &mut self.notices, store, &all);
         }
         // Tables another desk changed: shown as the server has them now.
         if news.everything || !self.live.changed_games.is_empty() {
-            for (id, table) in self.tables.tables.tables.iter_mut() {
-                if (news.everything || self.live.changed_games.contains(id))
-                    && let Err(e) = table.reload(store)
-                {
-                    self.notices.error(format!("game {id}: {e}"));
-                }
-            }
+            let changed: Vec<crate::store::GameId> = self
+                .tables
+                .tables
+                .tables
+                .keys()
+                .filter(|id| news.everything || self.live.changed_games.contains(id))
+                .copied()
+                .collect();
+            reload_tables(&mut self.tables.tables, &mut self.notices, store, &changed);
         }
         // An arbiter station opens on its tables, in the tournament whose round in play has
         // them (not the one the preferences remember: it may be a draft).
