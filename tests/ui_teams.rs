@@ -622,9 +622,15 @@ fn team_standings_and_board_prizes_are_the_cores_and_export_as_it_writes_them() 
     );
     assert!(has_text(
         &h,
-        "Ranked by match points, then Direct encounter, then Buchholz, then team rating. A \
+        "Ranked by match points, then direct encounter, then Buchholz, then team rating. A \
          match with a board still pending counts nothing yet."
     ));
+    // The columns keep their titles.
+    assert!(
+        all_text(&h).iter().any(|t| t == "Direct encounter"),
+        "{:?}",
+        all_text(&h)
+    );
     click(&mut h, "Export CSV");
     let e = store(&h).team_event(tid).expect("read").expect("team");
     let written = dir.path().join(format!(
@@ -868,8 +874,14 @@ fn a_generals_league_final_is_played_and_placed_at_the_desk() {
     assert!(
         has_text(
             &h,
-            "Ranked by game points, then Board count, then team rating."
+            "Ranked by game points, then board count, then team rating."
         ),
+        "{:?}",
+        all_text(&h)
+    );
+    // The sentence is in words; the column keeps its title.
+    assert!(
+        all_text(&h).iter().any(|t| t == "Board count"),
         "{:?}",
         all_text(&h)
     );
@@ -882,7 +894,11 @@ fn a_generals_league_final_is_played_and_placed_at_the_desk() {
         std::fs::read_to_string(exports.join(format!("{stem}-team-standings-stage-1.html")))
             .expect("standings printed");
     assert!(
-        printed.contains("<p>Ranked by game points, then Board count, then team rating.</p>"),
+        printed.contains("<p>Ranked by game points, then board count, then team rating.</p>"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("<th class=num>Board count</th>"),
         "{printed}"
     );
     assert!(!printed.contains("Match points"), "{printed}");
