@@ -222,10 +222,14 @@ fn a_teams_csv_is_shown_row_by_row_and_saved_only_when_every_row_is_right() {
         all_text(&h)
     );
     assert!(
-        has_text(
-            &h,
-            "line 2: Eagles · Ed Go · club Makati · id PH-5 · rating 1500"
-        ),
+        has_row(&h, &["2", "Eagles", "Ed Go", "PH-5", "Makati", "1500"]),
+        "{:?}",
+        all_text(&h)
+    );
+    // An empty cell is shown as a dash (the two dashes are one text to `has_row`, which
+    // drops a text repeated).
+    assert!(
+        has_row(&h, &["3", "Eagles", "Fe Uy", "-", "1450"]),
         "{:?}",
         all_text(&h)
     );
@@ -242,6 +246,81 @@ fn a_teams_csv_is_shown_row_by_row_and_saved_only_when_every_row_is_right() {
         all_text(&h)
     );
     assert!(has_text(&h, "1 short"));
+}
+
+/// The trial's file: 13 players of four teams, each row with every column filled.
+fn thirteen_rows() -> (String, Vec<(String, String)>) {
+    let mut csv = String::from("team,name,federation_id,club,rating\n");
+    let mut rows = Vec::new();
+    for i in 1..=13 {
+        let team = [
+            "Makati Knights",
+            "Quezon City Sharks",
+            "Cebu Eagles",
+            "Davao Lions",
+        ][i % 4];
+        let name = format!("Villanueva-Dela Cruz, Maria Teresa {i:02}");
+        let rating = format!("{}", 1400 + i);
+        csv.push_str(&format!(
+            "{team},\"{name}\",PHL-GG-{:05},Metro Manila Generals Club {i},{rating}\n",
+            1000 + i
+        ));
+        rows.push((name, rating));
+    }
+    (csv, rows)
+}
+
+#[test]
+fn every_row_of_a_teams_csv_is_shown_in_full_before_the_import() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut s = Store::open(&dir.path().join("event.sqlite3")).expect("store");
+    let tid = team_swiss(&mut s);
+    let file = dir.path().join("thirteen.csv");
+    let (csv, rows) = thirteen_rows();
+    std::fs::write(&file, csv).expect("write");
+    let clock = clock();
+    let mut h = desk(s, Page::Teams, Some(tid), &clock);
+    pick_file(&mut h, &file);
+    assert!(
+        has_text(&h, "13 players ready to import"),
+        "{:?}",
+        all_text(&h)
+    );
+    // The button under the rows: a row drawn below its top is hidden (the old list showed
+    // eight rows in a fixed height and cut each off before its rating).
+    let button = h.get_by_label("Import 13 players").rect();
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1366.0, 768.0));
+    for (name, rating) in &rows {
+        // The rating is a cell of its own, on the row of the name, right of it.
+        let (Some(n), Some(r)) = (h.query_by_label(name), h.query_by_label(rating)) else {
+            panic!("no {name:?} and {rating:?} among {:?}", all_text(&h));
+        };
+        let (n, r) = (n.rect(), r.rect());
+        for cell in [n, r] {
+            assert!(
+                screen.contains_rect(cell),
+                "{name}: {cell:?} off the screen"
+            );
+            assert!(
+                cell.bottom() <= button.top(),
+                "{name}: {cell:?} below the list's end at {button:?}"
+            );
+        }
+        assert!(
+            n.y_range().contains(r.center().y) && r.left() > n.right(),
+            "{name}: the rating {r:?} is not on the name's row {n:?}"
+        );
+    }
+    // Closed, nothing is saved; chosen again, it is imported.
+    click(&mut h, "Close the preview");
+    assert!(h.query_by_label("Import 13 players").is_none());
+    let e = store(&h).team_event(tid).expect("read").expect("team");
+    assert!(e.players.is_empty());
+    pick_file(&mut h, &file);
+    click(&mut h, "Import 13 players");
+    let e = store(&h).team_event(tid).expect("read").expect("team");
+    assert_eq!(e.players.len(), 13);
+    assert!(h.query_by_label("Import 13 players").is_none());
 }
 
 #[test]
@@ -622,9 +701,15 @@ fn team_standings_and_board_prizes_are_the_cores_and_export_as_it_writes_them() 
     );
     assert!(has_text(
         &h,
-        "Ranked by match points, then Direct encounter, then Buchholz, then team rating. A \
+        "Ranked by match points, then direct encounter, then Buchholz, then team rating. A \
          match with a board still pending counts nothing yet."
     ));
+    // The columns keep their titles.
+    assert!(
+        all_text(&h).iter().any(|t| t == "Direct encounter"),
+        "{:?}",
+        all_text(&h)
+    );
     click(&mut h, "Export CSV");
     let e = store(&h).team_event(tid).expect("read").expect("team");
     let written = dir.path().join(format!(
@@ -868,8 +953,14 @@ fn a_generals_league_final_is_played_and_placed_at_the_desk() {
     assert!(
         has_text(
             &h,
-            "Ranked by game points, then Board count, then team rating."
+            "Ranked by game points, then board count, then team rating."
         ),
+        "{:?}",
+        all_text(&h)
+    );
+    // The sentence is in words; the column keeps its title.
+    assert!(
+        all_text(&h).iter().any(|t| t == "Board count"),
         "{:?}",
         all_text(&h)
     );
@@ -882,7 +973,11 @@ fn a_generals_league_final_is_played_and_placed_at_the_desk() {
         std::fs::read_to_string(exports.join(format!("{stem}-team-standings-stage-1.html")))
             .expect("standings printed");
     assert!(
-        printed.contains("<p>Ranked by game points, then Board count, then team rating.</p>"),
+        printed.contains("<p>Ranked by game points, then board count, then team rating.</p>"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("<th class=num>Board count</th>"),
         "{printed}"
     );
     assert!(!printed.contains("Match points"), "{printed}");

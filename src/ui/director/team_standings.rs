@@ -10,7 +10,9 @@ use crate::ui::PageCtx;
 use crate::ui::common::LoadErrors;
 use crate::ui::files;
 use egui::{Key, Modifiers, RichText, Ui};
-use ggdesk_core::export::team_print::{self, percentage_words as percentage, team_tiebreak_title};
+use ggdesk_core::export::team_print::{
+    self, percentage_words as percentage, team_tiebreak_title, team_tiebreak_words,
+};
 use ggdesk_core::export::{board_prizes_csv, team_placement_csv, team_standings_csv};
 use ggdesk_core::teams::{Primary, TeamEvent};
 
@@ -160,7 +162,7 @@ impl TeamStandingsPage {
         let names: Vec<&str> = s
             .tiebreaks
             .iter()
-            .map(|t| team_tiebreak_title(*t))
+            .map(|t| team_tiebreak_words(*t))
             .collect();
         hint(
             ui,
@@ -185,8 +187,10 @@ impl TeamStandingsPage {
             .num_columns(heads.len() + s.tiebreaks.len())
             .spacing([16.0, 4.0])
             .show(ui, |ui| {
-                for title in heads.iter().chain(names.iter()) {
-                    ui.label(RichText::new(*title).strong());
+                // The columns keep their titles' capitals; the sentence above is in words.
+                let titles = s.tiebreaks.iter().map(|t| team_tiebreak_title(*t));
+                for title in heads.iter().copied().chain(titles) {
+                    ui.label(RichText::new(title).strong());
                 }
                 ui.end_row();
                 for r in &s.rows {

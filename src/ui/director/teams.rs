@@ -2,11 +2,12 @@
 //! others are reserves) with its captain. Before the first round: add, rename and remove a
 //! team; put registry players into a team, move them up or down a board, name the captain,
 //! take a player out; and a team players CSV (`team,name,federation_id,club,rating`)
-//! previewed row by row before anything is saved, as the Players page's list is. Every
+//! previewed before anything is saved: every row in full, a column for each field, above
+//! the teams (its bad rows reported on the right, as the Players page reports them). Every
 //! change is one store method (one audited transaction); the core's refusals are shown in
 //! its words.
 
-use super::csv_preview::{CsvPreview, player_words, preview_ui};
+use super::csv_preview::{CsvPreview, preview_ui, rows_table};
 use super::{Watch, hint, need_tournament, next_step};
 use crate::store::{RegistryId, RegistryPlayer, TournamentId};
 use crate::ui::PageCtx;
@@ -60,6 +61,11 @@ pub struct TeamsPage {
     queued: Vec<Cmd>,
     load: LoadErrors,
     tid: Option<TournamentId>,
+}
+
+/// `1 player`, `13 players`.
+fn players(n: usize) -> String {
+    format!("{n} player{}", if n == 1 { "" } else { "s" })
 }
 
 /// A roster place in words: `Board 2`, or `Reserve 1` after the first B.
@@ -150,7 +156,15 @@ impl TeamsPage {
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.side(ui, cx, &event));
             });
-        egui::CentralPanel::default().show(ui, |ui| self.teams_ui(ui, &event));
+        egui::CentralPanel::default().show(ui, |ui| {
+            // A file's rows ready to import are shown here, where a row fits in full; a
+            // file with bad rows is reported on the right.
+            if self.preview.as_ref().is_some_and(|p| p.bad.is_empty()) {
+                self.preview_ui(ui);
+                ui.separator();
+            }
+            self.teams_ui(ui, &event)
+        });
         for cmd in std::mem::take(&mut self.queued) {
             self.apply(cmd, cx, tid);
         }
@@ -457,21 +471,76 @@ impl TeamsPage {
                 &["csv"],
             ));
         }
-        if let Some(preview) = &self.preview
-            && preview_ui(
-                ui,
-                preview,
-                |r| {
-                    (
-                        r.player.line,
-                        format!("{} · {}", r.team, player_words(&r.player)),
-                    )
-                },
-                ("player", "players"),
-            )
-        {
-            self.queued.push(Cmd::Import);
+        match &self.preview {
+            // The bad rows, reported as the Players page reports them (it has no button).
+            Some(preview) if !preview.bad.is_empty() => {
+                preview_ui(ui, preview, |_| (0, String::new()), ("player", "players"));
+            }
+            Some(preview) => {
+                ui.label(RichText::new(format!("File: {}", preview.path.display())).weak());
+                ui.label(format!(
+                    "Every row is right: the {} are shown on the left to check, with the \
+                     button that imports them.",
+                    players(preview.rows.len())
+                ));
+            }
+            None => {}
         }
+    }
+
+    /// A file's rows ready to import, in full (team, name, federation id, club and
+    /// rating, a column each), with the buttons to import them or close the preview.
+    fn preview_ui(&mut self, ui: &mut Ui) {
+        let Some(preview) = &self.preview else {
+            return;
+        };
+        let n = preview.rows.len();
+        ui.horizontal(|ui| {
+            ui.heading("Import from CSV");
+            ui.label(RichText::new(format!("File: {}", preview.path.display())).weak());
+        });
+        ui.label(
+            RichText::new(format!("{} ready to import", players(n)))
+                .color(common::GREEN)
+                .strong(),
+        );
+        // What follows the table: its button row and the separator.
+        let below = ui.spacing().interact_size.y + 3.0 * ui.spacing().item_spacing.y + 8.0;
+        rows_table(
+            ui,
+            "teams-csv-rows",
+            &preview.rows,
+            &["Team", "Name", "Federation id", "Club", "Rating"],
+            |r| {
+                let p = &r.player;
+                (
+                    p.line,
+                    vec![
+                        r.team.clone(),
+                        p.name.clone(),
+                        p.federation_id.clone().unwrap_or_default(),
+                        p.club.clone().unwrap_or_default(),
+                        p.rating.to_string(),
+                    ],
+                )
+            },
+            below,
+        );
+        ui.horizontal(|ui| {
+            if ui
+                .button(RichText::new(format!("Import {}", players(n))).strong())
+                .clicked()
+            {
+                self.queued.push(Cmd::Import);
+            }
+            if ui
+                .button("Close the preview")
+                .on_hover_text("Nothing is saved")
+                .clicked()
+            {
+                self.preview = None;
+            }
+        });
     }
 
     fn apply(&mut self, cmd: Cmd, cx: &mut PageCtx<'_>, tid: TournamentId) {

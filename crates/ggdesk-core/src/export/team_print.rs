@@ -39,6 +39,20 @@ pub fn team_tiebreak_title(t: TeamTieBreak) -> &'static str {
     }
 }
 
+/// A team tie-break as a sentence says it ("Ranked by match points, then board count"):
+/// the column title in lower case, but for the names of Buchholz and Sonneborn-Berger.
+pub fn team_tiebreak_words(t: TeamTieBreak) -> &'static str {
+    match t {
+        TeamTieBreak::GamePoints => "game points",
+        TeamTieBreak::MatchPoints => "match points",
+        TeamTieBreak::DirectEncounter => "direct encounter",
+        TeamTieBreak::Buchholz => "Buchholz",
+        TeamTieBreak::SonnebornBerger => "Sonneborn-Berger",
+        TeamTieBreak::BoardCount => "board count",
+        TeamTieBreak::Wins => "wins",
+    }
+}
+
 /// A percentage in hundredths (`8000`) in words (`80%`, `66.67%`).
 pub fn percentage_words(cents: i64) -> String {
     if cents % 100 == 0 {
@@ -399,7 +413,7 @@ pub fn team_standings_page(
     order.extend(
         s.tiebreaks
             .iter()
-            .map(|t| team_tiebreak_title(*t).to_string()),
+            .map(|t| team_tiebreak_words(*t).to_string()),
     );
     order.push("team rating".into());
     body.push_str(&format!(
@@ -683,7 +697,7 @@ mod tests {
         let html = team_standings_page(&details(), &e, &s, false);
         assert!(html.contains("<h2>Team standings</h2>"), "{html}");
         assert!(html.contains(
-            "Ranked by match points, then Game points, then Direct encounter, then \
+            "Ranked by match points, then game points, then direct encounter, then \
              Sonneborn-Berger, then team rating."
         ));
         // Tigers won 3 – 1 in game points (the 2/1/0 scale): the match.
