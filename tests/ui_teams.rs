@@ -1086,3 +1086,44 @@ fn line_up_sheets_are_offered_only_while_rounds_of_matches_are_to_come() {
         );
     }
 }
+
+/// The default team tie-breaks begin with game points, which the standings show as their
+/// own column: the desk's table and its print show it once, not again as a tie-break
+/// (found by the team Swiss trial by hand).
+#[test]
+fn a_score_used_as_a_tie_break_is_one_column_not_two() {
+    use ggdesk_core::tournament::{GameResult, RoundNo};
+    let dir = tempfile::tempdir().expect("dir");
+    let mut s = Store::open(&dir.path().join("cup.sqlite3")).expect("store");
+    let tid = three_teams(&mut s);
+    let d = Actor::director();
+    let n = s.pair_team_round(tid, &d).expect("paired");
+    s.publish_team_round(tid, n, &d).expect("published");
+    for table in [1, 2] {
+        s.set_team_board_result(tid, RoundNo(1), TableNo(table), GameResult::WhiteWins, &d)
+            .expect("result");
+    }
+    let clock = clock();
+    let (mut h, _) = common::desk_recording(s, Page::Standings, Some(tid), &clock);
+    assert!(
+        has_text(&h, "Ranked by match points, then game points"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert_eq!(
+        h.query_all_by_label("Game points").count(),
+        1,
+        "{:?}",
+        all_text(&h)
+    );
+    assert_eq!(h.query_all_by_label("Sonneborn-Berger").count(), 1);
+    click(&mut h, "Print");
+    let page = std::fs::read_to_string(
+        dir.path()
+            .join("exports")
+            .join(format!("cup-{tid}-team-standings-stage-1.html")),
+    )
+    .expect("standings written");
+    assert_eq!(page.matches("Game points</th>").count(), 1, "{page}");
+    assert_eq!(page.matches("Sonneborn-Berger</th>").count(), 1, "{page}");
+}

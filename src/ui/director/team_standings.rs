@@ -182,13 +182,17 @@ impl TeamStandingsPage {
         } else {
             &["Rank", "Team", "Game points"]
         };
+        // A tie-break that is one of the scores has its column already.
+        let shown: Vec<usize> = (0..s.tiebreaks.len())
+            .filter(|&i| !s.tiebreaks[i].is_a_score())
+            .collect();
         egui::Grid::new(("team-standings", s.stage))
             .striped(true)
-            .num_columns(heads.len() + s.tiebreaks.len())
+            .num_columns(heads.len() + shown.len())
             .spacing([16.0, 4.0])
             .show(ui, |ui| {
                 // The columns keep their titles' capitals; the sentence above is in words.
-                let titles = s.tiebreaks.iter().map(|t| team_tiebreak_title(*t));
+                let titles = shown.iter().map(|&i| team_tiebreak_title(s.tiebreaks[i]));
                 for title in heads.iter().copied().chain(titles) {
                     ui.label(RichText::new(title).strong());
                 }
@@ -200,8 +204,12 @@ impl TeamStandingsPage {
                         ui.label(r.match_points.to_string());
                     }
                     ui.label(r.game_points.to_string());
-                    for v in &r.tiebreaks {
-                        ui.label(v.to_string());
+                    for &i in &shown {
+                        ui.label(
+                            r.tiebreaks
+                                .get(i)
+                                .map_or_else(String::new, |v| v.to_string()),
+                        );
                     }
                     ui.end_row();
                 }

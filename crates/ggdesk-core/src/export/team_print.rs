@@ -426,7 +426,9 @@ pub fn team_standings_page(
             ""
         }
     ));
-    for t in &s.tiebreaks {
+    // A tie-break that is one of the scores has its column already.
+    let shown = |t: &crate::teams::TeamTieBreak| !t.is_a_score();
+    for t in s.tiebreaks.iter().filter(|t| shown(t)) {
         body.push_str(&format!("<th class=num>{}</th>", team_tiebreak_title(*t)));
     }
     body.push_str("</tr>\n");
@@ -440,7 +442,12 @@ pub fn team_standings_page(
             body.push_str(&format!("<td class=num>{}</td>", r.match_points));
         }
         body.push_str(&format!("<td class=num>{}</td>", r.game_points));
-        for v in &r.tiebreaks {
+        for (_, v) in s
+            .tiebreaks
+            .iter()
+            .zip(&r.tiebreaks)
+            .filter(|(t, _)| shown(t))
+        {
             body.push_str(&format!("<td class=num>{v}</td>"));
         }
         body.push_str("</tr>\n");

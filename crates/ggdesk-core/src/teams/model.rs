@@ -148,6 +148,12 @@ pub enum TeamTieBreak {
 }
 
 impl TeamTieBreak {
+    /// Whether the tie-break is one of the two scores (game points, match points), which a
+    /// standings table shows as its own column: a column of it again would repeat it.
+    pub fn is_a_score(self) -> bool {
+        matches!(self, TeamTieBreak::GamePoints | TeamTieBreak::MatchPoints)
+    }
+
     pub const ALL: [TeamTieBreak; 7] = [
         TeamTieBreak::GamePoints,
         TeamTieBreak::MatchPoints,
