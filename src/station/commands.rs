@@ -528,7 +528,10 @@ pub fn restore(store: &mut Store, caller: &Caller, body: &[u8]) -> Result<Value,
         .into_iter()
         .filter(|id| game_in_scope(store, caller, *id, Need::Write).is_ok())
         .collect();
-    let keeper = crate::store::Keeper::new(Some(&caller.station.tables), &Default::default());
+    let keeper = crate::store::Keeper::new(
+        Some((caller.tournament, &caller.station.tables)),
+        &Default::default(),
+    );
     let now = store.now();
     let report = store.restore_games_kept_by(
         &keeper,

@@ -649,13 +649,24 @@ impl Store {
             let runs = self
                 .read(|q| {
                     q.query_row(
-                        "SELECT table_no, token IS NOT NULL AS fed FROM games WHERE id = ?1",
+                        "SELECT tournament_id, table_no, token IS NOT NULL AS fed FROM games
+                         WHERE id = ?1",
                         [id.0],
-                        |r| Ok((r.get::<Option<TableNo>>(0)?, r.get::<bool>(1)?)),
+                        |r| {
+                            Ok((
+                                r.get::<Option<TournamentId>>(0)?,
+                                r.get::<Option<TableNo>>(1)?,
+                                r.get::<bool>(2)?,
+                            ))
+                        },
                     )
                     .optional()
                 })
-                .map(|row| row.is_some_and(|(table, fed)| keeper.runs_table(table, fed)));
+                .map(|row| {
+                    row.is_some_and(|(tournament, table, fed)| {
+                        keeper.runs_table(tournament, table, fed)
+                    })
+                });
             match runs {
                 Ok(true) => {}
                 Ok(false) => {

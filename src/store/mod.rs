@@ -62,7 +62,7 @@ pub use ratings::{EventRatingRow, RatingEvent, RatingHistoryRow, RatingRow};
 pub use remote::{Remote, stored_game_value, timers_value};
 pub use replication::{ServerState, StandbyState, server_status};
 pub use sqlite::SqliteSettings;
-pub use stations::{EventServer, Keeper, Station, parse_tables, tables_text};
+pub use stations::{EventServer, Keeper, Station, TableStations, parse_tables, tables_text};
 pub use tables::TableTimers;
 pub use team_rounds::TeamRoundView;
 pub use team_rows::{PublicTeamEvent, TeamRoundNo, team_board_table};

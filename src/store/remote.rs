@@ -202,11 +202,13 @@ pub(crate) fn tournament_rules(r: &dyn Remote, tid: TournamentId) -> Result<Rule
 }
 
 /// Which station runs each table: this one, its tables.
-pub(crate) fn table_stations(
-    r: &dyn Remote,
-) -> Result<std::collections::BTreeMap<TableNo, String>> {
+pub(crate) fn table_stations(r: &dyn Remote) -> Result<super::stations::TableStations> {
     let me = my_station(r)?;
-    Ok(me.tables.iter().map(|t| (*t, me.name.clone())).collect())
+    Ok(me
+        .tables
+        .iter()
+        .map(|t| ((me.tournament, *t), me.name.clone()))
+        .collect())
 }
 
 /// The round the answer of `/boards` is about.

@@ -508,15 +508,19 @@ impl Store {
         })
     }
 
-    /// Which station runs each table (table number → station name).
-    pub fn table_stations(&self) -> Result<std::collections::BTreeMap<TableNo, String>> {
+    /// Which station runs each table of each tournament (a station runs tables of its own
+    /// tournament only: table 3 of another event is not its).
+    pub fn table_stations(&self) -> Result<TableStations> {
         if let Some(r) = self.remote() {
             return super::remote::table_stations(&*r);
         }
         Ok(self
             .stations()?
             .into_iter()
-            .flat_map(|s| s.tables.into_iter().map(move |t| (t, s.name.clone())))
+            .flat_map(|s| {
+                let (t, name) = (s.tournament, s.name);
+                s.tables.into_iter().map(move |n| ((t, n), name.clone()))
+            })
             .collect())
     }
 
@@ -525,11 +529,14 @@ impl Store {
         let me = self.my_station()?;
         let stations = self.table_stations()?;
         Ok(Keeper::new(
-            me.as_ref().map(|s| s.tables.as_slice()),
+            me.as_ref().map(|s| (s.tournament, s.tables.as_slice())),
             &stations,
         ))
     }
 }
+
+/// Which station runs each table, by tournament and table number.
+pub type TableStations = std::collections::BTreeMap<(TournamentId, TableNo), String>;
 
 /// Which games a desk writes into by itself (its restore after a start or a reconnection,
 /// the end when a clock runs out, the clocks' heartbeat, a reading timer): an arbiter
@@ -539,45 +546,75 @@ impl Store {
 /// which its feed writes alone.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Keeper {
-    /// The station's tables, for a station's desk.
-    mine: Option<Vec<TableNo>>,
-    /// The tables some station runs.
-    stations_run: std::collections::BTreeSet<TableNo>,
+    /// The station's tournament and tables, for a station's desk.
+    mine: Option<(TournamentId, Vec<TableNo>)>,
+    /// The tables some station runs, by tournament.
+    stations_run: std::collections::BTreeSet<(TournamentId, TableNo)>,
 }
 
 impl Keeper {
-    /// The keeper of a desk that runs `mine` (a station's tables; `None`: the director's
-    /// desk), with the tables each station runs.
-    pub fn new(
-        mine: Option<&[TableNo]>,
-        table_stations: &std::collections::BTreeMap<TableNo, String>,
-    ) -> Keeper {
+    /// The keeper of a desk that runs `mine` (a station's tournament and tables; `None`:
+    /// the director's desk), with the tables each station runs.
+    pub fn new(mine: Option<(TournamentId, &[TableNo])>, table_stations: &TableStations) -> Keeper {
         Keeper {
-            mine: mine.map(<[TableNo]>::to_vec),
+            mine: mine.map(|(t, tables)| (t, tables.to_vec())),
             stations_run: table_stations.keys().copied().collect(),
         }
     }
 
-    /// Whether this desk writes by itself into a game at `table` (`fed`: played by `feed`).
-    pub fn runs_table(&self, table: Option<TableNo>, fed: bool) -> bool {
+    /// Whether this desk writes by itself into a game of `tournament` at `table` (`fed`:
+    /// played by `feed`).
+    pub fn runs_table(
+        &self,
+        tournament: Option<TournamentId>,
+        table: Option<TableNo>,
+        fed: bool,
+    ) -> bool {
         if fed {
             return false;
         }
-        match &self.mine {
-            Some(mine) => table.is_some_and(|t| mine.contains(&t)),
-            None => table.is_none_or(|t| !self.stations_run.contains(&t)),
+        match (&self.mine, tournament, table) {
+            (Some((t, mine)), Some(g), Some(n)) => *t == g && mine.contains(&n),
+            (Some(_), _, _) => false,
+            (None, Some(g), Some(n)) => !self.stations_run.contains(&(g, n)),
+            (None, _, _) => true,
         }
     }
 
     /// Whether this desk writes by itself into the game `meta` describes.
     pub fn runs(&self, meta: &super::game_rows::GameMeta) -> bool {
-        self.runs_table(meta.table_no, meta.fed)
+        self.runs_table(meta.tournament_id, meta.table_no, meta.fed)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Station hall-a runs tables 1-2 of tournament 1: table 1 of tournament 2 is the
+    /// director's desk's to keep (its clocks judged, restored after a crash), not hall-a's.
+    #[test]
+    fn a_station_keeps_the_tables_of_its_own_tournament_only() {
+        let (t1, t2) = (TournamentId(1), TournamentId(2));
+        let stations: TableStations = [
+            ((t1, TableNo(1)), "hall-a".to_string()),
+            ((t1, TableNo(2)), "hall-a".to_string()),
+        ]
+        .into_iter()
+        .collect();
+        let director = Keeper::new(None, &stations);
+        assert!(!director.runs_table(Some(t1), Some(TableNo(1)), false));
+        assert!(director.runs_table(Some(t2), Some(TableNo(1)), false));
+        assert!(director.runs_table(Some(t1), Some(TableNo(3)), false));
+        assert!(director.runs_table(None, None, false));
+        assert!(!director.runs_table(Some(t2), Some(TableNo(1)), true));
+        let tables = [TableNo(1), TableNo(2)];
+        let hall_a = Keeper::new(Some((t1, &tables)), &stations);
+        assert!(hall_a.runs_table(Some(t1), Some(TableNo(2)), false));
+        assert!(!hall_a.runs_table(Some(t2), Some(TableNo(2)), false));
+        assert!(!hall_a.runs_table(Some(t1), Some(TableNo(3)), false));
+        assert!(!hall_a.runs_table(None, None, false));
+    }
 
     #[test]
     fn a_secret_matches_its_own_hash_only() {

@@ -5,7 +5,6 @@
 use crate::store::{
     Change, Changes, Engine, ServerState, Station, Store, StoreError, server_status,
 };
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -73,7 +72,7 @@ pub struct Live {
     /// The station this desk's login is (an arbiter desk), on a server.
     pub station: Option<Station>,
     /// Which station runs each table.
-    pub table_stations: BTreeMap<ggdesk_core::tournament::TableNo, String>,
+    pub table_stations: crate::store::TableStations,
     stations_read_ms: Option<i64>,
     probe: Option<Probe>,
     /// The engine of the database, once seen.
@@ -274,5 +273,15 @@ impl Live {
     /// The tables this desk runs: `None` for the director's desk (every table).
     pub fn my_tables(&self) -> Option<&[ggdesk_core::tournament::TableNo]> {
         self.station.as_ref().map(|s| s.tables.as_slice())
+    }
+
+    /// Which games this desk writes into by itself (a station: its tournament's tables).
+    pub fn keeper(&self) -> crate::store::Keeper {
+        crate::store::Keeper::new(
+            self.station
+                .as_ref()
+                .map(|s| (s.tournament, s.tables.as_slice())),
+            &self.table_stations,
+        )
     }
 }

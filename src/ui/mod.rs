@@ -193,8 +193,10 @@ pub struct PageCtx<'a> {
     pub my_tables: Option<&'a [ggdesk_core::tournament::TableNo]>,
     /// The desk reaches its database (on a server: it is connected and saving).
     pub connected: bool,
-    /// Which arbiter station runs each table (on a server).
-    pub table_stations: &'a std::collections::BTreeMap<ggdesk_core::tournament::TableNo, String>,
+    /// Which arbiter station runs each table of each tournament (on a server).
+    pub table_stations: &'a crate::store::TableStations,
+    /// Which games this desk writes into by itself.
+    pub keeper: &'a crate::store::Keeper,
     /// This desk as the audit log names it: its station ("hall-a"), or "director's desk".
     pub desk: &'a str,
 }
@@ -560,6 +562,7 @@ impl DeskApp {
 
         // Function keys switch pages whatever has the keyboard: they type nothing.
         let mut goto: Option<Page> = None;
+        let keeper = self.live.keeper();
         // What every page gets this frame, with the tournament it follows.
         macro_rules! page_ctx {
             ($tournament:expr) => {
@@ -577,6 +580,7 @@ impl DeskApp {
                     my_tables: self.live.my_tables(),
                     connected: self.live.disconnected.is_none(),
                     table_stations: &self.live.table_stations,
+                    keeper: &keeper,
                     desk: self
                         .live
                         .station

@@ -400,9 +400,9 @@ impl TablesPage {
     /// at the exact moment the rules compute).
     pub fn background(&mut self, ctx: &egui::Context, cx: &mut PageCtx<'_>, shown: bool) {
         self.refresh_cards(cx, false);
-        let keeper = crate::store::Keeper::new(cx.my_tables, cx.table_stations);
+        let keeper = cx.keeper;
         let automatic = cx.automatic();
-        for note in self.tables.tick(cx.store, cx.now_ms, &keeper, &automatic) {
+        for note in self.tables.tick(cx.store, cx.now_ms, keeper, &automatic) {
             cx.notices.say(note.text, note.failed);
         }
         self.reading_timers(cx);
@@ -428,7 +428,7 @@ impl TablesPage {
     fn reading_timers(&mut self, cx: &mut PageCtx<'_>) {
         let now = cx.now_ms;
         // Only at the tables this desk runs: another desk's timers are its own.
-        let keeper = crate::store::Keeper::new(cx.my_tables, cx.table_stations);
+        let keeper = cx.keeper;
         for (id, table) in &self.tables.tables {
             if table.phase(now) != Phase::AdjudicationPending || !keeper.runs(&table.stored.meta) {
                 continue;

@@ -73,8 +73,10 @@ impl TablesPage {
                             let table = card.game.and_then(|g| self.tables.tables.get(&g));
                             let mut title = card_title(card, table);
                             // On a server: which station runs the table.
-                            if let Some(station) =
-                                card.table_no.and_then(|n| cx.table_stations.get(&n))
+                            if let Some(station) = card
+                                .table_no
+                                .zip(*cx.tournament)
+                                .and_then(|(n, t)| cx.table_stations.get(&(t, n)))
                             {
                                 title = format!("{title} · {station}");
                             }
