@@ -3,7 +3,7 @@
 //! (t−1)×B + b, run as any game at the desk; the game's result reaches its board (and the
 //! match, and the round's completion); a void game puts its board back to pending; a
 //! line-up change voids a game whose clocks have not started and is refused for one that
-//! has.
+//! has, as is a result entered by hand for a board whose game is under way at the desk.
 
 #[path = "support/engines.rs"]
 mod engines;
@@ -277,6 +277,21 @@ fn a_line_up_change_voids_a_game_not_started_and_spares_one_started(engine: Engi
         )
     );
     assert!(!s.load_game(id).expect("read").meta.void);
+    // Its result comes from the arbiter at the table, not from the Rounds page.
+    let refused = s
+        .set_team_board_result(t, RoundNo(1), TableNo(1), GameResult::Draw, &director())
+        .expect_err("refused");
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "table 1 is being played at the desk (game {id}): its result comes from the \
+             arbiter; void the game on the Tables page if it must not count"
+        )
+    );
+    assert_eq!(
+        s.team_rounds(t).expect("rounds")[0].round.matches[0].boards[0].result,
+        GameResult::Pending
+    );
     let board = s
         .board_at(t, RoundNo(1), TableNo(1))
         .expect("read")

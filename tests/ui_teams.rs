@@ -1127,3 +1127,38 @@ fn a_score_used_as_a_tie_break_is_one_column_not_two() {
     assert_eq!(page.matches("Game points</th>").count(), 1, "{page}");
     assert_eq!(page.matches("Sonneborn-Berger</th>").count(), 1, "{page}");
 }
+
+/// A board whose game is at a table (arbitrated at this desk or at a station) says so on its
+/// match card: the director sees which boards are under way before their results come.
+#[test]
+fn a_match_card_says_which_boards_are_at_the_tables() {
+    use ggdesk::store::NewGame;
+    use ggdesk_core::game::GameMode;
+    use ggdesk_core::tournament::RoundNo;
+    let mut s = Store::open_in_memory().expect("store");
+    let tid = three_teams(&mut s);
+    let d = Actor::director();
+    let n = s.pair_team_round(tid, &d).expect("paired");
+    s.publish_team_round(tid, n, &d).expect("published");
+    let board = s
+        .board_at(tid, RoundNo(1), TableNo(2))
+        .expect("read")
+        .expect("table 2");
+    let new = NewGame::for_board(
+        tid,
+        RoundNo(1),
+        &board,
+        GameMode::Arbitrated,
+        RuleSettings::default(),
+    );
+    s.create_game(&new, &d).expect("a game at table 2");
+    let clock = clock();
+    let h = desk(s, Page::Rounds, Some(tid), &clock);
+    assert_eq!(
+        h.query_all_by_label("setting up at the table").count(),
+        1,
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(!has_text(&h, "playing at the table"), "{:?}", all_text(&h));
+}

@@ -12,12 +12,13 @@ use crate::ui::PageCtx;
 use crate::ui::common::{self, LoadErrors, badge, fmt_local_time, labelled_text};
 use crate::ui::files;
 use egui::{Key, Modifiers, RichText, Ui};
-use ggdesk_core::event::RoundState;
+use ggdesk_core::event::{BoardStatus, RoundState};
 use ggdesk_core::export::team_print;
 use ggdesk_core::teams::{
     MatchResult, MatchScore, TeamEvent, TeamId, TeamMatch, TeamStep, check_lineup,
 };
 use ggdesk_core::tournament::{GameResult, PlayerId, RoundNo, TableNo};
+use std::collections::HashMap;
 
 #[derive(Debug, Clone)]
 enum Cmd {
@@ -88,6 +89,8 @@ pub struct TeamRoundsPage {
     pub nominees: Vec<(TeamId, PlayerId)>,
     /// The number the next round pairs as (after the playoff rounds too).
     next_no: Option<RoundNo>,
+    /// The round the tables play and what is at the desk at each of its tables.
+    desk: Option<(RoundNo, HashMap<TableNo, BoardStatus>)>,
     watch: Watch,
     load: LoadErrors,
     tid: Option<TournamentId>,
@@ -124,6 +127,16 @@ impl TeamRoundsPage {
             };
             self.next_no = if self.event.is_some() {
                 load.check("the rounds", cx.store.next_team_round_no(tid))
+            } else {
+                None
+            };
+            self.desk = if self.event.is_some() {
+                load.check("the tables", cx.store.tables_round(tid))
+                    .and_then(|(_, r)| r)
+                    .map(|r| {
+                        let tables = r.boards.iter().map(|b| (b.table, b.status)).collect();
+                        (r.number, tables)
+                    })
             } else {
                 None
             };
@@ -581,7 +594,7 @@ impl TeamRoundsPage {
         };
         egui::Grid::new(("team-games", r.number))
             .striped(true)
-            .num_columns(4)
+            .num_columns(5)
             .spacing([14.0, 4.0])
             .show(ui, |ui| {
                 for (i, g) in r.round.games.iter().enumerate() {
@@ -600,9 +613,26 @@ impl TeamRoundsPage {
                     } else {
                         self.result_menu(ui, r.number, table, g.result);
                     }
+                    self.at_the_desk(ui, r.number, table);
                     ui.end_row();
                 }
             });
+    }
+
+    /// What the desk is doing at `table` of round `n`, when a game is under way there.
+    fn at_the_desk(&self, ui: &mut Ui, n: RoundNo, table: TableNo) {
+        let status = self
+            .desk
+            .as_ref()
+            .filter(|(round, _)| *round == n)
+            .and_then(|(_, tables)| tables.get(&table));
+        let words = match status {
+            Some(BoardStatus::SettingUp) => "setting up at the table",
+            Some(BoardStatus::Playing) => "playing at the table",
+            Some(BoardStatus::Adjudication) => "adjudication: reading sheets",
+            _ => "",
+        };
+        ui.label(RichText::new(words).color(common::GREEN));
     }
 
     /// The result of the game at `table`, as a menu named for its table.
@@ -679,7 +709,7 @@ impl TeamRoundsPage {
                 }
             });
             egui::Grid::new(("team-match", r.number, i))
-                .num_columns(4)
+                .num_columns(5)
                 .spacing([14.0, 4.0])
                 .show(ui, |ui| {
                     for (b, g) in m.boards.iter().enumerate() {
@@ -692,6 +722,7 @@ impl TeamRoundsPage {
                         } else {
                             ui.label(result_short(g.result));
                         }
+                        self.at_the_desk(ui, r.number, table);
                         ui.end_row();
                     }
                 });
