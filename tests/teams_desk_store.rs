@@ -28,6 +28,9 @@ crate::on_both_engines!(
     round_paired_published_lined_up_started_and_played,
     the_generals_league_example_played_at_the_desk_answers_as_expected,
     the_team_round_robin_example_played_at_the_desk_answers_as_expected,
+    the_settings_are_corrected_before_round_1_keeping_the_teams,
+    wrong_settings_are_refused_as_creation_refuses_them,
+    the_settings_are_fixed_once_round_1_is_paired,
 );
 
 fn director() -> Actor {
@@ -658,4 +661,128 @@ fn the_team_round_robin_example_played_at_the_desk_answers_as_expected(engine: E
         .map(|s| s.to_json())
         .expect_err("no next round");
     assert_eq!(refusal(s.pair_team_round(t, &director())), why.to_string());
+}
+
+/// The audit log's last "settings changed" line of a tournament.
+fn settings_audit(s: &Store, t: TournamentId) -> Vec<String> {
+    s.audit_log(AuditFilter::Tournament(t))
+        .expect("audit")
+        .into_iter()
+        .filter(|a| a.action == "settings changed")
+        .map(|a| a.details)
+        .collect()
+}
+
+fn the_settings_are_corrected_before_round_1_keeping_the_teams(engine: Engine) {
+    use ggdesk_core::tournament::Score;
+    let mut s = engines::fresh_store(engine);
+    let t = three_teams(&mut s);
+    let before = s.team_event(t).expect("read").expect("team");
+    s.set_team_captain(t, TeamId(1), Some(PlayerId(2)), &director())
+        .expect("captain");
+    let points = PointsScale {
+        win: Score::from_points(3),
+        ..PointsScale::default()
+    };
+    let rules = RuleSettings {
+        move_limit_ns: 90_000_000_000,
+        ..RuleSettings::default()
+    };
+    let new = TeamEvent::preset(TeamShape::Swiss, " Open Cup ", points, 3, 7);
+    s.set_team_event_settings(t, &new, &rules, &director())
+        .expect("changed");
+    let after = s.team_event(t).expect("read").expect("team");
+    assert_eq!(after.name, "Open Cup");
+    assert_eq!(after.points, points);
+    assert_eq!(after.settings.boards, 3);
+    assert_eq!(after.stages[0].round_count, Some(7));
+    assert_eq!(after.players, before.players);
+    assert_eq!(after.teams[0].captain, Some(PlayerId(2)));
+    let rosters = |e: &TeamEvent| -> Vec<(String, Vec<PlayerId>)> {
+        e.teams
+            .iter()
+            .map(|t| (t.name.clone(), t.roster.clone()))
+            .collect()
+    };
+    assert_eq!(rosters(&after), rosters(&before));
+    assert_eq!(s.team_event_rules(t).expect("rules"), rules);
+    let listed = s.tournaments().expect("list");
+    assert_eq!(
+        listed.iter().find(|x| x.id == t).map(|x| x.name.clone()),
+        Some("Open Cup".to_string())
+    );
+    // Another shape: the round robin's stage in place of the Swiss's.
+    let rr = TeamEvent::preset(TeamShape::RoundRobin, "Open Cup", points, 2, 7);
+    s.set_team_event_settings(t, &rr, &rules, &director())
+        .expect("changed");
+    let after = s.team_event(t).expect("read").expect("team");
+    assert_eq!(after.shape(), Some(TeamShape::RoundRobin));
+    assert_eq!(rosters(&after), rosters(&before));
+    assert_eq!(
+        settings_audit(&s, t),
+        [
+            "name Cup -> Open Cup; boards 2 -> 3; Swiss rounds 3 -> 7; points for win 2 -> 3; \
+             rules.move_limit_s 120 -> 90",
+            "stages swiss -> round_robin; boards 3 -> 2; Swiss rounds 7 -> none"
+        ]
+    );
+}
+
+fn wrong_settings_are_refused_as_creation_refuses_them(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    let t = three_teams(&mut s);
+    let rules = RuleSettings::default();
+    let preset = |name: &str, boards, rounds| {
+        TeamEvent::preset(
+            TeamShape::Swiss,
+            name,
+            PointsScale::default(),
+            boards,
+            rounds,
+        )
+    };
+    let mut try_it = |e: TeamEvent| refusal(s.set_team_event_settings(t, &e, &rules, &director()));
+    assert_eq!(try_it(preset("  ", 2, 3)), "a tournament needs a name");
+    assert_eq!(
+        try_it(preset("Cup", 0, 3)),
+        "team.boards: must be a positive integer"
+    );
+    assert_eq!(
+        try_it(preset("Cup", 2, 0)),
+        "stages[0].round_count: must be a positive integer"
+    );
+    // The same words as creating such an event.
+    assert_eq!(
+        refusal(s.create_team_event(&preset("Cup", 0, 3), &rules, &director())),
+        "team.boards: must be a positive integer"
+    );
+    let e = s.team_event(t).expect("read").expect("team");
+    assert_eq!((e.name.as_str(), e.settings.boards), ("Cup", 2));
+    assert!(settings_audit(&s, t).is_empty());
+}
+
+fn the_settings_are_fixed_once_round_1_is_paired(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    let t = three_teams(&mut s);
+    let new = TeamEvent::preset(TeamShape::Swiss, "Cup", PointsScale::default(), 3, 7);
+    let rules = RuleSettings::default();
+    let n = s.pair_team_round(t, &director()).expect("paired");
+    let file = s.export_tournament(t).expect("exported");
+    assert_eq!(
+        refusal(s.set_team_event_settings(t, &new, &rules, &director())),
+        "round 1 is paired as a draft: discard it on the Rounds page before the settings change"
+    );
+    s.publish_team_round(t, n, &director()).expect("published");
+    let file = {
+        let published = s.export_tournament(t).expect("exported");
+        assert_ne!(published, file);
+        published
+    };
+    assert_eq!(
+        refusal(s.set_team_event_settings(t, &new, &rules, &director())),
+        "round 1 is paired: the event's settings are fixed from round 1 on (its pairings \
+         depend on its shape, boards, rounds and points)"
+    );
+    assert_eq!(s.export_tournament(t).expect("exported"), file);
+    assert!(settings_audit(&s, t).is_empty());
 }

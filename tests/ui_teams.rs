@@ -1162,3 +1162,111 @@ fn a_match_card_says_which_boards_are_at_the_tables() {
     );
     assert!(!has_text(&h, "playing at the table"), "{:?}", all_text(&h));
 }
+
+/// Replaces what the field labelled `label` holds (`len` characters) with `text`, as a
+/// person does: backspaces, then the new text.
+fn retype(h: &mut Harness<'_, DeskApp>, label: &str, len: usize, text: &str) {
+    h.get_by_label(label).focus();
+    h.run();
+    common::one_frame(h, vec![common::key_event(egui::Key::Backspace); len]);
+    type_into(h, label, text);
+}
+
+#[test]
+fn a_team_events_settings_are_corrected_until_round_1_is_paired() {
+    let mut s = Store::open_in_memory().expect("store");
+    let e = TeamEvent::preset(TeamShape::Swiss, "Cup", PointsScale::default(), 3, 5);
+    let tid = s
+        .create_team_event(&e, &RuleSettings::default(), &Actor::director())
+        .expect("created");
+    let rows = ggdesk_core::export::import_team_players_csv(
+        "team,name,federation_id,club,rating\n\
+         Tigers,Ana,,,1900\nTigers,Ben,,,1800\nTigers,Cid,,,1700\nTigers,Dan,,,1650\n\
+         Eagles,Eve,,,1600\nEagles,Fay,,,1500\nEagles,Gil,,,1400\nEagles,Hal,,,1300\n",
+    )
+    .expect("read");
+    s.import_teams(tid, &rows, &Actor::director())
+        .expect("imported");
+    let clock = clock();
+    let mut h = desk(s, Page::Teams, Some(tid), &clock);
+    assert!(has_text(&h, "Reserve 1: Dan · 1650"), "{:?}", all_text(&h));
+    common::go(&mut h, Page::Tournaments);
+    assert!(
+        has_text(&h, "Until round 1 is paired the settings can be corrected"),
+        "{:?}",
+        all_text(&h)
+    );
+    // The creation's form, filled with the event's settings.
+    click(&mut h, "Edit the settings");
+    let value = |h: &Harness<'_, DeskApp>, label: &str| {
+        h.get_by_label(label)
+            .accesskit_node()
+            .value()
+            .unwrap_or_default()
+    };
+    assert_eq!(value(&h, "Tournament name:"), "Cup");
+    assert_eq!(value(&h, "Boards per team:"), "3");
+    assert_eq!(value(&h, "Rounds:"), "5");
+    assert_eq!(value(&h, "Points for win:"), "2");
+    assert_eq!(value(&h, "Move time (seconds):"), "120");
+    // Cancel leaves everything as it was.
+    retype(&mut h, "Boards per team:", 1, "9");
+    click(&mut h, "Cancel");
+    assert!(h.query_by_label("Boards per team:").is_none());
+    let e = store(&h).team_event(tid).expect("read").expect("team");
+    assert_eq!(e.settings.boards, 3);
+    // A field in error says so beside it, and nothing is saved.
+    click(&mut h, "Edit the settings");
+    retype(&mut h, "Rounds:", 1, "0");
+    click(&mut h, "Save the settings");
+    assert!(
+        has_text(&h, "Rounds: A Swiss needs at least one round"),
+        "{:?}",
+        all_text(&h)
+    );
+    retype(&mut h, "Rounds:", 1, "7");
+    retype(&mut h, "Boards per team:", 1, "4");
+    type_into(&mut h, "Tournament name:", " Open");
+    click(&mut h, "Save the settings");
+    assert!(has_text(&h, "Settings saved"), "{:?}", all_text(&h));
+    assert!(
+        has_text(&h, "4 boards a team; a match won 2, drawn 1, lost 0"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(
+        has_text(&h, "Stages: Swiss (team Swiss, 7 rounds)"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "Cup Open (team event)"), "{:?}", all_text(&h));
+    let e = store(&h).team_event(tid).expect("read").expect("team");
+    assert_eq!((e.settings.boards, e.stages[0].round_count), (4, Some(7)));
+    assert_eq!(roster(&h, tid, 1), ["Ana", "Ben", "Cid", "Dan"]);
+    // The Teams page follows: Dan plays board 4.
+    common::go(&mut h, Page::Teams);
+    assert!(
+        has_text(
+            &h,
+            "2 teams, 8 players · 4 boards: each team fields its first 4"
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(&h, "Board 4: Dan · 1650"), "{:?}", all_text(&h));
+
+    // Once round 1 is paired (a draft too) the settings are fixed, and the page says why.
+    common::go(&mut h, Page::Rounds);
+    click(&mut h, "Pair round 1");
+    common::go(&mut h, Page::Tournaments);
+    assert!(h.query_by_label("Edit the settings").is_none());
+    assert!(
+        has_text(
+            &h,
+            "The settings are fixed from round 1 on: its pairings depend on the shape, the \
+             boards, the rounds and the points."
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+}

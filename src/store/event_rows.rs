@@ -921,21 +921,26 @@ fn write_edit(tx: &mut Tx<'_>, tid: TournamentId, e: &Edit) -> Result<Option<Pen
     Ok(None)
 }
 
+/// Writes a tournament's settings over its row (name, system, rounds, points, tie-breaks,
+/// the games' rules).
+pub(crate) fn update_setup(tx: &mut Tx<'_>, tid: TournamentId, s: &TournamentSetup) -> Result<()> {
+    let mut values = setup_values(s);
+    values.push(DbValue::Int(tid.0));
+    tx.execute(
+        "UPDATE tournaments SET name = ?1, system = ?2, rounds = ?3, win_points = ?4,
+            draw_points = ?5, loss_points = ?6, bye_points = ?7, forfeit_win_points = ?8,
+            forfeit_loss_points = ?9, absent_points = ?10, tiebreaks = ?11, rules = ?12,
+            setup_s = ?13, reading_s = ?14, grace_s = ?15
+         WHERE id = ?16",
+        &values[..],
+    )?;
+    Ok(())
+}
+
 /// Writes a change of the settings or the stages.
 fn write_settings_edit(tx: &mut Tx<'_>, tid: TournamentId, e: &Edit) -> Result<()> {
     match e {
-        Edit::SetSetup(s) => {
-            let mut values = setup_values(s);
-            values.push(DbValue::Int(tid.0));
-            tx.execute(
-                "UPDATE tournaments SET name = ?1, system = ?2, rounds = ?3, win_points = ?4,
-                    draw_points = ?5, loss_points = ?6, bye_points = ?7, forfeit_win_points = ?8,
-                    forfeit_loss_points = ?9, absent_points = ?10, tiebreaks = ?11, rules = ?12,
-                    setup_s = ?13, reading_s = ?14, grace_s = ?15
-                 WHERE id = ?16",
-                &values[..],
-            )?;
-        }
+        Edit::SetSetup(s) => update_setup(tx, tid, s)?,
         Edit::SetStages(Some(stages)) => {
             write_stages(tx, tid, stages)?;
             tx.execute("UPDATE tournaments SET format = 2 WHERE id = ?1", [tid])?;

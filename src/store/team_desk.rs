@@ -13,10 +13,12 @@ use super::event_rows;
 use super::players::{by_federation_id, insert_player, load_player};
 use super::team_rows;
 use ggdesk_core::event::Entrant;
+use ggdesk_core::event::TournamentSetup;
 use ggdesk_core::export::{ImportedTeamPlayer, RowError};
 use ggdesk_core::registry::{PlayerInput, RegistryRefusal};
-use ggdesk_core::teams::{TeamEvent, TeamId, TeamRefusal};
-use ggdesk_core::tournament::{Player, PlayerId, RegistryId, RoundNo, TournamentId};
+use ggdesk_core::rules::RuleSettings;
+use ggdesk_core::teams::{TeamEvent, TeamId, TeamRefusal, TeamSystem};
+use ggdesk_core::tournament::{Player, PlayerId, PointsScale, RegistryId, RoundNo, TournamentId};
 use std::collections::HashMap;
 
 fn refused(r: TeamRefusal) -> StoreError {
@@ -105,6 +107,11 @@ fn load_team_event(q: &mut Tx<'_>, tid: TournamentId) -> Result<TeamEvent> {
 /// Refuses a change of the teams while round 1 is paired as a draft (its matches name the
 /// teams; the core's event, which holds the published rounds, does not see it).
 fn no_draft(q: &mut Tx<'_>, tid: TournamentId) -> Result<()> {
+    no_draft_before(q, tid, "the teams change")
+}
+
+/// Refuses a change while a round is paired as a draft, saying what waits for its discard.
+fn no_draft_before(q: &mut Tx<'_>, tid: TournamentId, change: &str) -> Result<()> {
     let draft: Option<RoundNo> = q.query_opt(
         "SELECT number FROM rounds WHERE tournament_id = ?1 AND state = 'draft'
          ORDER BY number LIMIT 1",
@@ -113,8 +120,7 @@ fn no_draft(q: &mut Tx<'_>, tid: TournamentId) -> Result<()> {
     )?;
     match draft {
         Some(n) => Err(StoreError::Rejected(format!(
-            "round {n} is paired as a draft: discard it on the Rounds page before the teams \
-             change"
+            "round {n} is paired as a draft: discard it on the Rounds page before {change}"
         ))),
         None => Ok(()),
     }
@@ -211,7 +217,112 @@ fn plan_import(
     Ok((after, registry, bad))
 }
 
+/// What a change of a team event's settings changed, in the audit log's words ("boards 3 ->
+/// 4; Swiss rounds 5 -> 7"), or "nothing".
+fn settings_changes(
+    (before, old): (&TeamEvent, &TournamentSetup),
+    (after, new): (&TeamEvent, &TournamentSetup),
+) -> String {
+    let mut out = Vec::new();
+    let mut diff = |what: &str, a: String, b: String| {
+        if a != b {
+            out.push(format!("{what} {a} -> {b}"));
+        }
+    };
+    diff("name", before.name.clone(), after.name.clone());
+    let stages = |e: &TeamEvent| {
+        let systems: Vec<&str> = e.stages.iter().map(|s| s.system.name()).collect();
+        systems.join(", ")
+    };
+    diff("stages", stages(before), stages(after));
+    diff(
+        "boards",
+        before.settings.boards.to_string(),
+        after.settings.boards.to_string(),
+    );
+    let swiss_rounds = |e: &TeamEvent| {
+        e.stages
+            .iter()
+            .find(|s| s.system == TeamSystem::Swiss)
+            .and_then(|s| s.round_count)
+            .map_or_else(|| "none".to_string(), |n| n.to_string())
+    };
+    diff("Swiss rounds", swiss_rounds(before), swiss_rounds(after));
+    for key in PointsScale::KEYS {
+        let points = |p: &PointsScale| p.get(key).unwrap_or_default().to_string();
+        diff(
+            &format!("points for {}", key.replace('_', " ")),
+            points(&old.points),
+            points(&new.points),
+        );
+    }
+    let rules = |r: &RuleSettings| match r.to_value() {
+        serde_json::Value::Object(m) => m,
+        _ => serde_json::Map::new(),
+    };
+    let (a, b) = (rules(&old.rules), rules(&new.rules));
+    for (key, was) in &a {
+        if let Some(now) = b.get(key) {
+            // 120.0 seconds read 120.
+            let shown = |v: &serde_json::Value| {
+                let text = v.to_string();
+                text.strip_suffix(".0").map_or(text.clone(), str::to_string)
+            };
+            diff(&format!("rules.{key}"), shown(was), shown(now));
+        }
+    }
+    if out.is_empty() {
+        "nothing".to_string()
+    } else {
+        out.join("; ")
+    }
+}
+
 impl Store {
+    /// The games' rules of team event `tid` (the desk's form shows them with its settings).
+    pub fn team_event_rules(&self, tid: TournamentId) -> Result<RuleSettings> {
+        self.read(|q| {
+            load_team_event(q, tid)?;
+            Ok(event_rows::read_setup(q, tid)?.0.rules)
+        })
+    }
+
+    /// Corrects a team event's settings before its first round: `new` is the preset the
+    /// desk's form makes (shape, name, points, boards, a Swiss's rounds), `rules` its games'
+    /// rules. One transaction: refused while a round is paired as a draft, and in the core's
+    /// words once one is published ([`TeamEvent::with_settings`]); checked as creation
+    /// checks them; the tournament row, `team_events` and `team_stages` written again (the
+    /// teams and rosters as they are), the event read back as the core's, and audited with
+    /// what changed.
+    pub fn set_team_event_settings(
+        &mut self,
+        tid: TournamentId,
+        new: &TeamEvent,
+        rules: &RuleSettings,
+        actor: &Actor,
+    ) -> Result<()> {
+        self.write(|tx| {
+            let before = load_team_event(tx, tid)?;
+            no_draft_before(tx, tid, "the settings change")?;
+            let after = before.with_settings(new).map_err(refused)?;
+            let setup = team_rows::desk_setup(&after, rules)?;
+            let (old, _) = event_rows::read_setup(tx, tid)?;
+            event_rows::update_setup(tx, tid, &setup)?;
+            team_rows::write_settings(tx, tid, &after)?;
+            // What was written is the core's event again.
+            if load_team_event(tx, tid)? != after {
+                return Err(StoreError::Database(
+                    "the team event read back from the database differs from the settings \
+                     written (nothing was changed)"
+                        .into(),
+                ));
+            }
+            let details = settings_changes((&before, &old), (&after, &setup));
+            audit(tx, actor, "settings changed", Some(tid), None, "", &details)?;
+            Ok(())
+        })
+    }
+
     /// The team event of tournament `tid`, or `None` when it is an event of players.
     pub fn team_event(&self, tid: TournamentId) -> Result<Option<TeamEvent>> {
         self.read(|q| {

@@ -249,20 +249,21 @@ fn write_playoffs(
     Ok(())
 }
 
-/// Writes a new team event (an import): the tournament row, the players linked to the
-/// registry, the teams, the stages and every round. Returns the tournament's id.
-fn insert(
-    tx: &mut Tx<'_>,
-    e: &TeamEvent,
-    setup: &TournamentSetup,
-    extra: &Map<String, Value>,
-) -> Result<TournamentId> {
-    let id = event_rows::insert_tournament(tx, setup, Some(&[]), extra)?;
+/// Writes a team event's `team` settings (its `team_events` row, new or over the one it
+/// has) and its stages (in place of those it had). Its teams and rounds are not touched.
+pub(super) fn write_settings(tx: &mut Tx<'_>, id: TournamentId, e: &TeamEvent) -> Result<()> {
     let s = &e.settings;
     tx.execute(
         "INSERT INTO team_events (tournament_id, boards, match_win_points, match_draw_points,
              match_loss_points, bye_match_points, bye_game_points, primary_score)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+         ON CONFLICT (tournament_id) DO UPDATE SET boards = excluded.boards,
+             match_win_points = excluded.match_win_points,
+             match_draw_points = excluded.match_draw_points,
+             match_loss_points = excluded.match_loss_points,
+             bye_match_points = excluded.bye_match_points,
+             bye_game_points = excluded.bye_game_points,
+             primary_score = excluded.primary_score",
         args![
             id,
             s.boards,
@@ -274,6 +275,7 @@ fn insert(
             s.primary.name()
         ],
     )?;
+    tx.execute("DELETE FROM team_stages WHERE tournament_id = ?1", [id])?;
     for (k, st) in e.stages.iter().enumerate() {
         let tiebreaks: Vec<&str> = st.tiebreaks.iter().map(|t| t.name()).collect();
         tx.execute(
@@ -291,6 +293,37 @@ fn insert(
             ],
         )?;
     }
+    Ok(())
+}
+
+/// The tournament row of a team event made at the desk (its name, points and games' rules),
+/// its settings checked as the core reads them in a file (boards and a Swiss's rounds from
+/// 1, teams aside) and as any tournament's (a name, the points, the rules).
+pub(super) fn desk_setup(event: &TeamEvent, rules: &RuleSettings) -> Result<TournamentSetup> {
+    event
+        .check_settings()
+        .map_err(|e| StoreError::Rejected(e.to_string()))?;
+    TournamentSetup {
+        name: event.name.clone(),
+        points: event.points,
+        rules: *rules,
+        ..TournamentSetup::default()
+    }
+    .for_stages()
+    .checked()
+    .map_err(|r| StoreError::Refused(r.into()))
+}
+
+/// Writes a new team event (an import): the tournament row, the players linked to the
+/// registry, the teams, the stages and every round. Returns the tournament's id.
+fn insert(
+    tx: &mut Tx<'_>,
+    e: &TeamEvent,
+    setup: &TournamentSetup,
+    extra: &Map<String, Value>,
+) -> Result<TournamentId> {
+    let id = event_rows::insert_tournament(tx, setup, Some(&[]), extra)?;
+    write_settings(tx, id, e)?;
     let mut entrants: Vec<Entrant> = e
         .players
         .iter()
@@ -758,17 +791,7 @@ impl Store {
         actor: &Actor,
     ) -> Result<TournamentId> {
         // The core reads the event as its file: what the desk creates is a file it reads.
-        TeamEvent::from_value(&event.to_value())
-            .map_err(|e| StoreError::Rejected(e.to_string()))?;
-        let setup = TournamentSetup {
-            name: event.name.clone(),
-            points: event.points,
-            rules: *rules,
-            ..TournamentSetup::default()
-        }
-        .for_stages()
-        .checked()
-        .map_err(|r| StoreError::Refused(r.into()))?;
+        let setup = desk_setup(event, rules)?;
         self.write(|tx| {
             let id = insert(tx, event, &setup, &Map::new())?;
             let systems: Vec<&str> = event.stages.iter().map(|s| s.system.name()).collect();

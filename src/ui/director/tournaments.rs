@@ -314,6 +314,13 @@ enum Cmd {
     Export(TournamentId),
     /// Create a team event from the core's preset, with its games' rules.
     CreateTeams(Box<TeamEvent>, RuleSettings),
+    /// Open the team event's settings in the creation's form, filled with them.
+    EditTeamSettings(TournamentId),
+    /// Save a team event's settings (before its first round): the preset the form makes
+    /// and its games' rules.
+    SaveTeamSettings(TournamentId, Box<TeamEvent>, RuleSettings),
+    /// Close the team event's settings form unsaved.
+    CancelTeamSettings,
     /// The tie-breaks back to the default order (asked first).
     DefaultTiebreaks,
 }
@@ -350,8 +357,11 @@ pub struct TournamentsPage {
     confirm: Option<Confirm<Cmd>>,
     queued: Vec<Cmd>,
     load: LoadErrors,
-    /// The chosen tournament when it is a team event (shown, not edited, here).
+    /// The chosen tournament when it is a team event (shown here; its settings edited in
+    /// the creation's form until round 1 is paired).
     team_event: Option<TeamEvent>,
+    /// Whether a round of the team event is paired (a draft too): its settings are fixed.
+    team_paired: bool,
 }
 
 impl TournamentsPage {
@@ -368,6 +378,20 @@ impl TournamentsPage {
             Some(t) => load.check("the settings", cx.store.team_event(t)).flatten(),
             None => None,
         };
+        self.team_paired = match (*cx.tournament, &self.team_event) {
+            (Some(t), Some(_)) => load
+                .check("the rounds", cx.store.team_rounds(t))
+                .is_some_and(|r| !r.is_empty()),
+            _ => false,
+        };
+        // A team event's settings form open for another tournament, or for one paired
+        // since, closes.
+        if self.form.team.is_some()
+            && self.form.editing.is_some()
+            && (self.form.editing != *cx.tournament || self.team_paired)
+        {
+            self.form = SetupForm::default();
+        }
         // The chosen tournament's event, read once for the form and its registrations.
         let event = match *cx.tournament {
             Some(t) if self.team_event.is_none() && load.is_empty() => {
@@ -546,7 +570,12 @@ impl TournamentsPage {
 
     fn form_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>) {
         if let Some(e) = &self.team_event {
-            team_event_ui(ui, cx, e);
+            if self.form.team.is_some() && self.form.editing.is_some() {
+                let (name, preset) = (e.name.clone(), e.shape().is_some());
+                self.team_settings_ui(ui, cx, &name, preset);
+            } else {
+                team_event_ui(ui, cx, e, self.team_paired, &mut self.queued);
+            }
             return;
         }
         let started = self.started();
@@ -587,11 +616,8 @@ impl TournamentsPage {
                 }
             });
         });
-        if let Some(team) = &mut self.form.team {
-            ui.add_space(4.0);
-            team.ui(ui);
-            ui.add_space(6.0);
-            self.points_ui(ui);
+        if self.form.team.is_some() {
+            self.team_fields_ui(ui);
         } else if self.form.staged {
             ui.add_space(4.0);
             ui.label(RichText::new("Stages").strong());
@@ -619,6 +645,77 @@ impl TournamentsPage {
             ui.separator();
             self.forbidden_ui(ui);
         }
+    }
+
+    /// A team event's shape, boards, rounds and points: the creation's fields, and those of
+    /// its settings corrected before round 1.
+    fn team_fields_ui(&mut self, ui: &mut Ui) {
+        if let Some(team) = &mut self.form.team {
+            ui.add_space(4.0);
+            team.ui(ui);
+            ui.add_space(6.0);
+            self.points_ui(ui);
+        }
+    }
+
+    /// The team event the form describes (the core's preset) and its games' rules, or the
+    /// first field in error in a sentence.
+    fn team_preset(&self) -> Option<Result<(TeamEvent, RuleSettings), String>> {
+        let team = self.form.team.as_ref()?;
+        // The points and the games' rules as any event's (a team event has no system or
+        // rounds of its own: its stages hold them).
+        let mut form = self.form.clone();
+        form.staged = true;
+        Some(
+            form.setup()
+                .and_then(|s| Ok((team.event(&s.name, s.points)?, s.rules))),
+        )
+    }
+
+    /// A team event's settings in the creation's form, to correct before round 1.
+    fn team_settings_ui(&mut self, ui: &mut Ui, cx: &mut PageCtx<'_>, name: &str, preset: bool) {
+        let Some(tid) = self.form.editing else {
+            return;
+        };
+        ui.heading(format!("Settings of {name} (team event)"));
+        hint(
+            ui,
+            "Correct them before round 1 is paired: the teams and their rosters stay as they \
+             are.",
+        );
+        if !preset {
+            ui.label(
+                RichText::new(
+                    "Its stages are not one of the shapes below: saving puts the chosen \
+                     shape's stages in their place.",
+                )
+                .color(common::AMBER),
+            );
+        }
+        ui.add_space(4.0);
+        labelled_text(ui, "Tournament name:", &mut self.form.name, 320.0);
+        self.team_fields_ui(ui);
+        ui.add_space(6.0);
+        self.rules_ui(ui);
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if ui
+                .button(RichText::new("Save the settings").strong())
+                .clicked()
+            {
+                match self.team_preset() {
+                    Some(Err(e)) => cx.notices.error(e),
+                    Some(Ok((event, rules))) => {
+                        self.queued
+                            .push(Cmd::SaveTeamSettings(tid, Box::new(event), rules))
+                    }
+                    None => {}
+                }
+            }
+            if ui.button("Cancel").clicked() {
+                self.queued.push(Cmd::CancelTeamSettings);
+            }
+        });
     }
 
     /// A tournament of one system: its system, rounds and tie-break order.
@@ -860,15 +957,8 @@ impl TournamentsPage {
         if !ui.button(RichText::new(label).strong()).clicked() {
             return;
         }
-        if let Some(team) = &self.form.team {
-            // The points and the games' rules as any event's (a team event has no
-            // system or rounds of its own: its stages hold them).
-            let mut form = self.form.clone();
-            form.staged = true;
-            match form
-                .setup()
-                .and_then(|s| Ok((team.event(&s.name, s.points)?, s.rules)))
-            {
+        if let Some(checked) = self.team_preset() {
+            match checked {
                 Err(e) => cx.notices.error(e),
                 Ok((event, rules)) => self.queued.push(Cmd::CreateTeams(Box::new(event), rules)),
             }
@@ -1019,6 +1109,28 @@ impl TournamentsPage {
                     self.form.team = None;
                 }
             }
+            Cmd::EditTeamSettings(t) => {
+                let rules = cx.store.team_event_rules(t);
+                if let (Some(e), Some(rules)) =
+                    (self.team_event.clone(), cx.notices.report(rules, ""))
+                {
+                    let setup = TournamentSetup {
+                        name: e.name.clone(),
+                        points: e.points,
+                        rules,
+                        ..TournamentSetup::default()
+                    };
+                    self.form = SetupForm::of(Some(t), &setup);
+                    self.form.team = Some(TeamForm::of(&e));
+                }
+            }
+            Cmd::SaveTeamSettings(t, event, rules) => {
+                let r = cx.store.set_team_event_settings(t, &event, &rules, &actor);
+                if cx.notices.report(r, "Settings saved").is_some() {
+                    self.form = SetupForm::default();
+                }
+            }
+            Cmd::CancelTeamSettings => self.form = SetupForm::default(),
             Cmd::DefaultTiebreaks => {
                 self.form.tiebreaks = TieBreak::default_order();
                 return;
@@ -1127,8 +1239,15 @@ pub fn tiebreak_words(t: TieBreak) -> &'static str {
 }
 
 /// A team event's settings, as the core holds them: boards, match points, the score that
-/// orders the teams, the stages; and where its teams are built.
-fn team_event_ui(ui: &mut Ui, cx: &mut PageCtx<'_>, e: &TeamEvent) {
+/// orders the teams, the stages; whether they can still be corrected (until round 1 is
+/// `paired`); and where its teams are built.
+fn team_event_ui(
+    ui: &mut Ui,
+    cx: &mut PageCtx<'_>,
+    e: &TeamEvent,
+    paired: bool,
+    queued: &mut Vec<Cmd>,
+) {
     ui.heading(format!("{} (team event)", e.name));
     let s = &e.settings;
     // Board groups and the final play games, not matches: in an event of those only (the
@@ -1180,11 +1299,28 @@ fn team_event_ui(ui: &mut Ui, cx: &mut PageCtx<'_>, e: &TeamEvent) {
         e.teams.len(),
         e.players.len()
     ));
-    hint(
-        ui,
-        "A team event's settings are fixed when it is created (its file carries them).",
-    );
-    if ui.button("Open the Teams page (F12)").clicked() {
-        *cx.goto = Some(crate::ui::Page::Teams);
+    if paired {
+        hint(
+            ui,
+            "The settings are fixed from round 1 on: its pairings depend on the shape, the \
+             boards, the rounds and the points.",
+        );
+    } else {
+        hint(
+            ui,
+            "Until round 1 is paired the settings can be corrected; the teams and their \
+             rosters stay as they are.",
+        );
     }
+    ui.horizontal(|ui| {
+        if !paired
+            && let Some(t) = *cx.tournament
+            && ui.button("Edit the settings").clicked()
+        {
+            queued.push(Cmd::EditTeamSettings(t));
+        }
+        if ui.button("Open the Teams page (F12)").clicked() {
+            *cx.goto = Some(crate::ui::Page::Teams);
+        }
+    });
 }

@@ -3,9 +3,14 @@
 //! its captain. Every change is decided here on the event as it stands and refused with
 //! its words; the store writes what this leaves. Teams and rosters change before the
 //! event's first round only (a reserve replacing a player later is a line-up's business).
+//! So do its settings ([`TeamEvent::with_settings`]: shape, name, points, boards, rounds),
+//! which a director may correct until round 1 is paired: its pairings depend on them.
 
-use super::model::{Team, TeamEvent, TeamId, TeamSettings, TeamStage, TeamSystem, TeamTieBreak};
-use crate::tournament::{Player, PlayerId, PointsScale};
+use super::fault::TeamFileError;
+use super::model::{
+    Team, TeamBye, TeamEvent, TeamId, TeamSettings, TeamStage, TeamSystem, TeamTieBreak,
+};
+use crate::tournament::{Player, PlayerId, PointsScale, Score};
 use std::fmt;
 
 /// Why a change to the teams is refused, in the desk's words.
@@ -13,6 +18,8 @@ use std::fmt;
 pub enum TeamRefusal {
     /// A round has been published: the teams are fixed.
     Started,
+    /// A round has been published: the event's settings are fixed (its pairings used them).
+    SettingsFixed,
     /// A team needs a name.
     NameEmpty,
     /// Another team has this name (compared without case and surrounding spaces).
@@ -37,6 +44,11 @@ impl fmt::Display for TeamRefusal {
             TeamRefusal::Started => write!(
                 f,
                 "the event has started: teams and rosters change before its first round only"
+            ),
+            TeamRefusal::SettingsFixed => write!(
+                f,
+                "round 1 is paired: the event's settings are fixed from round 1 on (its \
+                 pairings depend on its shape, boards, rounds and points)"
             ),
             TeamRefusal::NameEmpty => write!(f, "a team needs a name"),
             TeamRefusal::NameTaken(name) => write!(f, "there is already a team named {name}"),
@@ -287,6 +299,73 @@ impl TeamEvent {
     }
 }
 
+impl TeamEvent {
+    /// The preset shape the event's stages are, if they are one (an imported file may hold
+    /// stages the desk's presets do not make).
+    pub fn shape(&self) -> Option<TeamShape> {
+        let systems: Vec<TeamSystem> = self.stages.iter().map(|s| s.system).collect();
+        match systems.as_slice() {
+            [TeamSystem::Swiss] => Some(TeamShape::Swiss),
+            [TeamSystem::RoundRobin] => Some(TeamShape::RoundRobin),
+            [TeamSystem::BoardGroups, TeamSystem::Scheveningen] => Some(TeamShape::GeneralsLeague),
+            _ => None,
+        }
+    }
+
+    /// The event with the settings of `new` (a preset: its name, points, boards, shape and
+    /// rounds), keeping its players, teams, rosters and captains. When the shape stays the
+    /// same, what a preset does not say stays as it was: the match points, the score that
+    /// orders the teams, the stages' names, tie-breaks and teams going on, and a bye that
+    /// is not the default one. Refused once a round is published: its pairings used them.
+    pub fn with_settings(&self, new: &TeamEvent) -> Result<TeamEvent, TeamRefusal> {
+        if self.has_started() {
+            return Err(TeamRefusal::SettingsFixed);
+        }
+        let mut out = TeamEvent {
+            players: self.players.clone(),
+            teams: self.teams.clone(),
+            ..new.clone()
+        };
+        if self.shape().is_some() && self.shape() == new.shape() {
+            let old = &self.settings;
+            let default_bye = |mp: Score, boards: usize, points: &PointsScale| TeamBye {
+                match_points: mp,
+                game_points: TeamSettings::new(boards, points).bye.game_points,
+            };
+            out.settings.match_points = old.match_points;
+            out.settings.primary = old.primary;
+            out.settings.bye =
+                if old.bye == default_bye(old.match_points.draw, old.boards, &self.points) {
+                    default_bye(old.match_points.draw, out.settings.boards, &out.points)
+                } else {
+                    old.bye
+                };
+            out.stages = self
+                .stages
+                .iter()
+                .zip(&new.stages)
+                .map(|(old, new)| TeamStage {
+                    round_count: new.round_count,
+                    ..old.clone()
+                })
+                .collect();
+        }
+        Ok(out)
+    }
+
+    /// Whether the core reads the event's settings as a file: its name, points, boards and
+    /// stages (a Swiss's rounds), its teams aside (teams being built at the desk, a roster
+    /// short of its boards, are no file yet).
+    pub fn check_settings(&self) -> Result<(), TeamFileError> {
+        let bare = TeamEvent {
+            players: Vec::new(),
+            teams: Vec::new(),
+            ..self.clone()
+        };
+        TeamEvent::from_value(&bare.to_value()).map(|_| ())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -383,5 +462,126 @@ mod tests {
             )
         );
         assert_eq!(e.remove_team(a), Err(TeamRefusal::Started));
+    }
+
+    /// The event of `event()` with two teams of three and a captain.
+    fn built() -> TeamEvent {
+        let mut e = event();
+        for (team, names) in [("A", ["Ana", "Ben", "Cid"]), ("B", ["Dee", "Eve", "Fay"])] {
+            let t = e.add_team(team).expect("team");
+            for name in names {
+                let id = e.next_player_id();
+                e.add_to_team(t, Player::new(id, name, 1500))
+                    .expect("added");
+            }
+        }
+        e.set_captain(TeamId(2), Some(PlayerId(5)))
+            .expect("captain");
+        e
+    }
+
+    #[test]
+    fn new_settings_keep_the_players_teams_rosters_and_captains() {
+        let before = built();
+        let points = PointsScale {
+            win: Score::from_points(3),
+            ..PointsScale::default()
+        };
+        let new = TeamEvent::preset(TeamShape::Swiss, " Open Cup ", points, 4, 7);
+        let after = before.with_settings(&new).expect("changed");
+        assert_eq!(after.name, "Open Cup");
+        assert_eq!(after.points, points);
+        assert_eq!(after.settings.boards, 4);
+        assert_eq!(after.stages[0].round_count, Some(7));
+        assert_eq!((after.players, after.teams), (before.players, before.teams));
+        // A bye scores B drawn games (a point each): four now.
+        assert_eq!(after.settings.bye.game_points, Score::from_points(4));
+    }
+
+    #[test]
+    fn another_shape_takes_its_preset_stages() {
+        let before = built();
+        let new = TeamEvent::preset(
+            TeamShape::GeneralsLeague,
+            "Cup",
+            PointsScale::default(),
+            3,
+            5,
+        );
+        let after = before.with_settings(&new).expect("changed");
+        assert_eq!(before.shape(), Some(TeamShape::Swiss));
+        assert_eq!(after.shape(), Some(TeamShape::GeneralsLeague));
+        assert_eq!(after.stages, new.stages);
+        assert_eq!(after.teams, before.teams);
+    }
+
+    #[test]
+    fn the_same_shape_keeps_what_the_preset_does_not_say() {
+        let mut before = built();
+        before.settings.match_points.win = Score::from_points(3);
+        before.settings.primary = super::super::Primary::GamePoints;
+        before.stages[0].tiebreaks = vec![TeamTieBreak::Buchholz];
+        before.stages[0].name = "Open".into();
+        let new = TeamEvent::preset(TeamShape::Swiss, "Cup", PointsScale::default(), 3, 9);
+        let after = before.with_settings(&new).expect("changed");
+        assert_eq!(after.settings.match_points.win, Score::from_points(3));
+        assert_eq!(after.settings.primary, super::super::Primary::GamePoints);
+        assert_eq!(after.stages[0].tiebreaks, [TeamTieBreak::Buchholz]);
+        assert_eq!(after.stages[0].name, "Open");
+        assert_eq!(after.stages[0].round_count, Some(9));
+        // A bye the file set itself stays as it is, whatever the boards.
+        before.settings.bye.game_points = Score::ZERO;
+        let new = TeamEvent::preset(TeamShape::Swiss, "Cup", PointsScale::default(), 5, 9);
+        let after = before.with_settings(&new).expect("changed");
+        assert_eq!(after.settings.bye.game_points, Score::ZERO);
+    }
+
+    #[test]
+    fn the_settings_are_fixed_from_round_1_on() {
+        let mut e = built();
+        e.stages[0].rounds.push(Default::default());
+        let new = TeamEvent::preset(TeamShape::Swiss, "Cup", PointsScale::default(), 4, 5);
+        assert_eq!(
+            e.with_settings(&new).map_err(|r| r.to_string()),
+            Err(
+                "round 1 is paired: the event's settings are fixed from round 1 on (its \
+                 pairings depend on its shape, boards, rounds and points)"
+                    .to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn settings_are_checked_as_a_file_with_teams_being_built() {
+        // Rosters of three under four boards: teams being built, the settings still a file.
+        let e = built()
+            .with_settings(&TeamEvent::preset(
+                TeamShape::Swiss,
+                "Cup",
+                PointsScale::default(),
+                4,
+                5,
+            ))
+            .expect("changed");
+        assert_eq!(e.check_settings(), Ok(()));
+        let words = |boards, rounds| {
+            TeamEvent::preset(
+                TeamShape::Swiss,
+                "Cup",
+                PointsScale::default(),
+                boards,
+                rounds,
+            )
+            .check_settings()
+            .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            words(0, 5),
+            Err("team.boards: must be a positive integer".to_string())
+        );
+        assert_eq!(
+            words(3, 0),
+            Err("stages[0].round_count: must be a positive integer".to_string())
+        );
     }
 }

@@ -1,12 +1,13 @@
 //! A new team event as the Tournaments page creates it (spec/teams.md): one of the three
 //! shapes the core presets ([`TeamShape`]: team Swiss, team round robin, the Generals
 //! League's board groups and final), its boards per team and, for a Swiss, its rounds. Each
-//! field says what is wrong beside it as typed; the event is the core's preset.
+//! field says what is wrong beside it as typed; the event is the core's preset. The same
+//! form corrects an event's settings before its first round.
 
 use super::{count_error, field_error};
 use crate::ui::common::labelled_text;
 use egui::{RichText, Ui};
-use ggdesk_core::teams::{TeamEvent, TeamShape};
+use ggdesk_core::teams::{TeamEvent, TeamShape, TeamSystem};
 use ggdesk_core::tournament::PointsScale;
 
 /// The most boards a team fields at the desk (a match's boards are tables side by side).
@@ -31,6 +32,21 @@ impl Default for TeamForm {
 }
 
 impl TeamForm {
+    /// The form filled with a team event's shape, boards and rounds (a shape the desk's
+    /// presets do not make shows as a team Swiss; a Swiss's rounds, else the default).
+    pub fn of(e: &TeamEvent) -> TeamForm {
+        let rounds = e
+            .stages
+            .iter()
+            .find(|s| s.system == TeamSystem::Swiss)
+            .and_then(|s| s.round_count);
+        TeamForm {
+            shape: e.shape().unwrap_or(TeamShape::Swiss),
+            boards: e.settings.boards.to_string(),
+            rounds: rounds.map_or_else(|| TeamForm::default().rounds, |n| n.to_string()),
+        }
+    }
+
     /// What is wrong with the boards as typed.
     pub fn boards_error(&self) -> Option<String> {
         match self.boards.trim().parse::<usize>() {
