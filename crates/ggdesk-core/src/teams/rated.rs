@@ -129,11 +129,23 @@ mod tests {
         for s in v["stages"].as_array().expect("stages") {
             for r in s["rounds"].as_array().into_iter().flatten() {
                 for m in r["matches"].as_array().into_iter().flatten() {
-                    m["boards"].as_array().into_iter().flatten().for_each(&mut push);
+                    m["boards"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .for_each(&mut push);
                 }
-                r["games"].as_array().into_iter().flatten().for_each(&mut push);
+                r["games"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .for_each(&mut push);
             }
-            s["playoffs"].as_array().into_iter().flatten().for_each(&mut push);
+            s["playoffs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .for_each(&mut push);
         }
         out
     }
@@ -218,7 +230,9 @@ mod tests {
         // The Swiss has played its 4 rounds; the final after board groups 1 of its 3.
         assert_eq!(event("team-swiss-with-bye").not_ready_to_rate(0), None);
         assert_eq!(
-            event("board-groups-then-final").not_ready_to_rate(0).as_deref(),
+            event("board-groups-then-final")
+                .not_ready_to_rate(0)
+                .as_deref(),
             Some("stage 2 is still being played")
         );
     }
