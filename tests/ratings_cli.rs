@@ -322,3 +322,191 @@ fn refusals_exit_2_with_one_line() {
         ),
     );
 }
+
+/// A team example of `tests/fixtures/teams/` with a date and every player a federation id
+/// (`GG-` and the player's id).
+fn team_example(name: &str, date: &str) -> Value {
+    let path = format!(
+        "{}/tests/fixtures/teams/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("the team example");
+    let mut v: Value = serde_json::from_str(&text).expect("JSON");
+    v["date"] = json!(date);
+    for p in v["players"].as_array_mut().expect("players") {
+        let id = p["id"].as_u64().expect("a player id");
+        p["federation_id"] = json!(format!("GG-{id}"));
+    }
+    v
+}
+
+/// The games of a team file played over the board, read from its JSON by hand: every
+/// board of every match with both players and every game of every round (stage by stage),
+/// then the stage's playoff games; only `white`, `black` and `draw`.
+fn team_games_by_hand(v: &Value) -> Vec<(u64, u64, String)> {
+    let mut out = Vec::new();
+    let mut take = |g: &Value| {
+        let (Some(w), Some(b), Some(r)) = (
+            g["white"].as_u64(),
+            g["black"].as_u64(),
+            g["result"].as_str(),
+        ) else {
+            return;
+        };
+        if ["white", "black", "draw"].contains(&r) {
+            out.push((w, b, r.to_string()));
+        }
+    };
+    let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
+    for s in list(&v["stages"]) {
+        for r in list(&s["rounds"]) {
+            for m in list(&r["matches"]) {
+                list(&m["boards"]).iter().for_each(&mut take);
+            }
+            list(&r["games"]).iter().for_each(&mut take);
+        }
+        list(&s["playoffs"]).iter().for_each(&mut take);
+    }
+    out
+}
+
+/// The `/1` event of the same name, date, players and games as a team file: one round a
+/// game.
+fn as_event_of_players(v: &Value, games: &[(u64, u64, String)]) -> String {
+    let players: Vec<Value> = v["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| json!({"id": p["id"], "name": p["name"], "federation_id": p["federation_id"]}))
+        .collect();
+    let rounds: Vec<Value> = games
+        .iter()
+        .map(|(w, b, r)| json!({"games": [{"white": w, "black": b, "result": r}]}))
+        .collect();
+    json!({
+        "format": "ggdesk-tournament/1",
+        "name": v["name"],
+        "date": v["date"],
+        "settings": {"system": "swiss", "rounds": games.len()},
+        "players": players,
+        "rounds": rounds,
+    })
+    .to_string()
+}
+
+#[test]
+fn a_team_event_is_rated_as_the_event_of_its_games_over_the_board() {
+    // Counted by hand in the files: boards and games won, lost or drawn (the examples
+    // also have board forfeits and empty boards, which are not games).
+    for (name, count) in [
+        ("team-swiss-with-bye", 44),
+        ("team-round-robin", 23),
+        ("board-groups-then-final", 20),
+    ] {
+        let team = team_example(name, "2026-11-01");
+        let games = team_games_by_hand(&team);
+        assert_eq!(games.len(), count, "{name}");
+        let team_file = file(&team.to_string(), ".json");
+        let players_file = file(&as_event_of_players(&team, &games), ".json");
+        for json in [false, true] {
+            let mut args = vec!["ratings"];
+            if json {
+                args.push("--json");
+            }
+            let a = run(&[args.as_slice(), &[path(&team_file)]].concat());
+            let b = run(&[args.as_slice(), &[path(&players_file)]].concat());
+            assert_eq!(a.status.code(), Some(0), "{name}: {}", stderr(&a));
+            assert_eq!(b.status.code(), Some(0), "{name}: {}", stderr(&b));
+            assert_eq!(stderr(&a), "", "{name}");
+            assert_eq!(stdout(&a), stdout(&b), "{name}");
+        }
+        // Each player's games: those over the board only.
+        let out = run(&["ratings", "--json", path(&team_file)]);
+        let rows: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+        let rows = rows.as_array().expect("a list");
+        for row in rows {
+            let fid = row["federation_id"].as_str().expect("a federation id");
+            let id: u64 = fid
+                .strip_prefix("GG-")
+                .and_then(|n| n.parse().ok())
+                .expect("GG-id");
+            let played = games
+                .iter()
+                .filter(|(w, b, _)| *w == id || *b == id)
+                .count();
+            assert_eq!(row["games"], json!(played), "{name}: {fid}");
+            assert_eq!(row["events"], json!(1), "{name}: {fid}");
+        }
+        // Everyone with a game over the board is listed, nobody else.
+        let mut with_games: Vec<u64> = games.iter().flat_map(|(w, b, _)| [*w, *b]).collect();
+        with_games.sort_unstable();
+        with_games.dedup();
+        assert_eq!(rows.len(), with_games.len(), "{name}");
+    }
+}
+
+#[test]
+fn a_team_events_players_without_federation_ids_are_named() {
+    let mut team = team_example("team-round-robin", "2026-11-01");
+    team["players"][0]
+        .as_object_mut()
+        .expect("a player")
+        .remove("federation_id");
+    let f = file(&team.to_string(), ".json");
+    let out = run(&["ratings", path(&f)]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "ggdesk: {}: player 1 (Reyes, Quin 1) has no federation_id: not rated\n",
+            path(&f)
+        )
+    );
+    assert!(!stdout(&out).contains(",GG-1,"), "{}", stdout(&out));
+}
+
+#[test]
+fn a_bad_team_file_is_refused_with_the_team_readers_words_and_place() {
+    // Round 2, match 1: Tondo Tigers' players 1 and 3 swap boards 1 and 3, so player 2
+    // on board 2 comes after player 3 on board 1.
+    let mut team = team_example("team-round-robin", "2026-11-01");
+    let boards = &mut team["stages"][0]["rounds"][1]["matches"][0]["boards"];
+    assert_eq!(boards[0]["white"], json!(1));
+    assert_eq!(boards[2]["white"], json!(3));
+    boards[0]["white"] = json!(3);
+    boards[2]["white"] = json!(1);
+    let f = file(&team.to_string(), ".json");
+    let out = run(&["ratings", path(&f)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "ggdesk: {}: stages[0].rounds[1].matches[0].boards[1]: player 2 plays board 2 but \
+             comes after player 3 (board 1) in the roster of team 1: boards follow the roster \
+             order\n",
+            path(&f)
+        )
+    );
+    // A team event needs its `team` settings: the team reader says so at its place.
+    let mut team = team_example("team-round-robin", "2026-11-01");
+    team.as_object_mut().expect("the file").remove("team");
+    let f = file(&team.to_string(), ".json");
+    let out = run(&["ratings", path(&f)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!("ggdesk: {}: team: is missing\n", path(&f))
+    );
+    // Without a date it cannot be rated, as any event.
+    let mut team = team_example("team-round-robin", "2026-11-01");
+    team.as_object_mut().expect("the file").remove("date");
+    let f = file(&team.to_string(), ".json");
+    refused(
+        &["ratings", path(&f)],
+        &format!(
+            "{}: date: is missing: an event without a date cannot be rated",
+            path(&f)
+        ),
+    );
+}

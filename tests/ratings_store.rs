@@ -10,9 +10,12 @@ use ggdesk::store::{
 };
 use ggdesk_core::Refusal;
 use ggdesk_core::rating::list::list_csv;
-use ggdesk_core::rating::{Config, Date, ListRow, event_file, rate_all};
-use ggdesk_core::tournament::{BoardNo, GameResult, PlayerId, RoundNo};
+use ggdesk_core::rating::{
+    Config, Date, ListRow, Played, RatedEvent, RatedGame, event_file, rate_all,
+};
+use ggdesk_core::tournament::{BoardNo, GameResult, PlayerId, RoundNo, TableNo};
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
 #[path = "support/engines.rs"]
 mod engines;
@@ -29,6 +32,8 @@ crate::on_both_engines!(
     a_federation_id_taken_away_takes_the_player_off_the_list,
     re_pairing_the_last_round_of_a_rated_event_rebuilds_the_list,
     a_copy_carries_the_rated_events_first_ratings_and_the_list,
+    a_team_event_is_rated_by_its_games_over_the_board,
+    a_team_event_not_over_cannot_be_rated,
 );
 
 fn director() -> Actor {
@@ -578,4 +583,195 @@ fn a_copy_carries_the_rated_events_first_ratings_and_the_list(engine: Engine) {
         dst.rating_events().expect("events"),
         src.rating_events().expect("events")
     );
+}
+
+/// A team example of `tests/fixtures/teams/` with every player a federation id (`GGT-` and
+/// the player's id).
+fn team_example(name: &str) -> Value {
+    let path = format!(
+        "{}/tests/fixtures/teams/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("the team example");
+    let mut v: Value = serde_json::from_str(&text).expect("JSON");
+    for p in v["players"].as_array_mut().expect("players") {
+        let id = p["id"].as_u64().expect("a player id");
+        p["federation_id"] = json!(format!("GGT-{id}"));
+    }
+    v
+}
+
+/// The list of one event rated on `date`: the team file's games over the board read from
+/// its JSON by hand (every board with both players and every game, won, lost or drawn,
+/// stage by stage, playoffs after the rounds), rated by the core's fold, as the CLI prints
+/// it.
+fn team_list_by_hand(v: &Value, date: Date) -> (String, BTreeMap<String, u32>) {
+    let fid = |id: &Value| format!("GGT-{}", id.as_u64().expect("a player id"));
+    let mut games = Vec::new();
+    let mut take = |g: &Value| {
+        let result = match g["result"].as_str() {
+            Some("white") => Played::WhiteWins,
+            Some("black") => Played::BlackWins,
+            Some("draw") => Played::Draw,
+            _ => return,
+        };
+        if g["white"].is_u64() && g["black"].is_u64() {
+            games.push(RatedGame {
+                white: fid(&g["white"]),
+                black: fid(&g["black"]),
+                result,
+            });
+        }
+    };
+    let list = |v: &Value| v.as_array().cloned().unwrap_or_default();
+    for s in list(&v["stages"]) {
+        for r in list(&s["rounds"]) {
+            for m in list(&r["matches"]) {
+                list(&m["boards"]).iter().for_each(&mut take);
+            }
+            list(&r["games"]).iter().for_each(&mut take);
+        }
+        list(&s["playoffs"]).iter().for_each(&mut take);
+    }
+    let mut counts: BTreeMap<String, u32> = BTreeMap::new();
+    for g in &games {
+        *counts.entry(g.white.clone()).or_default() += 1;
+        *counts.entry(g.black.clone()).or_default() += 1;
+    }
+    let names = list(&v["players"])
+        .iter()
+        .map(|p| {
+            (
+                fid(&p["id"]),
+                p["name"].as_str().expect("a name").to_string(),
+            )
+        })
+        .collect();
+    let event = RatedEvent {
+        name: v["name"].as_str().expect("a name").to_string(),
+        date,
+        names,
+        games,
+    };
+    let (ratings, _) = rate_all(Config::default(), Vec::new(), &[event]);
+    (list_csv(&ratings.list()), counts)
+}
+
+fn a_team_event_is_rated_by_its_games_over_the_board(engine: Engine) {
+    let mut store = engines::fresh_store(engine);
+    let mut file = team_example("team-round-robin");
+    let tid = import(&mut store, &file);
+    // The Ratings page lists it, ready: every round played, every board decided.
+    let events = store.rating_events().expect("events");
+    let listed = events.iter().find(|e| e.id == tid).expect("listed");
+    assert_eq!(listed.name, "Team event 1");
+    assert_eq!(listed.not_ready, None);
+    assert_eq!(listed.rated, None);
+    let day = date("2026-11-01");
+    store.mark_rated(tid, day, &director()).expect("rated");
+    let list = store.rating_list().expect("list");
+    let (expected, counts) = team_list_by_hand(&file, day);
+    assert_eq!(printed(&list), expected);
+    assert_eq!(list, store.rating_list_from_scratch().expect("scratch"));
+    // Player 13's forfeit win (an empty board) is no game: three boards over the board.
+    let games = |list: &[RatingRow], fid: &str| {
+        list.iter()
+            .find(|r| r.federation_id == fid)
+            .map(|r| r.standing.games)
+    };
+    assert_eq!(games(&list, "GGT-13"), Some(2));
+    assert_eq!(counts.get("GGT-13"), Some(&2));
+    for (fid, n) in &counts {
+        assert_eq!(games(&list, fid), Some(*n), "{fid}");
+    }
+    assert_eq!(list.len(), counts.len());
+    // The exported file is the team file with the rated date, and `ggdesk ratings`
+    // (the core's reader of files) gives the same list.
+    assert_eq!(from_files(&store, &[tid]), expected);
+
+    // A board's result corrected on a rated team event rebuilds the list in its
+    // transaction: round 1, table 1 (players 1 and 5) becomes a forfeit, which is no game.
+    assert_eq!(
+        file["stages"][0]["rounds"][0]["matches"][0]["boards"][0],
+        json!({"white": 1, "black": 5, "result": "black"})
+    );
+    store
+        .set_team_board_result(
+            tid,
+            RoundNo(1),
+            TableNo(1),
+            GameResult::BlackWinsByForfeit,
+            &director(),
+        )
+        .expect("corrected");
+    file["stages"][0]["rounds"][0]["matches"][0]["boards"][0]["result"] = json!("black_forfeit");
+    let corrected = store.rating_list().expect("list");
+    let (expected, counts) = team_list_by_hand(&file, day);
+    assert_eq!(printed(&corrected), expected);
+    assert_eq!(
+        corrected,
+        store.rating_list_from_scratch().expect("scratch")
+    );
+    assert_eq!(games(&corrected, "GGT-1"), Some(counts["GGT-1"]));
+    assert_eq!(
+        games(&corrected, "GGT-1"),
+        games(&list, "GGT-1").map(|n| n - 1)
+    );
+    let audit = store
+        .audit_log(AuditFilter::Tournament(tid))
+        .expect("audit");
+    assert!(
+        audit.iter().any(|a| a.action == "ratings recomputed"
+            && a.details.starts_with(
+                "a result of round 1 of the rated event \"Team event 1\" (2026-11-01) changed: "
+            )),
+        "{audit:?}"
+    );
+    assert!(
+        audit
+            .iter()
+            .any(|a| a.action == "event rated" && a.details.contains("rated on 2026-11-01")),
+        "{audit:?}"
+    );
+
+    // Taken off the list as any event.
+    store
+        .unmark_rated(tid, "a friendly league", &director())
+        .expect("unrated");
+    assert!(store.rating_list().expect("list").is_empty());
+    assert!(store.event_ratings(tid).expect("report").is_empty());
+}
+
+fn a_team_event_not_over_cannot_be_rated(engine: Engine) {
+    let mut store = engines::fresh_store(engine);
+    // The final after the board groups has played one round of three.
+    let mut file = team_example("board-groups-then-final");
+    file["date"] = json!("2026-10-04");
+    let tid = import(&mut store, &file);
+    let events = store.rating_events().expect("events");
+    let listed = events.iter().find(|e| e.id == tid).expect("listed");
+    assert_eq!(
+        listed.not_ready.as_deref(),
+        Some("stage 2 is still being played")
+    );
+    assert_eq!(listed.file_date.as_deref(), Some("2026-10-04"));
+    let e = store
+        .mark_rated(tid, date("2026-10-04"), &director())
+        .expect_err("not over");
+    assert!(matches!(&e, StoreError::Refused(Refusal::Rating(_))), "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "\"{}\" cannot be rated before it is complete: stage 2 is still being played",
+            file["name"].as_str().expect("a name")
+        )
+    );
+    // A board pending: its round is not complete.
+    let mut pending = team_example("team-round-robin");
+    pending["stages"][0]["rounds"][2]["matches"][0]["boards"][1]["result"] = json!("pending");
+    let tid = import(&mut store, &pending);
+    let events = store.rating_events().expect("events");
+    let listed = events.iter().find(|e| e.id == tid).expect("listed");
+    assert_eq!(listed.not_ready.as_deref(), Some("1 round is not complete"));
+    assert!(store.rating_list().expect("list").is_empty());
 }

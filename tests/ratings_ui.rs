@@ -160,3 +160,44 @@ fn an_incomplete_tournament_says_why_and_offers_no_rating() {
     assert!(has_text(&h, "not complete: 1 round is not complete"));
     assert!(h.query_by_label("Rate Unfinished").is_none());
 }
+
+#[test]
+fn a_team_event_is_rated_from_the_page() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut s = Store::open(&dir.path().join("r.sqlite3")).expect("store");
+    let path = format!(
+        "{}/tests/fixtures/teams/team-round-robin.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("the team example");
+    let mut file: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    file["date"] = json!("2026-11-01");
+    // Players 1-18, federation ids GGT-1..18.
+    for p in file["players"].as_array_mut().expect("players") {
+        let id = p["id"].as_u64().expect("an id");
+        p["federation_id"] = json!(format!("GGT-{id}"));
+    }
+    let tid = s
+        .import_tournament(&file, &Actor::director())
+        .expect("import");
+    let clock = Rc::new(Cell::new(START_MS));
+    let mut h = common::desk(s, Page::Ratings, None, &clock);
+    click(&mut h, "Rated events");
+    let field = h.get_by_label("Last day of play of Team event 1:");
+    assert_eq!(field.value().as_deref(), Some("2026-11-01"));
+    click(&mut h, "Rate Team event 1");
+    let events = store(&h).rating_events().expect("events");
+    let rated = events.iter().find(|e| e.id == tid).expect("listed");
+    assert_eq!(rated.rated, Date::parse("2026-11-01").ok());
+    assert!(has_text(&h, "Rating report: Team event 1, 2026-11-01"));
+    // Everyone who played a board over the board is on the list (all 18); player 1 played
+    // three boards, player 13 two (their third was a forfeit win on an empty board).
+    assert_eq!(store(&h).rating_list().expect("list").len(), 18);
+    let list = store(&h).rating_list().expect("list");
+    let games: std::collections::BTreeMap<&str, u32> = list
+        .iter()
+        .map(|r| (r.federation_id.as_str(), r.standing.games))
+        .collect();
+    assert_eq!(games.get("GGT-13"), Some(&2));
+    assert_eq!(games.get("GGT-1"), Some(&3));
+}

@@ -153,8 +153,9 @@ fn initial(tx: &mut Tx<'_>) -> Result<Vec<(RegistryId, String, Rating)>> {
 }
 
 /// The rated games of a tournament (the core's games over the board, in published or
-/// complete rounds) between players the registry rates; and the name each rated player has
-/// in it.
+/// complete rounds; of a team event, its players' games in every stage, playoffs included)
+/// between players the registry rates; and the name each rated player has in it. A team
+/// event's players are registrations as an event of players' are.
 fn event_games(
     tx: &mut Tx<'_>,
     tid: TournamentId,
@@ -177,9 +178,12 @@ fn event_games(
     let key: HashMap<PlayerId, RegistryId> = players.iter().map(|(no, id, _)| (*no, *id)).collect();
     let names: BTreeMap<RegistryId, String> =
         players.into_iter().map(|(_, id, n)| (id, n)).collect();
-    let event = super::event_rows::load(tx, tid, super::event_rows::Reader::Desk)?;
-    let games = event
-        .games_over_the_board()
+    let played = if super::team_rows::is_team_event(tx, tid)? {
+        super::team_rows::load(tx, tid)?.0.games_over_the_board()
+    } else {
+        super::event_rows::load(tx, tid, super::event_rows::Reader::Desk)?.games_over_the_board()
+    };
+    let games = played
         .into_iter()
         .filter_map(|(w, b, result)| {
             Some(RatedGame {
@@ -541,12 +545,28 @@ fn display(name: &str, tid: TournamentId) -> String {
     event_words(name, tid)
 }
 
+/// Why tournament `tid` cannot be rated yet (`None`: it can): the core's answer on its
+/// event, an event of players or a team event (whose draft rounds, which the event read
+/// from the desk leaves out, the core is told of).
+fn not_ready(tx: &mut Tx<'_>, tid: TournamentId) -> Result<Option<String>> {
+    if super::team_rows::is_team_event(tx, tid)? {
+        let drafts: i64 = tx.query_one(
+            "SELECT COUNT(*) FROM rounds WHERE tournament_id = ?1 AND state = ?2",
+            args![tid, ggdesk_core::event::RoundState::Draft.code()],
+            |r| r.get(0),
+        )?;
+        let (event, _) = super::team_rows::load(tx, tid)?;
+        return Ok(event.not_ready_to_rate(usize::try_from(drafts).unwrap_or(usize::MAX)));
+    }
+    let event = super::event_rows::load(tx, tid, super::event_rows::Reader::Desk)?;
+    Ok(event.not_ready_to_rate())
+}
+
 /// Every tournament with its rating state, for the Ratings page: whether it can be rated
-/// is the core's answer on its event. A team event (migration 10) is not rated yet.
+/// is the core's answer on its event (a team event's too).
 fn rating_events_in(tx: &mut Tx<'_>) -> Result<Vec<RatingEvent>> {
     let rows = tx.query_map(
-        "SELECT id, name, rated_date, extra FROM tournaments
-         WHERE id NOT IN (SELECT tournament_id FROM team_events) ORDER BY id DESC",
+        "SELECT id, name, rated_date, extra FROM tournaments ORDER BY id DESC",
         args![],
         |r| {
             let id: TournamentId = r.get(0)?;
@@ -563,7 +583,7 @@ fn rating_events_in(tx: &mut Tx<'_>) -> Result<Vec<RatingEvent>> {
     )?;
     rows.into_iter()
         .map(|(id, (name, rated, extra))| {
-            let event = super::event_rows::load(tx, id, super::event_rows::Reader::Desk)?;
+            let not_ready = not_ready(tx, id)?;
             let file_date = serde_json::from_str::<serde_json::Value>(&extra)
                 .ok()
                 .and_then(|v| v.get("date").and_then(|d| d.as_str()).map(str::to_string));
@@ -573,7 +593,7 @@ fn rating_events_in(tx: &mut Tx<'_>) -> Result<Vec<RatingEvent>> {
                 rated: rated
                     .map(|d| parse_date(&d, "tournaments", format!("tournament {id}")))
                     .transpose()?,
-                not_ready: event.not_ready_to_rate(),
+                not_ready,
                 file_date,
             })
         })

@@ -265,6 +265,13 @@ impl Store {
                     with_team(&event, black),
                     result_long(result)
                 ),
+            )?;
+            super::ratings::after_change(
+                tx,
+                tid,
+                &format!("a playoff result of stage {stage}"),
+                actor,
+                "",
             )
         })
     }

@@ -541,7 +541,8 @@ impl Store {
                 ),
             )?;
             // A board whose result an empty side implies may complete the round.
-            settle(tx, tid, n)
+            settle(tx, tid, n)?;
+            super::ratings::after_change(tx, tid, &format!("a line-up of round {n}"), actor, why)
         })
     }
 
@@ -595,7 +596,8 @@ impl Store {
                 "",
                 &format!("round {n}, table {table}: {}", result_long(result)),
             )?;
-            settle(tx, tid, n)
+            settle(tx, tid, n)?;
+            super::ratings::after_change(tx, tid, &format!("a result of round {n}"), actor, "")
         })
     }
 }

@@ -734,13 +734,16 @@ fn load_as(
 }
 
 /// The team event of tournament `tid` as its file: the core's writing of the event, the
-/// games' rules in `settings.rules`, the imported file's keys the store does not use. A
-/// database whose rows do not make a team event the core reads is damaged.
+/// games' rules in `settings.rules`, the date it is rated on (if it is), the imported
+/// file's keys the store does not use. A database whose rows do not make a team event the
+/// core reads is damaged.
 pub(crate) fn file(q: &mut Tx<'_>, tid: TournamentId) -> Result<Value> {
     let (event, rules) = load(q, tid)?;
-    let extra: String = q.query_one("SELECT extra FROM tournaments WHERE id = ?1", [tid], |r| {
-        r.get(0)
-    })?;
+    let (extra, rated): (String, Option<String>) = q.query_one(
+        "SELECT extra, rated_date FROM tournaments WHERE id = ?1",
+        [tid],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
     let mut value = event.to_value();
     if let Err(e) = TeamEvent::from_value(&value) {
         // Teams being built at the desk (a roster short of B players) are no file yet.
@@ -757,6 +760,10 @@ pub(crate) fn file(q: &mut Tx<'_>, tid: TournamentId) -> Result<Value> {
     if let Value::Object(top) = &mut value {
         if let Some(Value::Object(settings)) = top.get_mut("settings") {
             settings.insert("rules".into(), rules.to_value());
+        }
+        // A rated event's file carries the date it is rated on (spec/ratings.md).
+        if let Some(date) = rated {
+            top.insert("date".into(), Value::String(date));
         }
         if let Ok(Value::Object(extra)) = serde_json::from_str::<Value>(&extra) {
             for (k, v) in extra {

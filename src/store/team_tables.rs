@@ -120,6 +120,7 @@ pub(super) fn desk_result(
     let was_complete = team_rounds::round_state(tx, tid, n)? == RoundState::Complete;
     team_rounds::settle(tx, tid, n)?;
     let complete = team_rounds::round_state(tx, tid, n)? == RoundState::Complete;
+    super::ratings::after_change(tx, tid, &format!("a result of round {n}"), actor, reason)?;
     Ok((complete && !was_complete).then_some(n))
 }
 

@@ -1,7 +1,8 @@
 //! The rated games of one event file: [`event_file`] is the one function that reads them,
 //! from a `ggdesk-tournament/1` file (through the tournament file reader, with all its
 //! checks) or a `ggdesk-tournament/2` file (through the stages reader, with all the checks
-//! `pair` makes: seeding, groups, cuts, playoffs, the bracket).
+//! `pair` makes: seeding, groups, cuts, playoffs, the bracket; a team event, `spec/teams.md`,
+//! through the team event reader, with every line-up checked).
 //!
 //! Which games count (`spec/ratings.md`): every game played over the board (`white`,
 //! `black`, `draw`) in any round of any stage, playoffs included. Forfeits, byes, absences
@@ -44,6 +45,9 @@ pub enum EventFault {
     /// The tournament file reader's own refusal (it names its place itself).
     #[error("{0}")]
     Event(crate::event::Refusal),
+    /// The team event reader's own refusal (its place is the error's `at`).
+    #[error("{0}")]
+    Team(crate::teams::TeamFault),
     #[error("not valid JSON: {0}")]
     Json(String),
     #[error("is missing")]
@@ -136,6 +140,9 @@ type Read = (String, Vec<FilePlayer>, Vec<FileGame>);
 /// spec (`spec/stages.md` for `/2`: seeding, groups, cuts, playoffs, the bracket): every game
 /// of every round of every stage, each stage's playoff games after its rounds.
 fn read_event(value: &Value) -> Result<Read, EventFileError> {
+    if crate::teams::is_team_file(value) {
+        return read_team_event(value);
+    }
     let event = read_file(value, 0)
         .map_err(|r| err("", EventFault::Event(r)))?
         .event;
@@ -158,6 +165,36 @@ fn read_event(value: &Value) -> Result<Read, EventFileError> {
         })
         .collect();
     Ok((event.name().to_string(), players, games))
+}
+
+/// The players and the games over the board of a team event (`spec/teams.md`), read by
+/// the team event reader with every check (line-ups, stages, playoffs): every game of every
+/// round of every stage (a match's boards with both players, a board-groups or final game),
+/// each stage's playoff games after its rounds.
+fn read_team_event(value: &Value) -> Result<Read, EventFileError> {
+    let event = crate::teams::TeamEvent::from_value(value).map_err(|e| EventFileError {
+        at: e.at,
+        fault: EventFault::Team(e.fault),
+    })?;
+    let players = event
+        .players
+        .iter()
+        .map(|p| FilePlayer {
+            id: p.id,
+            name: p.name.clone(),
+            federation_id: p.federation_id.clone(),
+        })
+        .collect();
+    let games = event
+        .games_over_the_board()
+        .into_iter()
+        .map(|(white, black, result)| FileGame {
+            white,
+            black,
+            result,
+        })
+        .collect();
+    Ok((event.name, players, games))
 }
 
 /// The event keyed by federation id: games between two rated players, played over the

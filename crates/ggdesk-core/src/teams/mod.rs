@@ -23,6 +23,7 @@ mod lineup;
 mod model;
 mod next;
 mod playoff;
+mod rated;
 mod score;
 mod standings;
 mod tables;
