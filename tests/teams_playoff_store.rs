@@ -19,6 +19,7 @@ crate::on_both_engines!(
     teams_tied_at_the_cut_of_a_swiss_play_off_until_the_final_is_seeded,
     a_nominee_not_of_the_team_is_refused_and_nothing_is_written,
     a_level_final_is_decided_by_a_playoff_at_the_desk,
+    a_playoff_game_is_a_table_whose_game_decides_it,
 );
 
 fn director() -> Actor {
@@ -333,5 +334,102 @@ fn a_level_final_is_decided_by_a_playoff_at_the_desk(engine: Engine) {
                 "playoff of the final (stage 1), game 1: P3 (A) – P4 (B): Black wins".to_string()
             ),
         ]
+    );
+}
+
+/// A playoff game is a table of its own (as any game): its game at the desk decides it in
+/// the core's order, and its result is not typed on the Rounds page while it is played.
+fn a_playoff_game_is_a_table_whose_game_decides_it(engine: Engine) {
+    use ggdesk::store::NewGame;
+    use ggdesk_core::game::GameMode;
+    use ggdesk_core::record::TimedEvent;
+    use ggdesk_core::rules::{Event, RuleSettings, Side};
+    let mut s = engines::fresh_store(engine);
+    let t = s
+        .import_tournament(&swiss_then_final(), &director())
+        .expect("imported");
+    let (c, d) = (TeamId(3), TeamId(4));
+    let n = s
+        .pair_team_playoff(t, &[(c, PlayerId(8)), (d, PlayerId(12))], &director())
+        .expect("paired");
+    let (_, round) = s.tables_round(t).expect("tables");
+    let round = round.expect("the playoff in play");
+    assert_eq!(round.number, n);
+    let seen: Vec<(u32, String, String, String)> = round
+        .boards
+        .iter()
+        .map(|b| {
+            (
+                b.table.0,
+                b.white.name.clone(),
+                b.black.name.clone(),
+                b.explanation.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [(
+            1,
+            "P8".to_string(),
+            "P12".to_string(),
+            "Playoff at the cut of stage 1, game 1".to_string()
+        )]
+    );
+    let arbiter = Actor::arbiter(Some(1));
+    let new = NewGame::for_board(
+        t,
+        n,
+        &round.boards[0],
+        GameMode::Arbitrated,
+        RuleSettings::default(),
+    );
+    let id = s.create_game(&new, &arbiter).expect("created");
+    let setups = ggdesk_core::sim::random_setups(&mut |k| k / 2);
+    for side in Side::BOTH {
+        s.save_setup(id, side, &setups[side], &arbiter)
+            .expect("setup");
+    }
+    s.start_game(id, 1_000_000, Side::White, &arbiter)
+        .expect("started");
+    assert_eq!(
+        refusal(s.set_team_playoff_result(t, (1, 1), GameResult::Draw, &director())),
+        format!(
+            "table 1 is being played at the desk (game {id}): its result comes from the \
+             arbiter; void the game on the Tables page if it must not count"
+        )
+    );
+    s.append_event(
+        id,
+        TimedEvent {
+            t: 1.0,
+            event: Event::Resign(Side::Black),
+        },
+        &arbiter,
+        "",
+    )
+    .expect("resigned");
+    // P8 (C) won the playoff game at the table: C goes on with A, the final is seeded.
+    let e = s.team_event(t).expect("read").expect("team");
+    let games: Vec<(u32, u32, GameResult)> = e.stages[0]
+        .playoffs
+        .iter()
+        .map(|g| (g.white.0, g.black.0, g.result))
+        .collect();
+    assert_eq!(games, [(8, 12, GameResult::WhiteWins)]);
+    assert!(
+        matches!(e.next_step(), Ok(TeamStep::Final { .. })),
+        "{:?}",
+        e.next_step()
+    );
+    let line = s
+        .audit_log(AuditFilter::Game(id.0))
+        .expect("audit")
+        .into_iter()
+        .find(|a| a.action == "playoff result from the arbiter desk")
+        .expect("the playoff's line");
+    assert_eq!(
+        line.details,
+        "playoff at the cut of stage 1, game 1: P8 (C) – P12 (D): White wins"
     );
 }

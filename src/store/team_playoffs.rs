@@ -101,6 +101,111 @@ fn playoff_place(e: &TeamEvent, stage: usize) -> String {
     }
 }
 
+/// Enters the result of playoff game `game` of stage `stage` (both from 1), checked by the
+/// core; `desk_game`: the game at the desk that decided it (`None`: entered by hand, where a
+/// game under way at its table refuses it, as for any board). The playoff round's state
+/// follows; a rated event's list is rebuilt.
+pub(super) fn enter_result(
+    tx: &mut Tx<'_>,
+    tid: TournamentId,
+    (stage, game): (usize, usize),
+    (result, desk_game): (GameResult, Option<ggdesk_core::tournament::GameId>),
+    actor: &Actor,
+) -> Result<()> {
+    let (event, _) = team_rows::load(tx, tid)?;
+    let after = event
+        .with_playoff_result(stage, game, result)
+        .map_err(refused)?;
+    let rows = playoff_games(tx, tid, stage)?;
+    let (n, board_no) = game
+        .checked_sub(1)
+        .and_then(|i| rows.get(i).copied())
+        .ok_or_else(|| StoreError::NotFound(format!("playoff game {game} of stage {stage}")))?;
+    if desk_game.is_none() {
+        let playing: Option<(i64, u32)> = tx.query_opt(
+            "SELECT g.id, p.table_no FROM games g JOIN pairings p ON p.tournament_id = g.tournament_id
+                 AND p.round = g.round AND p.table_no = g.table_no
+             WHERE g.tournament_id = ?1 AND g.round = ?2 AND p.board_no = ?3 AND g.void = 0
+             AND g.started_at IS NOT NULL AND g.result IS NULL
+             ORDER BY g.id DESC LIMIT 1",
+            args![tid, n, board_no],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        if let Some((g, table)) = playing {
+            return Err(refused(ggdesk_core::event::Refusal::AtTheDesk {
+                table: ggdesk_core::tournament::TableNo(table),
+                game: ggdesk_core::tournament::GameId(g),
+            }));
+        }
+    }
+    tx.execute(
+        "UPDATE pairings SET result = ?1
+         WHERE tournament_id = ?2 AND round = ?3 AND board_no = ?4",
+        args![result.name(), tid, n, board_no],
+    )?;
+    settle(tx, tid, n)?;
+    let players = after
+        .stages
+        .get(stage - 1)
+        .and_then(|s| s.playoffs.get(game - 1))
+        .map(|g| (g.white, g.black));
+    let Some((white, black)) = players else {
+        return Err(StoreError::NotFound(format!(
+            "playoff game {game} of stage {stage}"
+        )));
+    };
+    let action = if desk_game.is_some() {
+        "playoff result from the arbiter desk"
+    } else {
+        "playoff result entered"
+    };
+    audit(
+        tx,
+        actor,
+        action,
+        Some(tid),
+        desk_game.map(|g| g.0),
+        "",
+        &format!(
+            "playoff {}, game {game}: {} – {}: {}",
+            playoff_place(&event, stage),
+            with_team(&event, white),
+            with_team(&event, black),
+            result_long(result)
+        ),
+    )?;
+    super::ratings::after_change(
+        tx,
+        tid,
+        &format!("a playoff result of stage {stage}"),
+        actor,
+        "",
+    )
+}
+
+/// The playoff game (stage, game, both from 1) at `table` of playoff round `n`, if any.
+pub(super) fn game_at_table(
+    tx: &mut Tx<'_>,
+    tid: TournamentId,
+    (n, table): (RoundNo, ggdesk_core::tournament::TableNo),
+) -> Result<Option<(usize, usize)>> {
+    let at: Option<(usize, usize)> = tx.query_opt(
+        "SELECT r.stage, p.board_no FROM pairings p
+         JOIN rounds r ON r.tournament_id = p.tournament_id AND r.number = p.round
+         WHERE p.tournament_id = ?1 AND p.round = ?2 AND p.table_no = ?3 AND r.kind = ?4",
+        args![tid, n, table, RoundKind::Playoff.code()],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let Some((stage, board_no)) = at else {
+        return Ok(None);
+    };
+    let rows = playoff_games(tx, tid, stage)?;
+    Ok(rows
+        .iter()
+        .position(|&(r, b)| r == n && b == board_no)
+        .map(|i| (stage, i + 1)))
+}
+
 impl Store {
     /// The number the event's next round is paired as: one past every round, the playoff
     /// rounds (which the rounds' list does not hold) included.
@@ -223,56 +328,8 @@ impl Store {
         actor: &Actor,
     ) -> Result<()> {
         self.write(|tx| {
-            let (event, _) = team_rows::load(tx, tid)?;
             no_draft(tx, tid)?;
-            let after = event
-                .with_playoff_result(stage, game, result)
-                .map_err(refused)?;
-            let rows = playoff_games(tx, tid, stage)?;
-            let (n, board_no) = game
-                .checked_sub(1)
-                .and_then(|i| rows.get(i).copied())
-                .ok_or_else(|| {
-                    StoreError::NotFound(format!("playoff game {game} of stage {stage}"))
-                })?;
-            tx.execute(
-                "UPDATE pairings SET result = ?1
-                 WHERE tournament_id = ?2 AND round = ?3 AND board_no = ?4",
-                args![result.name(), tid, n, board_no],
-            )?;
-            settle(tx, tid, n)?;
-            let players = after
-                .stages
-                .get(stage - 1)
-                .and_then(|s| s.playoffs.get(game - 1))
-                .map(|g| (g.white, g.black));
-            let Some((white, black)) = players else {
-                return Err(StoreError::NotFound(format!(
-                    "playoff game {game} of stage {stage}"
-                )));
-            };
-            audit(
-                tx,
-                actor,
-                "playoff result entered",
-                Some(tid),
-                None,
-                "",
-                &format!(
-                    "playoff {}, game {game}: {} – {}: {}",
-                    playoff_place(&event, stage),
-                    with_team(&event, white),
-                    with_team(&event, black),
-                    result_long(result)
-                ),
-            )?;
-            super::ratings::after_change(
-                tx,
-                tid,
-                &format!("a playoff result of stage {stage}"),
-                actor,
-                "",
-            )
+            enter_result(tx, tid, (stage, game), (result, None), actor)
         })
     }
 }

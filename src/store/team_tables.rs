@@ -11,7 +11,7 @@ use super::error::Result;
 use super::event_rows::{self, Reader};
 use super::team_rounds::{self, read_rounds};
 use super::team_rows;
-use ggdesk_core::event::{BoardView, RoundState};
+use ggdesk_core::event::{BoardView, RoundKind, RoundState};
 use ggdesk_core::tournament::{GameId, GameResult, PlayerId, RoundNo, TableNo, TournamentId};
 
 /// The round a tournament's tables play (its last round that is not a draft) with its
@@ -39,23 +39,54 @@ pub(super) fn tables_of(
         return Ok((event.name().to_string(), round));
     }
     let (event, _) = team_rows::load(q, tid)?;
-    let Some(r) = read_rounds(q, tid)?
-        .into_iter()
-        .rev()
-        .find(|r| r.state != RoundState::Draft)
-    else {
+    // The last round that is not a draft, of any kind (a playoff's games are tables too).
+    let last: Option<(RoundNo, RoundState)> = q.query_opt(
+        "SELECT number, state FROM rounds WHERE tournament_id = ?1 AND state <> ?2
+         ORDER BY number DESC LIMIT 1",
+        args![tid, RoundState::Draft.code()],
+        |r| Ok((r.get(0)?, r.code("state", RoundState::from_code)?)),
+    )?;
+    let Some((number, state)) = last else {
         return Ok((event.name, None));
     };
-    let desk = event_rows::read_desk(q, tid)?;
-    let boards = event.boards_by_table(r.number, &r.round, &desk);
+    let boards = team_boards(q, tid, &event, number)?;
     Ok((
         event.name,
         Some(TablesRound {
-            number: r.number,
-            state: r.state,
+            number,
+            state,
             boards,
         }),
     ))
+}
+
+/// The boards of round `n` of team event `event` by table: a round of matches or games, or
+/// a stage's playoff round; none for a round that does not exist.
+fn team_boards(
+    q: &mut Tx<'_>,
+    tid: TournamentId,
+    event: &ggdesk_core::teams::TeamEvent,
+    n: RoundNo,
+) -> Result<Vec<BoardView>> {
+    let desk = event_rows::read_desk(q, tid)?;
+    if let Some(r) = read_rounds(q, tid)?.into_iter().find(|r| r.number == n) {
+        return Ok(event.boards_by_table(n, &r.round, &desk));
+    }
+    let playoff: Option<usize> = q.query_opt(
+        "SELECT stage FROM rounds WHERE tournament_id = ?1 AND number = ?2 AND kind = ?3",
+        args![tid, n, RoundKind::Playoff.code()],
+        |r| r.get(0),
+    )?;
+    let Some(stage) = playoff else {
+        return Ok(Vec::new());
+    };
+    let games: Vec<_> = team_rows::read_pairings(q, tid)?
+        .remove(&n)
+        .unwrap_or_default()
+        .iter()
+        .map(|p| (TableNo(p.table), p.white, p.black, p.result))
+        .collect();
+    Ok(event.playoff_boards_by_table(n, stage, &games, &desk))
 }
 
 /// The boards of round `n` by table (any round, not only the one in play), for an event of
@@ -69,11 +100,7 @@ pub(super) fn boards_of_round(
         return Ok(event_rows::load(q, tid, Reader::Desk)?.boards_by_table(n));
     }
     let (event, _) = team_rows::load(q, tid)?;
-    let Some(r) = read_rounds(q, tid)?.into_iter().find(|r| r.number == n) else {
-        return Ok(Vec::new());
-    };
-    let desk = event_rows::read_desk(q, tid)?;
-    Ok(event.boards_by_table(n, &r.round, &desk))
+    team_boards(q, tid, &event, n)
 }
 
 /// A game at the desk at `table` of round `n` of a team event decided (`game`), or voided
@@ -87,6 +114,21 @@ pub(super) fn desk_result(
     (result, reason): (GameResult, &str),
     actor: &Actor,
 ) -> Result<Option<RoundNo>> {
+    // A playoff game's result is the core's to check (a playoff is decided in order).
+    if let Some(at) = super::team_playoffs::game_at_table(tx, tid, (n, table))? {
+        let was_complete = team_rounds::round_state(tx, tid, n)? == RoundState::Complete;
+        let current: GameResult = tx.query_one(
+            "SELECT result FROM pairings WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3",
+            args![tid, n, table],
+            |r| r.code("result", GameResult::from_name),
+        )?;
+        if current == result {
+            return Ok(None);
+        }
+        super::team_playoffs::enter_result(tx, tid, at, (result, game), actor)?;
+        let complete = team_rounds::round_state(tx, tid, n)? == RoundState::Complete;
+        return Ok((complete && !was_complete).then_some(n));
+    }
     let changed = match players {
         Some((w, k)) => tx.execute(
             "UPDATE pairings SET result = ?1

@@ -88,6 +88,53 @@ impl TeamEvent {
             };
             listed.push((TableNo(table), g.white, g.black, g.result, words));
         }
+        self.views(listed, game_at)
+    }
+
+    /// The playoff games of stage `stage` (from 1) in round `n` by table (`games`: each
+    /// game's table, white, black and result, in the playoff's order), as the Tables page and
+    /// the stations show them: a nominee's game is arbitrated as any game.
+    pub fn playoff_boards_by_table(
+        &self,
+        n: RoundNo,
+        stage: usize,
+        games: &[(TableNo, PlayerId, PlayerId, crate::tournament::GameResult)],
+        desk: &[DeskGame],
+    ) -> Vec<BoardView> {
+        let game_at = |table: TableNo| desk.iter().rev().find(|g| g.round == n && g.table == table);
+        let place = if self.is_final_playoff(stage) {
+            "of the final".to_string()
+        } else {
+            format!("at the cut of stage {stage}")
+        };
+        let listed = games
+            .iter()
+            .enumerate()
+            .map(|(i, &(table, w, k, result))| {
+                (
+                    table,
+                    w,
+                    k,
+                    result,
+                    format!("Playoff {place}, game {}", i + 1),
+                )
+            })
+            .collect();
+        self.views(listed, game_at)
+    }
+
+    /// Boards from (table, white, black, result, words), numbered in that order, by table.
+    fn views<'d>(
+        &self,
+        listed: Vec<(
+            TableNo,
+            PlayerId,
+            PlayerId,
+            crate::tournament::GameResult,
+            String,
+        )>,
+        game_at: impl Fn(TableNo) -> Option<&'d DeskGame>,
+    ) -> Vec<BoardView> {
         let mut boards: Vec<BoardView> = listed
             .into_iter()
             .enumerate()
