@@ -876,6 +876,24 @@ fn a_station_runs_the_boards_of_its_team_match() {
     );
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.json["state"], "finished");
+    // The station rules hold for a team board as for any: a board with its result gets no
+    // other game, and a finished game takes no more events.
+    let again = c.post("/team-a/games", &secret, &json!({ "table": 2 }));
+    refused(
+        &again,
+        409,
+        "the board at table 2 has its result (black): no game is created for it",
+    );
+    let r = c.post(
+        &format!("/team-a/games/{id}/events"),
+        &secret,
+        &json!({ "resign": "black" }),
+    );
+    refused(
+        &r,
+        409,
+        "the board at table 2 has its result (black): only the director changes it",
+    );
     let rounds = api.director.team_rounds(t).expect("rounds");
     let m = &rounds[0].round.matches[0];
     assert_eq!(
