@@ -202,3 +202,72 @@ fn the_next_games_of_a_knockout_start_as_ggdesk_pair_prints_them() {
         "ggdesk: no tournament 99 in the database"
     );
 }
+
+/// A team event's rounds from the command line (spec/teams.md): `pair` drafts the next
+/// round of matches and prints what `ggdesk pair` prints for the event's file, `publish`
+/// publishes it, `result` enters a board's result at its table; refusals in the desk's
+/// words, exit 2.
+#[test]
+fn a_team_swiss_is_paired_published_and_played_from_the_command_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("event.sqlite3");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/teams/team-swiss-with-bye.json");
+    let mut file: Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
+    for st in file["stages"].as_array_mut().expect("stages") {
+        st["rounds"] = json!([]);
+    }
+    let tid = import(&db, &file);
+    let expected = pair_of_file(&db, &tid);
+    let paired: Value =
+        serde_json::from_str(&ok(&db, &["round", &tid, "pair"], None)).expect("JSON");
+    assert_eq!(
+        paired, expected,
+        "the same matches as `ggdesk pair` on its file"
+    );
+    assert_eq!(
+        refused(&db, &["round", &tid, "result", "1", "white"]),
+        "ggdesk: no round has been published"
+    );
+    assert_eq!(
+        ok(&db, &["round", &tid, "publish"], None),
+        "round 1 published\n"
+    );
+    assert_eq!(
+        refused(&db, &["round", &tid, "publish"]),
+        "ggdesk: no round is drafted"
+    );
+    let matches = paired["matches"].as_array().expect("matches").len();
+    let boards = file["team"]["boards"].as_u64().expect("boards") as usize;
+    let tables = matches * boards;
+    assert_eq!(
+        refused(
+            &db,
+            &["round", &tid, "result", &(tables + 1).to_string(), "white"]
+        ),
+        format!("ggdesk: round 1 has no table {}", tables + 1)
+    );
+    for table in 1..tables {
+        assert_eq!(
+            ok(
+                &db,
+                &["round", &tid, "result", &table.to_string(), "draw"],
+                None
+            ),
+            format!("round 1, table {table}: draw\n")
+        );
+    }
+    assert_eq!(
+        ok(
+            &db,
+            &["round", &tid, "result", &tables.to_string(), "white"],
+            None
+        ),
+        format!("round 1, table {tables}: white\nround 1 is complete\n")
+    );
+    // The exported file holds the round as played: its first match's boards drawn.
+    let out: Value = serde_json::from_str(&exported(&db, &tid)).expect("JSON");
+    let first = &out["stages"][0]["rounds"][0]["matches"][0]["boards"];
+    assert_eq!(first[0]["result"], json!("draw"));
+}

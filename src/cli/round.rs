@@ -45,6 +45,10 @@ pub fn run(db: Option<String>, tid: i64, what: RoundWhat) -> Result<(), CliError
         _ => None,
     };
     let mut store = open(db)?;
+    // A team event's rounds are its matches (spec/teams.md): the desk's team methods.
+    if store.team_event(tid).map_err(not_found_is_input)?.is_some() {
+        return run_team(&mut store, tid, what, result);
+    }
     let event = store.event(tid).map_err(|e| match e {
         StoreError::NotFound(_) => CliError::Input(format!("no tournament {tid} in the database")),
         other => not_found_is_input(other),
@@ -85,6 +89,72 @@ pub fn run(db: Option<String>, tid: i64, what: RoundWhat) -> Result<(), CliError
                 .map_err(store_error)?;
             say(format!("round {round}, table {table}: {}", result.name()))?;
             if saved.completed.is_some() {
+                say(format!("round {round} is complete"))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `round` on a team event: `pair` drafts the next round of matches (or of board groups or
+/// the final) and prints it as `ggdesk pair` prints the event's file; `publish` publishes
+/// the draft; `result` enters the result of a table (a board of a match, a game) of the
+/// round in play. A playoff needs the captains' nominees: the desk's Rounds page pairs it.
+fn run_team(
+    store: &mut Store,
+    tid: TournamentId,
+    what: RoundWhat,
+    result: Option<GameResult>,
+) -> Result<(), CliError> {
+    let actor = Actor::director();
+    let rounds = store.team_rounds(tid).map_err(store_error)?;
+    match what {
+        RoundWhat::Pair => {
+            let event = store
+                .team_event(tid)
+                .map_err(store_error)?
+                .ok_or_else(|| CliError::Other(format!("tournament {tid} is no team event")))?;
+            // The step the store pairs is the core's next step of this very event.
+            let step = event.next_step().ok();
+            store.pair_team_round(tid, &actor).map_err(store_error)?;
+            let step = step.ok_or_else(|| {
+                CliError::Other("the round was paired but its step cannot be read".into())
+            })?;
+            say(step.to_json().to_string())
+        }
+        RoundWhat::Publish => {
+            let draft = rounds
+                .iter()
+                .find(|r| r.state == RoundState::Draft)
+                .ok_or_else(|| CliError::Input("no round is drafted".into()))?
+                .number;
+            store
+                .publish_team_round(tid, draft, &actor)
+                .map_err(store_error)?;
+            say(format!("round {draft} published"))
+        }
+        RoundWhat::Result { table, .. } => {
+            let result = result.unwrap_or(GameResult::Pending);
+            let round = rounds
+                .iter()
+                .rev()
+                .find(|r| r.state != RoundState::Draft)
+                .ok_or_else(|| CliError::Input("no round has been published".into()))?
+                .number;
+            store
+                .board_at(tid, round, TableNo(table))
+                .map_err(store_error)?
+                .ok_or_else(|| CliError::Input(format!("round {round} has no table {table}")))?;
+            store
+                .set_team_board_result(tid, round, TableNo(table), result, &actor)
+                .map_err(store_error)?;
+            say(format!("round {round}, table {table}: {}", result.name()))?;
+            let complete = store
+                .team_rounds(tid)
+                .map_err(store_error)?
+                .iter()
+                .any(|r| r.number == round && r.state == RoundState::Complete);
+            if complete {
                 say(format!("round {round} is complete"))?;
             }
             Ok(())
