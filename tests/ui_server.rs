@@ -309,8 +309,13 @@ fn a_flood_of_change_notices_reloads_the_desk_at_most_once_per_coalescing_time()
     });
     now += 5_000;
     live.frame(&desk_store, &ctx, now);
+    // The flood lasts at least four coalescing times however fast the machine commits, so
+    // that it spans several reloads.
+    let lasts = std::time::Duration::from_millis(4 * COALESCE_MS);
     let flood = std::thread::spawn(move || {
-        for i in 0..300 {
+        let began = std::time::Instant::now();
+        let mut i = 0;
+        while i < 300 || began.elapsed() < lasts {
             let input = PlayerInput {
                 name: format!("Flood {i}"),
                 federation_id: format!("FL-{i:04}"),
@@ -320,6 +325,7 @@ fn a_flood_of_change_notices_reloads_the_desk_at_most_once_per_coalescing_time()
             writer
                 .add_player(&input, &Actor::director())
                 .expect("a commit of the flood");
+            i += 1;
         }
     });
     // Frames as fast as the machine gives them (the desk's clock 10 ms on each) while the
