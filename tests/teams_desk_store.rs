@@ -31,6 +31,8 @@ crate::on_both_engines!(
     the_settings_are_corrected_before_round_1_keeping_the_teams,
     wrong_settings_are_refused_as_creation_refuses_them,
     the_settings_are_fixed_once_round_1_is_paired,
+    a_player_withdrawn_after_round_1_leaves_the_next_default_line_up,
+    a_withdrawal_is_refused_in_words_and_writes_nothing,
 );
 
 fn director() -> Actor {
@@ -785,4 +787,165 @@ fn the_settings_are_fixed_once_round_1_is_paired(engine: Engine) {
     );
     assert_eq!(s.export_tournament(t).expect("exported"), file);
     assert!(settings_audit(&s, t).is_empty());
+}
+
+/// The sides (home, away) of team `team`'s match in round `n` as the desk paired it, home
+/// side first.
+fn lineup_in(
+    s: &Store,
+    t: TournamentId,
+    n: ggdesk_core::tournament::RoundNo,
+    team: TeamId,
+) -> Vec<Option<PlayerId>> {
+    let rounds = s.team_rounds(t).expect("rounds");
+    let r = rounds.iter().find(|r| r.number == n).expect("the round");
+    let m = r
+        .round
+        .matches
+        .iter()
+        .find(|m| m.home == team || m.away == team)
+        .expect("the team plays a match");
+    (0..m.boards.len())
+        .map(|b| {
+            let (home, away) = m.sides(b).expect("a board");
+            if m.home == team { home } else { away }
+        })
+        .collect()
+}
+
+fn a_player_withdrawn_after_round_1_leaves_the_next_default_line_up(engine: Engine) {
+    use ggdesk_core::tournament::{GameResult, TableNo};
+    let mut s = engines::fresh_store(engine);
+    let t = three_teams(&mut s);
+    // Before the start a withdrawal needs no reason; back again.
+    s.set_team_player_withdrawn(t, PlayerId(1), true, "", &director())
+        .expect("withdrawn before the start");
+    s.set_team_player_withdrawn(t, PlayerId(1), false, "", &director())
+        .expect("back");
+    // Round 1: Tigers against Eagles, Sharks' bye; Tigers win both boards.
+    let n = s.pair_team_round(t, &director()).expect("paired");
+    s.publish_team_round(t, n, &director()).expect("published");
+    s.start_team_round(t, n, &director()).expect("started");
+    s.set_team_board_result(t, n, TableNo(1), GameResult::WhiteWins, &director())
+        .expect("result");
+    s.set_team_board_result(t, n, TableNo(2), GameResult::BlackWins, &director())
+        .expect("result");
+    let round_1 = s.team_rounds(t).expect("rounds");
+    // Ben (Tigers' board 2, Cid their reserve) and Gil (Sharks' board 2, no reserve) fall ill.
+    s.set_team_player_withdrawn(t, PlayerId(2), true, "ill", &director())
+        .expect("withdrawn");
+    s.set_team_player_withdrawn(t, PlayerId(7), true, "ill too", &director())
+        .expect("withdrawn");
+    assert_eq!(
+        s.team_rounds(t).expect("rounds"),
+        round_1,
+        "round 1 unchanged"
+    );
+    let e = s.team_event(t).expect("read").expect("team");
+    assert!(e.player(PlayerId(2)).is_some_and(|p| p.withdrawn));
+    // Round 2: Tigers (2) against Sharks (bye, 1), Eagles' bye.
+    let n2 = s.pair_team_round(t, &director()).expect("round 2 paired");
+    let p = |n| Some(PlayerId(n));
+    assert_eq!(
+        lineup_in(&s, t, n2, TeamId(1)),
+        [p(1), p(3)],
+        "the reserve moves up"
+    );
+    assert_eq!(
+        lineup_in(&s, t, n2, TeamId(3)),
+        [p(6), None],
+        "board 2 left empty"
+    );
+    // The file says so, and a file read back keeps it.
+    let file = s.export_tournament(t).expect("exported");
+    let flags: Vec<(u64, bool)> = file["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| {
+            (
+                p["id"].as_u64().expect("id"),
+                p.get("withdrawn") == Some(&serde_json::json!(true)),
+            )
+        })
+        .collect();
+    assert_eq!(
+        flags,
+        [
+            (1, false),
+            (2, true),
+            (3, false),
+            (4, false),
+            (5, false),
+            (6, false),
+            (7, true)
+        ]
+    );
+    let back = s.import_tournament(&file, &director()).expect("imported");
+    let e2 = s.team_event(back).expect("read").expect("team");
+    assert_eq!(e2.players, e.players);
+    // Ben back: round 2 paired again has him on board 2 again.
+    s.discard_team_draft(t, n2, &director()).expect("discarded");
+    s.set_team_player_withdrawn(t, PlayerId(2), false, "recovered", &director())
+        .expect("back");
+    let n2 = s.pair_team_round(t, &director()).expect("round 2 paired");
+    assert_eq!(lineup_in(&s, t, n2, TeamId(1)), [p(1), p(2)]);
+    let audit: Vec<(String, String, String)> = s
+        .audit_log(AuditFilter::Tournament(t))
+        .expect("audit")
+        .into_iter()
+        .filter(|a| a.action.starts_with("player"))
+        .map(|a| (a.action, a.reason, a.details))
+        .collect();
+    let row = |a: &str, r: &str, d: &str| (a.to_string(), r.to_string(), d.to_string());
+    assert_eq!(
+        audit,
+        [
+            row("player withdrawn", "", "Ana (player 1) of Tigers"),
+            row("player back", "", "Ana (player 1) of Tigers"),
+            row("player withdrawn", "ill", "Ben (player 2) of Tigers"),
+            row("player withdrawn", "ill too", "Gil (player 7) of Sharks"),
+            row("player back", "recovered", "Ben (player 2) of Tigers"),
+        ]
+    );
+}
+
+fn a_withdrawal_is_refused_in_words_and_writes_nothing(engine: Engine) {
+    let mut s = engines::fresh_store(engine);
+    let t = three_teams(&mut s);
+    let n = s.pair_team_round(t, &director()).expect("paired");
+    s.publish_team_round(t, n, &director()).expect("published");
+    s.set_team_player_withdrawn(t, PlayerId(4), true, "ill", &director())
+        .expect("withdrawn");
+    let solo = s
+        .create_tournament(
+            &ggdesk_core::event::TournamentSetup {
+                name: "Open".into(),
+                ..Default::default()
+            },
+            &director(),
+        )
+        .expect("created");
+    let before = s.team_event(t).ok();
+    let audit = s.audit_log(AuditFilter::All).expect("audit").len();
+    let mut no = |p, w, reason: &str| {
+        refusal(s.set_team_player_withdrawn(t, PlayerId(p), w, reason, &director()))
+    };
+    assert_eq!(
+        no(2, true, ""),
+        "the event has started: withdrawing a player needs a reason"
+    );
+    assert_eq!(
+        no(4, false, " "),
+        "the event has started: bringing a player back needs a reason"
+    );
+    assert_eq!(no(4, true, "ill"), "Dee is withdrawn already");
+    assert_eq!(no(1, false, "well"), "Ana is not withdrawn");
+    assert_eq!(no(99, true, "ill"), "there is no player 99 in a team");
+    assert_eq!(
+        refusal(s.set_team_player_withdrawn(solo, PlayerId(1), true, "ill", &director())),
+        format!("tournament {solo} is not a team event: its players are registered one by one")
+    );
+    assert_eq!(s.team_event(t).ok(), before);
+    assert_eq!(s.audit_log(AuditFilter::All).expect("audit").len(), audit);
 }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{START_MS, all_text, click, desk, has_text, store, type_into};
+use common::{START_MS, all_text, click, desk, go, has_text, store, type_into};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use ggdesk::store::{Actor, AuditFilter, PlayerInput, Store, TournamentId};
@@ -1269,4 +1269,81 @@ fn a_team_events_settings_are_corrected_until_round_1_is_paired() {
         "{:?}",
         all_text(&h)
     );
+}
+
+#[test]
+fn a_player_withdrawn_after_round_1_leaves_the_next_default_line_up() {
+    use ggdesk_core::tournament::GameResult;
+    let mut s = Store::open_in_memory().expect("store");
+    let tid = three_teams(&mut s);
+    let d = Actor::director();
+    // Round 1 published and played: Tigers against Eagles, Sharks' bye.
+    let n = s.pair_team_round(tid, &d).expect("paired");
+    s.publish_team_round(tid, n, &d).expect("published");
+    s.start_team_round(tid, n, &d).expect("started");
+    for table in [1, 2] {
+        s.set_team_board_result(tid, n, TableNo(table), GameResult::Draw, &d)
+            .expect("result");
+    }
+    let clock = clock();
+    let mut h = desk(s, Page::Teams, Some(tid), &clock);
+    assert!(
+        has_text(
+            &h,
+            "The event has started: teams and rosters are fixed (a reserve plays through a \
+             round's line-up). A player can still be withdrawn from the event (click them): \
+             the next rounds' default line-ups skip them."
+        ),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(h.query_by_label("Withdraw from the event").is_none());
+    click(&mut h, "Board 2: Ben · 1800");
+    assert!(
+        h.get_by_label("Withdraw from the event")
+            .accesskit_node()
+            .is_disabled(),
+        "a reason is needed first"
+    );
+    type_into(&mut h, "Reason:", "fell ill");
+    click(&mut h, "Withdraw from the event");
+    assert!(
+        has_text(&h, "Board 2: Ben · 1800 (withdrawn)"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(has_text(
+        &h,
+        "Ben is withdrawn: the next rounds' default line-ups skip them."
+    ));
+    assert!(h.query_by_label("Back in the event").is_some());
+    let audit = store(&h)
+        .audit_log(AuditFilter::Tournament(tid))
+        .expect("audit")
+        .into_iter()
+        .find(|a| a.action == "player withdrawn")
+        .map(|a| (a.reason, a.details));
+    assert_eq!(
+        audit,
+        Some((
+            "fell ill".to_string(),
+            "Ben (player 2) of Tigers".to_string()
+        ))
+    );
+    // Round 2: Tigers field Ana and their reserve Cid.
+    go(&mut h, Page::Rounds);
+    click(&mut h, "Pair round 2");
+    assert!(
+        has_text(&h, "Round 2 paired as a draft: check it and publish it"),
+        "{:?}",
+        all_text(&h)
+    );
+    let texts = all_text(&h);
+    let shown = |name: &str| {
+        texts
+            .iter()
+            .any(|t| *t == format!("White: {name}") || *t == format!("Black: {name}"))
+    };
+    assert!(shown("Ana") && shown("Cid"), "{texts:?}");
+    assert!(!shown("Ben"), "{texts:?}");
 }

@@ -1,6 +1,7 @@
 //! The desk's changes to a team event's teams (the Teams page): a team added, renamed or
 //! removed, a registry player put into a team or taken out, a roster's board order, a
-//! captain, and a team players CSV imported all or nothing. Each is one transaction: the
+//! captain, a team players CSV imported all or nothing, and a player withdrawn from the
+//! event or back in it (the only one of these allowed after the start). Each is one transaction: the
 //! store loads the event, the core decides the change ([`TeamEvent::add_team`] and the
 //! others, with their refusals' words), and the store writes the teams the core left and
 //! audits the change. The store's own refusals are about storage only.
@@ -490,6 +491,63 @@ impl Store {
                 .and_then(|c| e.player(c))
                 .map_or_else(|| "none".to_string(), |p| p.name.clone());
             Ok(((), format!("team {team}: {who}")))
+        })
+    }
+
+    /// Withdraws a team's player from the event (`withdrawn`) or brings them back, before
+    /// or after its start (spec/teams.md, "Line-ups": the next rounds' default line-ups
+    /// skip a withdrawn player, so a reserve moves up). One transaction: the core decides
+    /// ([`TeamEvent::set_withdrawn`], refused in its words); once a round is published the
+    /// change needs a reason; the flag is the player's registration's (the file's
+    /// `"withdrawn": true`); audited as "player withdrawn" or "player back" with the reason.
+    /// No round already paired changes.
+    pub fn set_team_player_withdrawn(
+        &mut self,
+        tid: TournamentId,
+        player: PlayerId,
+        withdrawn: bool,
+        reason: &str,
+        actor: &Actor,
+    ) -> Result<()> {
+        self.write(|tx| {
+            let mut event = load_team_event(tx, tid)?;
+            event.set_withdrawn(player, withdrawn).map_err(refused)?;
+            let reason = reason.trim();
+            if event.has_started() && reason.is_empty() {
+                let change = if withdrawn {
+                    "withdrawing a player"
+                } else {
+                    "bringing a player back"
+                };
+                return Err(StoreError::Rejected(format!(
+                    "the event has started: {change} needs a reason"
+                )));
+            }
+            tx.execute(
+                "UPDATE registrations SET withdrawn = ?1 WHERE tournament_id = ?2 AND player_no = ?3",
+                args![withdrawn, tid, player],
+            )?;
+            let name = event.player(player).map(|p| p.name.clone()).unwrap_or_default();
+            let team = event
+                .team_of(player)
+                .and_then(|t| event.team(t))
+                .map(|t| t.name.clone())
+                .unwrap_or_default();
+            let action = if withdrawn {
+                "player withdrawn"
+            } else {
+                "player back"
+            };
+            audit(
+                tx,
+                actor,
+                action,
+                Some(tid),
+                None,
+                reason,
+                &format!("{name} (player {player}) of {team}"),
+            )?;
+            Ok(())
         })
     }
 

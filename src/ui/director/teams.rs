@@ -3,7 +3,9 @@
 //! team; put registry players into a team, move them up or down a board, name the captain,
 //! take a player out; and a team players CSV (`team,name,federation_id,club,rating`)
 //! previewed before anything is saved: every row in full, a column for each field, above
-//! the teams (its bad rows reported on the right, as the Players page reports them). Every
+//! the teams (its bad rows reported on the right, as the Players page reports them). Before
+//! and after the start: a player withdrawn from the event (a reason once it has started;
+//! the next rounds' default line-ups skip them) or back in it. Every
 //! change is one store method (one audited transaction); the core's refusals are shown in
 //! its words.
 
@@ -29,6 +31,8 @@ enum Cmd {
     RemovePlayer(PlayerId),
     Move(PlayerId, usize),
     Captain(TeamId, Option<PlayerId>),
+    /// The player, withdrawn (`true`) or back, with the reason.
+    Withdraw(PlayerId, bool, String),
     Preview(PathBuf),
     Import,
 }
@@ -55,6 +59,8 @@ pub struct TeamsPage {
     pub new_name: String,
     pub rename: String,
     pub search: String,
+    /// Why the chosen player is withdrawn or back (needed once the event has started).
+    pub withdraw_reason: String,
     pub preview: Option<CsvPreview<ImportedTeamPlayer>>,
     picker: Option<FilePicker>,
     confirm: Option<Confirm<Cmd>>,
@@ -84,6 +90,7 @@ impl TeamsPage {
             self.tid = Some(tid);
             self.team = None;
             self.player = None;
+            self.withdraw_reason.clear();
             self.preview = None;
             self.confirm = None;
             self.watch.force();
@@ -189,13 +196,15 @@ impl TeamsPage {
                 ui,
                 &if lineups {
                     "The event has started: teams and rosters are fixed (a reserve plays through \
-                     a round's line-up)."
+                     a round's line-up). A player can still be withdrawn from the event (click \
+                     them): the next rounds' default line-ups skip them."
                         .to_string()
                 } else {
                     format!(
                         "The event has started: teams and rosters are fixed. The board groups and \
                          the final have no line-ups: each team's first {boards} play every round, \
-                         and a reserve cannot come in at the desk."
+                         and a reserve cannot come in at the desk. A player can still be \
+                         withdrawn from the event (click them)."
                     )
                 },
             );
@@ -295,17 +304,21 @@ impl TeamsPage {
                     .as_deref()
                     .filter(|c| !c.trim().is_empty())
                     .map_or_else(String::new, |c| format!(" · {c}"));
+                let withdrawn = if player.withdrawn { " (withdrawn)" } else { "" };
                 let text = format!(
-                    "{}: {} · {}{club}{captain}",
+                    "{}: {} · {}{club}{captain}{withdrawn}",
                     place_words(boards, i),
                     player.name,
                     player.rating,
                 );
                 let mut text = RichText::new(text);
-                if i >= boards {
+                if i >= boards || player.withdrawn {
                     text = text.weak();
                 }
                 if ui.selectable_label(self.player == Some(*p), text).clicked() {
+                    if self.player != Some(*p) {
+                        self.withdraw_reason.clear();
+                    }
                     self.player = Some(*p);
                     self.team = Some(t.id);
                     self.rename = t.name.clone();
@@ -320,6 +333,19 @@ impl TeamsPage {
             ui.label(
                 "The event has started: teams and rosters change before its first round only.",
             );
+            ui.label(
+                "A player can still be withdrawn from the event, or come back: click them in \
+                 their team.",
+            );
+            if let Some(p) = self.player
+                && e.team_of(p).is_some()
+            {
+                ui.add_space(8.0);
+                ui.separator();
+                let name = e.player(p).map(|x| x.name.clone()).unwrap_or_default();
+                ui.heading(name);
+                self.withdraw_ui(ui, e, p);
+            }
             return;
         }
         ui.heading("New team");
@@ -449,6 +475,50 @@ impl TeamsPage {
                 ));
             }
         });
+        self.withdraw_ui(ui, e, p);
+    }
+
+    /// The chosen player withdrawn from the event, or back in it; once the event has
+    /// started, with the reason.
+    fn withdraw_ui(&mut self, ui: &mut Ui, e: &TeamEvent, p: PlayerId) {
+        let Some(player) = e.player(p) else {
+            return;
+        };
+        let withdrawn = player.withdrawn;
+        if withdrawn {
+            ui.label(
+                RichText::new(format!(
+                    "{} is withdrawn: the next rounds' default line-ups skip them.",
+                    player.name
+                ))
+                .weak(),
+            );
+        }
+        let started = e.has_started();
+        if started {
+            labelled_text(ui, "Reason:", &mut self.withdraw_reason, 240.0);
+        }
+        let reason = self.withdraw_reason.trim().to_string();
+        let ready = !started || !reason.is_empty();
+        let label = if withdrawn {
+            "Back in the event"
+        } else {
+            "Withdraw from the event"
+        };
+        let hover = if withdrawn {
+            "The next rounds' default line-ups have them again"
+        } else {
+            "No round already paired changes; the next rounds' default line-ups skip them (a \
+             reserve moves up)"
+        };
+        if ui
+            .add_enabled(ready, egui::Button::new(label))
+            .on_hover_text(hover)
+            .on_disabled_hover_text("The event has started: give the reason first")
+            .clicked()
+        {
+            self.queued.push(Cmd::Withdraw(p, !withdrawn, reason));
+        }
     }
 
     /// A team players CSV chosen in the file picker, previewed before anything is saved.
@@ -597,6 +667,19 @@ impl TeamsPage {
                         "The team has no captain now"
                     },
                 );
+            }
+            Cmd::Withdraw(p, withdrawn, reason) => {
+                let r = cx
+                    .store
+                    .set_team_player_withdrawn(tid, p, withdrawn, &reason, &actor);
+                let done = if withdrawn {
+                    "Player withdrawn from the event: the next rounds' default line-ups skip them"
+                } else {
+                    "Player back in the event"
+                };
+                if cx.notices.report(r, done).is_some() {
+                    self.withdraw_reason.clear();
+                }
             }
             Cmd::Preview(path) => match std::fs::read_to_string(&path) {
                 Err(e) => cx

@@ -2,7 +2,9 @@
 //! renamed or removed, a player put into a team or taken out, the roster's board order and
 //! its captain. Every change is decided here on the event as it stands and refused with
 //! its words; the store writes what this leaves. Teams and rosters change before the
-//! event's first round only (a reserve replacing a player later is a line-up's business).
+//! event's first round only (a reserve replacing a player later is a line-up's business);
+//! a player may be withdrawn from the event, and come back, at any time
+//! ([`TeamEvent::set_withdrawn`]).
 //! So do its settings ([`TeamEvent::with_settings`]: shape, name, points, boards, rounds),
 //! which a director may correct until round 1 is paired: its pairings depend on them.
 
@@ -36,6 +38,10 @@ pub enum TeamRefusal {
         player: String,
         team: String,
     },
+    /// The player (named) is withdrawn from the event already.
+    AlreadyWithdrawn(String),
+    /// The player (named) is in the event: there is nothing to come back from.
+    NotWithdrawn(String),
 }
 
 impl fmt::Display for TeamRefusal {
@@ -63,6 +69,8 @@ impl fmt::Display for TeamRefusal {
                     "{player} is not in the team {team}: a captain is one of its players"
                 )
             }
+            TeamRefusal::AlreadyWithdrawn(player) => write!(f, "{player} is withdrawn already"),
+            TeamRefusal::NotWithdrawn(player) => write!(f, "{player} is not withdrawn"),
         }
     }
 }
@@ -210,6 +218,30 @@ impl TeamEvent {
         }
         self.team_mut(id)?.captain = captain;
         Ok(())
+    }
+
+    /// Withdraws a team's player from the event (`true`) or brings them back (`false`),
+    /// before or after its start: no round already paired changes, the next rounds'
+    /// default line-ups skip a withdrawn player (a reserve moves up), and a withdrawn
+    /// player cannot be nominated for a playoff. Refused for a player in no team, and for
+    /// a change that changes nothing.
+    pub fn set_withdrawn(&mut self, player: PlayerId, withdrawn: bool) -> Result<(), TeamRefusal> {
+        if self.team_of(player).is_none() {
+            return Err(TeamRefusal::NoPlayer(player));
+        }
+        let p = self
+            .players
+            .iter_mut()
+            .find(|p| p.id == player)
+            .ok_or(TeamRefusal::NoPlayer(player))?;
+        match (p.withdrawn, withdrawn) {
+            (true, true) => Err(TeamRefusal::AlreadyWithdrawn(p.name.clone())),
+            (false, false) => Err(TeamRefusal::NotWithdrawn(p.name.clone())),
+            _ => {
+                p.withdrawn = withdrawn;
+                Ok(())
+            }
+        }
     }
 
     /// The id a player new to the event gets: one more than the highest.
@@ -478,6 +510,61 @@ mod tests {
         e.set_captain(TeamId(2), Some(PlayerId(5)))
             .expect("captain");
         e
+    }
+
+    #[test]
+    fn a_player_is_withdrawn_and_back_before_and_after_the_start() {
+        let mut e = built();
+        assert_eq!(e.set_withdrawn(PlayerId(2), true), Ok(()));
+        assert!(e.player(PlayerId(2)).is_some_and(|p| p.withdrawn));
+        assert_eq!(e.set_withdrawn(PlayerId(2), false), Ok(()));
+        assert!(e.player(PlayerId(2)).is_some_and(|p| !p.withdrawn));
+        // After round 1: the teams are fixed, a withdrawal is not.
+        e.stages[0].rounds.push(Default::default());
+        let before = e.stages.clone();
+        assert_eq!(e.add_team("C"), Err(TeamRefusal::Started));
+        assert_eq!(e.set_withdrawn(PlayerId(5), true), Ok(()));
+        assert!(e.player(PlayerId(5)).is_some_and(|p| p.withdrawn));
+        assert_eq!(e.stages, before, "no round changes");
+        assert_eq!(
+            e.default_lineup(TeamId(2)),
+            [Some(PlayerId(4)), Some(PlayerId(6)), None]
+        );
+        assert_eq!(e.set_withdrawn(PlayerId(5), false), Ok(()));
+        assert_eq!(
+            e.default_lineup(TeamId(2)),
+            [Some(PlayerId(4)), Some(PlayerId(5)), Some(PlayerId(6))]
+        );
+    }
+
+    #[test]
+    fn a_withdrawal_that_changes_nothing_is_refused_in_words() {
+        let mut e = built();
+        let words = |e: &mut TeamEvent, p, w| {
+            let before = e.clone();
+            let out = e.set_withdrawn(PlayerId(p), w).map_err(|r| r.to_string());
+            assert_eq!(*e, before, "a refusal changes nothing");
+            out
+        };
+        assert_eq!(
+            words(&mut e, 1, false),
+            Err("Ana is not withdrawn".to_string())
+        );
+        e.set_withdrawn(PlayerId(1), true).expect("withdrawn");
+        assert_eq!(
+            words(&mut e, 1, true),
+            Err("Ana is withdrawn already".to_string())
+        );
+        assert_eq!(
+            words(&mut e, 9, true),
+            Err("there is no player 9 in a team".to_string())
+        );
+        // A player of the event outside every team is not a team's player.
+        e.players.push(Player::new(PlayerId(7), "Gus", 1500));
+        assert_eq!(
+            words(&mut e, 7, true),
+            Err("there is no player 7 in a team".to_string())
+        );
     }
 
     #[test]
