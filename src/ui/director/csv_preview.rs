@@ -3,7 +3,7 @@
 
 use crate::ui::common;
 use egui::{RichText, Ui};
-use ggdesk_core::export::{ImportedPlayer, RowError};
+use ggdesk_core::export::{ImportedPlayer, PlayersCsvError, RowError};
 use std::path::PathBuf;
 
 /// A CSV read and checked, waiting for the director's go.
@@ -12,6 +12,38 @@ pub struct CsvPreview<R> {
     pub path: PathBuf,
     pub rows: Vec<R>,
     pub bad: Vec<RowError>,
+}
+
+impl<R> CsvPreview<R> {
+    /// Reads the CSV at `path` for its preview: `parse` reads its rows (a row it refuses is
+    /// a bad row), then, when every row reads, `check` asks the store what it would refuse.
+    /// `None` (said in `notices`) when the file cannot be read; a check that fails is said
+    /// and the rows are shown as read.
+    pub fn read(
+        path: PathBuf,
+        notices: &mut common::Notices,
+        parse: impl FnOnce(&str) -> Result<Vec<R>, PlayersCsvError>,
+        check: impl FnOnce(&[R]) -> Result<Vec<RowError>, crate::store::StoreError>,
+    ) -> Option<CsvPreview<R>> {
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) => {
+                notices.error(format!("cannot read {}: {e}", path.display()));
+                return None;
+            }
+        };
+        let (rows, mut bad) = match parse(&text) {
+            Ok(rows) => (rows, Vec::new()),
+            Err(e) => (Vec::new(), e.rows),
+        };
+        if bad.is_empty() {
+            match check(&rows) {
+                Ok(b) => bad = b,
+                Err(e) => notices.error(e.to_string()),
+            }
+        }
+        Some(CsvPreview { path, rows, bad })
+    }
 }
 
 /// A player row in words: every column of the file (name, club, federation id, rating).

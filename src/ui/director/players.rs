@@ -484,24 +484,14 @@ impl PlayersPage {
                 let r = cx.store.lift_ban(id, &reason, &actor);
                 cx.notices.report(r, "Ban lifted");
             }
-            Cmd::Preview(path) => match std::fs::read_to_string(&path) {
-                Err(e) => cx
-                    .notices
-                    .error(format!("cannot read {}: {e}", path.display())),
-                Ok(text) => {
-                    let (rows, mut bad) = match import_players_csv(&text) {
-                        Ok(rows) => (rows, Vec::new()),
-                        Err(e) => (Vec::new(), e.rows),
-                    };
-                    if bad.is_empty() {
-                        match cx.store.check_players_import(&rows) {
-                            Ok(b) => bad = b,
-                            Err(e) => cx.notices.error(e.to_string()),
-                        }
-                    }
-                    self.preview = Some(CsvPreview { path, rows, bad });
+            Cmd::Preview(path) => {
+                let store = &*cx.store;
+                if let Some(p) = CsvPreview::read(path, cx.notices, import_players_csv, |rows| {
+                    store.check_players_import(rows)
+                }) {
+                    self.preview = Some(p);
                 }
-            },
+            }
             Cmd::Import => {
                 let Some(preview) = self.preview.take() else {
                     return;

@@ -681,24 +681,16 @@ impl TeamsPage {
                     self.withdraw_reason.clear();
                 }
             }
-            Cmd::Preview(path) => match std::fs::read_to_string(&path) {
-                Err(e) => cx
-                    .notices
-                    .error(format!("cannot read {}: {e}", path.display())),
-                Ok(text) => {
-                    let (rows, mut bad) = match import_team_players_csv(&text) {
-                        Ok(rows) => (rows, Vec::new()),
-                        Err(e) => (Vec::new(), e.rows),
-                    };
-                    if bad.is_empty() {
-                        match cx.store.check_teams_import(tid, &rows) {
-                            Ok(b) => bad = b,
-                            Err(e) => cx.notices.error(e.to_string()),
-                        }
-                    }
-                    self.preview = Some(CsvPreview { path, rows, bad });
+            Cmd::Preview(path) => {
+                let store = &*cx.store;
+                if let Some(p) =
+                    CsvPreview::read(path, cx.notices, import_team_players_csv, |rows| {
+                        store.check_teams_import(tid, rows)
+                    })
+                {
+                    self.preview = Some(p);
                 }
-            },
+            }
             Cmd::Import => {
                 let Some(preview) = self.preview.take() else {
                     return;
