@@ -122,21 +122,12 @@ pub(super) fn enter_result(
         .and_then(|i| rows.get(i).copied())
         .ok_or_else(|| StoreError::NotFound(format!("playoff game {game} of stage {stage}")))?;
     if desk_game.is_none() {
-        let playing: Option<(i64, u32)> = tx.query_opt(
-            "SELECT g.id, p.table_no FROM games g JOIN pairings p ON p.tournament_id = g.tournament_id
-                 AND p.round = g.round AND p.table_no = g.table_no
-             WHERE g.tournament_id = ?1 AND g.round = ?2 AND p.board_no = ?3 AND g.void = 0
-             AND g.started_at IS NOT NULL AND g.result IS NULL
-             ORDER BY g.id DESC LIMIT 1",
+        let table: ggdesk_core::tournament::TableNo = tx.query_one(
+            "SELECT table_no FROM pairings WHERE tournament_id = ?1 AND round = ?2 AND board_no = ?3",
             args![tid, n, board_no],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            |r| r.get(0),
         )?;
-        if let Some((g, table)) = playing {
-            return Err(refused(ggdesk_core::event::Refusal::AtTheDesk {
-                table: ggdesk_core::tournament::TableNo(table),
-                game: ggdesk_core::tournament::GameId(g),
-            }));
-        }
+        super::team_tables::under_way_refusal(tx, tid, (n, table))?;
     }
     tx.execute(
         "UPDATE pairings SET result = ?1

@@ -564,19 +564,7 @@ impl Store {
                 )));
             }
             // A game under way at the desk gives the board its result (as for any board).
-            let playing: Option<i64> = tx.query_opt(
-                "SELECT id FROM games WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3
-                 AND void = 0 AND started_at IS NOT NULL AND result IS NULL
-                 ORDER BY id DESC LIMIT 1",
-                args![tid, n, table],
-                |r| r.get(0),
-            )?;
-            if let Some(game) = playing {
-                return Err(refused(ggdesk_core::event::Refusal::AtTheDesk {
-                    table,
-                    game: ggdesk_core::tournament::GameId(game),
-                }));
-            }
+            super::team_tables::under_way_refusal(tx, tid, (n, table))?;
             let changed = tx.execute(
                 "UPDATE pairings SET result = ?1
                  WHERE tournament_id = ?2 AND round = ?3 AND table_no = ?4",

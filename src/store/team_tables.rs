@@ -103,6 +103,32 @@ pub(super) fn boards_of_round(
     team_boards(q, tid, &event, n)
 }
 
+/// The game under way at `table` of round `n` (started, not decided, not void), whose
+/// result only the arbiter at the table gives: the refusal of a result typed by hand.
+pub(super) fn under_way_refusal(
+    tx: &mut Tx<'_>,
+    tid: TournamentId,
+    (n, table): (RoundNo, TableNo),
+) -> Result<()> {
+    let playing: Option<i64> = tx.query_opt(
+        "SELECT id FROM games WHERE tournament_id = ?1 AND round = ?2 AND table_no = ?3
+         AND void = 0 AND started_at IS NOT NULL AND result IS NULL
+         ORDER BY id DESC LIMIT 1",
+        args![tid, n, table],
+        |r| r.get(0),
+    )?;
+    match playing {
+        Some(game) => Err(super::error::StoreError::Refused(
+            ggdesk_core::event::Refusal::AtTheDesk {
+                table,
+                game: GameId(game),
+            }
+            .into(),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// A game at the desk at `table` of round `n` of a team event decided (`game`), or voided
 /// (`None`, its board pending again): the board at that table with those players takes the
 /// result and the round's state follows. Returns the round if it became complete.
