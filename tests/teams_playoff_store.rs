@@ -8,12 +8,15 @@
 mod engines;
 #[path = "support/pg.rs"]
 mod pg;
+#[path = "support/team_files.rs"]
+mod team_files;
 
 use engines::Engine;
 use ggdesk::store::{Actor, AuditFilter, Store, StoreError, TournamentId};
 use ggdesk_core::teams::{TeamId, TeamStep};
 use ggdesk_core::tournament::{GameResult, PlayerId, RoundNo, TableNo};
 use serde_json::{Value, json};
+use team_files::swiss_then_final;
 
 crate::on_both_engines!(
     teams_tied_at_the_cut_of_a_swiss_play_off_until_the_final_is_seeded,
@@ -45,36 +48,6 @@ fn players_and_teams(teams: usize) -> (Value, Value) {
         })
         .collect();
     (json!(players), json!(teams))
-}
-
-/// A one-round team Swiss sending two teams on to a final, its round played: A beats B
-/// 4–0, C and D draw 2–2, so C and D tie across the cut.
-fn swiss_then_final() -> Value {
-    let (players, teams) = players_and_teams(4);
-    json!({
-        "format": "ggdesk-tournament/2",
-        "name": "Cup",
-        "settings": {"points": {"win": 2, "draw": 1, "loss": 0, "bye": 2, "forfeit_win": 2,
-                                "forfeit_loss": 0, "absent": 0}},
-        "team": {"boards": 2},
-        "players": players,
-        "teams": teams,
-        "penalties": [],
-        "stages": [
-            {"name": "Swiss", "system": "swiss", "round_count": 1, "advance": 2,
-             "team_tiebreaks": ["game_points", "direct_encounter"],
-             "rounds": [{"matches": [
-                 {"table": 1, "home": 1, "away": 2, "boards": [
-                     {"white": 1, "black": 4, "result": "white"},
-                     {"white": 5, "black": 2, "result": "black"}]},
-                 {"table": 2, "home": 3, "away": 4, "boards": [
-                     {"white": 7, "black": 10, "result": "white"},
-                     {"white": 11, "black": 8, "result": "white"}]}
-             ], "byes": []}],
-             "playoffs": []},
-            {"name": "Final", "system": "scheveningen", "rounds": []}
-        ]
-    })
 }
 
 /// The audit's actions and details for the tournament, those of its playoffs only.
