@@ -365,9 +365,10 @@ fn the_desk_on_the_api_opens_on_the_stations_tables_and_a_move_typed_there_reach
     let h = hall();
     // The system's clock, as a station's desk runs: the server times the games on its own,
     // and the desk shows them on the server's time (its offset measured at each who-am-I).
+    // Preferences that remember no tournament (or another's): the station opens on its own.
     let prefs = Prefs {
         page: Page::Players,
-        tournament: Some(h.tid),
+        tournament: None,
         ..Prefs::default()
     };
     let app = DeskApp::new(Ok(h.station()), prefs, TimeSource::System);
@@ -377,6 +378,7 @@ fn the_desk_on_the_api_opens_on_the_stations_tables_and_a_move_typed_there_reach
         .build_ui_state(|ui, app: &mut DeskApp| app.show(ui), app);
     d.run();
     assert_eq!(d.state().prefs.page, Page::Tables);
+    assert_eq!(d.state().prefs.tournament, Some(h.tid));
     assert!(
         has_text(&d, "Arbiter station hall-a: tables 1-2"),
         "{:?}",

@@ -62,8 +62,7 @@ pub struct TournamentSummary {
     /// An event of stages: its stages' names in order (a stage without a name by its
     /// system); empty for a tournament of one system.
     pub stages: Vec<String>,
-    /// A team event (spec/teams.md, migration 10): the desk lists it but does not run it
-    /// yet, and the public pages leave it out.
+    /// A team event (spec/teams.md, migration 10): run on the desk's team pages.
     pub team: bool,
 }
 
@@ -127,7 +126,7 @@ impl Store {
 
     /// An event as the public pages show it, read from what the public may see alone (on a
     /// server, the public role's views): `None` when there is no such tournament, or it is
-    /// a team event (which the public pages do not show yet).
+    /// a team event (whose public view is `Store::public_team_event`).
     pub fn public_event(&self, tid: TournamentId) -> Result<Option<Event>> {
         let read = self.read(|q| {
             if super::team_rows::is_team_event(q, tid)? {

@@ -536,20 +536,14 @@ impl DeskApp {
                 .collect();
             reload_tables(&mut self.tables.tables, &mut self.notices, store, &changed);
         }
-        // An arbiter station opens on its tables, in the tournament whose round in play has
-        // them (not the one the preferences remember: it may be a draft).
+        // An arbiter station opens on its tables, in its tournament (not the one the
+        // preferences remember).
         if let Some(station) = &self.live.station
             && !self.station_page_shown
         {
             self.station_page_shown = true;
             self.prefs.page = Page::Tables;
-            match station_tournament(store, &station.tables) {
-                Ok(Some(t)) => self.prefs.tournament = Some(t),
-                Ok(None) => {}
-                Err(e) => self.notices.error(format!(
-                    "finding the round in play at this station's tables: {e}"
-                )),
-            }
+            self.prefs.tournament = Some(station.tournament);
         }
         let station = self.live.station.is_some();
         // A station's desk on the API has its tables (and its own settings) only: the
@@ -711,40 +705,6 @@ impl DeskApp {
             eprintln!("ggdesk: the event server did not stop cleanly: {e}");
         }
     }
-}
-
-/// The tournament whose round in play (published, not complete) has a board at one of
-/// `tables`: the newest such; else the newest with a published round at all.
-fn station_tournament(
-    store: &Store,
-    tables: &[ggdesk_core::tournament::TableNo],
-) -> Result<Option<TournamentId>, crate::store::StoreError> {
-    use ggdesk_core::event::RoundState;
-    // A station on the event server's API has one tournament, the server's to say.
-    if store.is_on_station_api() {
-        return Ok(store.tournament_names()?.first().map(|(id, _)| *id));
-    }
-    let mut published = None;
-    for (id, _) in store.tournament_names()? {
-        // A team event's boards are not run at the tables yet.
-        if store.team_event(id)?.is_some() {
-            continue;
-        }
-        let event = store.event(id)?;
-        for round in event.rounds().iter().rev() {
-            match round.state {
-                RoundState::Draft => continue,
-                RoundState::Published => {
-                    if round.boards.iter().any(|b| tables.contains(&b.table)) {
-                        return Ok(Some(id));
-                    }
-                }
-                RoundState::Complete => {}
-            }
-            published.get_or_insert(id);
-        }
-    }
-    Ok(published)
 }
 
 /// Opens the database at `path` for the desk: the store, or the reason it was refused
