@@ -559,6 +559,27 @@ impl TeamEvent {
         Ok(())
     }
 
+    /// Whether a round of team matches comes next, or will once the round in play is over
+    /// (what captains' line-up sheets are for): not when board groups, the final or a
+    /// playoff come next, nor once the event is over.
+    pub fn matches_to_come(&self) -> bool {
+        match self.next_step() {
+            Ok(TeamStep::Matches { .. }) => true,
+            Ok(_) => false,
+            Err(e) => match e.fault {
+                TeamFault::RoundIncomplete { stage, round } => {
+                    self.stage_plays_matches(stage)
+                        && self
+                            .stages
+                            .get(stage.wrapping_sub(1))
+                            .and_then(|s| s.round_count)
+                            .is_none_or(|c| u32::try_from(round).is_ok_and(|r| r < c))
+                }
+                _ => false,
+            },
+        }
+    }
+
     /// The next round of the event, as `pair` prints it, or why there is none.
     pub fn next_step(&self) -> Result<TeamStep, TeamFileError> {
         let at_whole = |f| fault("", f);
