@@ -22,6 +22,20 @@ fn clock() -> Rc<Cell<i64>> {
 }
 
 /// A team Swiss of two boards and four registry players.
+/// A team example of tests/fixtures/teams, as its file.
+fn team_fixture(name: &str) -> serde_json::Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/teams")
+        .join(name);
+    serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON")
+}
+
+/// Imports a tournament file: its tournament.
+fn imported(s: &mut Store, file: &serde_json::Value) -> TournamentId {
+    s.import_tournament(file, &Actor::director())
+        .expect("imported")
+}
+
 fn team_swiss(s: &mut Store) -> TournamentId {
     for (name, rating) in [
         ("Reyes, Ana", 1710),
@@ -326,13 +340,8 @@ fn every_row_of_a_teams_csv_is_shown_in_full_before_the_import() {
 #[test]
 fn a_started_event_shows_its_teams_and_changes_none() {
     let mut s = Store::open_in_memory().expect("store");
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/teams/team-swiss-with-bye.json");
-    let file: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
-    let tid = s
-        .import_tournament(&file, &Actor::director())
-        .expect("imported");
+    let file = team_fixture("team-swiss-with-bye.json");
+    let tid = imported(&mut s, &file);
     let clock = clock();
     let h = desk(s, Page::Teams, Some(tid), &clock);
     assert!(
@@ -683,13 +692,8 @@ fn has_row(h: &Harness<'_, DeskApp>, row: &[&str]) -> bool {
 fn team_standings_and_board_prizes_are_the_cores_and_export_as_it_writes_them() {
     let dir = tempfile::tempdir().expect("dir");
     let mut s = Store::open(&dir.path().join("event.sqlite3")).expect("store");
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/teams/team-swiss-with-bye.json");
-    let file: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
-    let tid = s
-        .import_tournament(&file, &Actor::director())
-        .expect("imported");
+    let file = team_fixture("team-swiss-with-bye.json");
+    let tid = imported(&mut s, &file);
     let clock = clock();
     let mut h = desk(s, Page::Standings, Some(tid), &clock);
     // The shared example's first line: rank, team, match points, game points, direct
@@ -759,16 +763,11 @@ fn team_standings_and_board_prizes_are_the_cores_and_export_as_it_writes_them() 
 #[test]
 fn a_board_groups_round_is_paired_and_played_game_by_game() {
     let mut s = Store::open_in_memory().expect("store");
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/teams/board-groups-then-final.json");
-    let mut file: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
+    let mut file = team_fixture("board-groups-then-final.json");
     for st in file["stages"].as_array_mut().expect("stages") {
         st["rounds"] = serde_json::json!([]);
     }
-    let tid = s
-        .import_tournament(&file, &Actor::director())
-        .expect("imported");
+    let tid = imported(&mut s, &file);
     let clock = clock();
     let mut h = desk(s, Page::Rounds, Some(tid), &clock);
     assert!(
@@ -818,13 +817,8 @@ fn a_board_groups_round_is_paired_and_played_game_by_game() {
 #[test]
 fn a_team_events_bracket_page_shows_its_placement() {
     let mut s = Store::open_in_memory().expect("store");
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/teams/board-groups-then-final.json");
-    let file: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
-    let tid = s
-        .import_tournament(&file, &Actor::director())
-        .expect("imported");
+    let file = team_fixture("board-groups-then-final.json");
+    let tid = imported(&mut s, &file);
     let clock = clock();
     let h = desk(s, Page::Bracket, Some(tid), &clock);
     // The example's final has one round of three played: no placement yet, in the core's
@@ -899,13 +893,8 @@ fn a_team_rounds_prints_are_written_and_opened_from_the_rounds_page() {
 fn team_standings_and_board_prizes_print_from_the_standings_page() {
     let dir = tempfile::tempdir().expect("dir");
     let mut s = Store::open(&dir.path().join("event.sqlite3")).expect("store");
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/teams/team-swiss-with-bye.json");
-    let file: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
-    let tid = s
-        .import_tournament(&file, &Actor::director())
-        .expect("imported");
+    let file = team_fixture("team-swiss-with-bye.json");
+    let tid = imported(&mut s, &file);
     let clock = clock();
     let (mut h, opened) = common::desk_recording(s, Page::Standings, Some(tid), &clock);
     let exports = dir.path().join("exports");
@@ -939,14 +928,9 @@ fn team_standings_and_board_prizes_print_from_the_standings_page() {
 fn a_generals_league_final_is_played_and_placed_at_the_desk() {
     let dir = tempfile::tempdir().expect("dir");
     let mut s = Store::open(&dir.path().join("league.sqlite3")).expect("store");
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/teams/board-groups-then-final.json");
-    let mut file: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
+    let mut file = team_fixture("board-groups-then-final.json");
     file["stages"][1]["rounds"] = serde_json::json!([]);
-    let tid = s
-        .import_tournament(&file, &Actor::director())
-        .expect("imported");
+    let tid = imported(&mut s, &file);
     let clock = clock();
     let (mut h, opened) = common::desk_recording(s, Page::Standings, Some(tid), &clock);
     // The board groups are over and the final not paired: their standings are shown.
@@ -1068,14 +1052,8 @@ fn line_up_sheets_are_offered_only_while_rounds_of_matches_are_to_come() {
         ("board-groups-then-final.json", "Round 4 · Final"),
     ] {
         let mut s = Store::open_in_memory().expect("store");
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/teams")
-            .join(fixture);
-        let file: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(path).expect("reads")).expect("JSON");
-        let tid = s
-            .import_tournament(&file, &Actor::director())
-            .expect("imported");
+        let file = team_fixture(fixture);
+        let tid = imported(&mut s, &file);
         let clock = clock();
         let h = desk(s, Page::Rounds, Some(tid), &clock);
         assert!(has_text(&h, words), "{fixture}: {:?}", all_text(&h));
