@@ -59,15 +59,7 @@ fn api_with(limits: Limits) -> Api {
     let n = NEXT.fetch_add(1, Ordering::SeqCst);
     let pid = std::process::id();
     let (login, db) = (format!("apidir_{pid}_{n}"), format!("api_{pid}_{n}"));
-    cluster.psql(
-        "postgres",
-        &format!("CREATE ROLE {login} LOGIN PASSWORD 'director-pw' NOSUPERUSER CREATEROLE"),
-    );
-    cluster.psql("postgres", &format!("CREATE DATABASE {db} OWNER {login}"));
-    let url = format!(
-        "postgres://{login}:director-pw@127.0.0.1:{}/{db}",
-        cluster.port
-    );
+    let url = cluster.director_database(&login, &db);
     let mut director = event::connect(&url);
     let d = Actor::director();
     let t1 = trust::tournament(&mut director, "x", 8);

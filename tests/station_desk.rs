@@ -54,15 +54,7 @@ fn hall() -> Hall {
     let n = NEXT.fetch_add(1, Ordering::SeqCst);
     let pid = std::process::id();
     let (login, db) = (format!("deskdir_{pid}_{n}"), format!("desk_{pid}_{n}"));
-    cluster.psql(
-        "postgres",
-        &format!("CREATE ROLE {login} LOGIN PASSWORD 'director-pw' NOSUPERUSER CREATEROLE"),
-    );
-    cluster.psql("postgres", &format!("CREATE DATABASE {db} OWNER {login}"));
-    let url = format!(
-        "postgres://{login}:director-pw@127.0.0.1:{}/{db}",
-        cluster.port
-    );
+    let url = cluster.director_database(&login, &db);
     let mut director = event::connect(&url);
     let d = Actor::director();
     let tid = trust::tournament(&mut director, "d", 8);

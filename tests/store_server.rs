@@ -739,15 +739,7 @@ fn the_readmes_director_login_creates_the_event_its_stations_and_its_public_page
     let cluster = pg::cluster();
     let n = std::process::id();
     let (login, db) = (format!("director_{n}"), format!("event_{n}"));
-    cluster.psql(
-        "postgres",
-        &format!("CREATE ROLE {login} LOGIN PASSWORD 'director-pw' NOSUPERUSER CREATEROLE"),
-    );
-    cluster.psql("postgres", &format!("CREATE DATABASE {db} OWNER {login}"));
-    let url = format!(
-        "postgres://{login}:director-pw@127.0.0.1:{}/{db}",
-        cluster.port
-    );
+    let url = cluster.director_database(&login, &db);
     let mut director = connect(&url);
     let tid = event_with_round(&mut director, 4);
     director

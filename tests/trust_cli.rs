@@ -278,15 +278,7 @@ fn status_without_pg_monitor_says_so_and_never_panics() {
     let server = pg::own_cluster("status");
     let n = std::process::id();
     let login = format!("st_dir_{n}");
-    server.psql(
-        "postgres",
-        &format!("CREATE ROLE {login} LOGIN PASSWORD 'director-pw' NOSUPERUSER CREATEROLE"),
-    );
-    server.psql("postgres", &format!("CREATE DATABASE st_{n} OWNER {login}"));
-    let url = format!(
-        "postgres://{login}:director-pw@127.0.0.1:{}/st_{n}",
-        server.port
-    );
+    let url = server.director_database(&login, &format!("st_{n}"));
     drop(Store::connect(&Address::Server(url.clone())).expect("the event"));
     // A standby's stream: pg_receivewal, as the superuser.
     let wal = pg::server_folder("wal");

@@ -36,16 +36,7 @@ const HALL_B_SECRET: &str = "0123456789abcdef0123456789abcdef";
 
 /// A director's login `login` (no superuser, may create roles) and database `db` it owns.
 fn director(login: &str, db: &str) -> String {
-    let cluster = pg::cluster();
-    cluster.psql(
-        "postgres",
-        &format!("CREATE ROLE {login} LOGIN PASSWORD 'director-pw' NOSUPERUSER CREATEROLE"),
-    );
-    cluster.psql("postgres", &format!("CREATE DATABASE {db} OWNER {login}"));
-    format!(
-        "postgres://{login}:director-pw@127.0.0.1:{}/{db}",
-        cluster.port
-    )
+    pg::cluster().director_database(login, db)
 }
 
 /// Database `db` as a build of schema version 10 left it, made by `login`: tournament "Open"

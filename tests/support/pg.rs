@@ -197,6 +197,20 @@ pub fn own_cluster(label: &str) -> Cluster {
 }
 
 impl Cluster {
+    /// A director's login `login` (no superuser, may create roles, password `director-pw`)
+    /// and a database `db` it owns, as the README's set-up makes them: the director's URL.
+    pub fn director_database(&self, login: &str, db: &str) -> String {
+        self.psql(
+            "postgres",
+            &format!("CREATE ROLE {login} LOGIN PASSWORD 'director-pw' NOSUPERUSER CREATEROLE"),
+        );
+        self.psql("postgres", &format!("CREATE DATABASE {db} OWNER {login}"));
+        format!(
+            "postgres://{login}:director-pw@127.0.0.1:{}/{db}",
+            self.port
+        )
+    }
+
     /// Stops the server (fast shutdown: connections are cut), waiting until it is down.
     pub fn stop(&self) {
         let out = pg_command(&self.bin, "pg_ctl")

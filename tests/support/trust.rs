@@ -141,15 +141,7 @@ pub fn event() -> Trust {
     let n = NEXT.fetch_add(1, Ordering::SeqCst);
     let pid = std::process::id();
     let (login, db) = (format!("dir_{pid}_{n}"), format!("ev_{pid}_{n}"));
-    cluster.psql(
-        "postgres",
-        &format!("CREATE ROLE {login} LOGIN PASSWORD 'director-pw' NOSUPERUSER CREATEROLE"),
-    );
-    cluster.psql("postgres", &format!("CREATE DATABASE {db} OWNER {login}"));
-    let url = format!(
-        "postgres://{login}:director-pw@127.0.0.1:{}/{db}",
-        cluster.port
-    );
+    let url = cluster.director_database(&login, &db);
     let mut director = connect(&url);
     director.set_now(START);
     let d = Actor::director();
