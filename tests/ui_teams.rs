@@ -1325,3 +1325,40 @@ fn a_player_withdrawn_after_round_1_leaves_the_next_default_line_up() {
     assert!(shown("Ana") && shown("Cid"), "{texts:?}");
     assert!(!shown("Ben"), "{texts:?}");
 }
+
+/// Every page of the desk reads a team event as what it is (found by a trial by hand: the
+/// Players page said "The database could not be read" because it asked for the
+/// registrations of an event of players); the Players page says a team event's players
+/// join it through its teams.
+#[test]
+fn every_page_reads_a_team_event_and_the_players_page_points_to_its_teams() {
+    let mut s = Store::open_in_memory().expect("store");
+    let file = team_fixture("team-swiss-with-bye.json");
+    let tid = imported(&mut s, &file);
+    let member = file["players"][0]["name"]
+        .as_str()
+        .expect("a player's name")
+        .to_string();
+    let clock = clock();
+    let mut h = desk(s, Page::Players, Some(tid), &clock);
+    for page in Page::ALL {
+        common::go(&mut h, page);
+        assert!(
+            !has_text(&h, "The database could not be read"),
+            "{page:?}: {:?}",
+            all_text(&h)
+        );
+    }
+    common::go(&mut h, Page::Players);
+    type_into(&mut h, "Search players:", &member);
+    click(&mut h, &member);
+    assert!(
+        has_text(&h, "In a team of the chosen tournament"),
+        "{:?}",
+        all_text(&h)
+    );
+    assert!(
+        h.query_by_label("Register in the chosen tournament")
+            .is_none()
+    );
+}

@@ -160,6 +160,32 @@ impl Store {
         Ok(self.event(tid)?.registrations())
     }
 
+    /// The players of a tournament by number with their names, whatever its kind (an event
+    /// of players' entrants, a team event's players).
+    pub fn player_names(&self, tid: TournamentId) -> Result<Vec<(PlayerId, String)>> {
+        if let Some(e) = self.team_event(tid)? {
+            return Ok(e.players.into_iter().map(|p| (p.id, p.name)).collect());
+        }
+        Ok(self
+            .registrations(tid)?
+            .into_iter()
+            .map(|r| (r.no, r.name))
+            .collect())
+    }
+
+    /// The registry players of a tournament, whatever its kind: an event of players' entrants,
+    /// a team event's players (in its teams).
+    pub fn tournament_players(&self, tid: TournamentId) -> Result<Vec<RegistryId>> {
+        if self.team_event(tid)?.is_some() {
+            return self.team_members(tid);
+        }
+        Ok(self
+            .registrations(tid)?
+            .into_iter()
+            .map(|r| r.player)
+            .collect())
+    }
+
     /// A tournament's settings (an event of stages: its name, points and rules).
     pub fn tournament_setup(&self, tid: TournamentId) -> Result<TournamentSetup> {
         Ok(self.read(|q| event_rows::read_setup(q, tid))?.0)

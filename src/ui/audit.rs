@@ -162,11 +162,11 @@ impl Names {
             .collect();
         let mut players = HashMap::new();
         for t in tournaments.keys() {
-            for r in load
-                .check("the registrations", cx.store.registrations(*t))
+            for (no, name) in load
+                .check("the players", cx.store.player_names(*t))
                 .unwrap_or_default()
             {
-                players.insert((*t, r.no), r.name);
+                players.insert((*t, no), name);
             }
         }
         Names {

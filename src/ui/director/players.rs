@@ -91,6 +91,8 @@ impl Reasoned for Cmd {
 pub struct PlayersPage {
     pub players: Vec<RegistryPlayer>,
     registered: Vec<RegistryId>,
+    /// The chosen tournament is a team event (its players join through its teams).
+    team_event: bool,
     watch: Watch,
     pub search: String,
     pub sort: SortKey,
@@ -117,10 +119,15 @@ impl PlayersPage {
             .unwrap_or_default();
         self.registered = match *cx.tournament {
             Some(t) => load
-                .check("the registrations", cx.store.registrations(t))
-                .map(|r| r.into_iter().map(|r| r.player).collect())
+                .check("the tournament's players", cx.store.tournament_players(t))
                 .unwrap_or_default(),
             None => Vec::new(),
+        };
+        self.team_event = match *cx.tournament {
+            Some(t) => load
+                .check("the tournament", cx.store.team_event(t))
+                .is_some_and(|e| e.is_some()),
+            None => false,
         };
         self.load = load;
     }
@@ -403,7 +410,16 @@ impl PlayersPage {
                         );
                 }
                 if cx.tournament.is_some() {
-                    if self.registered.contains(&id) {
+                    if self.team_event {
+                        // A team event's players join it through its teams.
+                        let words = if self.registered.contains(&id) {
+                            "In a team of the chosen tournament"
+                        } else {
+                            "The chosen tournament is a team event: players join it in a team \
+                             (Teams, F12)"
+                        };
+                        ui.label(RichText::new(words).weak());
+                    } else if self.registered.contains(&id) {
                         ui.label(RichText::new("Registered in the chosen tournament").weak());
                     } else if ui.button("Register in the chosen tournament").clicked() {
                         self.queued.push(Cmd::Register(id));
